@@ -6,14 +6,14 @@ from typing import Any
 
 import pytest
 
-from research_taste_evals.aaar.demo_data import DEMO_EQINFER
-from research_taste_evals.aaar.eqinfer_dataset import (
+from research_taste_evals.aaar.dataset.eqinfer import (
     EqInferRecord,
     eqinfer_dataset,
     load_eqinfer_records,
     record_to_binary_samples,
     record_to_choice_sample,
 )
+from research_taste_evals.aaar.demo import DEMO_EQINFER
 from research_taste_evals.core.data import DataError
 
 FIXTURE: dict[str, Any] = {

@@ -10,7 +10,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, Model
 
-from research_taste_evals.aaar.demo_data import DEMO_EQINFER, write_demo_eqinfer
+from research_taste_evals.aaar.demo import DEMO_EQINFER, write_demo_eqinfer
 from research_taste_evals.aaar.eqinfer import eqinfer
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]

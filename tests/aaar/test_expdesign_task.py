@@ -13,9 +13,9 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, Model
 
 import research_taste_evals._registry  # noqa: F401  (registers the baseline provider)
-from research_taste_evals.aaar.demo_data_generation import DEMO_EXPDESIGN, write_demo_expdesign
+from research_taste_evals.aaar.dataset.expdesign import EXPERIMENTS_KEY, EXPLANATIONS_KEY
+from research_taste_evals.aaar.demo import DEMO_EXPDESIGN, write_demo_expdesign
 from research_taste_evals.aaar.expdesign import expdesign
-from research_taste_evals.aaar.expdesign_dataset import EXPERIMENTS_KEY, EXPLANATIONS_KEY
 from research_taste_evals.core.embeddings import OFFLINE_MODEL
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]

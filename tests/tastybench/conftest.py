@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import EvalLog
 
-from research_taste_evals.tastybench.demo_data import write_demo_tastybench
+from research_taste_evals.tastybench.demo import write_demo_tastybench
 
 
 @pytest.fixture(autouse=True)

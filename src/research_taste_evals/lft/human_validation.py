@@ -29,7 +29,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 
 from research_taste_evals.core.data import DataError
 from research_taste_evals.core.text import content_id
-from research_taste_evals.lft.grading import FEASIBLE_LEVEL, format_levels
+from research_taste_evals.lft.grader import FEASIBLE_LEVEL, format_levels
 from research_taste_evals.lft.rubric import MAX_LEVEL, rubric_from_metadata
 
 LFT_TASK_NAME = "lft"

@@ -21,15 +21,15 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from research_taste_evals.core.grading import DEFAULT_REPEATS, check_quorum, resolve_graders
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.lft.dataset import parse_task_ids
-from research_taste_evals.lft.grader_check_data import (
-    grader_check_dataset,
-    load_references,
-)
-from research_taste_evals.lft.grading import grade_solution
-from research_taste_evals.lft.panel_metrics import (
+from research_taste_evals.lft.grader import grade_solution
+from research_taste_evals.lft.metrics import (
     grouped_mean,
     lft_grader_failures,
     number,
+)
+from research_taste_evals.lft.references import (
+    grader_check_dataset,
+    load_references,
 )
 from research_taste_evals.lft.rubric import load_rubrics, rubric_from_metadata
 from research_taste_evals.lft.scorer import panel_score

@@ -13,7 +13,7 @@ from inspect_ai.log import EvalSample, resolve_sample_attachments
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser, Model
 from inspect_ai.solver import Solver, TaskState, generate, system_message
 
-from research_taste_evals.core.conversation import (
+from research_taste_evals.lft.solvers import (
     CRITIC_SYSTEM,
     NUDGE_METADATA_KEY,
     NUDGE_SYSTEM,

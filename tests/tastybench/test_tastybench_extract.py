@@ -14,13 +14,13 @@ from inspect_ai.model import ChatMessage, Model
 from research_taste_evals.cli import main
 from research_taste_evals.core.data import DataError
 from research_taste_evals.tastybench.dataset import load_papers
-from research_taste_evals.tastybench.demo_data import DEMO_PAPERS
-from research_taste_evals.tastybench.extract import (
+from research_taste_evals.tastybench.demo import DEMO_PAPERS
+from research_taste_evals.tastybench.tastybench import tastybench
+from research_taste_evals.tastybench.tastybench_extract import (
     parse_tagged,
     tastybench_extract,
     write_representations,
 )
-from research_taste_evals.tastybench.tastybench import tastybench
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]
 Metrics = Callable[[EvalLog], dict[str, float]]

@@ -12,8 +12,7 @@ from inspect_ai.model import ModelName
 from inspect_ai.scorer import SampleScore, Score, Target
 from inspect_ai.solver import TaskState
 
-from research_taste_evals.aaar.metrics import itf_idf
-from research_taste_evals.aaar.weakness_scorer import (
+from research_taste_evals.aaar.scorer.paper_weakness import (
     ITF_IDF_EMBEDDINGS_KEY,
     PREDICTED_WEAKNESSES_KEY,
     itf_idf_score,
@@ -22,6 +21,7 @@ from research_taste_evals.aaar.weakness_scorer import (
     unpack_embeddings,
     weakness_scorer,
 )
+from research_taste_evals.aaar.similarity import itf_idf
 from research_taste_evals.core.embeddings import OFFLINE_MODEL, Embedder
 
 

@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from research_taste_evals.aaar.demo_data_generation import DEMO_WEAKNESS, write_demo_weakness
-from research_taste_evals.aaar.weakness_dataset import (
+from research_taste_evals.aaar.dataset.paper_weakness import (
     WeaknessRecord,
     load_weakness_records,
     paper_text,
@@ -16,6 +15,7 @@ from research_taste_evals.aaar.weakness_dataset import (
     split_pieces,
     weakness_dataset,
 )
+from research_taste_evals.aaar.demo import DEMO_WEAKNESS, write_demo_weakness
 from research_taste_evals.core.data import DataError
 
 FIXTURE: dict[str, Any] = {

@@ -23,14 +23,14 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from research_taste_evals.core.data import DataError
-from research_taste_evals.lft.grader_baselines import keyword_grade
-from research_taste_evals.lft.grader_check import check_value, lft_grader_check
-from research_taste_evals.lft.grader_check_data import (
+from research_taste_evals.lft.baselines import keyword_grade
+from research_taste_evals.lft.grader import grading_prompt
+from research_taste_evals.lft.lft_grader_check import check_value, lft_grader_check
+from research_taste_evals.lft.references import (
     DEFAULT_REFERENCE_DIR,
     Reference,
     load_references,
 )
-from research_taste_evals.lft.grading import grading_prompt
 from research_taste_evals.lft.rubric import load_rubrics
 
 SHIPPED = ("petunia-plastid", "ablation-plan")

@@ -4,7 +4,7 @@ import math
 
 from inspect_ai.scorer import SampleScore, Score
 
-from research_taste_evals.core.score_values import empty_prediction_rate, key_mean, key_ratio
+from research_taste_evals.core.metrics import empty_prediction_rate, key_mean, key_ratio
 
 
 def _scores(*values: object) -> list[SampleScore]:

@@ -1,16 +1,23 @@
-"""Binary decisions scored against a label: pooled precision / recall / F1, and unparsed answers.
+"""Generic dataset-level metrics over dict-valued sample scores.
 
-Used wherever a benchmark asks a yes/no question per sample (EqInfer's "is this equation
-correct", ReviewCritique's "is this segment deficient"). A sample's score value holds confusion
-indicators plus an ``unparsed`` flag, so Inspect's epoch reducer (mean) keeps pooled F1 exact
-and an unparseable answer is never a silent 0: it is counted in ``unparsed_rate``, and in
-``strict`` mode it is left out of precision/recall/F1 instead of being forced to a label.
+Benchmarks keep several numbers per sample in ``Score.value`` (so they survive epochs). Two
+kinds of metric read them:
+
+- Binary decisions scored against a label (a yes/no question per sample): the value holds
+  confusion indicators plus an ``unparsed`` flag, so Inspect's epoch reducer (mean) keeps
+  pooled F1 exact and an unparseable answer is never a silent 0: it is counted in
+  ``unparsed_rate``, and in ``strict`` mode it is left out of precision/recall/F1 instead of
+  being forced to a label.
+- One key turned into a metric (:func:`key_mean`, :func:`key_ratio`). Non-numeric or NaN
+  entries (a sample that could not be scored on that figure) are skipped, and a metric with
+  nothing left is NaN, never an error.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
@@ -99,3 +106,46 @@ def unparsed_rate() -> Metric:
         return _totals(scores)["unparsed"] / len(scores)
 
     return rate
+
+
+def score_dict(sample_score: SampleScore) -> dict[str, Any]:
+    """The sample's score value if it is a dict, else an empty dict."""
+    value = sample_score.score.value
+    return value if isinstance(value, dict) else {}
+
+
+def finite_values(scores: list[SampleScore], key: str) -> list[float]:
+    """The finite numeric values of ``key`` over the samples (bools are not numbers here)."""
+    values = []
+    for sample_score in scores:
+        raw = score_dict(sample_score).get(key)
+        if isinstance(raw, int | float) and not isinstance(raw, bool) and math.isfinite(raw):
+            values.append(float(raw))
+    return values
+
+
+def key_mean(key: str) -> Metric:
+    """A metric: the mean of ``key`` over the samples that have a finite value for it."""
+
+    # Annotated so Inspect passes SampleScores (it passes bare Scores to unannotated callables).
+    def compute(scores: list[SampleScore]) -> Value:
+        values = finite_values(scores, key)
+        return sum(values) / len(values) if values else NAN
+
+    return compute
+
+
+def key_ratio(numerator: str, denominator: str) -> Metric:
+    """A metric: sum of ``numerator`` over sum of ``denominator`` (pooled over samples)."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        bottom = sum(finite_values(scores, denominator))
+        return sum(finite_values(scores, numerator)) / bottom if bottom else NAN
+
+    return compute
+
+
+@metric
+def empty_prediction_rate() -> Metric:
+    """Share of samples whose answer held no list item to score (each scored 0)."""
+    return key_mean("empty_prediction")

@@ -6,7 +6,7 @@ import pytest
 from inspect_ai.scorer import SampleScore, Score
 from sklearn.metrics import f1_score, precision_score, recall_score
 
-from research_taste_evals.core.decisions import (
+from research_taste_evals.core.metrics import (
     decision_accuracy,
     decision_f1,
     decision_precision,

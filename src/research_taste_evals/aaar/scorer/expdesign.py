@@ -19,14 +19,14 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser, Model, get_mode
 from inspect_ai.scorer import Metric, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
-from research_taste_evals.aaar.metrics import rouge_scorer_instance, rouge_scores, s_match
 from research_taste_evals.aaar.prompts import (
     ENTAILMENT_PROMPT,
     ENTAILMENT_SYSTEM,
     UPSTREAM_JUDGE_DIGIT,
 )
+from research_taste_evals.aaar.similarity import rouge_scorer_instance, rouge_scores, s_match
 from research_taste_evals.core.embeddings import get_embedder
-from research_taste_evals.core.score_values import empty_prediction_rate, key_mean, key_ratio
+from research_taste_evals.core.metrics import empty_prediction_rate, key_mean, key_ratio
 from research_taste_evals.core.text import fill_template
 
 # The paper's judge (Section 4: "we used GPT-4o as an evaluator"; Appendix B.2 names the snapshot).

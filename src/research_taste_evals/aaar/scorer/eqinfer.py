@@ -14,9 +14,9 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
-from research_taste_evals.aaar.eqinfer_dataset import LETTERS
+from research_taste_evals.aaar.dataset.eqinfer import LETTERS
 from research_taste_evals.core.answers import ATTEMPTS_KEY, parse_binary, parse_choice
-from research_taste_evals.core.decisions import (
+from research_taste_evals.core.metrics import (
     UnparsedPolicy,
     decision_accuracy,
     decision_f1,

@@ -3,7 +3,7 @@
 A grader steps through the rubric's cumulative levels and stops at the first unmet criterion
 (the end-to-end level, 0-10), and lists the criteria the solution meets anywhere in the
 flattened checklist (partial credit = points met / points available). See
-:mod:`research_taste_evals.lft.grader_prompts` for the procedure's source.
+:mod:`research_taste_evals.lft.prompts` for the procedure's source.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from research_taste_evals.core.grading import (
     spread,
 )
 from research_taste_evals.core.text import fill_template
-from research_taste_evals.lft.grader_prompts import (
+from research_taste_evals.lft.prompts import (
     CRITERIA_MET_ALL,
     CRITERIA_MET_NONE,
     CRITERION_LINE,

@@ -18,17 +18,20 @@ from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 
-from research_taste_evals.aaar.demo_data import write_demo_eqinfer
-from research_taste_evals.aaar.demo_data_generation import write_demo_expdesign, write_demo_weakness
+from research_taste_evals.aaar.demo import (
+    write_demo_eqinfer,
+    write_demo_expdesign,
+    write_demo_weakness,
+)
 from research_taste_evals.aaar.eqinfer import eqinfer
 from research_taste_evals.aaar.expdesign import expdesign
-from research_taste_evals.aaar.weakness import paper_weakness
+from research_taste_evals.aaar.paper_weakness import paper_weakness
 from research_taste_evals.core.embeddings import OFFLINE_MODEL
-from research_taste_evals.lft.grader_check import lft_grader_check
 from research_taste_evals.lft.lft import lft
-from research_taste_evals.tastybench.demo_data import write_demo_tastybench
-from research_taste_evals.tastybench.extract import tastybench_extract
+from research_taste_evals.lft.lft_grader_check import lft_grader_check
+from research_taste_evals.tastybench.demo import write_demo_tastybench
 from research_taste_evals.tastybench.tastybench import tastybench
+from research_taste_evals.tastybench.tastybench_extract import tastybench_extract
 
 DEFAULT_LOG_DIR = "logs"
 

@@ -25,7 +25,7 @@ def cmd_list(_: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from research_taste_evals.demo import run_demo, summarize
+    from research_taste_evals.cli.demo import run_demo, summarize
 
     logs = run_demo(log_dir=args.log_dir, only=args.task or None)
     for log in logs:
@@ -37,7 +37,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from research_taste_evals.sweep import load_sweep, run_sweep
+    from research_taste_evals.cli.sweep import load_sweep, run_sweep
 
     return 0 if run_sweep(load_sweep(args.config)) else 1
 
@@ -90,7 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
     from research_taste_evals.lft.human_validation import add_cli_commands
 
     add_cli_commands(commands)  # lft-export, lft-agreement (LFT human validation)
-    from research_taste_evals.tastybench.extract import add_cli_commands as add_tastybench
+    from research_taste_evals.tastybench.tastybench_extract import (
+        add_cli_commands as add_tastybench,
+    )
 
     add_tastybench(commands)  # tastybench-extract
     return parser

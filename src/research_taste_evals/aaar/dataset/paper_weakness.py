@@ -13,8 +13,8 @@ from typing import Literal
 from inspect_ai.dataset import MemoryDataset, Sample
 from pydantic import BaseModel, ConfigDict, Field
 
-from research_taste_evals.aaar.eqinfer_dataset import AAAR_HF_REPO, AAAR_HF_REVISION
-from research_taste_evals.aaar.paper_folders import RECORD_FILE, load_paper_records
+from research_taste_evals.aaar.dataset.eqinfer import AAAR_HF_REPO, AAAR_HF_REVISION
+from research_taste_evals.aaar.dataset.paper_folders import RECORD_FILE, load_paper_records
 from research_taste_evals.core.data import (
     HubFolder,
     ResolvedData,

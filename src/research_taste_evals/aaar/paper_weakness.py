@@ -21,16 +21,16 @@ from inspect_ai.model import (
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from research_taste_evals.aaar.expdesign_dataset import extract_list_items
-from research_taste_evals.aaar.prompts import UPSTREAM_ITEM_NUMBER, WEAKNESS_PROMPT, WEAKNESS_SYSTEM
-from research_taste_evals.aaar.weakness_dataset import (
+from research_taste_evals.aaar.dataset.expdesign import extract_list_items
+from research_taste_evals.aaar.dataset.paper_weakness import (
     DEFAULT_WINDOW_WORDS,
     Split,
     load_weakness_records,
     split_pieces,
     weakness_dataset,
 )
-from research_taste_evals.aaar.weakness_scorer import (
+from research_taste_evals.aaar.prompts import UPSTREAM_ITEM_NUMBER, WEAKNESS_PROMPT, WEAKNESS_SYSTEM
+from research_taste_evals.aaar.scorer.paper_weakness import (
     PIECE_ANSWERS_KEY,
     PREDICTED_WEAKNESSES_KEY,
     weakness_scorer,

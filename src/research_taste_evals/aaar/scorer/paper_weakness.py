@@ -3,7 +3,7 @@
 Follows RenzeLou/AAAR-1.0 ``subtask3_metric.py`` (``soft_accumulate`` with all-mpnet-base-v2,
 means over all papers, an empty prediction scoring 0) and ``subtask3_metric_cross_diversity.py``
 (ITF-IDF with all-MiniLM-L6-v2, an empty prediction scored as ``["None"]``). The metric functions
-themselves are in :mod:`research_taste_evals.aaar.metrics`.
+themselves are in :mod:`research_taste_evals.aaar.similarity`.
 
 ITF-IDF needs every paper's predictions at once, so the scorer encodes each paper's list (in a
 worker thread) and stores the float32 embeddings, base64-packed, in the score metadata; the
@@ -21,13 +21,13 @@ import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import TaskState
 
-from research_taste_evals.aaar.metrics import (
+from research_taste_evals.aaar.similarity import (
     itf_idf,
     soft_precision_recall,
     with_placeholder,
 )
 from research_taste_evals.core.embeddings import get_embedder
-from research_taste_evals.core.score_values import empty_prediction_rate, key_mean
+from research_taste_evals.core.metrics import empty_prediction_rate, key_mean
 
 PREDICTED_WEAKNESSES_KEY = "weakness:predicted_weaknesses"
 PIECE_ANSWERS_KEY = "weakness:piece_answers"

@@ -16,11 +16,11 @@ from inspect_ai.model import ChatMessage, Model, ModelName, ModelOutput
 from inspect_ai.solver import TaskState
 
 import research_taste_evals._registry  # noqa: F401  (registers the baseline provider)
-from research_taste_evals.aaar import weakness as weakness_module
+from research_taste_evals.aaar import paper_weakness as weakness_module
 from research_taste_evals.aaar.baselines import GENERIC_WEAKNESSES
-from research_taste_evals.aaar.demo_data_generation import DEMO_WEAKNESS, write_demo_weakness
-from research_taste_evals.aaar.metrics import itf_idf, soft_precision_recall, with_placeholder
-from research_taste_evals.aaar.weakness import combine_piece_lists, paper_weakness
+from research_taste_evals.aaar.demo import DEMO_WEAKNESS, write_demo_weakness
+from research_taste_evals.aaar.paper_weakness import combine_piece_lists, paper_weakness
+from research_taste_evals.aaar.similarity import itf_idf, soft_precision_recall, with_placeholder
 from research_taste_evals.core.embeddings import OFFLINE_MODEL, get_embedder
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]
