@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
-from research_taste_evals.core.decisions import COUNT_KEYS
+from research_taste_evals.core.metrics import COUNT_KEYS
 from research_taste_evals.core.stats import (
     DEFAULT_BOOTSTRAP_RESAMPLES,
     DEFAULT_BOOTSTRAP_SEED,

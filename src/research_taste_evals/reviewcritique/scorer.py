@@ -20,7 +20,7 @@ from typing import Any
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from research_taste_evals.core.decisions import COUNT_KEYS, decision_value
+from research_taste_evals.core.metrics import COUNT_KEYS, decision_value
 from research_taste_evals.reviewcritique.explanation import (
     BertScore,
     rouge_scorer_instance,
