@@ -23,7 +23,9 @@ def test_pin_by_git_blob_only_and_both_digests(tmp_path: Path) -> None:
     source = tmp_path / "remote.jsonl"
     source.write_text('{"x": 1}\n')
     blob = git_blob_id(source)
-    resolved = resolve_data(PinnedFile(url=source.as_uri(), sha256=None, filename="f", git_blob=blob))
+    resolved = resolve_data(
+        PinnedFile(url=source.as_uri(), sha256=None, filename="f", git_blob=blob)
+    )
     assert resolved.path.read_text() == source.read_text()
     assert resolved.revision == f"git-blob:{blob}"
     wrong_sha = PinnedFile(url=source.as_uri(), sha256="1" * 64, filename="g", git_blob=blob)

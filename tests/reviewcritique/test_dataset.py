@@ -153,7 +153,9 @@ def test_bad_record_names_file_paper_and_field(tmp_path: Path) -> None:
         load_reviews(path)
 
 
-def test_pinned_download_checks_the_git_blob(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pinned_download_checks_the_git_blob(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     source = write_demo_reviewcritique(tmp_path / "remote")
     good = PinnedFile(
         url=source.as_uri(), sha256=None, filename="h.jsonl", git_blob=git_blob_id(source)

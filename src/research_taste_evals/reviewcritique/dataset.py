@@ -38,7 +38,7 @@ from research_taste_evals.core.data import (
     resolve_data,
     validate_records,
 )
-from research_taste_evals.core.text import content_id, first_words, fill_template
+from research_taste_evals.core.text import content_id, fill_template, first_words
 from research_taste_evals.reviewcritique.prompts import REVIEW_CONTEXT, SEGMENT_LINE
 
 Subset = Literal["human", "llm"]
@@ -258,7 +258,9 @@ def record_to_sample(record: ReviewRecord, paper_words: int) -> Sample:
         fill_template(SEGMENT_LINE, id=str(s["id"]), text=" ".join(str(s["text"]).split()))
         for s in segments
     )
-    context = fill_template(REVIEW_CONTEXT, title=record.title.strip(), paper=paper, segments=listing)
+    context = fill_template(
+        REVIEW_CONTEXT, title=record.title.strip(), paper=paper, segments=listing
+    )
     deficient_ids = [s["id"] for s in segments if s["deficient"]]
     return Sample(
         id=review_id(record),

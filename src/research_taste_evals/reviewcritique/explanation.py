@@ -81,7 +81,11 @@ class BertScore:
         # bert-score scores an empty sentence 0 by design, but its empty-sentence path calls a
         # tokenizer method transformers 5 removed; give those pairs the 0 here instead.
         scores = [0.0] * len(candidates)
-        keep = [i for i, (c, r) in enumerate(zip(candidates, references, strict=True)) if c.strip() and r.strip()]
+        keep = [
+            i
+            for i, (c, r) in enumerate(zip(candidates, references, strict=True))
+            if c.strip() and r.strip()
+        ]
         if keep:
             with self.lock:
                 _, _, f1 = self.scorer.score(

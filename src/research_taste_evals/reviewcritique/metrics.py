@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
@@ -41,7 +41,7 @@ def type_key(strategy: str, error_type: str, count: str) -> str:
 
 
 def _values(scores: Sequence[SampleScore]) -> list[dict[str, float]]:
-    return [s.score.value for s in scores if isinstance(s.score.value, dict)]  # type: ignore[misc]
+    return [s.score.value for s in scores if isinstance(s.score.value, dict)]
 
 
 def _total(values: Sequence[dict[str, float]], key: str) -> float:
@@ -61,21 +61,19 @@ def _paper_groups(scores: Sequence[SampleScore]) -> list[list[dict[str, float]]]
         if not isinstance(value, dict):
             continue
         metadata = sample_score.sample_metadata or {}
-        groups[str(metadata.get("paper_id", f"sample-{index}"))].append(value)  # type: ignore[arg-type]
+        groups[str(metadata.get("paper_id", f"sample-{index}"))].append(value)
     return list(groups.values())
 
 
-def _f1_of_papers(strategy: str) -> object:
+def _f1_of_papers(strategy: str) -> Callable[[Sequence[object]], float]:
     def statistic(papers: Sequence[object]) -> float:
-        values = [v for paper in papers for v in paper]  # type: ignore[attr-defined]
+        values = [v for paper in papers if isinstance(paper, list) for v in paper]
         return pooled_prf(values, strategy)[2]
 
     return statistic
 
 
-def summarise(
-    scores: Sequence[SampleScore], resamples: int, seed: int
-) -> dict[str, float]:
+def summarise(scores: Sequence[SampleScore], resamples: int, seed: int) -> dict[str, float]:
     """Every ReviewCritique figure (see the module docstring) as one flat dict."""
     values = _values(scores)
     papers = _paper_groups(scores)
@@ -83,7 +81,10 @@ def summarise(
     for strategy in STRATEGIES:
         precision, recall, f1 = pooled_prf(values, strategy)
         low, high = bootstrap_ci(
-            papers, _f1_of_papers(strategy), resamples=resamples, seed=seed  # type: ignore[arg-type]
+            papers,
+            _f1_of_papers(strategy),
+            resamples=resamples,
+            seed=seed,
         )
         result[f"{strategy}_precision"] = precision
         result[f"{strategy}_recall"] = recall
@@ -100,7 +101,9 @@ def summarise(
         explained = _total(values, f"{prompt}_explained")
         for measure in EXPLANATION_MEASURES:
             denominator = (
-                _total(values, f"{prompt}_bertscore_scored") if measure == "bertscore" else explained
+                _total(values, f"{prompt}_bertscore_scored")
+                if measure == "bertscore"
+                else explained
             )
             total = _total(values, f"{prompt}_{measure}_sum")
             result[f"{prompt}_explanation_{measure}"] = total / denominator if denominator else NAN
@@ -147,9 +150,9 @@ def reviewcritique_metrics(
 
     def compute(scores: list[SampleScore]) -> Value:
         try:
-            return summarise(scores, resamples, seed)  # type: ignore[return-value]
+            return summarise(scores, resamples, seed)
         except Exception:  # noqa: BLE001 - a raising metric would mark the whole log as error
             logger.exception("reviewcritique metric failed; reporting NaN")
-            return dict.fromkeys(metric_keys(), NAN)  # type: ignore[return-value]
+            return dict.fromkeys(metric_keys(), NAN)
 
     return compute

@@ -69,7 +69,9 @@ class PromptOutcome:
     prompt: Prompt
     parsed: bool
     error: str | None = None
-    deficient: dict[int, bool] = field(default_factory=dict)  # id -> deficient; absent = no decision
+    deficient: dict[int, bool] = field(
+        default_factory=dict
+    )  # id -> deficient; absent = no decision
     explanations: dict[int, str] = field(default_factory=dict)
     invented: list[int] = field(default_factory=list)
     duplicates: list[int] = field(default_factory=list)

@@ -32,7 +32,12 @@ from research_taste_evals.reviewcritique.metrics import (
     reviewcritique_metrics,
     type_key,
 )
-from research_taste_evals.reviewcritique.parsing import PROMPTS, PromptOutcome, parse_outcome
+from research_taste_evals.reviewcritique.parsing import (
+    PROMPTS,
+    Prompt,
+    PromptOutcome,
+    parse_outcome,
+)
 from research_taste_evals.reviewcritique.solvers import ANSWERS_KEY
 
 UNPARSED_REASON = "invalid_response_format"
@@ -52,7 +57,7 @@ def strategy_decisions(
 
 
 def confusion_value(
-    segments: list[dict[str, Any]], outcomes: dict[str, PromptOutcome]
+    segments: list[dict[str, Any]], outcomes: dict[Prompt, PromptOutcome]
 ) -> dict[str, float]:
     """Counts per strategy (tp/fp/fn/tn/unscored), per error type (tp/fn), per prompt failures."""
     value: dict[str, float] = {}
