@@ -99,7 +99,7 @@ def test_missing_context_before_names_file_record_and_field(tmp_path: Path) -> N
     [
         (["a", "b", "c"], "options_list"),
         (["a", "b", "c", "d", "e"], "options_list"),
-        (["a", "b", 3, "d"], "options_list.2"),
+        (["a", "b", 3, "d"], r"options_list\[2\]"),
         ("abcd", "options_list"),
     ],
 )

@@ -94,7 +94,7 @@ def test_bad_records_name_file_and_field(tmp_path: Path) -> None:
     bad = json.loads(json.dumps(FIXTURE))
     bad["input"]["sections"][0]["text"] = 42
     _write(tmp_path, bad)
-    with pytest.raises(DataError, match=re.escape("field 'input.sections.0.text'")):
+    with pytest.raises(DataError, match=re.escape("field 'input.sections[0].text'")):
         load_weakness_records(str(tmp_path))
     bad = json.loads(json.dumps(FIXTURE))
     bad["output"] = []

@@ -14,6 +14,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, Model, ModelName, ModelOutput
 from inspect_ai.solver import TaskState
+from log_metrics import metrics_of
 
 import research_taste_evals._registry  # noqa: F401  (registers the baseline provider)
 from research_taste_evals.aaar import paper_weakness as weakness_module
@@ -25,12 +26,6 @@ from research_taste_evals.core.embeddings import OFFLINE_MODEL, get_embedder
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]
 PAPER_OPEN, PAPER_CLOSE = "(it might be in partial content):\n```\n", "\n```\n\nNow, based on"
-
-
-def _metrics(log: EvalLog) -> dict[str, float]:
-    assert log.status == "success", log.error
-    assert log.results is not None
-    return {name: m.value for s in log.results.scores for name, m in s.metrics.items()}
 
 
 def _run(data: Path, model: object, **kwargs: object) -> EvalLog:
@@ -60,7 +55,7 @@ def test_combine_piece_lists_renumbers_like_upstream() -> None:
 
 def test_generic_baseline_hand_checked(demo_dir: Path) -> None:
     log = _run(demo_dir, "baseline/generic-weaknesses")
-    metrics = _metrics(log)
+    metrics = metrics_of(log)
     # Every paper gets the same list: each item's best match in each of the 3 other papers is
     # itself (cosine 1.00), so R = 1 + 3 = w and ln(w / R) = 0 for every item.
     assert metrics["itf_idf_score"] == pytest.approx(0.0, abs=1e-9)
@@ -98,7 +93,7 @@ def test_split_combine_calls_each_piece_and_scores_itf_idf(
 
     window = 15
     log = _run(demo_dir, scripted_model(reviewer), window_words=window)
-    metrics = _metrics(log)
+    metrics = metrics_of(log)
     assert log.samples is not None
     expected_pieces = 0
     for sample in log.samples:
@@ -167,7 +162,7 @@ def test_no_split_reads_only_the_first_window(
         pieces.append(_piece(messages))
         return "1. Weak."
 
-    _metrics(_run(demo_dir, scripted_model(reviewer), split="none", window_words=5))
+    metrics_of(_run(demo_dir, scripted_model(reviewer), split="none", window_words=5))
     assert len(pieces) == len(DEMO_WEAKNESS)
     assert all(len(piece.split()) == 5 for piece in pieces)
 
@@ -176,7 +171,7 @@ def test_no_research_content_is_an_empty_prediction_scored_zero(
     demo_dir: Path, scripted_model: ScriptedModel
 ) -> None:
     log = _run(demo_dir, scripted_model(lambda _: "No research content"))
-    metrics = _metrics(log)
+    metrics = metrics_of(log)
     assert metrics["empty_prediction_rate"] == 1.0
     assert (metrics["s_precision"], metrics["s_recall"], metrics["s_f1"]) == (0.0, 0.0, 0.0)
     # Upstream scores an empty list as ["None"]: identical everywhere, so ITF-IDF is 0.
@@ -194,7 +189,7 @@ def test_reviewer_with_empty_list_is_skipped(tmp_path: Path, scripted_model: Scr
     path = tmp_path / "Paper_Weakness" / "ICLR_2023" / "x1" / "data_text.json"
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps(record))
-    metrics = _metrics(
+    metrics = metrics_of(
         _run(tmp_path, scripted_model(lambda _: "1. The method lacks an ablation study."))
     )
     # Identical texts, the empty reviewer skipped (not averaged in as 0): S-P = S-R = 1.

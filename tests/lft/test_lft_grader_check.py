@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 import yaml
 from inspect_ai import eval as inspect_eval
-from inspect_ai.log import EvalLog
 from inspect_ai.model import (
     ChatMessage,
     GenerateConfig,
@@ -21,6 +20,7 @@ from inspect_ai.model import (
     get_model,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
+from log_metrics import metrics_of
 
 from research_taste_evals.core.data import DataError
 from research_taste_evals.lft.baselines import keyword_grade
@@ -137,16 +137,10 @@ def level_grader(references: list[Reference], offset: int) -> Model:
     return get_model("mockllm/model", custom_outputs=respond)
 
 
-def _metrics(log: EvalLog) -> dict[str, float]:
-    assert log.status == "success", log.error
-    assert log.results is not None
-    return {name: m.value for s in log.results.scores for name, m in s.metrics.items()}
-
-
 def test_an_oracle_grader_recovers_every_level(references: list[Reference]) -> None:
     task = lft_grader_check(task_ids="petunia-plastid", grader_repeats=2, partial_credit=False)
     log = inspect_eval(task, model=level_grader(references, 0), display="none")[0]
-    metrics = _metrics(log)
+    metrics = metrics_of(log)
     assert metrics["exact"] == 1.0 and metrics["within_one"] == 1.0 and metrics["abs_error"] == 0
     assert metrics["exact/keyword_stuffing"] == 1.0 and metrics["member_exact"] == 1.0
     assert metrics["grader_failure_rate"] == 0.0
@@ -155,7 +149,7 @@ def test_an_oracle_grader_recovers_every_level(references: list[Reference]) -> N
 
 def test_a_lenient_grader_is_within_one_but_never_exact(references: list[Reference]) -> None:
     task = lft_grader_check(task_ids=["petunia-plastid"], grader_repeats=1, partial_credit=False)
-    metrics = _metrics(inspect_eval(task, model=level_grader(references, 1), display="none")[0])
+    metrics = metrics_of(inspect_eval(task, model=level_grader(references, 1), display="none")[0])
     # exact-10 cannot be over-scored (the grader caps at 10): 1 of 16 references is exact.
     assert metrics["exact"] == pytest.approx(1 / 16) and metrics["within_one"] == 1.0
     assert metrics["bias"] == pytest.approx(15 / 16) and metrics["overscored"] == pytest.approx(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import log_metrics
 import pytest
 from inspect_ai.log import EvalLog
 
@@ -31,13 +32,7 @@ def tastybench_upstream(upstream_dir: Path) -> Path:
     return path
 
 
-def _metrics_of(log: EvalLog) -> dict[str, float]:
-    assert log.status == "success", log.error
-    assert log.results is not None
-    return {name: m.value for s in log.results.scores for name, m in s.metrics.items()}
-
-
 @pytest.fixture
 def metrics_of() -> Callable[[EvalLog], dict[str, float]]:
     """Every metric of a successful log, by name."""
-    return _metrics_of
+    return log_metrics.metrics_of

@@ -13,7 +13,7 @@ import yaml
 from inspect_ai import Task, eval_set
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from research_taste_evals.core.data import DataError
+from research_taste_evals.core.data import DataError, describe_validation_error
 
 
 class SweepTask(BaseModel):
@@ -50,9 +50,7 @@ def load_sweep(path: str | Path) -> SweepConfig:
     try:
         config = SweepConfig.model_validate(raw)
     except ValidationError as error:
-        problem = error.errors()[0]
-        where = ".".join(str(part) for part in problem["loc"])
-        raise DataError(f"{source}: field '{where}': {problem['msg']}") from error
+        raise DataError(f"{source}: {describe_validation_error(error)}") from error
     known = _tasks_by_name()
     for index, entry in enumerate(config.tasks):
         if entry.task not in known:

@@ -20,14 +20,14 @@ import yaml
 from inspect_ai.dataset import MemoryDataset, Sample
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from research_taste_evals.core.data import DataError
+from research_taste_evals.core.data import DataError, validation_location
 from research_taste_evals.lft.rubric import (
     MAX_LEVEL,
     MIN_LEVEL,
     RUBRIC_METADATA_KEY,
     RUBRIC_SUFFIXES,
+    TOP_LEVEL,
     Rubric,
-    format_location,
 )
 
 ReferenceKind = Literal["exact", "gap", "generic_vector", "confident_wrong", "keyword_stuffing"]
@@ -169,7 +169,9 @@ def load_reference_file(path: Path, rubrics: dict[str, Rubric]) -> list[Referenc
         raise DataError(f"{path}: cannot read reference file: {error}") from error
     except ValidationError as error:
         problem = error.errors()[0]
-        raise DataError(f"{path}: {format_location(problem['loc'])}: {problem['msg']}") from error
+        raise DataError(
+            f"{path}: {validation_location(problem['loc'], TOP_LEVEL)}: {problem['msg']}"
+        ) from error
     if spec.task_id not in rubrics:
         raise DataError(f"{path}: task_id: no rubric '{spec.task_id}'; known: {sorted(rubrics)}")
     return build_references(spec, rubrics[spec.task_id], path)
