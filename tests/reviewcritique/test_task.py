@@ -11,8 +11,16 @@ from typing import Any
 
 import pytest
 from inspect_ai import eval as inspect_eval
-from inspect_ai.log import EvalLog
-from inspect_ai.model import ChatMessage, ChatMessageUser, Model
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageUser,
+    GenerateConfig,
+    Model,
+    ModelOutput,
+    ModelUsage,
+    get_model,
+)
+from log_metrics import metrics_of
 
 from research_taste_evals.core.embeddings import OFFLINE_MODEL
 from research_taste_evals.reviewcritique.demo import write_demo_reviewcritique
@@ -22,12 +30,6 @@ from research_taste_evals.reviewcritique.reviewcritique import review_critique
 
 LLM_FILE = Path("reviewcritique/data/ReviewCritique_LLM.jsonl")
 Responder = Callable[[list[ChatMessage]], str]
-
-
-def _metrics(log: EvalLog) -> dict[str, float]:
-    assert log.status == "success", log.error
-    assert log.results is not None
-    return {name: m.value for name, m in log.results.scores[0].metrics.items()}
 
 
 def _listing(text: str) -> str:
@@ -80,7 +82,7 @@ def _run(
     path = data_path or write_demo_reviewcritique(tmp_path / "data")
     task = review_critique(data_path=str(path), bertscore_model=OFFLINE_MODEL, **task_args)
     logs = inspect_eval(task, model=model, log_dir=str(tmp_path / "logs"), display="none")
-    return _metrics(logs[0])
+    return metrics_of(logs[0])
 
 
 def test_gold_answers_score_f1_one_on_all_four_strategies(
@@ -166,6 +168,33 @@ def test_flag_all_on_upstream_llm_file_from_the_command_line(
     assert metrics["labeling_all_recall"] == 1.0
     assert metrics["labeling_all_precision"] == pytest.approx(226 / 1610)
     assert metrics["select_deficient_precision"] == pytest.approx(226 / 1610)
-    assert log["eval"]["metadata"]["segments"] == 1610
-    assert log["eval"]["metadata"]["bertscore_paper_faithful"] is False
-    assert "NON-AI" in log["eval"]["metadata"]["license"]
+    metadata = log["eval"]["metadata"]
+    assert metadata["segments"] == 1610
+    assert metadata["bertscore_paper_faithful"] is False
+    assert "NON-AI" in metadata["license"] and "NON-AI" in metadata["provenance"]["license"]
+    # The local copy is byte-identical to the pinned upstream file; the prompt is ours.
+    assert metadata["provenance"]["paper_faithful"] == {
+        "data": True,
+        "prompt": False,
+        "bertscore": False,
+    }
+
+
+def test_structured_output_sends_each_prompts_schema(tmp_path: Path) -> None:
+    path = write_demo_reviewcritique(tmp_path / "data")
+    gold = gold_responder(path)
+    seen: list[GenerateConfig] = []
+
+    def output(
+        messages: list[ChatMessage], tools: Any, choice: Any, config: GenerateConfig
+    ) -> ModelOutput:
+        seen.append(config)
+        result = ModelOutput.from_content(model="mockllm/model", content=gold(messages))
+        result.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return result
+
+    metrics = _run(tmp_path, get_model("mockllm/model", custom_outputs=output), path)
+    assert metrics["either_no_f1"] == 1.0
+    names = sorted({c.response_schema.name for c in seen if c.response_schema})
+    assert names == ["reviewcritique_labeling_all", "reviewcritique_select_deficient"]
+    assert len(seen) == 2 * 5  # two prompts per review, five reviews

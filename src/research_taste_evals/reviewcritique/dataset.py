@@ -28,15 +28,16 @@ from pathlib import Path
 from typing import Any, Literal
 
 from inspect_ai.dataset import MemoryDataset, Sample
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from research_taste_evals.core.data import (
     DataError,
     PinnedFile,
     ResolvedData,
+    describe_validation_error,
+    git_blob_id,
     read_jsonl,
     resolve_data,
-    validate_records,
 )
 from research_taste_evals.core.text import content_id, fill_template, first_words
 from research_taste_evals.reviewcritique.prompts import REVIEW_CONTEXT, SEGMENT_LINE
@@ -169,6 +170,17 @@ def flatten_reviews(paper: Any, source: str) -> list[dict[str, Any]]:
     return flat
 
 
+def validate_review(raw: dict[str, Any], source: str) -> ReviewRecord:
+    """Validate one flattened review; the error names the paper line, the review and the field."""
+    try:
+        return ReviewRecord.model_validate(raw)
+    except ValidationError as error:
+        reviewer = raw.get("reviewer")
+        raise DataError(
+            f"{source}, review '{reviewer}': {describe_validation_error(error)}"
+        ) from error
+
+
 def data_files(path: Path) -> list[Path]:
     """The JSON-lines files at ``path``: the file itself, or every ``*.jsonl`` in a folder."""
     if path.is_file():
@@ -194,8 +206,8 @@ def load_reviews(path: Path) -> tuple[list[ReviewRecord], int]:
     for file in data_files(path):
         for line_number, paper in enumerate(read_jsonl(file), start=1):
             source = f"{file}: paper {line_number}"
-            raw = flatten_reviews(paper, source)
-            for record in validate_records(raw, ReviewRecord, source=f"{source} (record = review)"):
+            for raw in flatten_reviews(paper, source):
+                record = validate_review(raw, source)
                 key = review_id(record)
                 if key in seen:
                     duplicates += 1
@@ -217,6 +229,11 @@ def load_reviewcritique(
     resolved = resolve_data(PINNED_FILES[subset], data_path)
     reviews, duplicates = load_reviews(resolved.path)
     return reviews, resolved, duplicates
+
+
+def matches_pinned(path: Path, subset: Subset) -> bool:
+    """Whether ``path`` is byte-identical to the pinned upstream file of ``subset``."""
+    return path.is_file() and git_blob_id(path) == PINNED_FILES[subset].git_blob
 
 
 def review_id(record: ReviewRecord) -> str:

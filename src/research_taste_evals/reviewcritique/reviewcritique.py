@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from inspect_ai import Task, task
 
+from research_taste_evals.core.provenance import provenance
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.reviewcritique.dataset import (
     DEFAULT_PAPER_WORDS,
@@ -18,6 +19,7 @@ from research_taste_evals.reviewcritique.dataset import (
     Subset,
     count_segments,
     load_reviewcritique,
+    matches_pinned,
     reviewcritique_dataset,
 )
 from research_taste_evals.reviewcritique.explanation import PAPER_BERTSCORE_MODEL, load_bertscore
@@ -26,6 +28,8 @@ from research_taste_evals.reviewcritique.scorer import reviewcritique_scorer
 from research_taste_evals.reviewcritique.solvers import critique_solver
 
 REVIEW_CRITIQUE_VERSION = "1-A"
+# Our JSON wording of the two strategies AAAR-1.0 Section 5.4 describes (not published verbatim).
+PROMPT_VARIANT = "json-v1"
 
 
 @task
@@ -76,6 +80,17 @@ def review_critique(
         metrics=[reviewcritique_metrics(bootstrap_resamples, bootstrap_seed)],
         version=REVIEW_CRITIQUE_VERSION,
         metadata={
+            **provenance(
+                resolved,
+                prompt_variant=PROMPT_VARIANT,
+                paper_faithful={
+                    "data": matches_pinned(resolved.path, subset),
+                    "prompt": False,
+                    "bertscore": bert.paper_faithful and bert.error is None,
+                },
+                upstream_commit=UPSTREAM_COMMIT,
+                license=LICENSE_NOTE,
+            ),
             **resolved.as_metadata(),
             **bert.describe(),
             **count_segments(reviews),

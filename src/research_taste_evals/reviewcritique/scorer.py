@@ -21,6 +21,7 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from research_taste_evals.core.metrics import COUNT_KEYS, decision_value
+from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
 from research_taste_evals.reviewcritique.explanation import (
     BertScore,
     rouge_scorer_instance,
@@ -39,8 +40,6 @@ from research_taste_evals.reviewcritique.parsing import (
     parse_outcome,
 )
 from research_taste_evals.reviewcritique.solvers import ANSWERS_KEY
-
-UNPARSED_REASON = "invalid_response_format"
 
 
 def strategy_decisions(
@@ -149,14 +148,18 @@ def reviewcritique_scorer(bert: BertScore) -> Scorer:
         return Score(
             value=value,
             answer=state.output.completion,
-            reason=UNPARSED_REASON if failed else None,
             explanation=(
                 f"{len(segments)} segments, {sum(s['deficient'] for s in segments)} deficient; "
                 + "; ".join(
                     f"{p}: {'parsed' if outcomes[p].parsed else 'UNPARSED'}" for p in PROMPTS
                 )
             ),
-            metadata={prompt: outcomes[prompt].as_metadata() for prompt in PROMPTS},
+            metadata={
+                # Typed reason: at least one prompt's answer did not parse (the other may still
+                # be scored; the per-prompt outcome says which).
+                "reason": INVALID_RESPONSE_FORMAT if failed else None,
+                **{prompt: outcomes[prompt].as_metadata() for prompt in PROMPTS},
+            },
         )
 
     return score
