@@ -177,7 +177,10 @@ def _fetch_pinned(pinned: PinnedFile) -> ResolvedData:
             verify_pinned(tmp, pinned, source=pinned.url)
             tmp.replace(target)
         except OSError as error:
-            raise DataError(f"{pinned.describe()}: download failed: {error}") from error
+            raise DataError(
+                f"{pinned.describe()}: download failed: {error}. Without network access, "
+                "download the file elsewhere and pass -T data_path=<path>."
+            ) from error
         finally:
             tmp.unlink(missing_ok=True)
     verify_pinned(target, pinned, source=str(target))
