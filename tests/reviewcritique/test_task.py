@@ -141,6 +141,28 @@ def test_invented_ids_and_omissions_are_counted(
     assert metrics["labeling_all_invented_ids"] == 0.0
 
 
+def test_epochs_with_answers_that_parse_only_sometimes(
+    tmp_path: Path, scripted_model: Callable[[Responder], Model]
+) -> None:
+    path = write_demo_reviewcritique(tmp_path / "data")
+    gold = gold_responder(path)
+    calls: list[int] = []
+
+    def respond(messages: list[ChatMessage]) -> str:
+        calls.append(1)
+        return gold(messages) if len(calls) % 3 else "not json"
+
+    task = review_critique(data_path=str(path), bertscore_model=OFFLINE_MODEL)
+    logs = inspect_eval(
+        task, model=scripted_model(respond), epochs=2, log_dir=str(tmp_path), display="none"
+    )
+    metrics = metrics_of(logs[0])  # the run succeeds: every epoch's value has the same keys
+    assert len(calls) == 2 * 2 * 5
+    failed = metrics["labeling_all_unparsed_rate"] + metrics["select_deficient_unparsed_rate"]
+    assert failed * 5 * 2 == pytest.approx(len(calls) // 3)
+    assert metrics["select_deficient_precision"] == 1.0  # gold answers whenever parsed
+
+
 def test_flag_none_baseline_has_zero_recall_and_undefined_precision(tmp_path: Path) -> None:
     metrics = _run(tmp_path, "baseline/flag-none")
     assert metrics["labeling_all_recall"] == 0.0

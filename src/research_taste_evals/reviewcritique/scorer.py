@@ -60,9 +60,15 @@ def confusion_value(
 ) -> dict[str, float]:
     """Counts per strategy (tp/fp/fn/tn/unscored), per error type (tp/fn), per prompt failures."""
     value: dict[str, float] = {}
+    gold_types = {s["error_type"] for s in segments if s["deficient"]}
     for strategy in STRATEGIES:
         for key in (*COUNT_KEYS, "unscored"):
             value[f"{strategy}_{key}"] = 0.0
+        # Every key exists whatever the answers: Inspect's epoch reducer reads the first
+        # epoch's keys from every epoch.
+        for error_type in gold_types:
+            for key in ("tp", "fn"):
+                value[type_key(strategy, error_type, key)] = 0.0
     for segment in segments:
         label = int(bool(segment["deficient"]))
         decisions = strategy_decisions(
@@ -77,8 +83,7 @@ def confusion_value(
             value[f"{strategy}_unscored"] += counts["unparsed"]
             if label == 1 and prediction is not None:
                 for key in ("tp", "fn"):
-                    name = type_key(strategy, segment["error_type"], key)
-                    value[name] = value.get(name, 0.0) + counts[key]
+                    value[type_key(strategy, segment["error_type"], key)] += counts[key]
     for prompt in PROMPTS:
         outcome = outcomes[prompt]
         value[f"{prompt}_unparsed"] = 0.0 if outcome.parsed else 1.0
