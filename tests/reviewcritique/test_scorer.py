@@ -11,7 +11,12 @@ from inspect_ai.model import ModelName
 from inspect_ai.scorer import SampleScore, Score, Target
 from inspect_ai.solver import TaskState
 
-from research_taste_evals.reviewcritique.explanation import BertScore
+from research_taste_evals.reviewcritique.explanation import (
+    PAPER_BERTSCORE_LAYERS,
+    PAPER_BERTSCORE_MODEL,
+    BertScore,
+    rescale_baseline,
+)
 from research_taste_evals.reviewcritique.metrics import summarise
 from research_taste_evals.reviewcritique.scorer import reviewcritique_scorer
 from research_taste_evals.reviewcritique.solvers import ANSWERS_KEY
@@ -96,3 +101,16 @@ def test_pooled_metrics_and_seeded_bootstrap_over_papers() -> None:
     assert math.isnan(result["both_no_f1"]) and math.isnan(
         result["labeling_all_explanation_rouge1"]
     )
+
+
+def test_bertscore_rescaling_uses_bert_scores_packaged_baseline() -> None:
+    # bert-score's rescale_baseline/en/roberta-large.tsv, row LAYER=17, column F.
+    baseline = rescale_baseline(PAPER_BERTSCORE_MODEL, PAPER_BERTSCORE_LAYERS)
+    assert baseline == pytest.approx(0.83122575)
+    assert rescale_baseline("no-such-model", 6) is None
+    value = {"labeling_all_bertscore_sum": 1.8, "labeling_all_bertscore_scored": 2.0}
+    scores = [SampleScore(score=Score(value=value), sample_metadata={"paper_id": "p"})]
+    result = summarise(scores, resamples=10, seed=1, bertscore_baseline=0.8)
+    assert result["labeling_all_explanation_bertscore"] == pytest.approx(0.9)
+    assert result["labeling_all_explanation_bertscore_rescaled"] == pytest.approx(0.5)
+    assert math.isnan(summarise(scores, 10, 1)["labeling_all_explanation_bertscore_rescaled"])

@@ -4,9 +4,14 @@ AAAR-1.0 Section 5.4 (Table 8, from Du et al., 2024) scores explanations only on
 model correctly flags as deficient. Neither paper names the BERTScore model; we use the
 ``bert-score`` package's default for English (``roberta-large``, layer 17, no idf, no baseline
 rescaling), loaded from the Hub by name at a revision that is recorded (pin it with
-``bertscore_revision``). Offline, ``offline-minilm`` names the packaged all-MiniLM-L6-v2 BERT
-weights (last of its 6 layers) explicitly; logs mark that as not paper-faithful. ROUGE uses
-``rouge-score`` with Porter stemming, as the AAAR-1.0 release code does for its other tasks.
+``bertscore_revision``). Table 8's BERTScores (55-57) lie far below the ~0.83 that unrescaled
+roberta-large gives even unrelated English sentences, so Du et al. probably rescaled with
+bert-score's baseline (``rescale_with_baseline=True``) or used another model: we report the raw
+F1 (bert-score's default) and, from the same pairs, the rescaled one, (F1 - b) / (1 - b) with
+bert-score's packaged baseline b for roberta-large layer 17. Offline, ``offline-minilm`` names
+the packaged all-MiniLM-L6-v2 BERT weights (last of its 6 layers) explicitly; logs mark that as
+not paper-faithful. ROUGE uses ``rouge-score`` with Porter stemming, as the AAAR-1.0 release
+code does for its other tasks.
 
 A BERTScore model that cannot be loaded never stops the run and is never replaced: the task
 records why in its metadata and every BERTScore is NaN (counted as unscored).
@@ -14,6 +19,8 @@ records why in its metadata and every BERTScore is NaN (counted as unscored).
 
 from __future__ import annotations
 
+import csv
+import importlib.resources
 import logging
 import threading
 from dataclasses import dataclass, field
@@ -34,6 +41,19 @@ PAPER_BERTSCORE_LAYERS = 17  # bert_score.utils.model2layers["roberta-large"]
 OFFLINE_BERTSCORE_LAYERS = 6  # all-MiniLM-L6-v2 has 6 layers; its sentence vectors use the last
 BERTSCORE_BATCH_SIZE = 32
 _HUB_FILES = ["*.json", "*.txt", "model.safetensors"]
+BASELINE_LANGUAGE = "en"
+
+
+def rescale_baseline(model: str, layer: int) -> float | None:
+    """bert-score's packaged F1 baseline for ``model`` at ``layer`` (None if it ships none)."""
+    resource = importlib.resources.files("bert_score").joinpath(
+        f"rescale_baseline/{BASELINE_LANGUAGE}/{model}.tsv"
+    )
+    if not resource.is_file():
+        return None
+    rows = list(csv.DictReader(resource.read_text(encoding="utf-8").splitlines()))
+    # bert-score indexes the table by row position = layer (its ``iloc[num_layers]``).
+    return float(rows[layer]["F"]) if layer < len(rows) else None
 
 
 @lru_cache(maxsize=1)
@@ -60,6 +80,7 @@ class BertScore:
     paper_faithful: bool
     scorer: Any = None
     error: str | None = None
+    baseline_f1: float | None = None
     # One torch model is not safe to share across concurrent scoring threads.
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -69,6 +90,7 @@ class BertScore:
             "bertscore_revision": self.revision,
             "bertscore_num_layers": self.num_layers,
             "bertscore_paper_faithful": self.paper_faithful,
+            "bertscore_rescale_baseline_f1": self.baseline_f1,
             "bertscore_error": self.error,
         }
 
@@ -127,7 +149,11 @@ def load_bertscore(
     else:
         layers = num_layers
     result = BertScore(
-        model=model, revision=revision, num_layers=layers, paper_faithful=paper_faithful
+        model=model,
+        revision=revision,
+        num_layers=layers,
+        paper_faithful=paper_faithful,
+        baseline_f1=rescale_baseline(PAPER_BERTSCORE_MODEL, layers) if paper_faithful else None,
     )
     try:
         if paper_faithful:

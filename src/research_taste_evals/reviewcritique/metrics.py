@@ -73,7 +73,19 @@ def _f1_of_papers(strategy: str) -> Callable[[Sequence[object]], float]:
     return statistic
 
 
-def summarise(scores: Sequence[SampleScore], resamples: int, seed: int) -> dict[str, float]:
+def rescaled(raw_mean: float, baseline: float | None) -> float:
+    """bert-score's baseline rescaling, (F1 - b) / (1 - b); linear, so it commutes with the mean."""
+    if baseline is None:
+        return NAN
+    return (raw_mean - baseline) / (1 - baseline)
+
+
+def summarise(
+    scores: Sequence[SampleScore],
+    resamples: int,
+    seed: int,
+    bertscore_baseline: float | None = None,
+) -> dict[str, float]:
     """Every ReviewCritique figure (see the module docstring) as one flat dict."""
     values = _values(scores)
     papers = _paper_groups(scores)
@@ -107,6 +119,9 @@ def summarise(scores: Sequence[SampleScore], resamples: int, seed: int) -> dict[
             )
             total = _total(values, f"{prompt}_{measure}_sum")
             result[f"{prompt}_explanation_{measure}"] = total / denominator if denominator else NAN
+        result[f"{prompt}_explanation_bertscore_rescaled"] = rescaled(
+            result[f"{prompt}_explanation_bertscore"], bertscore_baseline
+        )
         result[f"{prompt}_explained_segments"] = explained
     result.update(recall_by_type(values))
     return result
@@ -138,19 +153,29 @@ def metric_keys() -> list[str]:
         keys.append(f"{prompt}_unparsed_rate")
         keys += [f"{prompt}_{key}" for key in FAILURE_KEYS]
         keys += [f"{prompt}_explanation_{m}" for m in EXPLANATION_MEASURES]
+        keys.append(f"{prompt}_explanation_bertscore_rescaled")
         keys.append(f"{prompt}_explained_segments")
     return keys
 
 
 @metric
 def reviewcritique_metrics(
-    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
+    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
+    seed: int = DEFAULT_BOOTSTRAP_SEED,
+    bertscore_baseline: float | None = None,
 ) -> Metric:
-    """All ReviewCritique figures; NaN (and a logged error) instead of raising."""
+    """All ReviewCritique figures; NaN (and a logged error) instead of raising.
+
+    Args:
+        resamples: Bootstrap resamples of papers for the F1 CIs.
+        seed: Bootstrap seed.
+        bertscore_baseline: bert-score's rescaling baseline for the BERTScore model in use
+            (None: no rescaled BERTScore, NaN).
+    """
 
     def compute(scores: list[SampleScore]) -> Value:
         try:
-            return summarise(scores, resamples, seed)
+            return summarise(scores, resamples, seed, bertscore_baseline)
         except Exception:  # noqa: BLE001 - a raising metric would mark the whole log as error
             logger.exception("reviewcritique metric failed; reporting NaN")
             return dict.fromkeys(metric_keys(), NAN)

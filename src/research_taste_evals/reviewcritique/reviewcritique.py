@@ -77,7 +77,7 @@ def review_critique(
         dataset=reviewcritique_dataset(reviews, paper_words, name=f"review_critique_{subset}"),
         solver=critique_solver(structured_output),
         scorer=reviewcritique_scorer(bert),
-        metrics=[reviewcritique_metrics(bootstrap_resamples, bootstrap_seed)],
+        metrics=[reviewcritique_metrics(bootstrap_resamples, bootstrap_seed, bert.baseline_f1)],
         version=REVIEW_CRITIQUE_VERSION,
         metadata={
             **provenance(
