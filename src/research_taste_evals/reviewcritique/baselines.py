@@ -24,7 +24,8 @@ SELECT_DEFICIENT_KEY = "deficient_segments"
 def segment_ids(messages: list[ChatMessage]) -> list[int]:
     """The segment ids listed after the review header of the last user message."""
     prompt = next((m.text for m in reversed(messages) if isinstance(m, ChatMessageUser)), "")
-    _, _, listing = prompt.partition(REVIEW_HEADER)
+    # The last header: the paper text comes before the review and could quote the phrase.
+    _, _, listing = prompt.rpartition(REVIEW_HEADER)
     ids = []
     for line in listing.strip("\n").splitlines():
         match = _SEGMENT_ID.match(line)
