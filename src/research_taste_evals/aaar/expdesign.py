@@ -41,6 +41,7 @@ from research_taste_evals.aaar.scorer.expdesign import (
     expdesign_scorer,
 )
 from research_taste_evals.core.embeddings import S_METRIC_MODEL, get_embedder
+from research_taste_evals.core.roles import require_role_or_key
 from research_taste_evals.core.text import fill_template
 
 EXPDESIGN_VERSION = "1.0.0"
@@ -168,9 +169,13 @@ def expdesign(
         raise ValueError(
             f"judge_parse_mode must be 'strict' or 'faithful', got {judge_parse_mode!r}"
         )
+    require_role_or_key(
+        "grader", DEFAULT_JUDGE_MODEL, explicit=judge_model, parameter="judge_model"
+    )
     # Loaded now so a model that cannot be loaded fails before any model call (shared per process).
-    embedder = get_embedder(embedding_model, embedding_revision, embedding_device)
+    # Data first: bad data then fails before the embedder opens its cache file.
     records, resolved = load_expdesign_records(data_path)
+    embedder = get_embedder(embedding_model, embedding_revision, embedding_device)
     return Task(
         dataset=expdesign_dataset(records, context_words),
         solver=expdesign_solver(explain_mode, explanation_retries),

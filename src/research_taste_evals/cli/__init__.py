@@ -6,9 +6,14 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from inspect_ai._util.error import PrerequisiteError
+
 from research_taste_evals.cli import lft as lft_commands
 from research_taste_evals.cli import reporting as reporting_commands
 from research_taste_evals.cli import tastybench as tastybench_commands
+
+# argparse's exit status for a bad command line; a bad file named on it is the same mistake.
+USAGE_ERROR_EXIT = 2
 
 
 def _first_line(text: str | None) -> str:
@@ -58,8 +63,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run a command; a data, config or missing-key error prints one line and exits 2."""
     args = build_parser().parse_args(argv)
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except PrerequisiteError as error:  # DataError is one: the message names file and field
+        print(f"research-taste {args.command}: error: {error}", file=sys.stderr)
+        return USAGE_ERROR_EXIT
 
 
 if __name__ == "__main__":

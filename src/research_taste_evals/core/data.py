@@ -20,6 +20,9 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from research_taste_evals.core.errors import UserError
+from research_taste_evals.core.network import OFFLINE_HINT, hub_offline, unreachable_reason
+
 CACHE_DIR_ENV = "RESEARCH_TASTE_CACHE_DIR"
 DEFAULT_CACHE_DIR = Path.home() / ".cache" / "research_taste_evals"
 DOWNLOAD_TIMEOUT_SECONDS = 120
@@ -28,7 +31,7 @@ _CHUNK_BYTES = 1 << 20
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
-class DataError(ValueError):
+class DataError(UserError, ValueError):
     """Input data that cannot be used: the message names the source, record and field."""
 
 
@@ -108,10 +111,12 @@ def cache_dir() -> Path:
 def resolve_data(
     pinned: PinnedFile | HubFile | HubFolder | None,
     data_path: str | os.PathLike[str] | None = None,
+    what: str = "data_path",
 ) -> ResolvedData:
     """Return a local copy of the data: the user's ``data_path`` if given, else the pinned source.
 
     For a :class:`HubFolder` the path is the snapshot root holding the matching files.
+    ``what`` names the task parameter the local path came from, for the error message.
 
     Raises:
         DataError: the local path does not exist, the download fails, or a checksum mismatches.
@@ -119,7 +124,7 @@ def resolve_data(
     if data_path is not None:
         path = Path(data_path).expanduser()
         if not path.exists():
-            raise DataError(f"{path}: data_path does not exist")
+            raise DataError(f"{path}: {what} does not exist")
         return ResolvedData(path=path.resolve(), source=f"local:{path.resolve()}")
     if pinned is None:
         raise DataError("no pinned source for this dataset: pass -T data_path=<file or directory>")
@@ -162,6 +167,9 @@ def verify_pinned(path: Path, pinned: PinnedFile, source: str) -> None:
 def _fetch_pinned(pinned: PinnedFile) -> ResolvedData:
     target = cache_dir() / "files" / pinned.cache_key / pinned.filename
     if not target.exists():
+        unreachable = unreachable_reason(pinned.url)
+        if unreachable is not None:
+            raise DataError(f"{pinned.describe()}: download failed: {unreachable}. {OFFLINE_HINT}")
         target.parent.mkdir(parents=True, exist_ok=True)
         # Download next to the target and rename only after the checksum matches, so an
         # interrupted or tampered download never leaves a half-written file in the cache.
@@ -178,8 +186,7 @@ def _fetch_pinned(pinned: PinnedFile) -> ResolvedData:
             tmp.replace(target)
         except OSError as error:
             raise DataError(
-                f"{pinned.describe()}: download failed: {error}. Without network access, "
-                "download the file elsewhere and pass -T data_path=<path>."
+                f"{pinned.describe()}: download failed: {error}. {OFFLINE_HINT}"
             ) from error
         finally:
             tmp.unlink(missing_ok=True)
@@ -196,6 +203,8 @@ def verify_sha256(path: Path, expected: str, source: str) -> None:
 def _fetch_hub(pinned: HubFile | HubFolder) -> ResolvedData:
     from huggingface_hub import hf_hub_download, snapshot_download
 
+    # Unreachable Hub: read the cache only, so a miss fails now rather than after retries.
+    local_only = hub_offline()
     try:
         if isinstance(pinned, HubFile):
             local = hf_hub_download(
@@ -204,6 +213,7 @@ def _fetch_hub(pinned: HubFile | HubFolder) -> ResolvedData:
                 revision=pinned.revision,
                 repo_type=pinned.repo_type,
                 cache_dir=cache_dir() / "hf",
+                local_files_only=local_only,
             )
         else:
             local = snapshot_download(
@@ -212,11 +222,13 @@ def _fetch_hub(pinned: HubFile | HubFolder) -> ResolvedData:
                 revision=pinned.revision,
                 repo_type=pinned.repo_type,
                 cache_dir=cache_dir() / "hf",
+                local_files_only=local_only,
             )
     except Exception as error:  # huggingface_hub raises many unrelated types for one cause
+        offline = " (Hub unreachable or HF_HUB_OFFLINE set; not in the cache)" if local_only else ""
         raise DataError(
-            f"{pinned.describe()}: could not download ({type(error).__name__}: {error}). "
-            "Without Hub access, download the data elsewhere and pass -T data_path=<path>."
+            f"{pinned.describe()}: could not download{offline} "
+            f"({type(error).__name__}: {_first_line(error)}). {OFFLINE_HINT}"
         ) from error
     path = Path(local)
     # The snapshot folder is named by the full commit hash the pinned revision resolved to.
@@ -230,6 +242,8 @@ def read_json(path: Path) -> Any:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise DataError(f"{path}: cannot read: {error.strerror or error}") from error
+    except UnicodeDecodeError as error:
+        raise DataError(f"{path}: not UTF-8 text: byte {error.start}: {error.reason}") from error
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
@@ -240,17 +254,26 @@ def read_json(path: Path) -> Any:
 
 def read_jsonl(path: Path) -> list[Any]:
     """Parse a JSON-lines file (Python's json, which accepts bare NaN); errors name the line."""
+    try:
+        lines = path.read_bytes().split(b"\n")
+    except OSError as error:
+        raise DataError(f"{path}: cannot read: {error.strerror or error}") from error
     records = []
-    with path.open(encoding="utf-8") as handle:
-        for line_number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as error:
-                raise DataError(
-                    f"{path}: line {line_number}: invalid JSON at column {error.colno}: {error.msg}"
-                ) from error
+    for line_number, raw in enumerate(lines, start=1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise DataError(
+                f"{path}: line {line_number}: not UTF-8 text: byte {error.start}: {error.reason}"
+            ) from error
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError as error:
+            raise DataError(
+                f"{path}: line {line_number}: invalid JSON at column {error.colno}: {error.msg}"
+            ) from error
     return records
 
 
@@ -258,10 +281,14 @@ def validate_records(records: Any, model: type[ModelT], source: Path | str) -> l
     """Validate a list of raw records against a pydantic model.
 
     Raises:
-        DataError: naming the source, the index of the first bad record and the field at fault.
+        DataError: no records at all, or naming the source, the index of the first bad record
+            and the field at fault.
     """
     if not isinstance(records, Sequence) or isinstance(records, str | bytes):
         raise DataError(f"{source}: expected a JSON list of records, got {type(records).__name__}")
+    if not records:
+        # Every caller builds a dataset from these; Inspect's own "dataset is empty" names no file.
+        raise DataError(f"{source}: no records (the file holds an empty list or only a header)")
     validated = []
     for index, record in enumerate(records):
         try:
@@ -290,3 +317,18 @@ def describe_validation_error(error: ValidationError) -> str:
     problem = error.errors()[0]
     message = problem["msg"].removeprefix("Value error, ")
     return f"field '{validation_location(problem['loc'])}': {message}"
+
+
+def _first_line(error: BaseException) -> str:
+    """The first line of an error message (Hub errors run to a dozen lines of advice)."""
+    lines = str(error).strip().splitlines()
+    return lines[0] if lines else type(error).__name__
+
+
+def describe_yaml_error(error: Exception) -> str:
+    """A YAML parse error in one line: ``at line L column C: <problem>`` (PyYAML's own text
+    spans several lines and quotes the file as ``<unicode string>``)."""
+    mark = getattr(error, "problem_mark", None)
+    where = f"at line {mark.line + 1} column {mark.column + 1}: " if mark else ""
+    problem = getattr(error, "problem", None) or _first_line(error)
+    return f"{where}{problem}"

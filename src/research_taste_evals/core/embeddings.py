@@ -24,6 +24,8 @@ import numpy as np
 
 from research_taste_evals.core.data import cache_dir, sha256_of
 from research_taste_evals.core.embedding_cache import EmbeddingCache, text_hash
+from research_taste_evals.core.errors import UserError
+from research_taste_evals.core.network import hub_offline
 
 # Models named by the AAAR-1.0 release (RenzeLou/AAAR-1.0, scripts/subtask3_metric.py and
 # subtask3_metric_cross_diversity.py). Upstream pins no revision; these are Hub commits of each
@@ -48,7 +50,7 @@ _WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
 ModelSource = Literal["hub", "packaged", "local"]
 
 
-class EmbeddingError(RuntimeError):
+class EmbeddingError(UserError, RuntimeError):
     """The requested embedding model cannot be resolved or loaded (never silently replaced)."""
 
 
@@ -151,7 +153,10 @@ def _load_sentence_transformer(spec: ModelSpec, device: str) -> Any:
     from sentence_transformers import SentenceTransformer
 
     if spec.source == "hub":
-        return SentenceTransformer(spec.load_from, revision=spec.revision, device=device)
+        # Unreachable Hub: cache only, so a miss fails now instead of after the client's retries.
+        return SentenceTransformer(
+            spec.load_from, revision=spec.revision, device=device, local_files_only=hub_offline()
+        )
     # Local and packaged models never touch the network.
     return SentenceTransformer(spec.load_from, device=device, local_files_only=True)
 

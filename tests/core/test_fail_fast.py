@@ -1,0 +1,112 @@
+"""Unreachable hosts fail at once with the offline hint; a scorer's missing role or key fails
+when the task is built; Inspect and ``research-taste`` print such errors without a traceback."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval as inspect_eval
+
+from research_taste_evals.aaar.demo import write_demo_expdesign
+from research_taste_evals.core.data import DataError, HubFile, PinnedFile, resolve_data
+from research_taste_evals.core.roles import RoleError, require_role_or_key
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+MAX_ERROR_LINES = 8
+
+
+def _closed_port() -> int:
+    """A loopback port nobody listens on (bound, then released)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_unreachable_download_fails_with_url_and_data_path_hint(tmp_path: Path) -> None:
+    url = f"http://127.0.0.1:{_closed_port()}/upstream/data.json"
+    pinned = PinnedFile(url=url, sha256="0" * 64, filename="data.json")
+    with pytest.raises(DataError) as raised:
+        resolve_data(pinned)
+    message = str(raised.value)
+    assert url in message and "-T data_path=" in message
+    assert "ConnectionRefusedError" in message
+    assert not (tmp_path / "cache" / "files").exists()
+
+
+def test_unreachable_hub_reads_only_the_cache_and_says_how_to_run_offline(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from huggingface_hub import constants
+
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(constants, "ENDPOINT", f"http://127.0.0.1:{_closed_port()}")
+    hub = HubFile(repo_id="someone/some-data", filename="a.json", revision="0" * 40)
+    with pytest.raises(DataError) as raised:
+        resolve_data(hub)
+    message = str(raised.value)
+    assert "hf://datasets/someone/some-data" in message
+    assert "Hub unreachable" in message and "-T data_path=" in message
+    assert "offline-minilm" in message
+    assert len(message.splitlines()) == 1
+
+
+def test_missing_grader_role_and_key_fail_when_the_task_is_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("AZUREAI_OPENAI_API_KEY", raising=False)
+    logs = tmp_path / "logs"
+    data = write_demo_expdesign(tmp_path / "data")
+    with pytest.raises(RoleError) as raised:
+        inspect_eval(
+            "research_taste_evals/expdesign",
+            task_args={"data_path": str(data), "embedding_model": "offline-minilm"},
+            model="baseline/copy-input",
+            log_dir=str(logs),
+            display="none",
+        )
+    message = str(raised.value)
+    assert "model role 'grader' is not set" in message and "openai/gpt-4o-2024-08-06" in message
+    assert "OPENAI_API_KEY" in message and "--model-role grader=" in message
+    assert "-T judge_model=" in message
+    assert not logs.exists(), "the eval wrote a log before failing"
+
+
+def test_a_given_role_or_explicit_model_passes_the_check() -> None:
+    assert require_role_or_key("grader", "openai/gpt-4o", explicit="mockllm/model") == (
+        "mockllm/model"
+    )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["inspect", "eval", "research_taste_evals/eqinfer", "--model", "baseline/all-positive"],
+        ["research-taste", "sweep"],
+    ],
+    ids=["inspect-eval", "research-taste"],
+)
+def test_command_line_prints_a_data_error_without_traceback(
+    command: list[str], tmp_path: Path
+) -> None:
+    executable = shutil.which(command[0], path=str(Path(sys.executable).parent))
+    if executable is None:
+        pytest.skip(f"{command[0]} is not installed beside {sys.executable}")
+    missing = tmp_path / "nonexistent"
+    args = ["-T", f"data_path={missing}", "--log-dir", str(tmp_path / "logs")]
+    argv = [executable, *command[1:], *(args if command[0] == "inspect" else [str(missing)])]
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT / "src"), "NO_COLOR": "1"}
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    output = (done.stdout + done.stderr).strip()
+    assert done.returncode != 0
+    assert "Traceback" not in output, output
+    assert str(missing) in output
+    assert "does not exist" in output or "No such file" in output
+    assert len(output.splitlines()) <= MAX_ERROR_LINES, output
+    assert not (tmp_path / "logs").exists()
