@@ -116,9 +116,10 @@ def paper_weakness(
     if split not in ("split_combine", "none"):
         raise ValueError(f"split must be 'split_combine' or 'none', got {split!r}")
     # Loaded now so a model that cannot be loaded fails before any model call (shared per process).
+    # Data first: bad data then fails before the embedders open their cache files.
+    records, resolved = load_weakness_records(data_path)
     s_embedder = get_embedder(embedding_model, embedding_revision, embedding_device)
     itf_embedder = get_embedder(itf_idf_model, itf_idf_revision, embedding_device)
-    records, resolved = load_weakness_records(data_path)
     return Task(
         dataset=weakness_dataset(records),
         solver=weakness_solver(split, window_words),

@@ -6,14 +6,20 @@ scheduled sweep can simply be run again; ``research-taste leaderboard`` then rea
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 from typing import Any
 
 import yaml
 from inspect_ai import Task, eval_set
+from inspect_ai.model import get_model
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from research_taste_evals.core.data import DataError, describe_validation_error
+from research_taste_evals.core.data import (
+    DataError,
+    describe_validation_error,
+    describe_yaml_error,
+)
 
 
 class SweepTask(BaseModel):
@@ -44,9 +50,13 @@ def load_sweep(path: str | Path) -> SweepConfig:
     try:
         raw = yaml.safe_load(source.read_text(encoding="utf-8"))
     except OSError as error:
-        raise DataError(f"{source}: cannot read: {error}") from error
+        raise DataError(f"{source}: cannot read: {error.strerror or error}") from error
+    except UnicodeDecodeError as error:
+        raise DataError(f"{source}: cannot read: not UTF-8 text: byte {error.start}") from error
     except yaml.YAMLError as error:
-        raise DataError(f"{source}: invalid YAML: {error}") from error
+        raise DataError(f"{source}: invalid YAML {describe_yaml_error(error)}") from error
+    if raw is None:
+        raise DataError(f"{source}: the sweep file is empty (needs log_dir, models and tasks)")
     try:
         config = SweepConfig.model_validate(raw)
     except ValidationError as error:
@@ -58,7 +68,39 @@ def load_sweep(path: str | Path) -> SweepConfig:
                 f"{source}: field 'tasks.{index}.task': unknown task {entry.task!r}; "
                 f"known: {sorted(known)}"
             )
+        check_task_args(source, index, entry, known[entry.task])
+    check_models(source, config)
     return config
+
+
+def check_task_args(source: Path, index: int, entry: SweepTask, task_fn: Any) -> None:
+    """Every ``args`` key must be a parameter of the task (else the sweep fails mid-way).
+
+    Raises:
+        DataError: naming the sweep file, the task entry and the unknown argument.
+    """
+    parameters = inspect.signature(task_fn).parameters
+    for name in entry.args:
+        if name not in parameters:
+            raise DataError(
+                f"{source}: field 'tasks.{index}.args.{name}': task {entry.task!r} has no "
+                f"argument {name!r}; known: {sorted(parameters)}"
+            )
+
+
+def check_models(source: Path, config: SweepConfig) -> None:
+    """Each model and role model must name a known provider (``<provider>/<model>``).
+
+    Raises:
+        DataError: naming the sweep file, the field and Inspect's complaint.
+    """
+    named = [(f"models.{i}", model) for i, model in enumerate(config.models)]
+    named += [(f"model_roles.{role}", model) for role, model in config.model_roles.items()]
+    for field, model in named:
+        try:
+            get_model(model)
+        except ValueError as error:  # unknown provider or no '/': a missing key is checked later
+            raise DataError(f"{source}: field '{field}': {error}") from error
 
 
 def _tasks_by_name() -> dict[str, Any]:

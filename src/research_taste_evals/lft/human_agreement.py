@@ -45,11 +45,18 @@ class GradePair:
 def read_pairs(grades: Path, key: Path) -> list[GradePair]:
     """Pair every filled expert grade in ``grades`` with the autograder median in ``key``."""
     autograder = {}
-    for row in read_rows(key):
-        autograder[str(row["export_id"])] = (
-            str(row["task_id"]),
-            float(row["autograder_end_to_end"]),
-        )
+    for number, row in enumerate(read_rows(key), start=1):
+        try:
+            autograder[str(row["export_id"])] = (
+                str(row["task_id"]),
+                float(row["autograder_end_to_end"]),
+            )
+        except KeyError as error:
+            raise DataError(f"{key}: row {number}: field {error}: missing") from error
+        except (TypeError, ValueError) as error:
+            raise DataError(
+                f"{key}: row {number}: field 'autograder_end_to_end': not a number"
+            ) from error
     pairs = []
     for number, row in enumerate(read_rows(grades), start=1):
         export_id = str(row.get("export_id", ""))

@@ -137,15 +137,24 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
         raise DataError(f"{path}: no such file")
     if path.suffix == ".jsonl":
         rows = []
-        for number, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
+        try:
+            lines = path.read_text("utf-8").splitlines()
+        except UnicodeDecodeError as error:
+            raise DataError(
+                f"{path}: not UTF-8 text: byte {error.start}: {error.reason}"
+            ) from error
+        for number, line in enumerate(lines, start=1):
             if line.strip():
                 try:
                     rows.append(json.loads(line))
                 except json.JSONDecodeError as error:
                     raise DataError(f"{path}: line {number}: invalid JSON: {error}") from error
         return rows
-    with path.open(encoding="utf-8", newline="") as handle:
-        return list(csv.DictReader(handle))
+    try:
+        with path.open(encoding="utf-8", newline="") as handle:
+            return list(csv.DictReader(handle))
+    except (UnicodeDecodeError, csv.Error) as error:
+        raise DataError(f"{path}: cannot read CSV: {error}") from error
 
 
 def key_path(export_path: Path) -> Path:

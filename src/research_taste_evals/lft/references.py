@@ -165,7 +165,7 @@ def load_reference_file(path: Path, rubrics: dict[str, Rubric]) -> list[Referenc
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
         spec = ReferenceFile.model_validate(raw)
-    except (OSError, yaml.YAMLError) as error:
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
         raise DataError(f"{path}: cannot read reference file: {error}") from error
     except ValidationError as error:
         problem = error.errors()[0]
@@ -183,7 +183,7 @@ def load_references(directory: str | Path | None, rubrics: list[Rubric]) -> list
     paths = (
         [root]
         if root.is_file()
-        else sorted(p for p in root.glob("*") if p.suffix in RUBRIC_SUFFIXES)
+        else sorted(p for p in root.glob("*") if p.suffix.lower() in RUBRIC_SUFFIXES)
     )
     if not paths:
         raise DataError(f"{root}: no reference files (*.yaml, *.yml)")

@@ -47,7 +47,7 @@ from pydantic import (
     model_validator,
 )
 
-from research_taste_evals.core.data import DataError, validation_location
+from research_taste_evals.core.data import DataError, describe_yaml_error, validation_location
 from research_taste_evals.core.text import content_id
 
 MIN_POINTS = 1
@@ -256,9 +256,7 @@ def load_rubric(path: str | Path) -> Rubric:
     try:
         raw = yaml.safe_load(text)
     except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" at line {mark.line + 1} column {mark.column + 1}" if mark else ""
-        raise DataError(f"{file}: invalid YAML{where}: {error}") from error
+        raise DataError(f"{file}: invalid YAML {describe_yaml_error(error)}") from error
     rubric = parse_rubric(raw, file)
     documents = []
     for index, document in enumerate(rubric.context_documents):
@@ -289,7 +287,10 @@ def load_rubrics(
     if root.is_file():
         paths = [root]
     elif root.is_dir():
-        paths = sorted(p for p in root.iterdir() if p.suffix in RUBRIC_SUFFIXES and p.is_file())
+        # Suffixes match case-insensitively: a rubric saved as task.YAML is still a rubric.
+        paths = sorted(
+            p for p in root.iterdir() if p.suffix.lower() in RUBRIC_SUFFIXES and p.is_file()
+        )
     else:
         raise DataError(f"{root}: rubric directory does not exist")
     if not paths:

@@ -191,6 +191,22 @@ def load_representations(path: Path, representation: Representation) -> dict[str
     return texts
 
 
+def check_paper_rows(records: list[PaperRecord], path: Path) -> None:
+    """Each ``paperId`` once: ids become Elo players (an empty file fails in validate_records).
+
+    Raises:
+        DataError: naming the file, the two records and the id.
+    """
+    first_row: dict[str, int] = {}
+    for index, record in enumerate(records):
+        if record.paperId in first_row:
+            raise DataError(
+                f"{path}: record {index}: field 'paperId': {record.paperId!r} repeats "
+                f"record {first_row[record.paperId]}"
+            )
+        first_row[record.paperId] = index
+
+
 def load_papers(
     paper_set: PaperSet,
     representation: Representation,
@@ -208,8 +224,9 @@ def load_papers(
     """
     papers_path, papers_source = locate(PAPER_FILES[paper_set], data_path)
     records = validate_records(read_csv_rows(papers_path), PaperRecord, source=papers_path)
+    check_paper_rows(records, papers_path)
     if representations_path is not None:
-        text_path = resolve_data(None, representations_path).path
+        text_path = resolve_data(None, representations_path, what="representations_path").path
         text_source = f"local:{text_path} sha256:{sha256_of(text_path)}"
     else:
         pinned_texts = IDEA_FILES[paper_set]

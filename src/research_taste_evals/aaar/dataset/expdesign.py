@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from inspect_ai.dataset import MemoryDataset, Sample
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from research_taste_evals.aaar.dataset.eqinfer import AAAR_HF_REPO, AAAR_HF_REVISION
 from research_taste_evals.aaar.dataset.paper_folders import RECORD_FILE, load_paper_records
@@ -42,6 +42,16 @@ class ExpDesignOutput(BaseModel):
     # Literal aliases (mypy needs them), equal to EXPERIMENTS_KEY and EXPLANATIONS_KEY.
     experiments: list[str] = Field(alias="What experiments do you suggest doing?", min_length=1)
     explanations: list[str] = Field(alias="Why do you suggest these experiments?")
+
+    @model_validator(mode="after")
+    def _one_explanation_per_experiment(self) -> ExpDesignOutput:
+        # Pairs are zipped when scoring: unequal lists would silently drop the tail.
+        if len(self.explanations) != len(self.experiments):
+            raise ValueError(
+                f"{len(self.experiments)} experiments but {len(self.explanations)} explanations"
+                f" ('{EXPLANATIONS_KEY}' must match '{EXPERIMENTS_KEY}' one to one)"
+            )
+        return self
 
 
 class ExpDesignRecord(BaseModel):

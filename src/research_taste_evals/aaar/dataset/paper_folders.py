@@ -40,11 +40,11 @@ def load_paper_records(
             (naming the file and the field), or a paper id used twice.
     """
     resolved = resolve_data(source, data_path)
-    records = [
-        validate_records([read_json(path)], model, source=path)[0]
-        for path in record_files(resolved.path, folder)
-    ]
-    check_unique_ids((paper_id(record) for record in records), resolved.path)
+    files = record_files(resolved.path, folder)
+    records = [validate_records([read_json(path)], model, source=path)[0] for path in files]
+    check_unique_ids(
+        ((paper_id(record), path) for record, path in zip(records, files, strict=True))
+    )
     return records, resolved
 
 
@@ -56,7 +56,7 @@ def record_files(root: Path, folder: str) -> list[Path]:
     ``data_text.json``.
 
     Raises:
-        DataError: no record file is found.
+        DataError: no record file is found, or a paper folder lacks its record file.
     """
     if root.is_file():
         return [root]
@@ -70,17 +70,35 @@ def record_files(root: Path, folder: str) -> list[Path]:
     files = sorted(base.glob(f"*/{RECORD_FILE}"))
     if not files:
         raise DataError(f"{root}: no '<paper id>/{RECORD_FILE}' folders found (upstream layout)")
+    # A paper folder without its record would silently shrink the benchmark: name it instead.
+    bare = sorted(
+        folder
+        for folder in base.iterdir()
+        if folder.is_dir()
+        and not folder.name.startswith(".")
+        and not (folder / RECORD_FILE).exists()
+    )
+    if bare:
+        raise DataError(
+            f"{bare[0]}: paper folder has no {RECORD_FILE} ({len(bare)} of "
+            f"{len(bare) + len(files)} folders under {base} lack one)"
+        )
     return files
 
 
-def check_unique_ids(ids: Iterable[str], source: Path) -> None:
+def check_unique_ids(ids: Iterable[tuple[str, Path]]) -> None:
     """Paper ids become sample ids, so they must be unique.
 
+    Args:
+        ids: ``(paper id, file it was read from)`` pairs.
+
     Raises:
-        DataError: naming the repeated id.
+        DataError: naming the repeated id and both files.
     """
-    seen: set[str] = set()
-    for paper_id in ids:
+    seen: dict[str, Path] = {}
+    for paper_id, path in ids:
         if paper_id in seen:
-            raise DataError(f"{source}: paper id '{paper_id}' appears in two records")
-        seen.add(paper_id)
+            raise DataError(
+                f"{path}: paper id '{paper_id}' appears in two records (also in {seen[paper_id]})"
+            )
+        seen[paper_id] = path

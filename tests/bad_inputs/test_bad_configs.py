@@ -1,0 +1,130 @@
+"""Bad config and grade files given to ``research-taste``: one line on stderr naming the file
+and the field, a non-zero exit, and no log folder or output written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from research_taste_evals.cli import USAGE_ERROR_EXIT, main
+
+NOT_UTF8 = b"\xff\xfe not utf-8"
+GOOD_SWEEP = "log_dir: {logs}\nmodels: [baseline/all-positive]\ntasks: [{{task: eqinfer}}]\n"
+
+SWEEPS = [
+    ("empty-file", "", ("sweep.yaml", "empty")),
+    ("not-utf8", NOT_UTF8, ("sweep.yaml", "cannot read")),
+    ("bad-yaml", "log_dir: [x\n", ("sweep.yaml", "invalid YAML at line")),
+    ("no-models", "log_dir: {logs}\nmodels: []\ntasks: [{{task: eqinfer}}]\n", ("field 'models'",)),
+    (
+        "unknown-task",
+        "log_dir: {logs}\nmodels: [baseline/all-positive]\ntasks: [{{task: nope}}]\n",
+        ("sweep.yaml", "field 'tasks.0.task'", "unknown task 'nope'"),
+    ),
+    (
+        "unknown-task-argument",
+        "log_dir: {logs}\nmodels: [baseline/all-positive]\n"
+        "tasks: [{{task: eqinfer}}, {{task: eqinfer, args: {{temprature: 1}}}}]\n",
+        ("sweep.yaml", "field 'tasks.1.args.temprature'", "no argument 'temprature'"),
+    ),
+    (
+        "unknown-provider",
+        "log_dir: {logs}\nmodels: [baseline/all-positive, nosuchapi/model]\n"
+        "tasks: [{{task: eqinfer}}]\n",
+        ("sweep.yaml", "field 'models.1'", "nosuchapi"),
+    ),
+    (
+        "unknown-role-provider",
+        GOOD_SWEEP + "model_roles: {{grader: nosuchapi/judge}}\n",
+        ("sweep.yaml", "field 'model_roles.grader'", "nosuchapi"),
+    ),
+    (
+        "bad-data-path",
+        "log_dir: {logs}\nmodels: [baseline/all-positive]\n"
+        "tasks: [{{task: eqinfer, args: {{data_path: {missing}}}}}]\n",
+        ("missing.json", "data_path does not exist"),
+    ),
+]
+
+
+def _one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1, err
+    return err
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"), [s[1:] for s in SWEEPS], ids=[s[0] for s in SWEEPS]
+)
+def test_bad_sweep_file_exits_non_zero_with_one_line(
+    content: str | bytes,
+    expected: tuple[str, ...],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    logs = tmp_path / "logs"
+    sweep = tmp_path / "sweep.yaml"
+    if isinstance(content, bytes):
+        sweep.write_bytes(content)
+    else:
+        sweep.write_text(content.format(logs=logs, missing=tmp_path / "missing.json"))
+    assert main(["sweep", str(sweep)]) == USAGE_ERROR_EXIT
+    err = _one_line_error(capsys)
+    assert err.startswith("research-taste sweep: error: ")
+    for fragment in expected:
+        assert fragment in err, err
+    assert not logs.exists(), "a failed sweep wrote its log folder"
+
+
+GRADES_HEADER = "export_id,task_id,solution,expert_1_end_to_end\n"
+KEY_HEADER = "export_id,task_id,autograder_end_to_end\n"
+GRADES = [
+    ("grades-not-utf8", NOT_UTF8, KEY_HEADER + "a1,t,5\n", ("grades.csv", "cannot read CSV")),
+    (
+        "grade-out-of-range",
+        GRADES_HEADER + "a1,t,x,11\n",
+        KEY_HEADER + "a1,t,5\n",
+        ("grades.csv", "row 1", "column 'expert_1_end_to_end'", "got '11'"),
+    ),
+    (
+        "unknown-export-id",
+        GRADES_HEADER + "zz,t,x,4\n",
+        KEY_HEADER + "a1,t,5\n",
+        ("grades.csv", "row 1", "export_id 'zz'"),
+    ),
+    (
+        "key-without-grade-column",
+        GRADES_HEADER + "a1,t,x,4\n",
+        "export_id,task_id\na1,t\n",
+        ("grades_key.csv", "row 1", "'autograder_end_to_end'"),
+    ),
+    (
+        "key-grade-not-a-number",
+        GRADES_HEADER + "a1,t,x,4\n",
+        KEY_HEADER + "a1,t,high\n",
+        ("grades_key.csv", "row 1", "'autograder_end_to_end'", "not a number"),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("grades", "key", "expected"), [g[1:] for g in GRADES], ids=[g[0] for g in GRADES]
+)
+def test_bad_expert_grade_file_exits_non_zero_with_one_line(
+    grades: str | bytes,
+    key: str,
+    expected: tuple[str, ...],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    grades_path, key_path = tmp_path / "grades.csv", tmp_path / "grades_key.csv"
+    if isinstance(grades, bytes):
+        grades_path.write_bytes(grades)
+    else:
+        grades_path.write_text(grades)
+    key_path.write_text(key)
+    assert main(["lft-agreement", str(grades_path), "--key", str(key_path)]) == USAGE_ERROR_EXIT
+    err = _one_line_error(capsys)
+    for fragment in expected:
+        assert fragment in err, err
