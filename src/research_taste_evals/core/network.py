@@ -28,11 +28,11 @@ def connect_timeout() -> float:
     return float(raw) if raw else CONNECT_TIMEOUT_SECONDS
 
 
-def host_of(url: str) -> tuple[str, int]:
-    """``(host, port)`` of an http(s) URL."""
+def host_of(url: str) -> tuple[str, int] | None:
+    """``(host, port)`` of a network URL; None for one with no host (``file://``)."""
     parts = urlsplit(url)
     if not parts.hostname:
-        raise ValueError(f"not a URL with a host: {url!r}")
+        return None
     return parts.hostname, parts.port or _DEFAULT_PORTS.get(parts.scheme, 443)
 
 
@@ -46,12 +46,13 @@ def _probe(host: str, port: int, timeout: float) -> str | None:
 
 
 def unreachable_reason(url: str) -> str | None:
-    """Why the host of ``url`` cannot be reached (None when a TCP connection opens).
+    """Why the host of ``url`` cannot be reached (None when a TCP connection opens, or the URL
+    names no host, such as a ``file://`` URL).
 
     Cached per host and port for the process: a sweep probes each host once.
     """
-    host, port = host_of(url)
-    return _probe(host, port, connect_timeout())
+    address = host_of(url)
+    return None if address is None else _probe(*address, connect_timeout())
 
 
 def hub_endpoint() -> str:
