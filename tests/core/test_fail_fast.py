@@ -51,7 +51,7 @@ def test_unreachable_hub_reads_only_the_cache_and_says_how_to_run_offline(
         resolve_data(hub)
     message = str(raised.value)
     assert "hf://datasets/someone/some-data" in message
-    assert "Hub unreachable" in message and "-T data_path=" in message
+    assert "Hub is unreachable" in message and "-T data_path=" in message
     assert "offline-minilm" in message
     assert len(message.splitlines()) == 1
 

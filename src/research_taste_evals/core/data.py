@@ -225,10 +225,13 @@ def _fetch_hub(pinned: HubFile | HubFolder) -> ResolvedData:
                 local_files_only=local_only,
             )
     except Exception as error:  # huggingface_hub raises many unrelated types for one cause
-        offline = " (Hub unreachable or HF_HUB_OFFLINE set; not in the cache)" if local_only else ""
+        cause = (
+            "the Hub is unreachable (or HF_HUB_OFFLINE is set) and it is not in the cache"
+            if local_only
+            else f"{type(error).__name__}: {_first_line(error)}"
+        )
         raise DataError(
-            f"{pinned.describe()}: could not download{offline} "
-            f"({type(error).__name__}: {_first_line(error)}). {OFFLINE_HINT}"
+            f"{pinned.describe()}: could not download: {cause}. {OFFLINE_HINT}"
         ) from error
     path = Path(local)
     # The snapshot folder is named by the full commit hash the pinned revision resolved to.
