@@ -110,3 +110,27 @@ def test_command_line_prints_a_data_error_without_traceback(
     assert "does not exist" in output or "No such file" in output
     assert len(output.splitlines()) <= MAX_ERROR_LINES, output
     assert not (tmp_path / "logs").exists()
+
+
+def test_unreachable_hub_embedding_model_fails_at_once_naming_the_offline_model(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import sentence_transformers
+    from huggingface_hub import constants
+
+    from research_taste_evals.core.embeddings import EmbeddingError, get_embedder
+
+    calls: list[dict[str, object]] = []
+
+    def no_hub(*args: object, **kwargs: object) -> None:
+        calls.append(kwargs)
+        raise OSError("not in the local cache")
+
+    monkeypatch.setattr(sentence_transformers, "SentenceTransformer", no_hub)
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(constants, "ENDPOINT", f"http://127.0.0.1:{_closed_port()}")
+    with pytest.raises(EmbeddingError) as raised:
+        get_embedder("sentence-transformers/all-mpnet-base-v2", cache_root=tmp_path)
+    message = str(raised.value)
+    assert "all-mpnet-base-v2" in message and "offline-minilm" in message
+    assert calls and calls[0]["local_files_only"] is True  # no retries against a dead Hub

@@ -25,3 +25,9 @@ class UserError(PrerequisiteError):
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+
+class ConfigError(UserError, ValueError):
+    """A task parameter or setting that cannot work (e.g. ``context_words=0``), named with the
+    value given and the values allowed. A ``ValueError`` too, so callers that catch one still do.
+    """
