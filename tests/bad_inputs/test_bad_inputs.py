@@ -7,7 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
-from bad_input_corpus import TASK_CASES, Case
+from bad_input_case import Case
+from bad_input_corpus import TASK_CASES
 from inspect_ai import eval as inspect_eval
 
 from research_taste_evals.core.data import DataError
