@@ -8,6 +8,7 @@ mismatch, a missing file, unreadable JSON, a record that does not fit its schema
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import json
 import os
@@ -185,7 +186,7 @@ def read_json(path: Path) -> Any:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
-        raise DataError(f"{path}: cannot read: {error.strerror or error}") from error
+        raise DataError(f"{path}: cannot read: {_reason(error)}") from error
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
@@ -196,18 +197,38 @@ def read_json(path: Path) -> Any:
 
 def read_jsonl(path: Path) -> list[Any]:
     """Parse a JSON-lines file (Python's json, which accepts bare NaN); errors name the line."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise DataError(f"{path}: cannot read: {_reason(error)}") from error
     records = []
-    with path.open(encoding="utf-8") as handle:
-        for line_number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as error:
-                raise DataError(
-                    f"{path}: line {line_number}: invalid JSON at column {error.colno}: {error.msg}"
-                ) from error
+    for line_number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError as error:
+            raise DataError(
+                f"{path}: line {line_number}: invalid JSON at column {error.colno}: {error.msg}"
+            ) from error
     return records
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    """Rows of a CSV file with a header line, as {column: text} dicts; errors name the file.
+
+    Values stay text (no type guessing): the caller's schema decides what a field means.
+    """
+    try:
+        with path.open(encoding="utf-8", newline="") as handle:
+            return list(csv.DictReader(handle))
+    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        raise DataError(f"{path}: cannot read CSV: {_reason(error)}") from error
+
+
+def _reason(error: Exception) -> str:
+    """An I/O error's reason without repeating the path (the message names it already)."""
+    return (error.strerror if isinstance(error, OSError) else None) or str(error)
 
 
 def validate_records(records: Any, model: type[ModelT], source: Path | str) -> list[ModelT]:

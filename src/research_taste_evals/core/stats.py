@@ -1,20 +1,28 @@
-"""Statistics shared by the benchmarks: pooled F1, seeded bootstrap CIs, rank correlations."""
+"""Statistics shared by the benchmarks: pooled F1, seeded bootstrap CIs, rank correlations,
+Cohen's kappa and mean with standard error. Undefined statistics are ``NAN``; nothing here raises
+on degenerate data (only on a programming error such as inputs of different lengths)."""
 
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
 import numpy as np
 from scipy import stats as scipy_stats
+from sklearn.metrics import cohen_kappa_score
 
 NAN = float("nan")
 DEFAULT_BOOTSTRAP_SEED = 20241029
 DEFAULT_BOOTSTRAP_RESAMPLES = 1000
 DEFAULT_CI_LEVEL = 0.95
-# Fewer points than this make a rank correlation meaningless (two points are always +-1).
+# Fewer points than this make a rank correlation meaningless: two distinct points are always
+# +-1, so a "perfect" correlation from two points is an artefact, reported as NaN instead.
 MIN_CORRELATION_POINTS = 3
+# Cohen's kappa needs at least two rated items (one item has no chance-agreement estimate).
+MIN_KAPPA_ITEMS = 2
+KappaWeights = Literal["linear", "quadratic"]
 
 RankMethod = Literal["spearman", "kendall"]
 
@@ -84,7 +92,9 @@ def _paired_arrays(x: Sequence[float], y: Sequence[float]) -> tuple[np.ndarray, 
 def spearman(x: Sequence[float], y: Sequence[float]) -> float:
     """Spearman rank correlation (average ranks for ties); NaN when undefined, never raises.
 
-    Undefined means fewer than three points, a NaN/infinite value or a constant side.
+    Undefined means fewer than ``MIN_CORRELATION_POINTS`` (three) points, a NaN/infinite value
+    or a constant side. Three, not two: with two distinct points rho is always +-1, whatever
+    the data, so it carries no information and is reported as NaN.
     """
     arrays = _paired_arrays(x, y)
     if arrays is None:
@@ -98,6 +108,58 @@ def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float:
     if arrays is None:
         return NAN
     return float(scipy_stats.kendalltau(*arrays).statistic)
+
+
+def cohen_kappa(
+    a: Sequence[int],
+    b: Sequence[int],
+    *,
+    labels: Sequence[int] | None = None,
+    weights: KappaWeights | None = None,
+) -> float:
+    """Cohen's kappa between two raters (scikit-learn); NaN when undefined, never raises.
+
+    Args:
+        a: The first rater's category per item.
+        b: The second rater's category per item (same length as ``a``).
+        labels: Every category of the scale (so weighted kappa knows the full range); default
+            the categories that occur.
+        weights: None (unweighted), "linear" or "quadratic" disagreement weights.
+
+    Returns:
+        Kappa, or NaN with fewer than ``MIN_KAPPA_ITEMS`` items or when chance agreement is
+        total (e.g. both raters use a single category).
+    """
+    if len(a) != len(b):
+        raise ValueError(f"kappa inputs differ in length: {len(a)} vs {len(b)}")
+    if len(a) < MIN_KAPPA_ITEMS:
+        return NAN
+    # scikit-learn warns and divides by zero when chance agreement is total: that is NaN here.
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        value = float(
+            cohen_kappa_score(
+                list(a), list(b), labels=None if labels is None else list(labels), weights=weights
+            )
+        )
+    return value if math.isfinite(value) else NAN
+
+
+def mean_and_stderr(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error (sample standard deviation / sqrt(n)) of the non-NaN ``values``.
+
+    Returns:
+        (NaN, NaN) when no value is left; (mean, NaN) with a single value, whose standard error
+        is undefined.
+    """
+    finite = [float(v) for v in values if not math.isnan(v)]
+    if not finite:
+        return NAN, NAN
+    mean = sum(finite) / len(finite)
+    if len(finite) < 2:
+        return mean, NAN
+    variance = sum((v - mean) ** 2 for v in finite) / (len(finite) - 1)
+    return mean, math.sqrt(variance / len(finite))
 
 
 RANK_CORRELATIONS: dict[str, Callable[[Sequence[float], Sequence[float]], float]] = {

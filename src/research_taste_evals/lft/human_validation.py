@@ -35,6 +35,7 @@ LFT_TASK_NAME = "lft"
 DEFAULT_PER_TASK = 5  # AISI: five random "feasible" solutions per task
 DEFAULT_EXPERTS = 2  # AISI: two human experts
 DEFAULT_SEED = 20241125
+JSONL_SUFFIX = ".jsonl"
 KEY_SUFFIX = ".key.jsonl"
 EXPERT_COLUMN = re.compile(r"^expert_(\w+?)_end_to_end$")
 EXPERT_FIELDS = ("export_id", "task_id", "prompt", "rubric", "solution")
@@ -122,30 +123,13 @@ def expert_columns(experts: int) -> list[str]:
 def write_rows(path: Path, rows: list[dict[str, Any]], fields: list[str]) -> None:
     """Write ``rows`` as CSV or JSON lines, by the file's suffix."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    if path.suffix == ".jsonl":
+    if path.suffix == JSONL_SUFFIX:
         path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
         return
     with path.open("w", encoding="utf-8", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=fields)
         writer.writeheader()
         writer.writerows(rows)
-
-
-def read_rows(path: Path) -> list[dict[str, Any]]:
-    """Rows of a CSV or JSON-lines file, by the file's suffix."""
-    if not path.is_file():
-        raise DataError(f"{path}: no such file")
-    if path.suffix == ".jsonl":
-        rows = []
-        for number, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
-            if line.strip():
-                try:
-                    rows.append(json.loads(line))
-                except json.JSONDecodeError as error:
-                    raise DataError(f"{path}: line {number}: invalid JSON: {error}") from error
-        return rows
-    with path.open(encoding="utf-8", newline="") as handle:
-        return list(csv.DictReader(handle))
 
 
 def key_path(export_path: Path) -> Path:
