@@ -32,9 +32,10 @@ def parse_binary(text: str) -> int | None:
 def generate_until_parsed(parse: Callable[[str], Any | None], retries: int) -> Solver:
     """Generate; while the answer does not parse, ask the same prompt afresh, up to ``retries``.
 
-    This is the AAAR-1.0 release code's loop (it retries 3 times). Each attempt starts from
-    the original prompt, so the model never sees its failed answers; every attempt's text is
-    kept in ``state.metadata["answer_attempts"]`` and shows in the transcript.
+    The re-ask loop released benchmark code often uses; the family passes its upstream's retry
+    count. Each attempt starts from the original prompt, so the model never sees its failed
+    answers; every attempt's text is kept in ``state.metadata["answer_attempts"]`` and shows in
+    the transcript.
     """
     if retries < 0:
         raise ValueError(f"retries must be >= 0, got {retries}")

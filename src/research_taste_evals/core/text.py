@@ -1,7 +1,8 @@
 """Text windows and list parsing shared by the benchmarks.
 
-Words are whitespace-separated tokens (``str.split()``), exactly as the AAAR-1.0 release code
-counts them, and windows are re-joined with single spaces as it does.
+Words are whitespace-separated tokens (``str.split()``) and windows are re-joined with single
+spaces: the simple word count that released benchmark code commonly uses for input budgets, so
+a family can match its upstream's budget exactly.
 """
 
 from __future__ import annotations

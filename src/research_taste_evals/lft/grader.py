@@ -18,7 +18,6 @@ from inspect_ai.model import CachePolicy, GenerateConfig, Model
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from research_taste_evals.core.grading import (
-    DEFAULT_REPEATS,
     PanelResult,
     Spread,
     run_panel,
@@ -38,6 +37,9 @@ from research_taste_evals.lft.prompts import (
 from research_taste_evals.lft.rubric import MAX_LEVEL, Rubric
 
 FEASIBLE_LEVEL = 5  # AISI LFT: a score >= 5/10 is "feasible"
+# Long-Form Tasks (Pencharz, Flesch and Sandbrink, AISI), "Grading repeats": "the autograder is
+# run 10 times on each solution" and the median is reported.
+DEFAULT_REPEATS = 10
 _FENCED_JSON = re.compile(r"```(?:json)?\s*(\{.*?\})\s*```", re.DOTALL | re.IGNORECASE)
 
 

@@ -1,12 +1,13 @@
 """Autograder-vs-expert agreement for exported LFT solutions (``research-taste lft-agreement``).
 
 Each (solution, expert) grade is one pair with the autograder's panel median. Reported: the
-share of pairs the expert downgraded (expert level below the autograder median, the seed's
-headline: "more than 70% ... downgraded" for petunia), upgraded and equal; the mean and mean
-absolute difference (expert minus autograder); exact and within-one agreement; Cohen's kappa
-(unweighted and quadratic-weighted, on the autograder median rounded down, since a median of
-4.5 has not reached level 5) and Spearman's rho; per task; and expert-vs-expert agreement when
-two experts graded the same solution.
+share of pairs the expert downgraded (expert level below the autograder median; the Long-Form
+Tasks paper, section "Human expert validation", reports "more than 70% ... downgraded" for
+petunia), upgraded and equal; the mean and mean absolute difference (expert minus autograder);
+exact and within-one agreement; Cohen's kappa (unweighted and quadratic-weighted, on the
+autograder median rounded down, since a median of 4.5 has not reached level 5) and Spearman's
+rho (NaN below three pairs); per task; and expert-vs-expert agreement when two experts graded
+the same solution.
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
 """Human validation of the LFT autograder: export solutions for experts, read their grades back.
 
-AISI (seed 002, "Human expert validation") randomly selects five solutions per task that the
-autograder deemed feasible (end-to-end >= 5) and has two experts grade them against the rubric;
-in the petunia case more than 70% were downgraded. ``research-taste lft-export`` samples N
-scored solutions per task (seeded) from Inspect logs of ``lft`` into a file for experts, blind
-to the autograder (the autograder's grades go to a separate key file); ``research-taste
-lft-agreement`` reads the experts' grades back and reports autograder-vs-expert agreement.
+AISI's Long-Form Tasks paper (Pencharz, Flesch and Sandbrink; section "Human expert validation")
+randomly selects five solutions per task that the autograder deemed feasible (end-to-end >= 5)
+and has two experts grade them against the rubric; in the petunia case more than 70% were
+downgraded. ``research-taste lft-export`` samples N scored solutions per task (seeded) from
+Inspect logs of ``lft`` into a file for experts, blind to the autograder (the autograder's
+grades go to a separate key file); ``research-taste lft-agreement`` reads the experts' grades
+back and reports autograder-vs-expert agreement.
 
 Expert file: CSV (``.csv``) or JSON lines (``.jsonl``), one row per solution, with
 ``export_id``, ``task_id``, ``prompt``, ``rubric``, ``solution`` and one empty column per

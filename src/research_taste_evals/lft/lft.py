@@ -21,8 +21,8 @@ from research_taste_evals.core.access import (
     information_access,
     web_search_providers,
 )
-from research_taste_evals.core.grading import DEFAULT_REPEATS
 from research_taste_evals.lft.dataset import lft_dataset, load_lft_rubrics, split_names
+from research_taste_evals.lft.grader import DEFAULT_REPEATS
 from research_taste_evals.lft.prompts import LFT_SYSTEM
 from research_taste_evals.lft.rubric import MAX_LEVEL, rubric_from_metadata
 from research_taste_evals.lft.scorer import lft_scorer

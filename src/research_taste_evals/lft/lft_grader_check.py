@@ -18,10 +18,10 @@ from inspect_ai.model import ChatMessageAssistant, ModelOutput
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from research_taste_evals.core.grading import DEFAULT_REPEATS, check_quorum, resolve_graders
+from research_taste_evals.core.grading import check_quorum, resolve_graders
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.lft.dataset import parse_task_ids
-from research_taste_evals.lft.grader import grade_solution
+from research_taste_evals.lft.grader import DEFAULT_REPEATS, grade_solution
 from research_taste_evals.lft.metrics import (
     grouped_mean,
     lft_grader_failures,

@@ -23,13 +23,18 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from research_taste_evals.core.grading import (
-    DEFAULT_REPEATS,
     MemberGrade,
     check_quorum,
     resolve_graders,
 )
 from research_taste_evals.core.stats import NAN
-from research_taste_evals.lft.grader import FEASIBLE_LEVEL, LftGrade, LftPanelGrade, grade_solution
+from research_taste_evals.lft.grader import (
+    DEFAULT_REPEATS,
+    FEASIBLE_LEVEL,
+    LftGrade,
+    LftPanelGrade,
+    grade_solution,
+)
 from research_taste_evals.lft.metrics import (
     PANEL_CREDITS_KEY,
     PANEL_LEVELS_KEY,
