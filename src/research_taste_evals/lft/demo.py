@@ -1,8 +1,8 @@
-"""The LFT demo runs: the shipped rubrics and reference solutions, graded by offline baselines.
+"""Long-Form Task demo data: the offline runs of ``research-taste demo`` (role file).
 
-LFT needs no demo data of its own: the rubrics (``lft/rubrics/``) and the reference solutions
-with known levels (``lft/grader_references/``) ship with the package and are written by the
-project, so the demo runs the tasks on them as they are.
+The demo entries for ``lft`` and ``lft_grader_check`` are moved here from ``cli/demo.py``
+by the core reorganisation; this family writes no demo data of its own (its rubrics and
+references ship in ``rubrics/`` and ``grader_references/``).
 """
 
 from __future__ import annotations

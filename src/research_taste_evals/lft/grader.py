@@ -37,9 +37,8 @@ from research_taste_evals.lft.prompts import (
 from research_taste_evals.lft.rubric import MAX_LEVEL, Rubric
 
 FEASIBLE_LEVEL = 5  # AISI LFT: a score >= 5/10 is "feasible"
-# Long-Form Tasks (Pencharz, Flesch and Sandbrink, AISI), "Grading repeats": "the autograder is
-# run 10 times on each solution" and the median is reported.
-DEFAULT_REPEATS = 10
+# AISI LFT ("Grading repeats"): "the autograder is run 10 times on each solution".
+LFT_GRADER_REPEATS = 10
 _FENCED_JSON = re.compile(r"```(?:json)?\s*(\{.*?\})\s*```", re.DOTALL | re.IGNORECASE)
 
 
@@ -183,7 +182,7 @@ async def grade_solution(
     rubric: Rubric,
     solution: str,
     graders: Sequence[Model],
-    repeats: int = DEFAULT_REPEATS,
+    repeats: int = LFT_GRADER_REPEATS,
     quorum: int | None = None,
     partial_credit: bool = True,
     cache: bool | CachePolicy = False,

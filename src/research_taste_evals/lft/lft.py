@@ -22,7 +22,7 @@ from research_taste_evals.core.access import (
     web_search_providers,
 )
 from research_taste_evals.lft.dataset import lft_dataset, load_lft_rubrics, split_names
-from research_taste_evals.lft.grader import DEFAULT_REPEATS
+from research_taste_evals.lft.grader import LFT_GRADER_REPEATS
 from research_taste_evals.lft.prompts import LFT_SYSTEM
 from research_taste_evals.lft.rubric import MAX_LEVEL, rubric_from_metadata
 from research_taste_evals.lft.scorer import lft_scorer
@@ -58,7 +58,7 @@ def lft(
     followup_rounds: int = DEFAULT_FOLLOWUP_ROUNDS,
     access: Access = "base",
     max_nudges: int = DEFAULT_MAX_NUDGES,
-    grader_repeats: int = DEFAULT_REPEATS,
+    grader_repeats: int = LFT_GRADER_REPEATS,
     quorum: int | None = None,
     partial_credit: bool = True,
     grader_cache: bool = False,
@@ -134,7 +134,7 @@ def lft(
             "quorum": quorum,
             "partial_credit": partial_credit,
             # AISI's setting: median over 10 grader repeats; everything else is a variant.
-            "mode": "faithful" if grader_repeats == DEFAULT_REPEATS else "variant",
+            "mode": "faithful" if grader_repeats == LFT_GRADER_REPEATS else "variant",
         },
     )
 

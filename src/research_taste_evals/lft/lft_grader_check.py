@@ -21,7 +21,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from research_taste_evals.core.grading import check_quorum, resolve_graders
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.lft.dataset import parse_task_ids
-from research_taste_evals.lft.grader import DEFAULT_REPEATS, grade_solution
+from research_taste_evals.lft.grader import LFT_GRADER_REPEATS, grade_solution
 from research_taste_evals.lft.metrics import (
     grouped_mean,
     lft_grader_failures,
@@ -116,7 +116,7 @@ def check_value(
 
 @scorer(metrics=[grader_recovery(), grader_error(), lft_grader_failures()])
 def grader_check_scorer(
-    grader_repeats: int = DEFAULT_REPEATS,
+    grader_repeats: int = LFT_GRADER_REPEATS,
     quorum: int | None = None,
     partial_credit: bool = True,
     cache: bool = False,
@@ -146,7 +146,7 @@ def lft_grader_check(
     references_dir: str | None = None,
     rubric_dir: str | None = None,
     task_ids: str | list[str] | None = None,
-    grader_repeats: int = DEFAULT_REPEATS,
+    grader_repeats: int = LFT_GRADER_REPEATS,
     quorum: int | None = None,
     partial_credit: bool = True,
     grader_cache: bool = False,

@@ -29,8 +29,8 @@ from research_taste_evals.core.grading import (
 )
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.lft.grader import (
-    DEFAULT_REPEATS,
     FEASIBLE_LEVEL,
+    LFT_GRADER_REPEATS,
     LftGrade,
     LftPanelGrade,
     grade_solution,
@@ -164,7 +164,7 @@ def record_nudges(result: Score, trajectory: dict[str, Any] | None) -> None:
     ]
 )
 def lft_scorer(
-    grader_repeats: int = DEFAULT_REPEATS,
+    grader_repeats: int = LFT_GRADER_REPEATS,
     quorum: int | None = None,
     partial_credit: bool = True,
     graders: str | list[str] | None = None,
