@@ -186,7 +186,7 @@ def read_json(path: Path) -> Any:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
-        raise DataError(f"{path}: cannot read: {_reason(error)}") from error
+        raise DataError(f"{path}: cannot read: {error.strerror or error}") from error
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
@@ -200,7 +200,8 @@ def read_jsonl(path: Path) -> list[Any]:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as error:
-        raise DataError(f"{path}: cannot read: {_reason(error)}") from error
+        reason = error.strerror if isinstance(error, OSError) else None
+        raise DataError(f"{path}: cannot read: {reason or error}") from error
     records = []
     for line_number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -212,23 +213,6 @@ def read_jsonl(path: Path) -> list[Any]:
                 f"{path}: line {line_number}: invalid JSON at column {error.colno}: {error.msg}"
             ) from error
     return records
-
-
-def read_csv(path: Path) -> list[dict[str, str]]:
-    """Rows of a CSV file with a header line, as {column: text} dicts; errors name the file.
-
-    Values stay text (no type guessing): the caller's schema decides what a field means.
-    """
-    try:
-        with path.open(encoding="utf-8", newline="") as handle:
-            return list(csv.DictReader(handle))
-    except (OSError, UnicodeDecodeError, csv.Error) as error:
-        raise DataError(f"{path}: cannot read CSV: {_reason(error)}") from error
-
-
-def _reason(error: Exception) -> str:
-    """An I/O error's reason without repeating the path (the message names it already)."""
-    return (error.strerror if isinstance(error, OSError) else None) or str(error)
 
 
 def validate_records(records: Any, model: type[ModelT], source: Path | str) -> list[ModelT]:
@@ -267,3 +251,12 @@ def describe_validation_error(error: ValidationError) -> str:
     problem = error.errors()[0]
     message = problem["msg"].removeprefix("Value error, ")
     return f"field '{validation_location(problem['loc'])}': {message}"
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    """Rows of a CSV file (header row first) as dicts; errors name the file."""
+    try:
+        with path.open(encoding="utf-8", newline="") as handle:
+            return list(csv.DictReader(handle))
+    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        raise DataError(f"{path}: cannot read CSV: {error}") from error
