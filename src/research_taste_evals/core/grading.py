@@ -35,6 +35,8 @@ from inspect_ai.model import (
 )
 from inspect_ai.util import LimitExceededError, span
 
+from research_taste_evals.core.stats import NAN
+
 GradeT = TypeVar("GradeT")
 
 GRADER_ROLE = "grader"
@@ -84,7 +86,7 @@ def spread(values: Sequence[float]) -> Spread:
     """Median, first and third quartile (numpy's default linear interpolation) of ``values``."""
     finite = [float(v) for v in values if not math.isnan(float(v))]
     if not finite:
-        return Spread(math.nan, math.nan, math.nan, 0)
+        return Spread(NAN, NAN, NAN, 0)
     q1, median, q3 = np.percentile(finite, [25, 50, 75])
     return Spread(float(median), float(q1), float(q3), len(finite))
 

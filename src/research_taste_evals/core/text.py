@@ -1,8 +1,7 @@
 """Text windows and list parsing shared by the benchmarks.
 
-Words are whitespace-separated tokens (``str.split()``) and windows are re-joined with single
-spaces: the simple word count that released benchmark code commonly uses for input budgets, so
-a family can match its upstream's budget exactly.
+Words are whitespace-separated tokens (``str.split()``), exactly as the AAAR-1.0 release code
+counts them, and windows are re-joined with single spaces as it does.
 """
 
 from __future__ import annotations

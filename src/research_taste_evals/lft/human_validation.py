@@ -28,6 +28,7 @@ from typing import Any
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from research_taste_evals.core.data import DataError
+from research_taste_evals.core.stats import NAN
 from research_taste_evals.core.text import content_id
 from research_taste_evals.lft.grader import FEASIBLE_LEVEL, format_levels
 from research_taste_evals.lft.rubric import MAX_LEVEL, rubric_from_metadata
@@ -91,7 +92,7 @@ def collect_candidates(log_dir: str, min_level: float = FEASIBLE_LEVEL) -> list[
                         model=log.eval.model,
                         task_args=json.dumps(log.eval.task_args, sort_keys=True, default=str),
                         autograder_end_to_end=level,
-                        autograder_partial_credit=float(value.get("partial_credit", math.nan)),
+                        autograder_partial_credit=float(value.get("partial_credit", NAN)),
                         prompt=rubric.prompt,
                         rubric=format_levels(rubric),
                         solution=solution,
