@@ -20,12 +20,18 @@ from inspect_ai.log import EvalLog
 from research_taste_evals.aaar import demo as aaar_demo
 from research_taste_evals.core.demo import DemoRun
 from research_taste_evals.lft import demo as lft_demo
+from research_taste_evals.reviewcritique import demo as reviewcritique_demo
 from research_taste_evals.tastybench import demo as tastybench_demo
 
 DEFAULT_LOG_DIR = "logs"
 DEMO_DATA_FOLDER = "demo-data"  # under the log dir; Inspect lists only its own log files there
 # Every family's demo module, each with a DEMO_RUNS tuple; a new family adds its module here.
-DEMO_FAMILIES: tuple[ModuleType, ...] = (aaar_demo, lft_demo, tastybench_demo)
+DEMO_FAMILIES: tuple[ModuleType, ...] = (
+    aaar_demo,
+    reviewcritique_demo,
+    lft_demo,
+    tastybench_demo,
+)
 
 
 def demo_runs(families: tuple[ModuleType, ...] = DEMO_FAMILIES) -> tuple[DemoRun, ...]:
