@@ -11,7 +11,6 @@ from typing import Literal
 
 import numpy as np
 from scipy import stats as scipy_stats
-from sklearn.metrics import cohen_kappa_score
 
 NAN = float("nan")
 DEFAULT_BOOTSTRAP_SEED = 20241029
@@ -134,6 +133,10 @@ def cohen_kappa(
         raise ValueError(f"kappa inputs differ in length: {len(a)} vs {len(b)}")
     if len(a) < MIN_KAPPA_ITEMS:
         return NAN
+    # Imported here, not at the top: every task imports this module (for NAN), and
+    # scikit-learn adds seconds to that import for the one command-line report that needs it.
+    from sklearn.metrics import cohen_kappa_score
+
     # scikit-learn warns and divides by zero when chance agreement is total: that is NaN here.
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
