@@ -117,7 +117,7 @@ def _records(
     board = pair.board
     better = _idea_record(board.entries[pair.better], board.scores[pair.better], texts)
     worse = _idea_record(board.entries[pair.worse], board.scores[pair.worse], texts)
-    shared = {
+    shared: dict[str, object] = {
         "schema_version": SCHEMA_VERSION,
         "pair_id": pair.pair_id,
         "benchmark_id": board.board.board_id,
@@ -131,23 +131,15 @@ def _records(
     }
     # Appendix A.4: the original record shows the better idea first; the swap reverses it.
     return [
-        PairRecord(
-            **shared,
-            record_id=f"{pair.pair_id}-o",
-            order="original",
-            idea_a=better,
-            idea_b=worse,
-            label="A",
-            y=0,
+        PairRecord.model_validate(
+            shared
+            | {"record_id": f"{pair.pair_id}-o", "order": "original", "label": "A", "y": 0}
+            | {"idea_a": better, "idea_b": worse}
         ),
-        PairRecord(
-            **shared,
-            record_id=f"{pair.pair_id}-s",
-            order="swapped",
-            idea_a=worse,
-            idea_b=better,
-            label="B",
-            y=1,
+        PairRecord.model_validate(
+            shared
+            | {"record_id": f"{pair.pair_id}-s", "order": "swapped", "label": "B", "y": 1}
+            | {"idea_a": worse, "idea_b": better}
         ),
     ]
 
@@ -252,16 +244,15 @@ def build(
                 "pairs": len(plan.pairs),
             }
         )
-    extracted, without_paper = (Extracted(), [])
+    extracted, without_paper = Extracted(), list[str]()
     if extract and pairs:
         extracted, without_paper = _extract(pairs, scored, papers, str(extractor), log_dir)
     records: list[PairRecord] = []
     for pair in pairs:
-        board = pair.board
-        goal = extracted.goals.get(board.board.board_id)
+        goal = extracted.goals.get(pair.board.board.board_id)
         records += _records(
             pair,
-            goal or template_goal(board.board, board.columns),
+            goal or template_goal(pair.board.board, pair.board.columns),
             "extracted" if goal else "template",
             extracted.ideas,
         )

@@ -131,11 +131,12 @@ def find_year(method: str, paper_url: str, paper_date: str | None) -> tuple[int 
 
 
 def _board(
-    source: Path, task: str, dataset: str, description: str, rows: list[Entry]
+    source: Path, locator: str, task: str, dataset: str, description: str, rows: list[Entry]
 ) -> Leaderboard:
+    """A leaderboard; its id hashes the file name and where in the file it sits (names repeat)."""
     name = f"{task} on {dataset}" if dataset else task
     return Leaderboard(
-        board_id=content_id(source.name, name),
+        board_id=content_id(source.name, locator, name),
         name=name,
         task=task,
         dataset=dataset,
@@ -198,7 +199,7 @@ def _pwc_datasets(
         rows = _pwc_rows(source, sota.get("rows") or [], f"{at}.sota")
         description = _text(dataset.get("description"), f"{source}: {at}.description")
         if rows:
-            yield _board(source, task, name, description, rows)
+            yield _board(source, at, task, name, description, rows)
         yield from _pwc_datasets(
             source, task, dataset.get("subdatasets") or [], f"{at}.subdatasets", name
         )
@@ -246,7 +247,8 @@ def read_nlp_progress_markdown(path: Path) -> list[Leaderboard]:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as error:
         raise DataError(f"{path}: cannot read: {error.strerror or error}") from error
-    task, dataset, description_lines = path.stem.replace("_", " "), "", []
+    task, dataset = path.stem.replace("_", " "), ""
+    description_lines: list[str] = []
     boards: list[Leaderboard] = []
     tables_here = 0
     index = 0
@@ -272,6 +274,7 @@ def read_nlp_progress_markdown(path: Path) -> list[Leaderboard]:
             index += 1
             continue
         header = _split_row(line)
+        table_line = index + 1
         index += 2
         rows = []
         while index < len(lines) and lines[index].lstrip().startswith("|"):
@@ -283,7 +286,11 @@ def read_nlp_progress_markdown(path: Path) -> list[Leaderboard]:
         label = dataset if tables_here == 1 else f"{dataset} (table {tables_here})"
         entries = [_markdown_entry(i, cells, header) for i, cells in enumerate(rows)]
         if entries:
-            boards.append(_board(path, task, label, "\n".join(description_lines), entries))
+            boards.append(
+                _board(
+                    path, f"line {table_line}", task, label, "\n".join(description_lines), entries
+                )
+            )
     return boards
 
 

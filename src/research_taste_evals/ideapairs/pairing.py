@@ -58,10 +58,12 @@ class PlannedPair:
 
     @property
     def pair_id(self) -> str:
-        ids = sorted(
-            (idea_id(self.board.entries[self.better]), idea_id(self.board.entries[self.worse]))
+        """Stable id: leaderboard, both entries' rows and ideas (rows tell duplicates apart)."""
+        ends = sorted(
+            (self.board.entries[i].position, idea_id(self.board.entries[i]))
+            for i in (self.better, self.worse)
         )
-        return content_id(self.board.board.board_id, *ids)
+        return content_id(self.board.board.board_id, *ends)
 
 
 @dataclass
@@ -100,7 +102,10 @@ def plan_board(board: ScoredBoard, splitter: Splitter) -> tuple[BoardPlan, list[
             if sigma == 0:
                 continue
             for i, j in itertools.combinations(members, 2):
-                if board.scores[i] == board.scores[j]:
+                same_idea = idea_id(board.entries[i]) == idea_id(board.entries[j])
+                # Equal scores have no better idea; one idea listed twice (same method name and
+                # paper, e.g. two settings) would be shown as two identical texts.
+                if board.scores[i] == board.scores[j] or same_idea:
                     continue
                 delta = abs(board.scores[i] - board.scores[j]) / sigma
                 tier = sigma_tier(delta)

@@ -79,6 +79,8 @@ class PairRecord(BaseModel):
             raise ValueError(
                 f"y={self.y} disagrees with label {self.label} (y=0 means A is better)"
             )
+        if self.idea_a.idea_id == self.idea_b.idea_id:
+            raise ValueError("idea_a and idea_b are the same idea")
         if not self.text_ok():
             raise ValueError("idea_a.text, idea_b.text and goal must be non-empty")
         return self

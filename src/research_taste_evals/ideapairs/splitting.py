@@ -88,7 +88,7 @@ def _merge(buckets: list[Bucket], index: int) -> list[Bucket]:
 
 
 def merge_small(buckets: list[Bucket], too_small: Callable[[Bucket], bool]) -> list[Bucket]:
-    """Merge the first bucket that is ``too_small`` into a neighbour, until none is or one is left."""
+    """Merge the first ``too_small`` bucket into a neighbour until none is or one is left."""
     while len(buckets) > 1:
         failing = [i for i, bucket in enumerate(buckets) if too_small(bucket)]
         if not failing:
