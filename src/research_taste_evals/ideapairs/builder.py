@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from inspect_ai.model import Model
+
 from research_taste_evals.core.data import DataError, sha256_of
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.ideapairs.extraction import (
@@ -148,7 +150,7 @@ def _extract(
     pairs: list[PlannedPair],
     boards: list[ScoredBoard],
     papers: dict[str, str],
-    model: str,
+    model: str | Model,
     log_dir: str,
 ) -> tuple[Extracted, list[str]]:
     """Run the extraction for the ideas and goals the pairs use; ids of ideas without a paper."""
@@ -188,7 +190,7 @@ def build(
     report_path: str | Path | None = None,
     *,
     extract: bool = True,
-    extractor: str | None = None,
+    extractor: str | Model | None = None,
     paper_texts: str | Path | None = None,
     test_after: int | None = None,
     seed: int = DEFAULT_SEED,
@@ -246,7 +248,7 @@ def build(
         )
     extracted, without_paper = Extracted(), list[str]()
     if extract and pairs:
-        extracted, without_paper = _extract(pairs, scored, papers, str(extractor), log_dir)
+        extracted, without_paper = _extract(pairs, scored, papers, extractor, log_dir)  # type: ignore[arg-type]
     records: list[PairRecord] = []
     for pair in pairs:
         goal = extracted.goals.get(pair.board.board.board_id)
@@ -269,7 +271,7 @@ def build(
         else "random 80/20 by paper",
         "extraction": {
             "mode": "extracted" if extract else "none (method name and paper title)",
-            "extractor": extractor if extract else None,
+            "extractor": str(extractor) if extract else None,
             "ideas_extracted": len(extracted.ideas),
             "goals_extracted": len(extracted.goals),
             "withheld_for_leaks": extracted.withheld,

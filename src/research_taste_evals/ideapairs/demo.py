@@ -17,8 +17,20 @@ from research_taste_evals.ideapairs.builder import build
 DEMO_SEED = 7
 # (method, paper title, year, accuracy, error): rows best-first, as leaderboards list them.
 _TAGGING_ROWS = [
-    ("Span Graph Tagger (Demo et al., 2021)", "Span graphs for sequence labelling", 2021, 93.9, 4.1),
-    ("Contrastive Tagger (Demo et al., 2020)", "Contrastive pretraining for taggers", 2020, 93.1, 4.6),
+    (
+        "Span Graph Tagger (Demo et al., 2021)",
+        "Span graphs for sequence labelling",
+        2021,
+        93.9,
+        4.1,
+    ),
+    (
+        "Contrastive Tagger (Demo et al., 2020)",
+        "Contrastive pretraining for taggers",
+        2020,
+        93.1,
+        4.6,
+    ),
     ("Lattice Tagger (Demo et al., 2020)", "Word lattices for tagging", 2020, 92.0, 5.2),
     ("Char CNN Tagger (Demo et al., 2019)", "Character convolutions for tagging", 2019, 91.2, 6.0),
     ("Stacked BiLSTM (Demo et al., 2019)", "Stacked recurrent encoders", 2019, 90.1, 6.8),

@@ -17,7 +17,7 @@ from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import EvalLog
-from inspect_ai.model import CachePolicy, get_model
+from inspect_ai.model import CachePolicy, Model, get_model
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
@@ -226,7 +226,7 @@ def collect(log: EvalLog) -> Extracted:
 
 
 def run_extraction(
-    ideas: list[IdeaSource], goals: list[GoalSource], model: str, log_dir: str
+    ideas: list[IdeaSource], goals: list[GoalSource], model: str | Model, log_dir: str
 ) -> Extracted:
     """Extract every idea and goal with ``model`` as the extractor; raises if the run fails."""
     samples = extraction_samples(ideas, goals)
