@@ -73,9 +73,21 @@ def test_time_split_holds_out_newer_ideas(tmp_path: Path) -> None:
 
 def test_bad_leaderboard_names_file_and_field_and_writes_nothing(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps([{"task": "T", "datasets": [{"dataset": "D", "sota": {"rows": [
-        {"model_name": "m", "metrics": [1, 2]}]}}]}]))
-    with pytest.raises(DataError, match=r"bad\.json: tasks\[0\]\.datasets\[0\]\.sota\.rows\[0\]\.metrics"):
+    bad.write_text(
+        json.dumps(
+            [
+                {
+                    "task": "T",
+                    "datasets": [
+                        {"dataset": "D", "sota": {"rows": [{"model_name": "m", "metrics": [1, 2]}]}}
+                    ],
+                }
+            ]
+        )
+    )
+    with pytest.raises(
+        DataError, match=r"bad\.json: tasks\[0\]\.datasets\[0\]\.sota\.rows\[0\]\.metrics"
+    ):
         build([bad], tmp_path / "pairs.jsonl", extract=False)
     assert not (tmp_path / "pairs.jsonl").exists()
     with pytest.raises(DataError, match="does not exist"):
@@ -104,8 +116,12 @@ def test_extraction_withholds_leaking_texts(tmp_path: Path) -> None:
         return "<idea>The proposed method encodes inputs with a learned representation.</idea>"
 
     result = build(
-        [source], tmp_path / "pairs.jsonl", tmp_path / "report.json",
-        extractor=scripted_model(respond), paper_texts=papers, log_dir=str(tmp_path / "logs"),
+        [source],
+        tmp_path / "pairs.jsonl",
+        tmp_path / "report.json",
+        extractor=scripted_model(respond),
+        paper_texts=papers,
+        log_dir=str(tmp_path / "logs"),
     )
     extraction = result.report["extraction"]
     assert [w["leaks"] for w in extraction["withheld_for_leaks"]] == [["number 93.1"]]

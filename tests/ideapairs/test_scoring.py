@@ -29,7 +29,9 @@ def test_lower_is_better_metric_is_inverted(board_from_rows: MakeBoard) -> None:
     assert scored.scores == pytest.approx([1.0, 2 / 3, 0.0])
 
 
-def test_higher_is_better_metric_is_kept_and_columns_are_averaged(board_from_rows: MakeBoard) -> None:
+def test_higher_is_better_metric_is_kept_and_columns_are_averaged(
+    board_from_rows: MakeBoard,
+) -> None:
     board = board_from_rows(
         [
             ("a", 2019, {"acc": 90.0, "err": 1.0}),

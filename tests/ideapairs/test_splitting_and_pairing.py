@@ -96,6 +96,8 @@ def test_small_leaderboard_goes_to_train(board_from_rows: MakeBoard) -> None:
 
 
 def test_time_split_puts_newer_papers_in_test(board_from_rows: MakeBoard) -> None:
-    board = board_from_rows([(f"m{i}", 2016 + i, {"m": float(10 - i)}) for i in range(6)], name="T on S")
+    board = board_from_rows(
+        [(f"m{i}", 2016 + i, {"m": float(10 - i)}) for i in range(6)], name="T on S"
+    )
     _, splits = Splitter(seed=0, test_after=2019).split_board(_scored(board))
     assert splits == ["train"] * 4 + ["test"] * 2

@@ -88,9 +88,13 @@ def test_oracle_scores_one_in_every_tier_and_ranks_perfectly(
     assert metrics["logprob_share"] == 0.0  # mock outputs carry no logprobs: verbalised
 
 
-def test_seeded_random_is_near_chance(synthetic_pairs: Callable[[int], Path], tmp_path: Path) -> None:
+def test_seeded_random_is_near_chance(
+    synthetic_pairs: Callable[[int], Path], tmp_path: Path
+) -> None:
     # Per-sample logs are left out only to keep this large run quick; metrics are unaffected.
-    metrics = run(synthetic_pairs(LARGE), scripted_model(seeded_random), tmp_path, log_samples=False)
+    metrics = run(
+        synthetic_pairs(LARGE), scripted_model(seeded_random), tmp_path, log_samples=False
+    )
     assert abs(metrics["accuracy"] - 0.25) <= RANDOM_TOLERANCE
     assert abs(metrics["consistency"] - 0.5) <= 2 * RANDOM_TOLERANCE
 
