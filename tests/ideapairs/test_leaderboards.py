@@ -27,7 +27,7 @@ Situations with Adversarial Generations.
 | Model           | Dev  | Test  |  Paper / Source | Code |
 | ------------- | :-----:| :-----:|--- | --- |
 | BERT Large (Devlin et al., 2018) | 86.6 | 86.3 | [BERT](https://arxiv.org/abs/1810.04805) | |
-| ESIM + ELMo (Zellers et al., 2018) | 59.1 | \ufeff59.2 | [SWAG](http://arxiv.org/abs/1808.05326) | [C](https://x) |
+| ESIM (Zellers et al., 2018) | 59.1 | \ufeff59.2 | [SWAG](http://arxiv.org/abs/1808.05326) | [C](x) |
 | Old system | - | 40.0 | [Old](https://aclweb.org/anthology/P17-1001) | |
 
 | Not | a leaderboard |
@@ -79,7 +79,7 @@ def test_markdown_reader(tmp_path: Path) -> None:
     assert "Adversarial" in board.description
     assert [e.method for e in board.entries] == [
         "BERT Large (Devlin et al., 2018)",
-        "ESIM + ELMo (Zellers et al., 2018)",
+        "ESIM (Zellers et al., 2018)",
         "Old system",
     ]
     assert board.entries[0].paper_title == "BERT"
