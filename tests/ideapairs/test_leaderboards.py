@@ -27,7 +27,7 @@ Situations with Adversarial Generations.
 | Model           | Dev  | Test  |  Paper / Source | Code |
 | ------------- | :-----:| :-----:|--- | --- |
 | BERT Large (Devlin et al., 2018) | 86.6 | 86.3 | [BERT](https://arxiv.org/abs/1810.04805) | |
-| ESIM (Zellers et al., 2018) | 59.1 | \ufeff59.2 | [SWAG](http://arxiv.org/abs/1808.05326) | [C](x) |
+| ESIM (Zellers et al., 2018) | 59.1 | \ufeff59 | [SWAG](http://arxiv.org/abs/1808.05326) | [C](x) |
 | Old system | - | 40.0 | [Old](https://aclweb.org/anthology/P17-1001) | |
 
 | Not | a leaderboard |
