@@ -9,9 +9,9 @@ import pytest
 from inspect_ai.log import read_eval_log
 
 from research_taste_evals._registry import TASKS
-from research_taste_evals.aaar.demo_data import write_demo_eqinfer
+from research_taste_evals.aaar.demo import write_demo_eqinfer
 from research_taste_evals.cli import main
-from research_taste_evals.demo import DEMO_RUNS, run_demo
+from research_taste_evals.cli.demo import DEMO_RUNS, run_demo
 
 BIN = Path(sys.executable).parent
 

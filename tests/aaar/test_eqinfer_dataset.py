@@ -6,14 +6,14 @@ from typing import Any
 
 import pytest
 
-from research_taste_evals.aaar.demo_data import DEMO_EQINFER
-from research_taste_evals.aaar.eqinfer_dataset import (
+from research_taste_evals.aaar.dataset.eqinfer import (
     EqInferRecord,
     eqinfer_dataset,
     load_eqinfer_records,
     record_to_binary_samples,
     record_to_choice_sample,
 )
+from research_taste_evals.aaar.demo import DEMO_EQINFER
 from research_taste_evals.core.data import DataError
 
 FIXTURE: dict[str, Any] = {
@@ -99,7 +99,7 @@ def test_missing_context_before_names_file_record_and_field(tmp_path: Path) -> N
     [
         (["a", "b", "c"], "options_list"),
         (["a", "b", "c", "d", "e"], "options_list"),
-        (["a", "b", 3, "d"], "options_list.2"),
+        (["a", "b", 3, "d"], r"options_list\[2\]"),
         ("abcd", "options_list"),
     ],
 )

@@ -7,19 +7,13 @@ from pathlib import Path
 
 import pytest
 from inspect_ai import eval as inspect_eval
-from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, Model
+from log_metrics import metrics_of
 
-from research_taste_evals.aaar.demo_data import DEMO_EQINFER, write_demo_eqinfer
+from research_taste_evals.aaar.demo import DEMO_EQINFER, write_demo_eqinfer
 from research_taste_evals.aaar.eqinfer import eqinfer
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]
-
-
-def _metrics(log: EvalLog) -> dict[str, float]:
-    assert log.status == "success", log.error
-    assert log.results is not None
-    return {name: m.value for s in log.results.scores for name, m in s.metrics.items()}
 
 
 @pytest.fixture
@@ -31,7 +25,7 @@ def test_all_positive_baseline_gives_the_paper_row(demo_file: Path) -> None:
     log = inspect_eval(
         eqinfer(data_path=str(demo_file)), model="baseline/all-positive", display="none"
     )[0]
-    metrics = _metrics(log)
+    metrics = metrics_of(log)
     assert metrics["decision_f1"] == pytest.approx(0.40, abs=1e-12)
     assert metrics["decision_precision"] == pytest.approx(0.25, abs=1e-12)
     assert metrics["decision_recall"] == pytest.approx(1.0, abs=1e-12)
@@ -50,7 +44,7 @@ def test_oracle_answers_score_perfectly(demo_file: Path, scripted_model: Scripte
                 return "1"
         return "0"
 
-    metrics = _metrics(
+    metrics = metrics_of(
         inspect_eval(
             eqinfer(data_path=str(demo_file)), model=scripted_model(oracle), display="none"
         )[0]
@@ -72,7 +66,7 @@ def test_maybe_is_counted_as_unparsed_not_a_crash_or_a_silent_zero(
         model=scripted_model(maybe),
         display="none",
     )[0]
-    metrics = _metrics(strict)
+    metrics = metrics_of(strict)
     assert metrics["unparsed_rate"] == 1.0
     assert math.isnan(metrics["decision_f1"])  # nothing scored: undefined, not 0
     assert len(calls) == 2 * 4 * len(DEMO_EQINFER)  # one retry per decision
@@ -86,7 +80,7 @@ def test_maybe_is_counted_as_unparsed_not_a_crash_or_a_silent_zero(
         model=scripted_model(maybe),
         display="none",
     )[0]
-    metrics = _metrics(faithful)
+    metrics = metrics_of(faithful)
     # Upstream forces every unparsed answer to the wrong label: no true positives at all.
     assert metrics["decision_f1"] == 0.0
     assert metrics["decision_accuracy"] == 0.0
@@ -99,7 +93,7 @@ def test_multiple_choice_variant(demo_file: Path, scripted_model: ScriptedModel)
         model=scripted_model(lambda _: "A"),
         display="none",
     )[0]
-    metrics = _metrics(log)
+    metrics = metrics_of(log)
     assert log.samples is not None and len(log.samples) == len(DEMO_EQINFER)
     expected = sum(1 for s in log.samples if s.target == "A") / len(DEMO_EQINFER)
     assert metrics["choice_accuracy"] == pytest.approx(expected)
@@ -125,7 +119,7 @@ def test_any_aaar_format_file_gives_all_positive_row(tmp_path: Path) -> None:
     ]
     path = tmp_path / "any.json"
     path.write_text(json.dumps(records))
-    metrics = _metrics(
+    metrics = metrics_of(
         inspect_eval(eqinfer(data_path=str(path)), model="baseline/all-positive", display="none")[0]
     )
     assert (metrics["decision_f1"], metrics["decision_precision"], metrics["decision_recall"]) == (

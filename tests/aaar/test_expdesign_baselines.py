@@ -8,14 +8,14 @@ from research_taste_evals.aaar.baselines import (
     copy_input,
     word_overlap_judge,
 )
-from research_taste_evals.aaar.expdesign_dataset import extract_list_items
-from research_taste_evals.aaar.expdesign_scorer import parse_judge_decision
+from research_taste_evals.aaar.dataset.expdesign import extract_list_items
 from research_taste_evals.aaar.prompts import (
     ENTAILMENT_PROMPT,
     EXPDESIGN_PROMPT,
     EXPLANATION_LIST_PROMPT,
     EXPLANATION_ONE_PROMPT,
 )
+from research_taste_evals.aaar.scorer.expdesign import parse_judge_decision
 from research_taste_evals.core.text import fill_template
 
 

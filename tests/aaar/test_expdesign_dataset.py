@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from research_taste_evals.aaar.demo_data_generation import DEMO_EXPDESIGN, write_demo_expdesign
-from research_taste_evals.aaar.expdesign_dataset import (
+from research_taste_evals.aaar.dataset.expdesign import (
     EXPERIMENTS_KEY,
     EXPLANATIONS_KEY,
     ExpDesignRecord,
@@ -17,7 +16,8 @@ from research_taste_evals.aaar.expdesign_dataset import (
     load_expdesign_records,
     record_to_sample,
 )
-from research_taste_evals.aaar.paper_folders import record_files
+from research_taste_evals.aaar.dataset.paper_folders import record_files
+from research_taste_evals.aaar.demo import DEMO_EXPDESIGN, write_demo_expdesign
 from research_taste_evals.core.data import DataError
 
 FIXTURE: dict[str, Any] = {

@@ -15,7 +15,7 @@ from inspect_ai.scorer import SampleScore, Score, Target
 from inspect_ai.solver import TaskState
 
 import research_taste_evals._registry  # noqa: F401  (registers the baseline provider)
-from research_taste_evals.aaar.expdesign_scorer import (
+from research_taste_evals.aaar.scorer.expdesign import (
     PREDICTED_EXPERIMENTS_KEY,
     PREDICTED_EXPLANATIONS_KEY,
     en_f1,

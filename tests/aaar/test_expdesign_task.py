@@ -11,11 +11,12 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, Model
+from log_metrics import metrics_of
 
 import research_taste_evals._registry  # noqa: F401  (registers the baseline provider)
-from research_taste_evals.aaar.demo_data_generation import DEMO_EXPDESIGN, write_demo_expdesign
+from research_taste_evals.aaar.dataset.expdesign import EXPERIMENTS_KEY, EXPLANATIONS_KEY
+from research_taste_evals.aaar.demo import DEMO_EXPDESIGN, write_demo_expdesign
 from research_taste_evals.aaar.expdesign import expdesign
-from research_taste_evals.aaar.expdesign_dataset import EXPERIMENTS_KEY, EXPLANATIONS_KEY
 from research_taste_evals.core.embeddings import OFFLINE_MODEL
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]
@@ -23,12 +24,6 @@ DESIGN_MARKER = "### Your Experiment List:"
 IDEA_MARKER = "### Experiment Idea:\n```\n"
 LIST_MARKER = "### Experiment List:\n```\n"
 P1, P2 = "## P1: ", "\n## P2: "
-
-
-def _metrics(log: EvalLog) -> dict[str, float]:
-    assert log.status == "success", log.error
-    assert log.results is not None
-    return {name: m.value for s in log.results.scores for name, m in s.metrics.items()}
 
 
 def _judged_item(messages: list[ChatMessage]) -> str:
@@ -47,7 +42,7 @@ def demo_dir(tmp_path: Path) -> Path:
 
 def test_baselines_run_offline_and_record_embedding_model(demo_dir: Path) -> None:
     log = _run({"data_path": str(demo_dir)}, "baseline/copy-input", "baseline/word-overlap-judge")
-    metrics = _metrics(log)
+    metrics = metrics_of(log)
     assert 0.0 < metrics["s_match_mean"] < 1.0
     assert 0.0 < metrics["rouge_1"] < 1.0 and 0.0 < metrics["rouge_l"] <= metrics["rouge_1"]
     assert metrics["judge_unparsed_rate"] == 0.0
@@ -76,7 +71,7 @@ def test_entailment_scores_hand_worked(demo_dir: Path, scripted_model: ScriptedM
         first_references = {paper["output"][EXPERIMENTS_KEY][0] for paper in DEMO_EXPDESIGN}
         return "1" if item == "1. alpha study" or item in first_references else "0"
 
-    metrics = _metrics(
+    metrics = metrics_of(
         _run({"data_path": str(demo_dir)}, scripted_model(model), scripted_model(judge))
     )
     p = 1 / 3
@@ -99,7 +94,7 @@ def test_unparseable_judge_answers_are_counted_never_silent(
         return "1" if _judged_item(messages).startswith(("1. ", "2. ")) else "I am not sure."
 
     strict = _run({"data_path": str(demo_dir)}, scripted_model(model), scripted_model(judge))
-    metrics = _metrics(strict)
+    metrics = metrics_of(strict)
     n_ref = sum(len(paper["output"][EXPERIMENTS_KEY]) for paper in DEMO_EXPDESIGN)
     assert metrics["judge_unparsed_rate"] == pytest.approx(
         n_ref / (n_ref + 2 * len(DEMO_EXPDESIGN))
@@ -116,7 +111,7 @@ def test_unparseable_judge_answers_are_counted_never_silent(
         scripted_model(model),
         scripted_model(judge),
     )
-    metrics = _metrics(faithful)
+    metrics = metrics_of(faithful)
     assert metrics["en_recall"] == 0.0 and metrics["en_f1"] == 0.0  # upstream: unparsed -> 0
     assert metrics["judge_unparsed_rate"] == pytest.approx(
         n_ref / (n_ref + 2 * len(DEMO_EXPDESIGN))
@@ -137,7 +132,7 @@ def test_empty_prediction_scores_zero_without_judge_calls(
         scripted_model(lambda _: "I would run some experiments."),
         scripted_model(judge),
     )
-    metrics = _metrics(log)
+    metrics = metrics_of(log)
     assert metrics["empty_prediction_rate"] == 1.0
     assert (metrics["en_f1"], metrics["en_precision"], metrics["en_recall"]) == (0.0, 0.0, 0.0)
     assert judge_calls == []
@@ -182,7 +177,7 @@ def test_oracle_explainer_one_by_one_scores_one(
         scripted_model(model),
         "baseline/word-overlap-judge",
     )
-    metrics = _metrics(log)
+    metrics = metrics_of(log)
     # The leading "N." is stripped (its space kept) before an experiment is shown, as upstream.
     assert sorted(seen) == sorted(answers)
     assert metrics["s_match_mean"] == pytest.approx(1.0, abs=1e-5)
@@ -207,7 +202,7 @@ def test_whole_list_mode_retries_then_counts_failure(
         scripted_model(short_list),
         "baseline/word-overlap-judge",
     )
-    metrics = _metrics(log)
+    metrics = metrics_of(log)
     assert len(calls) == 3  # first ask + 2 retries
     assert "1. Compare with baselines.\n2. Ablate the loss." in calls[0]
     assert metrics["explanation_failure_rate"] == 1.0
@@ -218,7 +213,7 @@ def test_whole_list_mode_retries_then_counts_failure(
         "baseline/copy-input",
         "baseline/word-overlap-judge",
     )
-    metrics = _metrics(log)
+    metrics = metrics_of(log)
     assert metrics["explanation_failure_rate"] == 0.0
     assert 0.0 < metrics["s_match_mean"] < 1.0
 

@@ -8,7 +8,7 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
-from research_taste_evals.aaar.metrics import (
+from research_taste_evals.aaar.similarity import (
     EMPTY_LIST_PLACEHOLDER,
     itf_idf,
     itf_idf_item_scores,

@@ -112,7 +112,7 @@ class _Record(BaseModel):
 
 def test_validate_records_names_record_index_and_field() -> None:
     records = [{"name": "a", "values": [1]}, {"name": "b", "values": ["x"]}]
-    with pytest.raises(DataError, match=r"src.json: record 1: field 'values.0'"):
+    with pytest.raises(DataError, match=r"src.json: record 1: field 'values\[0\]'"):
         validate_records(records, _Record, "src.json")
     with pytest.raises(DataError, match=r"record 0: field 'name': Field required"):
         validate_records([{"values": []}], _Record, "src.json")

@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 import yaml
 
-from research_taste_evals.core.data import DataError
+from research_taste_evals.core.data import DataError, validation_location
 from research_taste_evals.lft.rubric import (
     DEFAULT_RUBRIC_DIR,
     MAX_LEVEL,
+    TOP_LEVEL,
     Rubric,
-    format_location,
     load_rubric,
     load_rubrics,
     parse_rubric,
@@ -169,8 +169,9 @@ def test_top_level_must_be_a_mapping(tmp_path: Path) -> None:
 
 
 def test_format_location() -> None:
-    assert format_location(("levels", 3, "criteria", 1, "points")) == "levels[3].criteria[1].points"
-    assert format_location(()) == "<top level>"
+    location = validation_location(("levels", 3, "criteria", 1, "points"), TOP_LEVEL)
+    assert location == "levels[3].criteria[1].points"
+    assert validation_location((), TOP_LEVEL) == "<top level>"
 
 
 # --- helpers ---------------------------------------------------------------------------------

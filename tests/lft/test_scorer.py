@@ -17,8 +17,8 @@ from inspect_ai.scorer import SampleScore, Score
 from inspect_ai.solver import generate
 from mock_models import counting_model
 
-from research_taste_evals.lft.grading import extract_json_object, grading_prompt, parse_lft_grade
-from research_taste_evals.lft.panel_metrics import (
+from research_taste_evals.lft.grader import extract_json_object, grading_prompt, parse_lft_grade
+from research_taste_evals.lft.metrics import (
     lft_end_to_end,
     lft_feasible,
     lft_grader_agreement,

@@ -4,11 +4,11 @@ from pathlib import Path
 
 import pytest
 
-from research_taste_evals.aaar.demo_data import write_demo_eqinfer
+from research_taste_evals.aaar.demo import write_demo_eqinfer
 from research_taste_evals.cli import main
+from research_taste_evals.cli.sweep import load_sweep, run_sweep
 from research_taste_evals.core.data import DataError
 from research_taste_evals.reporting.leaderboard import collect_rows, to_csv, to_markdown
-from research_taste_evals.sweep import load_sweep, run_sweep
 
 
 @pytest.fixture(scope="module")

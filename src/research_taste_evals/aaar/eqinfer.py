@@ -10,17 +10,17 @@ from functools import partial
 from inspect_ai import Task, task
 from inspect_ai.solver import system_message
 
-from research_taste_evals.aaar.eqinfer_dataset import (
+from research_taste_evals.aaar.dataset.eqinfer import (
     DEFAULT_CONTEXT_WORDS,
     LETTERS,
     Variant,
     eqinfer_dataset,
     load_eqinfer_records,
 )
-from research_taste_evals.aaar.eqinfer_scorer import eqinfer_binary_scorer, eqinfer_choice_scorer
 from research_taste_evals.aaar.prompts import EQINFER_MC_SYSTEM, EQINFER_SYSTEM
+from research_taste_evals.aaar.scorer.eqinfer import eqinfer_binary_scorer, eqinfer_choice_scorer
 from research_taste_evals.core.answers import generate_until_parsed, parse_binary, parse_choice
-from research_taste_evals.core.decisions import UnparsedPolicy
+from research_taste_evals.core.metrics import UnparsedPolicy
 
 EQINFER_VERSION = "1.0.0"
 UPSTREAM_PARSE_RETRIES = 3  # the release code re-asks up to 3 times before giving up

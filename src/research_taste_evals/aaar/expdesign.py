@@ -17,19 +17,11 @@ from inspect_ai import Task, task
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Model, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from research_taste_evals.aaar.expdesign_dataset import (
+from research_taste_evals.aaar.dataset.expdesign import (
     DEFAULT_CONTEXT_WORDS,
     expdesign_dataset,
     extract_list_items,
     load_expdesign_records,
-)
-from research_taste_evals.aaar.expdesign_scorer import (
-    DEFAULT_JUDGE_MODEL,
-    EXPLANATION_ATTEMPTS_KEY,
-    PREDICTED_EXPERIMENTS_KEY,
-    PREDICTED_EXPLANATIONS_KEY,
-    JudgeParseMode,
-    expdesign_scorer,
 )
 from research_taste_evals.aaar.prompts import (
     EXPDESIGN_PROMPT,
@@ -39,6 +31,14 @@ from research_taste_evals.aaar.prompts import (
     EXPLANATION_ONE_PROMPT,
     EXPLANATION_ONE_SYSTEM,
     UPSTREAM_ITEM_NUMBER,
+)
+from research_taste_evals.aaar.scorer.expdesign import (
+    DEFAULT_JUDGE_MODEL,
+    EXPLANATION_ATTEMPTS_KEY,
+    PREDICTED_EXPERIMENTS_KEY,
+    PREDICTED_EXPLANATIONS_KEY,
+    JudgeParseMode,
+    expdesign_scorer,
 )
 from research_taste_evals.core.embeddings import S_METRIC_MODEL, get_embedder
 from research_taste_evals.core.text import fill_template

@@ -13,7 +13,7 @@ import json
 import os
 import tempfile
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -223,11 +223,26 @@ def validate_records(records: Any, model: type[ModelT], source: Path | str) -> l
         try:
             validated.append(model.model_validate(record))
         except ValidationError as error:
-            raise DataError(f"{source}: record {index}: {_first_problem(error)}") from error
+            raise DataError(
+                f"{source}: record {index}: {describe_validation_error(error)}"
+            ) from error
     return validated
 
 
-def _first_problem(error: ValidationError) -> str:
+def validation_location(loc: Iterable[int | str], root: str = "<record>") -> str:
+    """``('levels', 3, 'criteria', 1, 'points')`` -> ``levels[3].criteria[1].points``."""
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or root
+
+
+def describe_validation_error(error: ValidationError) -> str:
+    """The first problem of a pydantic error as ``field '<path>': <message>``.
+
+    The one formatter for validation errors: every loader and config reader names the field
+    the same way.
+    """
     problem = error.errors()[0]
-    field = ".".join(str(part) for part in problem["loc"]) or "<record>"
-    return f"field '{field}': {problem['msg']}"
+    message = problem["msg"].removeprefix("Value error, ")
+    return f"field '{validation_location(problem['loc'])}': {message}"

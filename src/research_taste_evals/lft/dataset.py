@@ -12,7 +12,7 @@ from pathlib import Path
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from research_taste_evals.lft.panel_metrics import TASK_ID_KEY  # the metrics group by it
+from research_taste_evals.lft.metrics import TASK_ID_KEY  # the metrics group by it
 from research_taste_evals.lft.rubric import (
     DEFAULT_RUBRIC_DIR,
     RUBRIC_METADATA_KEY,

@@ -11,7 +11,6 @@ two experts graded the same solution.
 
 from __future__ import annotations
 
-import argparse
 import math
 import warnings
 from collections.abc import Sequence
@@ -26,7 +25,6 @@ from research_taste_evals.core.data import DataError
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.lft.human_validation import (
     EXPERT_COLUMN,
-    key_path,
     parse_expert_level,
     read_rows,
 )
@@ -171,14 +169,3 @@ def format_report(a: Agreement) -> str:
         f"quadratic kappa {a.expert_vs_expert_kappa_quadratic:.2f}",
     ]
     return "\n".join(lines)
-
-
-def cmd_agreement(args: argparse.Namespace) -> int:
-    grades = Path(args.grades)
-    key = Path(args.key) if args.key else key_path(grades)
-    pairs = read_pairs(grades, key)
-    if not pairs:
-        print(f"{grades}: no expert grades filled in (columns expert_<i>_end_to_end)")
-        return 1
-    print(format_report(agreement(pairs)))
-    return 0

@@ -14,7 +14,6 @@ expert, ``expert_<i>_end_to_end`` (an integer 0-10), plus ``expert_<i>_notes``.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import json
 import math
@@ -29,7 +28,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 
 from research_taste_evals.core.data import DataError
 from research_taste_evals.core.text import content_id
-from research_taste_evals.lft.grading import FEASIBLE_LEVEL, format_levels
+from research_taste_evals.lft.grader import FEASIBLE_LEVEL, format_levels
 from research_taste_evals.lft.rubric import MAX_LEVEL, rubric_from_metadata
 
 LFT_TASK_NAME = "lft"
@@ -171,47 +170,6 @@ def export_for_experts(
     key = key_path(out)
     write_rows(key, [asdict(c) for c in chosen], [])
     return chosen, key
-
-
-def add_cli_commands(commands: Any) -> None:
-    """Register ``lft-export`` and ``lft-agreement`` on the ``research-taste`` parser."""
-    from research_taste_evals.lft.human_agreement import cmd_agreement
-
-    export = commands.add_parser(
-        "lft-export", help="sample feasible LFT solutions from logs into a file for experts"
-    )
-    export.add_argument("--log-dir", default="logs", help="folder of Inspect logs (default: logs)")
-    export.add_argument("--out", required=True, help="expert file to write (.csv or .jsonl)")
-    export.add_argument("--per-task", type=int, default=DEFAULT_PER_TASK)
-    export.add_argument("--experts", type=int, default=DEFAULT_EXPERTS)
-    export.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    export.add_argument(
-        "--min-level",
-        type=float,
-        default=FEASIBLE_LEVEL,
-        help=f"lowest autograder median to export (default {FEASIBLE_LEVEL}: feasible; 0: all)",
-    )
-    export.set_defaults(func=cmd_export)
-    agreement = commands.add_parser(
-        "lft-agreement", help="autograder-vs-expert agreement from a graded expert file"
-    )
-    agreement.add_argument("grades", help="the expert file, with expert_<i>_end_to_end filled")
-    agreement.add_argument("--key", help=f"the key file (default: <grades stem>{KEY_SUFFIX})")
-    agreement.set_defaults(func=cmd_agreement)
-
-
-def cmd_export(args: argparse.Namespace) -> int:
-    out = Path(args.out)
-    chosen, key = export_for_experts(
-        args.log_dir, out, args.per_task, args.seed, args.experts, args.min_level
-    )
-    if not chosen:
-        print(f"no LFT solution with autograder median >= {args.min_level} under {args.log_dir}")
-        return 1
-    tasks = sorted({c.task_id for c in chosen})
-    print(f"wrote {len(chosen)} solution(s) from {len(tasks)} task(s) to {out}")
-    print(f"autograder grades (keep them from the experts) in {key}")
-    return 0
 
 
 def parse_expert_level(raw: Any, where: str) -> int | None:

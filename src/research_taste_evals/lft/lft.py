@@ -21,19 +21,20 @@ from research_taste_evals.core.access import (
     information_access,
     web_search_providers,
 )
-from research_taste_evals.core.conversation import (
+from research_taste_evals.core.grading import DEFAULT_REPEATS
+from research_taste_evals.lft.dataset import lft_dataset, load_lft_rubrics, split_names
+from research_taste_evals.lft.prompts import LFT_SYSTEM
+from research_taste_evals.lft.rubric import MAX_LEVEL, rubric_from_metadata
+from research_taste_evals.lft.scorer import lft_scorer
+from research_taste_evals.lft.solvers import (
     DEFAULT_FOLLOWUP_ROUNDS,
     DEFAULT_MAX_NUDGES,
     FOLLOWUP_MODES,
     FollowUp,
     followup_solver,
+    next_level_requirements,
+    panel_level_of,
 )
-from research_taste_evals.core.grading import DEFAULT_REPEATS
-from research_taste_evals.lft.dataset import lft_dataset, load_lft_rubrics, split_names
-from research_taste_evals.lft.nudging import next_level_requirements, panel_level_of
-from research_taste_evals.lft.prompts import LFT_SYSTEM
-from research_taste_evals.lft.rubric import MAX_LEVEL, rubric_from_metadata
-from research_taste_evals.lft.scorer import lft_scorer
 
 LFT_VERSION = "1.0.0"
 

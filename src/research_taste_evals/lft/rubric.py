@@ -47,13 +47,14 @@ from pydantic import (
     model_validator,
 )
 
-from research_taste_evals.core.data import DataError
+from research_taste_evals.core.data import DataError, validation_location
 from research_taste_evals.core.text import content_id
 
 MIN_POINTS = 1
 MAX_POINTS = 4
 MIN_LEVEL = 1
 MAX_LEVEL = 10  # the end-to-end score runs 0..10; 0 (missing or irrelevant) is implicit
+TOP_LEVEL = "<top level>"  # where a problem that belongs to no field is reported
 RUBRIC_SUFFIXES = (".yaml", ".yml")
 RUBRIC_METADATA_KEY = "rubric"  # where dataset.py puts the rubric in each sample's metadata
 SLUG_PATTERN = r"^[a-z0-9][a-z0-9_.-]*$"
@@ -213,18 +214,10 @@ def rubric_from_metadata(metadata: Mapping[str, Any]) -> Rubric:
     return Rubric.model_validate(metadata[RUBRIC_METADATA_KEY])
 
 
-def format_location(loc: Iterable[int | str]) -> str:
-    """``('levels', 3, 'criteria', 1, 'points')`` -> ``levels[3].criteria[1].points``."""
-    text = ""
-    for part in loc:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text or "<top level>"
-
-
 def _describe(error: ValidationError) -> str:
     problem = error.errors()[0]
     cause = (problem.get("ctx") or {}).get("error")
-    location = format_location(problem["loc"])
+    location = validation_location(problem["loc"], TOP_LEVEL)
     if isinstance(cause, RubricIssue):
         # A model validator reports from the root, a field validator from its field; the
         # issue's own path is already complete in both cases unless nested below the field.

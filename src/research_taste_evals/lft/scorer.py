@@ -22,7 +22,6 @@ from inspect_ai.model import CachePolicy
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from research_taste_evals.core.conversation import NUDGE_METADATA_KEY
 from research_taste_evals.core.grading import (
     DEFAULT_REPEATS,
     MemberGrade,
@@ -30,8 +29,8 @@ from research_taste_evals.core.grading import (
     resolve_graders,
 )
 from research_taste_evals.core.stats import NAN
-from research_taste_evals.lft.grading import FEASIBLE_LEVEL, LftGrade, LftPanelGrade, grade_solution
-from research_taste_evals.lft.panel_metrics import (
+from research_taste_evals.lft.grader import FEASIBLE_LEVEL, LftGrade, LftPanelGrade, grade_solution
+from research_taste_evals.lft.metrics import (
     PANEL_CREDITS_KEY,
     PANEL_LEVELS_KEY,
     lft_end_to_end,
@@ -42,6 +41,7 @@ from research_taste_evals.lft.panel_metrics import (
     lft_partial_credit,
 )
 from research_taste_evals.lft.rubric import rubric_from_metadata
+from research_taste_evals.lft.solvers import NUDGE_METADATA_KEY
 
 GRADER_FAILED = "grader_failed"
 
