@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ChatMessageUser
+from log_metrics import metrics_of
 
 import research_taste_evals._registry  # noqa: F401  (registers the baseline provider)
 from research_taste_evals.ideapairs.baselines import always_first, idea_texts, longer_idea
@@ -38,9 +39,7 @@ def test_baselines_run_on_the_demo_pairs(
         log_dir=str(tmp_path / "logs"),
         display="none",
     )[0]
-    assert log.status == "success", log.error
-    assert log.results is not None
-    metrics = {name: m.value for s in log.results.scores for name, m in s.metrics.items()}
+    metrics = metrics_of(log)
     assert metrics["unparsed_rate"] == 0.0
     assert metrics["pairs"] > 10
     if accuracy is not None:

@@ -11,6 +11,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, Model
+from log_metrics import metrics_of
 from mock_models import scripted_model
 
 from research_taste_evals.core.data import DataError
@@ -62,9 +63,7 @@ def run(
         log_dir=str(tmp_path / "logs"),
         display="none",
     )[0]
-    assert log.status == "success", log.error
-    assert log.results is not None
-    return {name: m.value for s in log.results.scores for name, m in s.metrics.items()}
+    return metrics_of(log)
 
 
 def test_always_first_scores_zero(synthetic_pairs: Callable[[int], Path], tmp_path: Path) -> None:

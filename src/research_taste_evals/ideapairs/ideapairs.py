@@ -11,6 +11,7 @@ from __future__ import annotations
 from inspect_ai import Task, task
 from inspect_ai.model import GenerateConfig
 
+from research_taste_evals.core.provenance import provenance
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.ideapairs.dataset import SPLITS, SplitChoice, load_pairs, parse_tiers
 from research_taste_evals.ideapairs.metrics import (
@@ -77,6 +78,14 @@ def idea_pairs(
         version=IDEA_PAIRS_VERSION,
         metadata={
             "benchmark": "Idea pairs (Mule et al. 2026)",
+            **provenance(
+                source=f"local:{loaded.metadata['pairs_file']}",
+                sha256=loaded.metadata["pairs_file_sha256"],
+                prompt_variant="restated",
+                # No pair data or prompt text was released (appendix C's prompts are images):
+                # the pairs come from our builder and the prompt restates sections 2 and 5.2.
+                paper_faithful={"data": False, "prompt": False, "metric": True},
+            ),
             **loaded.metadata,
             "logprobs_requested": logprobs,
             "top_logprobs": TOP_LOGPROBS if logprobs else None,

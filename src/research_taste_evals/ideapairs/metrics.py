@@ -32,7 +32,7 @@ from research_taste_evals.core.calibration import (
     expected_calibration_error,
     maximum_calibration_error,
 )
-from research_taste_evals.core.score_values import score_dict
+from research_taste_evals.core.metrics import score_dict
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_SEED, NAN, bootstrap_subset_difference
 
 logger = logging.getLogger(__name__)

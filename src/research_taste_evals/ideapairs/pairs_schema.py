@@ -26,7 +26,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
-from research_taste_evals.core.data import DataError
+from research_taste_evals.core.data import DataError, describe_validation_error
 
 SCHEMA_VERSION = "ideapairs/1"
 Order = Literal["original", "swapped"]
@@ -89,12 +89,6 @@ class PairRecord(BaseModel):
         return bool(self.idea_a.text.strip() and self.idea_b.text.strip() and self.goal.strip())
 
 
-def _problem(error: ValidationError) -> str:
-    problem = error.errors()[0]
-    field = ".".join(str(part) for part in problem["loc"]) or "<record>"
-    return f"field '{field}': {problem['msg']}"
-
-
 def read_pairs(path: Path) -> list[PairRecord]:
     """Every record of a pairs file, validated; the error names the file, line and field.
 
@@ -120,7 +114,7 @@ def read_pairs(path: Path) -> list[PairRecord]:
             except ValidationError as error:
                 record = raw.get("record_id", "?") if isinstance(raw, dict) else "?"
                 raise DataError(
-                    f"{path}: line {number} (record {record}): {_problem(error)}"
+                    f"{path}: line {number} (record {record}): {describe_validation_error(error)}"
                 ) from error
     check_mirrored(records, path)
     return records

@@ -24,6 +24,7 @@ from typing import Any
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.ideapairs.dataset import ORDERS
 from research_taste_evals.ideapairs.metrics import (
@@ -139,7 +140,8 @@ def idea_pairs_scorer() -> Scorer:
                 if value["answered"]
                 else "unparsed answer"
             ),
-            metadata=details,
+            # The typed reason every family uses for an answer that did not parse.
+            metadata=details | ({"reason": INVALID_RESPONSE_FORMAT} if value["unparsed"] else {}),
         )
 
     return score
