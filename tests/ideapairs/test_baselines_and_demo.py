@@ -49,4 +49,4 @@ def test_baselines_run_on_the_demo_pairs(
         # the newer idea is always the better one, so it is right whenever it is consistent.
         assert metrics["accuracy"] == metrics["consistency"] > 0
         # No demo pair has the older idea better: the recency difference is undefined (NaN).
-        assert metrics["recency_n_b"] == 0 and math.isnan(metrics["recency_delta"])
+        assert metrics["recency_bias/n_b"] == 0 and math.isnan(metrics["recency_bias/delta"])

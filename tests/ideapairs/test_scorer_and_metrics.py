@@ -184,10 +184,10 @@ def test_ranking_top1_needs_two_distinct_predicted_ranks() -> None:
         _ranked("t", "b", "c", 0, truth),
     ]
     summary = ranking_summary(right + tied)
-    assert summary["leaderboards_ranked"] == 2 and summary["leaderboards_top1"] == 1
+    assert summary["ranking/leaderboards"] == 2 and summary["ranking/leaderboards_top1"] == 1
     assert summary["top1_accuracy"] == 1.0
     # RMSE: 0 for the right board; ranks (1,1,1) vs (1,2,3) -> sqrt(5/3) for the tied one.
-    assert summary["rank_rmse_mean"] == pytest.approx(math.sqrt(5 / 3) / 2)
+    assert summary["ranking/rmse_mean"] == pytest.approx(math.sqrt(5 / 3) / 2)
 
 
 def test_calibration_summary_uses_pairs_with_probabilities() -> None:
@@ -197,9 +197,9 @@ def test_calibration_summary_uses_pairs_with_probabilities() -> None:
         _score({"p_debiased": float("nan"), "y": 0.0, "p_from_logprobs": float("nan")}),
     ]
     summary = calibration_summary(scores)
-    assert summary["calibrated_pairs"] == 2
+    assert summary["calibration/pairs"] == 2
     assert summary["brier"] == pytest.approx((0.01 + 0.64) / 2)
-    assert summary["logprob_share"] == 0.5
+    assert summary["calibration/logprob_share"] == 0.5
 
 
 def test_bias_summary_splits_by_metadata_flags() -> None:
@@ -207,5 +207,5 @@ def test_bias_summary_splits_by_metadata_flags() -> None:
         _score({"correct": 0.0}, longer_better=False, newer_better=None)
     ] * 20
     summary = bias_summary(scores, resamples=500, seed=1)
-    assert summary["length_delta"] == 1.0 and summary["length_n_a"] == 20
-    assert math.isnan(summary["recency_delta"])
+    assert summary["length_bias/delta"] == 1.0 and summary["length_bias/n_a"] == 20
+    assert math.isnan(summary["recency_bias/delta"])

@@ -81,10 +81,10 @@ def test_oracle_scores_one_in_every_tier_and_ranks_perfectly(
     assert metrics["accuracy"] == 1.0
     assert metrics["consistency"] == 1.0
     assert metrics["conditional_accuracy"] == 1.0
-    assert [metrics[f"accuracy_{t}sigma"] for t in (1, 2, 3)] == [1.0, 1.0, 1.0]
+    assert [metrics[f"accuracy/{t}sigma"] for t in (1, 2, 3)] == [1.0, 1.0, 1.0]
     assert metrics["top1_accuracy"] == 1.0
     assert metrics["brier"] == 0.0 and metrics["ece"] == 0.0 and metrics["mce"] == 0.0
-    assert metrics["logprob_share"] == 0.0  # mock outputs carry no logprobs: verbalised
+    assert metrics["calibration/logprob_share"] == 0.0  # mock outputs carry no logprobs: verbalised
 
 
 def test_seeded_random_is_near_chance(
@@ -109,12 +109,12 @@ def test_unparsed_answers_are_counted_not_dropped(
     assert metrics["accuracy"] == 0.0
     assert metrics["unparsed_rate"] == 0.5
     assert metrics["pairs"] == 20
-    assert metrics["calibrated_pairs"] == 0  # no probability without both answers
+    assert metrics["calibration/pairs"] == 0  # no probability without both answers
 
 
 def test_split_and_tiers_filter(synthetic_pairs: Callable[[int], Path], tmp_path: Path) -> None:
     metrics = run(synthetic_pairs(30), scripted_model(oracle), tmp_path, tiers="2")
-    assert metrics["pairs"] == 10 and metrics["pairs_2sigma"] == 10
+    assert metrics["pairs"] == 10 and metrics["pairs/2sigma"] == 10
     with pytest.raises(DataError, match="no pairs with split=train"):
         idea_pairs(pairs_file=str(synthetic_pairs(5)), split="train")
     with pytest.raises(DataError, match="pairs_file"):

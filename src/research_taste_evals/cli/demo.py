@@ -27,6 +27,8 @@ from research_taste_evals.aaar.eqinfer import eqinfer
 from research_taste_evals.aaar.expdesign import expdesign
 from research_taste_evals.aaar.paper_weakness import paper_weakness
 from research_taste_evals.core.embeddings import OFFLINE_MODEL
+from research_taste_evals.ideapairs.demo import write_demo_pairs
+from research_taste_evals.ideapairs.ideapairs import idea_pairs
 from research_taste_evals.lft.lft import lft
 from research_taste_evals.lft.lft_grader_check import lft_grader_check
 from research_taste_evals.tastybench.demo import write_demo_tastybench
@@ -102,6 +104,17 @@ DEMO_RUNS: tuple[DemoRun, ...] = (
             data_path=str(write_demo_tastybench(data_dir / "tastybench_extract"))
         ),
         model="baseline/tastybench-lead",
+    ),
+    # Pairs built by the real builder from two invented leaderboards; both splits, since a
+    # demo-sized board leaves few test pairs. The length prior answers.
+    DemoRun(
+        name="idea_pairs",
+        build=lambda data_dir: idea_pairs(
+            pairs_file=str(write_demo_pairs(data_dir / "idea_pairs")),
+            split="all",
+            bootstrap_resamples=1000,
+        ),
+        model="baseline/longer",
     ),
 )
 

@@ -105,9 +105,9 @@ def tier_summary(scores: list[SampleScore]) -> dict[str, float]:
     for tier in TIERS:
         members = [s for s in scores if (s.sample_metadata or {}).get("tier") == tier]
         summary = accuracy_summary(members)
-        result[f"accuracy_{tier}sigma"] = summary["accuracy"]
-        result[f"consistency_{tier}sigma"] = summary["consistency"]
-        result[f"pairs_{tier}sigma"] = float(len(members))
+        result[f"accuracy/{tier}sigma"] = summary["accuracy"]
+        result[f"consistency/{tier}sigma"] = summary["consistency"]
+        result[f"pairs/{tier}sigma"] = float(len(members))
     return result
 
 
@@ -116,7 +116,7 @@ def tier_accuracy() -> Metric:
     """Accuracy, consistency and pair count for each sigma tier."""
 
     def compute(scores: list[SampleScore]) -> Value:
-        keys = [f"{k}_{t}sigma" for t in TIERS for k in ("accuracy", "consistency", "pairs")]
+        keys = [f"{k}/{t}sigma" for t in TIERS for k in ("accuracy", "consistency", "pairs")]
         return _guarded("tier_accuracy", keys, lambda: tier_summary(scores))
 
     return compute
@@ -152,9 +152,9 @@ def ranking_summary(scores: list[SampleScore]) -> dict[str, float]:
     return {
         "top1_accuracy": float(np.mean(top1)) if top1 else NAN,
         "rank_rmse_median": float(np.median(rmses)) if rmses else NAN,
-        "rank_rmse_mean": float(np.mean(rmses)) if rmses else NAN,
-        "leaderboards_ranked": float(len(rmses)),
-        "leaderboards_top1": float(len(top1)),
+        "ranking/rmse_mean": float(np.mean(rmses)) if rmses else NAN,
+        "ranking/leaderboards": float(len(rmses)),
+        "ranking/leaderboards_top1": float(len(top1)),
     }
 
 
@@ -166,9 +166,9 @@ def leaderboard_ranking() -> Metric:
         keys = [
             "top1_accuracy",
             "rank_rmse_median",
-            "rank_rmse_mean",
-            "leaderboards_ranked",
-            "leaderboards_top1",
+            "ranking/rmse_mean",
+            "ranking/leaderboards",
+            "ranking/leaderboards_top1",
         ]
         return _guarded("leaderboard_ranking", keys, lambda: ranking_summary(scores))
 
@@ -187,8 +187,10 @@ def calibration_summary(
         "brier": brier_score(list(p), list(y.astype(int))),
         "ece": expected_calibration_error(list(p), list(y.astype(int)), bins),
         "mce": maximum_calibration_error(list(p), list(y.astype(int)), bins),
-        "calibrated_pairs": float(keep.sum()),
-        "logprob_share": float(np.nanmean(source)) if np.isfinite(source).any() else NAN,
+        "calibration/pairs": float(keep.sum()),
+        "calibration/logprob_share": float(np.nanmean(source))
+        if np.isfinite(source).any()
+        else NAN,
     }
 
 
@@ -197,7 +199,7 @@ def calibration(bins: int = DEFAULT_CALIBRATION_BINS) -> Metric:
     """Brier, ECE and MCE of the position-debiased probability (appendix B.11)."""
 
     def compute(scores: list[SampleScore]) -> Value:
-        keys = ["brier", "ece", "mce", "calibrated_pairs", "logprob_share"]
+        keys = ["brier", "ece", "mce", "calibration/pairs", "calibration/logprob_share"]
         return _guarded("calibration", keys, lambda: calibration_summary(scores, bins))
 
     return compute
@@ -217,7 +219,7 @@ def bias_summary(scores: list[SampleScore], resamples: int, seed: int) -> dict[s
             seed=seed,
         )
         for field in ("delta", "ci_low", "ci_high", "p_value", "n_a", "n_b"):
-            result[f"{name}_{field}"] = stats[field]
+            result[f"{name}_bias/{field}"] = stats[field]
     return result
 
 
@@ -229,7 +231,7 @@ def bias_report(
 
     def compute(scores: list[SampleScore]) -> Value:
         keys = [
-            f"{n}_{f}"
+            f"{n}_bias/{f}"
             for n in ("length", "recency")
             for f in ("delta", "ci_low", "ci_high", "p_value", "n_a", "n_b")
         ]
