@@ -66,6 +66,8 @@ def test_find_year_sources_in_order() -> None:
     assert find_year("BERT", "https://arxiv.org/abs/1810.04805", None) == (2018, "arxiv_id")
     assert find_year("x", "http://aclweb.org/anthology/P17-1001", None) == (2017, "acl_id")
     assert find_year("x", "https://aclanthology.org/2020.acl-main.1/", None) == (2020, "acl_id")
+    assert find_year("Prange et al. (2021), constructive", "", None) == (2021, "model_name")
+    assert find_year("Deep Learning(Fasihul et al. 2016)", "", None) == (2016, "model_name")
     assert find_year("x", "https://example.org", None) == (None, "none")
 
 

@@ -35,7 +35,10 @@ _MISSING_CELLS = {"", "-", "--", "–", "—", "n/a", "na", "none", "null", "?",
 _DECORATION = "\ufeff*†‡§¶#^_ \t%"
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 _PLUS_MINUS = re.compile(r"\s*(±|\+/-|\+-).*$")
-_YEAR_IN_NAME = re.compile(r"\((?:[^()]*?,\s*)?((?:19|20)\d\d)[a-z]?\)\s*$")
+# A citation year in the model name: "(Devlin et al., 2018)", "(2018a)", "Lee et al. 2016".
+_YEAR_IN_NAME = re.compile(
+    r"\((?:[^()]*?[,\s])?((?:19|20)\d\d)[a-z]?\)|et al\.?,?\s*((?:19|20)\d\d)\b"
+)
 _ARXIV_NEW = re.compile(r"arxiv\.org/(?:abs|pdf)/(\d{2})(\d{2})\.\d{4,5}", re.IGNORECASE)
 _ACL_OLD = re.compile(
     r"(?:aclweb\.org/anthology|aclanthology\.org)/(?:[A-Z]/[A-Z]\d\d/)?([A-Z])(\d\d)-\d{4}"
@@ -114,9 +117,9 @@ def find_year(method: str, paper_url: str, paper_date: str | None) -> tuple[int 
         match = _DATE.match(paper_date.strip())
         if match:
             return int(match.group(1)), "paper_date"
-    match = _YEAR_IN_NAME.search(method.strip())
-    if match:
-        return int(match.group(1)), "model_name"
+    cited = _YEAR_IN_NAME.findall(method)
+    if cited:
+        return int(next(y for y in cited[-1] if y)), "model_name"
     match = _ARXIV_NEW.search(paper_url or "")
     if match and 2000 + int(match.group(1)) >= _FIRST_ARXIV_YEAR:
         return 2000 + int(match.group(1)), "arxiv_id"
