@@ -63,3 +63,14 @@ def test_bootstrap_subset_difference_is_seeded_and_two_sided() -> None:
     assert null["delta"] == 0.0 and null["p_value"] > 0.5
     empty = bootstrap_subset_difference([1.0], [True], [False])
     assert math.isnan(empty["delta"]) and empty["n_a"] == 1.0
+
+
+def test_bootstrap_p_value_of_a_difference_that_is_always_zero() -> None:
+    # Identical subsets: every resample's delta is exactly 0. The printed formula (strict
+    # inequality) gives p = 0 -- "significant" -- the inclusive headline gives p = 1.
+    stats = bootstrap_subset_difference(
+        [1.0] * 20, [True] * 10 + [False] * 10, [False] * 10 + [True] * 10
+    )
+    assert stats["delta"] == 0.0
+    assert stats["p_value"] == 1.0
+    assert stats["p_value_paper"] == 0.0

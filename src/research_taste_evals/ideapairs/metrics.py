@@ -40,6 +40,7 @@ PAPER_BOOTSTRAP_RESAMPLES = 10_000  # appendix B.7.6: B = 10,000
 MIN_RANKED_IDEAS = 3  # appendix B.10: leaderboards with at least 3 unique ideas
 MIN_DISTINCT_RANKS = 2  # appendix B.10: Top-1 only where >= 2 different ranks are predicted
 TIERS = (1, 2, 3)
+BIAS_FIELDS = ("delta", "ci_low", "ci_high", "p_value", "p_value_paper", "n_a", "n_b")
 
 
 def _guarded(
@@ -218,7 +219,7 @@ def bias_summary(scores: list[SampleScore], resamples: int, seed: int) -> dict[s
             resamples=resamples,
             seed=seed,
         )
-        for field in ("delta", "ci_low", "ci_high", "p_value", "n_a", "n_b"):
+        for field in BIAS_FIELDS:
             result[f"{name}_bias/{field}"] = stats[field]
     return result
 
@@ -230,11 +231,7 @@ def bias_report(
     """Length and recency bias with a seeded paired bootstrap over pair units (appendix B.7.6)."""
 
     def compute(scores: list[SampleScore]) -> Value:
-        keys = [
-            f"{n}_bias/{f}"
-            for n in ("length", "recency")
-            for f in ("delta", "ci_low", "ci_high", "p_value", "n_a", "n_b")
-        ]
+        keys = [f"{n}_bias/{f}" for n in ("length", "recency") for f in BIAS_FIELDS]
         return _guarded("bias_report", keys, lambda: bias_summary(scores, resamples, seed))
 
     return compute
