@@ -34,7 +34,9 @@ from research_taste_evals.ideapairs.solvers import logprob_probability_b
         ("answer: b", "B"),
         ("Answer: A\n...\nAnswer: B", None),  # contradictory
         ("I think A is better.", None),
-        ("Answer: Idea A", None),  # not the asked format
+        ("Answer: Idea A", "A"),
+        ("**B**", "B"),  # a reply that is only the letter
+        ("A or B", None),
     ],
 )
 def test_parse_answer_is_strict(text: str, answer: str | None) -> None:
@@ -75,6 +77,8 @@ def test_probability_from_logprobs_at_the_answer_letter() -> None:
     )
     assert logprob_probability_b(output) == pytest.approx(0.6 / 0.9)
     assert logprob_probability_b(ModelOutput.from_content("m", "Answer: B")) is None
+    bare = _output([("B", math.log(0.8), [("B", math.log(0.8)), ("A", math.log(0.2))])])
+    assert logprob_probability_b(bare) == pytest.approx(0.8)
 
 
 def _meta() -> dict[str, Any]:

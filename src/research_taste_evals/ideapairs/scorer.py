@@ -24,6 +24,7 @@ from typing import Any
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from research_taste_evals.core.answers import parse_choice
 from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.ideapairs.dataset import ORDERS
@@ -36,7 +37,7 @@ from research_taste_evals.ideapairs.metrics import (
 )
 from research_taste_evals.ideapairs.solvers import ANSWERS_KEY
 
-_ANSWER_LINE = re.compile(r"^\W*answer\W*:\W*([AB])\W*$", re.IGNORECASE | re.MULTILINE)
+_ANSWER_LINE = re.compile(r"^\W*answer\W*:\W*(?:idea\s+)?([AB])\W*$", re.IGNORECASE | re.MULTILINE)
 _CONFIDENCE_LINE = re.compile(
     r"^\W*confidence\W*:\s*([0-9]*\.?[0-9]+)\s*(%?)\W*$", re.IGNORECASE | re.MULTILINE
 )
@@ -44,8 +45,13 @@ PERCENT = 100.0
 
 
 def parse_answer(text: str) -> str | None:
-    """ "A" or "B" from the reply's "Answer:" line(s); None if absent or contradictory."""
+    """ "A" or "B" from the reply's "Answer:" line(s), or from a reply that is only the letter.
+
+    None when there is no such line, or the lines contradict each other.
+    """
     letters = {match.upper() for match in _ANSWER_LINE.findall(text)}
+    if not letters:
+        return parse_choice(text, ("A", "B"))
     return letters.pop() if len(letters) == 1 else None
 
 

@@ -36,7 +36,8 @@ def order_prompt(metadata: dict[str, Any], order: str) -> str:
 def logprob_probability_b(output: ModelOutput) -> float | None:
     """P(B) over {A, B} at the answer letter after "Answer:", from the token logprobs.
 
-    None when the provider returned no logprobs or no answer letter follows "Answer:". Among
+    A reply that is only the letter counts too. None when the provider returned no logprobs or
+    no answer letter follows "Answer:". Among
     the top alternatives at that position, every token reading "A" or "B" (after stripping
     spaces and markup) adds to its letter; a letter absent from the top list counts as 0.
     """
@@ -46,9 +47,13 @@ def logprob_probability_b(output: ModelOutput) -> float | None:
     text = ""
     found = None
     for token in tokens:
-        if token.token.strip(" *_") in ("A", "B") and _ANSWER_PREFIX.search(text):
+        is_letter = token.token.strip(" *_") in ("A", "B")
+        if is_letter and _ANSWER_PREFIX.search(text):
             found = token
         text += token.token
+    letters = [token for token in tokens if token.token.strip(" *_`.") in ("A", "B")]
+    if found is None and text.strip(" *_`.\n") in ("A", "B") and len(letters) == 1:
+        found = letters[0]  # a reply that is only the letter
     if found is None:
         return None
     mass = {"A": 0.0, "B": 0.0}
