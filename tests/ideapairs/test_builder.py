@@ -22,6 +22,7 @@ MIN_UPSTREAM_LEADERBOARDS = 30
 
 def _accounting(report: dict[str, object]) -> None:
     assert report["kept"] + report["dropped"] == report["entries_read"]  # type: ignore[operator]
+    assert 0 < report["kept_in_pairs"] <= report["kept"]  # type: ignore[operator]
     assert sum(report["dropped_by_reason"].values()) == report["dropped"]  # type: ignore[union-attr]
     assert len(report["drops"]) == report["dropped"]  # type: ignore[arg-type]
 

@@ -280,6 +280,14 @@ def build(
         },
         "entries_read": read,
         "kept": read - len(drops),
+        # Kept entries need not be in a pair: their deltas may fall outside every tier window.
+        "kept_in_pairs": len(
+            {
+                (p.board.board.board_id, p.board.entries[i].position)
+                for p in pairs
+                for i in (p.better, p.worse)
+            }
+        ),
         "dropped": len(drops),
         "dropped_by_reason": {
             reason: sum(d.reason == reason for d in drops) for reason in DROP_REASONS
