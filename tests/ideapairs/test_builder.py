@@ -149,3 +149,24 @@ def test_upstream_nlp_progress_json_gives_pairs_from_30_leaderboards(
     assert report["entries_read"] == 559  # the PROVENANCE count of rows
     assert report["leaderboards_with_pairs"] >= MIN_UPSTREAM_LEADERBOARDS
     assert len(read_pairs(tmp_path / "pairs.jsonl")) == report["records"]
+
+
+def test_extraction_without_paper_texts_lists_the_files_it_looked_for(tmp_path: Path) -> None:
+    source = write_demo_leaderboards(tmp_path)
+
+    def respond(messages: list[ChatMessage]) -> str:
+        return (
+            "<goal>Rank well.</goal>" if "<description>" in messages[-1].text else "<idea>x</idea>"
+        )
+
+    result = build(
+        [source],
+        tmp_path / "pairs.jsonl",
+        extractor=scripted_model(respond),
+        log_dir=str(tmp_path / "logs"),
+    )
+    missing = result.report["extraction"]["ideas_without_paper_text"]
+    assert missing and all(set(item) == {"paper_file", "method"} for item in missing)
+    records = read_pairs(tmp_path / "pairs.jsonl")
+    assert {r.idea_a.text_source for r in records} == {"method_and_title"}
+    assert {r.goal for r in records} == {"Rank well."}

@@ -152,10 +152,11 @@ def _extract(
     papers: dict[str, str],
     model: str | Model,
     log_dir: str,
-) -> tuple[Extracted, list[str]]:
-    """Run the extraction for the ideas and goals the pairs use; ids of ideas without a paper."""
+) -> tuple[Extracted, list[dict[str, str]]]:
+    """Extract the ideas and goals the pairs use; list the ideas without a paper text."""
     ideas: dict[str, IdeaSource] = {}
-    without_paper: set[str] = set()
+    # Ideas without a paper text, by the file name their text would be read from.
+    without_paper: dict[str, str] = {}
     for pair in pairs:
         numbers = _board_numbers(pair.board.board)
         for index in (pair.better, pair.worse):
@@ -163,7 +164,7 @@ def _extract(
             key = idea_id(entry)
             paper = papers.get(paper_file_stem(paper_key(entry)))
             if paper is None:
-                without_paper.add(key)
+                without_paper[paper_file_stem(paper_key(entry))] = clean_method(entry.method)
             elif key not in ideas:
                 ideas[key] = IdeaSource(
                     key, entry.method, clean_method(entry.method), entry.paper_title, paper, numbers
@@ -181,7 +182,8 @@ def _extract(
         for b in boards
         if b.board.board_id in used and b.board.description.strip()
     ]
-    return run_extraction(list(ideas.values()), goals, model, log_dir), sorted(without_paper)
+    missing = [{"paper_file": stem, "method": m} for stem, m in sorted(without_paper.items())]
+    return run_extraction(list(ideas.values()), goals, model, log_dir), missing
 
 
 def build(
@@ -205,8 +207,9 @@ def build(
         extract: Extract idea texts and goals with ``extractor``; False uses method name and
             paper title for ideas and a template goal (recorded in each record).
         extractor: The extractor model (required when ``extract``).
-        paper_texts: Folder of paper texts named ``<arXiv id>.md|.txt`` (or the hash the report
-            lists); ideas without one use the method name and title.
+        paper_texts: Folder of paper texts named ``<arXiv id>.md|.txt`` (else a hash of the
+            paper URL; the report lists the names it looked for); ideas without one use the
+            method name and title.
         test_after: Time split: papers after this year are test, the rest train.
         seed: Seed of the 80/20 split.
         log_dir: Where the extraction run writes its Inspect log.
@@ -246,7 +249,7 @@ def build(
                 "pairs": len(plan.pairs),
             }
         )
-    extracted, without_paper = Extracted(), list[str]()
+    extracted, without_paper = Extracted(), list[dict[str, str]]()
     if extract and pairs:
         extracted, without_paper = _extract(pairs, scored, papers, extractor, log_dir)  # type: ignore[arg-type]
     records: list[PairRecord] = []
