@@ -16,6 +16,8 @@ from research_taste_evals.ideapairs.ideapairs import idea_pairs
 from research_taste_evals.lft import baselines as _lft_baselines  # noqa: F401
 from research_taste_evals.lft.lft import lft
 from research_taste_evals.lft.lft_grader_check import lft_grader_check
+from research_taste_evals.reviewcritique import baselines as _reviewcritique_baselines  # noqa: F401
+from research_taste_evals.reviewcritique.reviewcritique import review_critique
 from research_taste_evals.tastybench import baselines as _tastybench_baselines  # noqa: F401
 from research_taste_evals.tastybench.tastybench import tastybench
 from research_taste_evals.tastybench.tastybench_extract import tastybench_extract
@@ -25,6 +27,7 @@ TASKS = (
     eqinfer,
     expdesign,
     paper_weakness,
+    review_critique,
     lft,
     lft_grader_check,
     tastybench,
@@ -46,6 +49,7 @@ __all__ = [
     "eqinfer",
     "expdesign",
     "paper_weakness",
+    "review_critique",
     "lft",
     "lft_grader_check",
     "tastybench",

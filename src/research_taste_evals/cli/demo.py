@@ -31,6 +31,8 @@ from research_taste_evals.ideapairs.demo import write_demo_pairs
 from research_taste_evals.ideapairs.ideapairs import idea_pairs
 from research_taste_evals.lft.lft import lft
 from research_taste_evals.lft.lft_grader_check import lft_grader_check
+from research_taste_evals.reviewcritique.demo import write_demo_reviewcritique
+from research_taste_evals.reviewcritique.reviewcritique import review_critique
 from research_taste_evals.tastybench.demo import write_demo_tastybench
 from research_taste_evals.tastybench.tastybench import tastybench
 from research_taste_evals.tastybench.tastybench_extract import tastybench_extract
@@ -73,6 +75,17 @@ DEMO_RUNS: tuple[DemoRun, ...] = (
             itf_idf_model=OFFLINE_MODEL,
         ),
         model="baseline/generic-weaknesses",
+    ),
+    # Three invented papers with labelled reviews; every segment flagged (recall 1, precision =
+    # base rate). BERTScore uses the packaged MiniLM explicitly (logged as not paper-faithful).
+    DemoRun(
+        name="review_critique",
+        build=lambda data_dir: review_critique(
+            data_path=str(write_demo_reviewcritique(data_dir / "review_critique")),
+            bertscore_model=OFFLINE_MODEL,
+            bootstrap_resamples=200,
+        ),
+        model="baseline/flag-all",
     ),
     # The shipped rubrics; a generic plan graded by the keyword-overlap baseline panel.
     DemoRun(
