@@ -19,6 +19,7 @@ from inspect_ai.log import EvalLog
 
 from research_taste_evals.aaar import demo as aaar_demo
 from research_taste_evals.core.demo import DemoRun
+from research_taste_evals.ideapairs import demo as ideapairs_demo
 from research_taste_evals.lft import demo as lft_demo
 from research_taste_evals.reviewcritique import demo as reviewcritique_demo
 from research_taste_evals.tastybench import demo as tastybench_demo
@@ -31,6 +32,7 @@ DEMO_FAMILIES: tuple[ModuleType, ...] = (
     reviewcritique_demo,
     lft_demo,
     tastybench_demo,
+    ideapairs_demo,
 )
 
 
