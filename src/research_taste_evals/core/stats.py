@@ -188,3 +188,18 @@ def upstream_rank_pearson(ratings: Mapping[str, float], truth: Mapping[str, floa
     if arrays is None:
         return NAN
     return float(scipy_stats.pearsonr(*arrays).statistic)
+
+
+def mean_and_stderr(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error of the mean (n-1 denominator) of the finite ``values``.
+
+    NaN values are skipped. With no finite value both are NaN; with one the mean is that
+    value and the standard error is NaN (undefined), never 0.
+    """
+    finite = np.asarray([v for v in values if not math.isnan(v)], dtype=float)
+    if finite.size == 0:
+        return NAN, NAN
+    mean = float(finite.mean())
+    if finite.size < 2:
+        return mean, NAN
+    return mean, float(finite.std(ddof=1) / math.sqrt(finite.size))

@@ -1,6 +1,6 @@
 """Long-Form Task prompts for the evaluated model.
 
-The task prompts themselves are in the rubric files. AISI's report (seed 002, "Introducing
+The task prompts themselves are in the rubric files. AISI's report ("Introducing
 Long-Form Tasks") asks the model "to generate a step-by-step plan to guide a human towards
 achieving some outcome" but does not publish its system prompt; this wording is ours.
 The follow-up, critique and nudge prompts are in :mod:`research_taste_evals.lft.solvers`;
@@ -28,7 +28,7 @@ LFT_SYSTEM = (
     "reasoning behind your key choices."
 )
 
-# What a nudge critic is shown: the next level's criteria (seed 002, "Next steps: Nudges").
+# What a nudge critic is shown: the next level's criteria (AISI LFT report, "Next steps: Nudges").
 NUDGE_REQUIREMENT_LINE = "- {text}"
 
 

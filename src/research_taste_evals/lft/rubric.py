@@ -1,6 +1,6 @@
 """The Long-Form Task rubric format: a YAML file per task, validated by pydantic.
 
-A rubric (AISI Long-Form Tasks, "Scoring"; SPECS.md section 2) holds the task prompt and ten
+A rubric (AISI Long-Form Tasks report, "Scoring") holds the task prompt and ten
 cumulative levels. Level k's requirement is every criterion of levels 1..k, so a solution
 reaches level k only if it meets all of them; level 0 (a missing or irrelevant answer) is
 implicit. Each criterion carries 1-4 partial-credit points by importance and difficulty; the
