@@ -22,7 +22,7 @@ from research_taste_evals.lft.solvers import CRITIC_SYSTEM, NUDGE_SYSTEM, STATIC
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]
 PETUNIA = "petunia-plastid"
-DIGEST_LINE = "Petunia plastids were stably transformed"  # from the petunia context digest
+DIGEST_LINE = "Stable transformation\nof petunia plastids"  # from the petunia context document
 _ANSWER = re.compile(r"<solution>\s*ANSWER (\d+)")
 
 
@@ -182,8 +182,9 @@ def test_nudge_critic_sees_the_next_level_requirements(scripted_model: ScriptedM
         followup="nudge",
         max_nudges=1,
     )
-    # Level 4 reached, so the critic sees level 5: biolistic delivery (and not level 6).
-    assert "biolistic bombardment" in shown[0] and "homoplasmy" not in shown[0]
+    # Level 4 reached, so the critic sees level 5: delivery and homoplasmy (not level 6).
+    assert "biolistic bombardment" in shown[0] and "homoplasmy" in shown[0]
+    assert "Southern" not in shown[0]
 
 
 def write_rubric(directory: Path, task_id: str, **extra: Any) -> Path:

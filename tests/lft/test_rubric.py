@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from research_taste_evals.core.data import DataError, validation_location
+from research_taste_evals.lft.grader import grading_prompt
 from research_taste_evals.lft.rubric import (
     DEFAULT_RUBRIC_DIR,
     MAX_LEVEL,
@@ -270,12 +271,44 @@ def test_petunia_rubric_follows_the_public_facts() -> None:
         "Pink Wave",
     ):
         assert fact in text, fact
-    # The seed's human-validation lesson: a generic vector must not pass.
-    assert "generic" in rubric.levels[4].criteria[2].text
+    # The report's human-validation lesson: a generic vector must not pass.
+    level_of = rubric.level_of_criterion()
+    by_id = {c.id: c for c in rubric.flattened_criteria()}
+    assert level_of["petunia-named-vector"] == 5 and "generic" in by_id["petunia-named-vector"].text
+
+
+FEASIBLE = 5
+LOWEST_LEVEL_FOR_ONE_POINT = 9  # 1-point items must not gate what a working plan needs
+
+
+def test_gating_review_of_the_shipped_rubrics() -> None:
+    rubrics = {r.task_id: r for r in load_rubrics()}
+    for rubric in rubrics.values():
+        level_of = rubric.level_of_criterion()
+        blocking = [
+            c.id
+            for c in rubric.flattened_criteria()
+            if c.points == 1 and level_of[c.id] < LOWEST_LEVEL_FOR_ONE_POINT
+        ]
+        assert blocking == [], rubric.task_id
+    petunia_levels = rubrics["petunia-plastid"].level_of_criterion()
+    petunia_criteria = {c.id: c for c in rubrics["petunia-plastid"].flattened_criteria()}
+    # Homoplasmy is part of the feasible route; valid alternatives are not hard gates.
+    assert petunia_levels["petunia-homoplasmy"] <= FEASIBLE
+    assert "PEG" in " ".join(petunia_criteria["petunia-biolistics"].alternatives)
+    assert petunia_criteria["petunia-aada-selection"].alternatives
+    # The contamination rubric no longer demands at level 4 what its level 8 calls near chance.
+    audit = rubrics["contamination-audit"].level_of_criterion()
+    assert audit["cont-likelihood-signals"] >= audit["cont-method-limits"]
+
+
+def test_alternatives_reach_the_grading_prompt() -> None:
+    prompt = grading_prompt(petunia(), "x")
+    assert "Also meets [petunia-biolistics]: PEG-mediated transformation" in prompt
 
 
 def test_petunia_rubric_names_no_vector() -> None:
-    """No plasmid-style name (pXY123, pABC-D) anywhere: no source in SPECS names a vector."""
+    """No plasmid-style name (pXY123, pABC-D) anywhere: no listed source names a vector."""
     raw = (DEFAULT_RUBRIC_DIR / "petunia_plastid.yaml").read_text(encoding="utf-8")
     raw += (DEFAULT_RUBRIC_DIR / "context" / "petunia_plastid_digest.md").read_text(
         encoding="utf-8"

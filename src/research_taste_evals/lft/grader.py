@@ -28,6 +28,7 @@ from research_taste_evals.core.grading import (
 )
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.lft.prompts import (
+    ALTERNATIVES_LINE,
     CRITERIA_MET_ALL,
     CRITERIA_MET_NONE,
     CRITERION_LINE,
@@ -129,10 +130,13 @@ def format_levels(rubric: Rubric) -> str:
     for level in rubric.levels:
         title = f": {level.title}" if level.title else ""
         lines = [fill_template(LEVEL_HEADER, level=str(level.level), title=title)]
-        lines += [
-            fill_template(CRITERION_LINE, id=c.id, points=str(c.points), text=c.text.strip())
-            for c in level.criteria
-        ]
+        for c in level.criteria:
+            lines.append(
+                fill_template(CRITERION_LINE, id=c.id, points=str(c.points), text=c.text.strip())
+            )
+            if c.alternatives:
+                others = "; or ".join(a.strip() for a in c.alternatives)
+                lines.append(fill_template(ALTERNATIVES_LINE, id=c.id, alternatives=others))
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 

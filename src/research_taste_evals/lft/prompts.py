@@ -87,4 +87,6 @@ CRITERIA_MET_NONE = "an empty list (partial credit is not graded in this run)"
 
 # One rubric line: the criterion id the grader must echo back, its points and its text.
 CRITERION_LINE = "- [{id}] ({points} pt) {text}"
+# Under a criterion: other ways of meeting it that the rubric accepts (same points).
+ALTERNATIVES_LINE = "  Also meets [{id}]: {alternatives}"
 LEVEL_HEADER = "## Level {level}{title}"

@@ -23,6 +23,8 @@ File layout (YAML)::
         title: ...                     # optional
         criteria:
           - {id: target-enzyme, text: ..., points: 3}
+          - {id: delivery, text: ..., points: 4,
+             alternatives: [another route that works equally well]}  # optional
 
 A malformed file raises :class:`~research_taste_evals.core.data.DataError` naming the file, the
 path inside it (``levels[3].criteria[1].points``) and the reason.
@@ -80,11 +82,18 @@ class _Strict(BaseModel):
 
 
 class Criterion(_Strict):
-    """One requirement of a level, worth 1-4 partial-credit points."""
+    """One requirement of a level, worth 1-4 partial-credit points.
+
+    ``alternatives`` name other ways of meeting it that the rubric accepts, so a valid route
+    the author did not make the main text (AISI's "Limitations": "if a solution makes use of
+    a valid approach which is not in the rubric, the grader will incorrectly assign the
+    solution a low score") is not a hard gate.
+    """
 
     id: str = Field(pattern=CRITERION_ID_PATTERN)
     text: str = Field(min_length=1)
     points: int = Field(ge=MIN_POINTS, le=MAX_POINTS)
+    alternatives: list[str] = Field(default_factory=list)
 
 
 class Level(_Strict):

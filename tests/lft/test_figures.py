@@ -1,0 +1,22 @@
+"""The README figures script: the grader check separates understanding from word matching."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from inspect_ai.log import read_eval_log
+
+from research_taste_evals.lft.figures import metrics, report, run_all
+
+
+def test_grader_check_oracle_passes_and_keyword_grader_fails(tmp_path: Path) -> None:
+    files = run_all(str(tmp_path))
+    assert all(Path(f).parent == tmp_path for f in files.values())
+    oracle = metrics(read_eval_log(str(files["check_oracle"])))
+    keyword = metrics(read_eval_log(str(files["check_keyword"])))
+    assert oracle["exact"] >= 0.9
+    assert keyword["exact"] <= 0.5
+    table = report(files)
+    assert "| keyword (baseline/lft-grader) |" in table and "| answer-aware oracle | 1.00" in table
+    # Every shipped task has a documents-alone row (what access=context material alone scores).
+    assert table.count("| `") == 4
