@@ -8,6 +8,8 @@ from inspect_ai.log import read_eval_log
 
 from research_taste_evals.lft.figures import metrics, report, run_all
 
+README = Path(__file__).parents[2] / "src" / "research_taste_evals" / "lft" / "README.md"
+
 
 def test_grader_check_oracle_passes_and_keyword_grader_fails(tmp_path: Path) -> None:
     files = run_all(str(tmp_path))
@@ -20,3 +22,7 @@ def test_grader_check_oracle_passes_and_keyword_grader_fails(tmp_path: Path) -> 
     assert "| keyword (baseline/lft-grader) |" in table and "| answer-aware oracle | 1.00" in table
     # Every shipped task has a documents-alone row (what access=context material alone scores).
     assert table.count("| `") == 4
+    # The README's tables are this script's output for the current code, not typed figures.
+    readme = README.read_text(encoding="utf-8")
+    for line in table.splitlines():
+        assert line in readme, line

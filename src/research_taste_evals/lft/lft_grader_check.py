@@ -114,6 +114,8 @@ def check_value(
         ),
         "valid_grades": panel_value["valid_grades"],
         "failed_grades": panel_value["failed_grades"],
+        "unscored": panel_value.get("unscored", float(not scored)),
+        "contradictions": panel_value.get("contradictions", NAN),
     }
 
 

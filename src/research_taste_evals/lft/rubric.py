@@ -207,10 +207,6 @@ class Rubric(_Strict):
             raise ValueError(f"level must be in 0..{MAX_LEVEL}, got {level}")
         return [c for lvl in self.levels if lvl.level <= level for c in lvl.criteria]
 
-    def level_of_criterion(self) -> dict[str, int]:
-        """Criterion id -> the level that introduces it."""
-        return {c.id: lvl.level for lvl in self.levels for c in lvl.criteria}
-
     def content_hash(self) -> str:
         """A stable hash of the rubric's content (recorded per sample: which rubric graded it)."""
         return content_id(json.dumps(self.model_dump(mode="json"), sort_keys=True))
