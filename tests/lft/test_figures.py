@@ -6,7 +6,14 @@ from pathlib import Path
 
 from inspect_ai.log import read_eval_log
 
-from research_taste_evals.lft.figures import metrics, report, run_all
+from research_taste_evals.lft.figures import (
+    END_MARKER,
+    START_MARKER,
+    metrics,
+    report,
+    run_all,
+    write_readme,
+)
 
 README = Path(__file__).parents[2] / "src" / "research_taste_evals" / "lft" / "README.md"
 
@@ -26,3 +33,12 @@ def test_grader_check_oracle_passes_and_keyword_grader_fails(tmp_path: Path) -> 
     readme = README.read_text(encoding="utf-8")
     for line in table.splitlines():
         assert line in readme, line
+
+
+def test_write_readme_replaces_only_the_marked_block(tmp_path: Path) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text(f"before\n{START_MARKER}\nold\n{END_MARKER}\nafter\n", encoding="utf-8")
+    write_readme("| new |", readme)
+    assert readme.read_text(encoding="utf-8") == (
+        f"before\n{START_MARKER}\n| new |\n{END_MARKER}\nafter\n"
+    )

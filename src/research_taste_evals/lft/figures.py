@@ -9,7 +9,8 @@
   the keyword grader (how far the ``access=context`` material alone gets);
 - the offline demo (``baseline/lft-generic-protocol`` graded by the keyword grader);
 
-then reads the logs back and prints the README's tables.
+then reads the logs back and prints the README's tables; with ``--write-readme`` it also
+replaces the block between the README's figure markers with them.
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ KEYWORD_GRADER = "baseline/lft-grader"
 ORACLE_GRADER = "baseline/lft-reference-oracle"
 DEMO_MODEL = "baseline/lft-generic-protocol"
 DETERMINISTIC_REPEATS = 1  # the offline graders are deterministic: more repeats add nothing
+README = Path(__file__).with_name("README.md")
+START_MARKER, END_MARKER = "<!-- figures:start -->", "<!-- figures:end -->"
+WRITE_README_FLAG = "--write-readme"
 
 
 def metrics(log: EvalLog) -> dict[str, float]:
@@ -112,11 +116,25 @@ def report(files: dict[str, Path]) -> str:
     return "\n".join(lines)
 
 
+def write_readme(tables: str, readme: Path = README) -> None:
+    """Replace the README's block between the figure markers with ``tables``."""
+    text = readme.read_text(encoding="utf-8")
+    head, rest = text.split(START_MARKER, 1)
+    _, tail = rest.split(END_MARKER, 1)
+    readme.write_text(f"{head}{START_MARKER}\n{tables}\n{END_MARKER}{tail}", encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
-    log_dir = args[0] if args else tempfile.mkdtemp(prefix="lft-figures-")
-    print(report(run_all(log_dir)))
+    write = WRITE_README_FLAG in args
+    paths = [a for a in args if a != WRITE_README_FLAG]
+    log_dir = paths[0] if paths else tempfile.mkdtemp(prefix="lft-figures-")
+    tables = report(run_all(log_dir))
+    print(tables)
     print(f"\nlogs: {log_dir}")
+    if write:
+        write_readme(tables)
+        print(f"updated {README}")
 
 
 if __name__ == "__main__":
