@@ -17,6 +17,7 @@ from inspect_ai.scorer import SampleScore, Score
 from inspect_ai.solver import generate
 from mock_models import counting_model
 
+from research_taste_evals.core.reasons import GRADER_FAILED
 from research_taste_evals.lft.grader import (
     extract_json_object,
     grading_prompt,
@@ -25,6 +26,7 @@ from research_taste_evals.lft.grader import (
 )
 from research_taste_evals.lft.metrics import (
     lft_end_to_end,
+    lft_epochs_reducer,
     lft_feasible,
     lft_grader_agreement,
     lft_grader_failures,
@@ -203,7 +205,7 @@ def test_below_quorum_is_unscored_not_zero() -> None:
     answers = ["garbage"] * 8 + [grade_json(9, [])] * 2
     log, _ = run_lft(answers, quorum=3)
     score = only_score(log)
-    assert isinstance(score.value, dict) and score.reason == "grader_failed"
+    assert isinstance(score.value, dict) and score.reason == GRADER_FAILED
     assert math.isnan(score.value["end_to_end"]) and math.isnan(score.value["partial_credit"])
     assert (score.value["valid_grades"], score.value["failed_grades"]) == (2, 8)
     m = metrics(log)
@@ -312,3 +314,27 @@ def test_even_panel_median_midpoint_or_lower() -> None:
 def test_alpha_of_a_single_panel_is_undefined() -> None:
     # One unit: Krippendorff's alpha is 0 by construction, so it is reported as NaN.
     assert math.isnan(panel_alpha([sample("t", {}, [3, 4, 5, 5])], "panel_levels", "ordinal"))
+
+
+def test_epochs_reducer_sums_counts_and_averages_scored_epochs() -> None:
+    def epoch(
+        e2e: float, unscored: float, valid: float, levels: list[int], **extra: float
+    ) -> Score:
+        value = {"end_to_end": e2e, "unscored": unscored, "valid_grades": valid, **extra}
+        return Score(value=value, metadata={"panel_levels": levels})
+
+    reduced = lft_epochs_reducer()(
+        [
+            epoch(4.0, 0.0, 2.0, [4, 4]),
+            epoch(math.nan, 1.0, 0.0, []),
+            epoch(6.0, 0.0, 2.0, [6, 5], nudges_to_top=3.0),
+        ]
+    )
+    assert reduced.value == {
+        "end_to_end": 5.0,  # the mean of the scored epochs
+        "unscored": 1.0,  # counts are summed: the unscored epoch stays visible
+        "valid_grades": 4.0,
+        "nudges_to_top": 3.0,  # a field only some epochs have is kept
+    }
+    assert reduced.metadata is not None
+    assert reduced.metadata["panel_levels_by_epoch"] == [[4, 4], [], [6, 5]]

@@ -263,7 +263,7 @@ def lft_nudges() -> Metric:
 
 def _reduce_values(values: list[dict[str, Any]]) -> dict[str, Any]:
     reduced: dict[str, Any] = {}
-    for key in values[0]:
+    for key in dict.fromkeys(k for value in values for k in value):  # every epoch's keys
         numbers = [number(v, key) for v in values]
         finite = [n for n in numbers if not math.isnan(n)]
         if key in COUNT_KEYS:

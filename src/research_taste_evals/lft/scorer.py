@@ -198,7 +198,9 @@ def lft_scorer(
         rubric = rubric_from_metadata(state.metadata)
         solution = state.output.completion.strip()
         if not solution:
-            return missing_answer_score()
+            missing = missing_answer_score()
+            record_nudges(missing, state.metadata.get(NUDGE_METADATA_KEY))
+            return missing
         if graders is None:
             require_grader_role(allow_self_grading)
         models = resolve_graders(graders)
