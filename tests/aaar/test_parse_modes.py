@@ -154,3 +154,23 @@ def test_multiple_choice_is_one_call_with_released_option_format(
     assert "(A). `x_1`;\n(B). `x_2`;\n(C). `x_3`;\n(D). `x_4`\n" in prompts[0]
     assert metrics["choice_unparsed_rate"] == 1.0 and math.isnan(metrics["choice_accuracy"])
     assert metrics["faithful_choice_accuracy"] == 0.0
+
+
+def test_multiple_choice_re_asks_only_as_an_option(
+    tmp_path: Path, scripted_model: ScriptedModel
+) -> None:
+    answers = iter(["not a letter", "b"])
+    log = inspect_eval(
+        eqinfer(
+            data_path=str(write_demo_eqinfer(tmp_path)),
+            variant="multiple_choice",
+            choice_retries=1,
+            shuffle_options=False,
+        ),
+        model=scripted_model(lambda _: next(answers, "b")),
+        display="none",
+        limit=1,
+    )[0]
+    metrics = metrics_of(log)
+    assert metrics["choice_unparsed_rate"] == 0.0  # the re-ask got a letter
+    assert (log.eval.metadata or {})["provenance"]["paper_faithful"]["retries"] is False

@@ -5,18 +5,23 @@ Lou et al. (2024), "AAAR-1.0: Assessing AI's Potential to Assist Research", Sect
 
 from __future__ import annotations
 
+from functools import partial
+
 from inspect_ai import Task, task
 from inspect_ai.solver import generate, system_message
 
 from research_taste_evals.aaar.dataset.eqinfer import (
     DEFAULT_CONTEXT_WORDS,
+    LETTERS,
     Variant,
     eqinfer_dataset,
     load_eqinfer_records,
 )
+from research_taste_evals.aaar.parsing import strict_choice
 from research_taste_evals.aaar.prompts import EQINFER_MC_SYSTEM, EQINFER_SYSTEM
 from research_taste_evals.aaar.scorer.eqinfer import eqinfer_binary_scorer, eqinfer_choice_scorer
 from research_taste_evals.aaar.solvers import binary_until_parsed
+from research_taste_evals.core.answers import generate_until_parsed
 from research_taste_evals.core.provenance import provenance
 
 EQINFER_VERSION = "2-A"
@@ -33,6 +38,7 @@ def eqinfer(
     context_words: int = DEFAULT_CONTEXT_WORDS,
     parse_retries: int = UPSTREAM_PARSE_RETRIES,
     shuffle_options: bool = True,
+    choice_retries: int = UPSTREAM_CHOICE_RETRIES,
 ) -> Task:
     """AAAR-1.0 EqInfer: judge whether a candidate LaTeX equation fits its paper's context.
 
@@ -48,18 +54,27 @@ def eqinfer(
         context_words: Whitespace words of context kept on each side of the equation.
         parse_retries: ``binary``: re-asks while either reading has no label (release: 3).
         shuffle_options: ``multiple_choice`` only: permute options per instance (seeded).
+        choice_retries: ``multiple_choice`` only: re-asks while the answer is not one option
+            letter (release: 0, one call; a non-zero value is recorded as not paper-faithful).
     """
     if context_words <= 0:
         raise ValueError(f"context_words must be positive, got {context_words}")
     if variant not in ("binary", "multiple_choice"):
         raise ValueError(f"variant must be 'binary' or 'multiple_choice', got {variant!r}")
+    if choice_retries < 0:
+        raise ValueError(f"choice_retries must be >= 0, got {choice_retries}")
     records, resolved = load_eqinfer_records(data_path)
     dataset = eqinfer_dataset(records, variant, context_words, shuffle_options, name="eqinfer")
     if variant == "binary":
         solver = [system_message(EQINFER_SYSTEM), binary_until_parsed(parse_retries)]
         scorer = eqinfer_binary_scorer()
     else:
-        solver = [system_message(EQINFER_MC_SYSTEM), generate()]
+        ask = (
+            generate_until_parsed(partial(strict_choice, letters=LETTERS), choice_retries)
+            if choice_retries
+            else generate()
+        )
+        solver = [system_message(EQINFER_MC_SYSTEM), ask]
         scorer = eqinfer_choice_scorer()
     return Task(
         dataset=dataset,
@@ -75,8 +90,11 @@ def eqinfer(
                     "prompt": True,
                     "word_counting": True,  # whitespace words, as the release counts them
                     "context_words": context_words == DEFAULT_CONTEXT_WORDS,
-                    "retries": variant == "multiple_choice"
-                    or parse_retries == UPSTREAM_PARSE_RETRIES,
+                    "retries": (
+                        parse_retries == UPSTREAM_PARSE_RETRIES
+                        if variant == "binary"
+                        else choice_retries == UPSTREAM_CHOICE_RETRIES
+                    ),
                     "options_order": variant == "binary" or not shuffle_options,
                 },
                 benchmark="AAAR-1.0 EqInfer",
@@ -84,7 +102,7 @@ def eqinfer(
             ),
             "variant": variant,
             "context_words": context_words,
-            "parse_retries": parse_retries if variant == "binary" else UPSTREAM_CHOICE_RETRIES,
+            "parse_retries": parse_retries if variant == "binary" else choice_retries,
             "shuffle_options": shuffle_options if variant == "multiple_choice" else None,
             "instances": len(records),
         },
