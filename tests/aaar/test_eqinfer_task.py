@@ -12,6 +12,7 @@ from log_metrics import metrics_of
 
 from research_taste_evals.aaar.demo import DEMO_EQINFER, write_demo_eqinfer
 from research_taste_evals.aaar.eqinfer import eqinfer
+from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]
 
@@ -76,7 +77,7 @@ def test_maybe_is_counted_as_unparsed_not_a_crash_or_a_silent_zero(
     assert strict.samples is not None
     assert strict.samples[0].scores is not None
     score = next(iter(strict.samples[0].scores.values()))
-    assert score.reason == "invalid_response_format"
+    assert score.reason == INVALID_RESPONSE_FORMAT
 
     # The same answers, read as the release code reads them (in the same log): upstream forces
     # every unreadable answer to the wrong label, so there are no true positives at all.

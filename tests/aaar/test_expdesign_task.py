@@ -18,6 +18,7 @@ from research_taste_evals.aaar.dataset.expdesign import EXPERIMENTS_KEY, EXPLANA
 from research_taste_evals.aaar.demo import DEMO_EXPDESIGN, write_demo_expdesign
 from research_taste_evals.aaar.expdesign import expdesign
 from research_taste_evals.core.embeddings import OFFLINE_MODEL
+from research_taste_evals.core.reasons import GRADER_FAILED
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]
 DESIGN_MARKER = "### Your Experiment List:"
@@ -106,7 +107,7 @@ def test_unparseable_judge_answers_are_counted_never_silent(
     assert math.isnan(metrics["en_recall"]) and math.isnan(metrics["en_f1"])  # unknown, not 0
     assert strict.samples is not None and strict.samples[0].scores is not None
     score = next(iter(strict.samples[0].scores.values()))
-    assert score.reason == "grader_failed"
+    assert score.reason == GRADER_FAILED
     assert score.metadata is not None and None in score.metadata["recall_decisions"]
     assert {f["kind"] for f in score.metadata["judge_failures"]} == {"unparseable"}
     # The same answers read as upstream reads them, in the same log: unparsed -> 0.

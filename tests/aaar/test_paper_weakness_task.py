@@ -24,6 +24,7 @@ from research_taste_evals.aaar.paper_weakness import paper_weakness
 from research_taste_evals.aaar.similarity import itf_idf, soft_precision_recall, with_placeholder
 from research_taste_evals.aaar.solvers import combine_piece_lists
 from research_taste_evals.core.embeddings import OFFLINE_MODEL, get_embedder
+from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.text import nltk_words
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]
@@ -191,7 +192,7 @@ def test_no_research_content_is_an_empty_prediction_scored_zero(
     # Upstream scores an empty list as ["None"]: identical everywhere, so ITF-IDF is 0.
     assert metrics["itf_idf_score"] == pytest.approx(0.0, abs=1e-9)
     assert log.samples is not None and log.samples[0].scores is not None
-    assert next(iter(log.samples[0].scores.values())).reason == "invalid_response_format"
+    assert next(iter(log.samples[0].scores.values())).reason == INVALID_RESPONSE_FORMAT
 
 
 def test_reviewer_with_empty_list_is_skipped(tmp_path: Path, scripted_model: ScriptedModel) -> None:

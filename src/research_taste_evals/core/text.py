@@ -92,8 +92,8 @@ def first_counted_words(text: str, count: int, counting: WordCounting) -> str:
 def split_into_pieces(text: str, window: int, counting: WordCounting) -> list[str]:
     """Split-combine chunking: ``n // window + 1`` pieces of ``n // pieces + 1`` words each.
 
-    ``n`` is the word count under ``counting``; the last piece is shorter (and may be empty
-    when ``n`` is a multiple of the piece count's complement, as in the arithmetic it follows).
+    ``n`` is the word count under ``counting``. The last piece is shorter, and empty when the
+    first pieces already hold every word (e.g. 6 words, window 3: pieces of 3, 3 and 0 words).
     """
     if window <= 0:
         raise ValueError(f"window must be positive, got {window}")
