@@ -22,7 +22,7 @@ def swept_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "models: [baseline/all-positive]\n"
         "tasks:\n"
         f"  - task: eqinfer\n    args: {{data_path: '{data}'}}\n"
-        f"  - task: eqinfer\n    args: {{data_path: '{data}', parse_mode: faithful}}\n"
+        f"  - task: eqinfer\n    args: {{data_path: '{data}', context_words: 500}}\n"
     )
     assert main(["sweep", str(config)]) == 0
     assert run_sweep(load_sweep(config))  # resumable: nothing left to run
@@ -32,16 +32,16 @@ def swept_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_leaderboard_has_one_row_per_task_model_and_arguments(swept_logs: Path) -> None:
     rows = collect_rows(swept_logs)
     assert len(rows) == 2
-    assert {row.task_args.get("parse_mode") for row in rows} == {"strict", "faithful"}
+    assert {row.task_args.get("context_words") for row in rows} == {1000, 500}
     for row in rows:
         assert row.model == "baseline/all-positive"
         assert row.metrics["decision_f1"] == pytest.approx(0.4)
     markdown = to_markdown(rows, ["decision_f1"])
-    assert "### eqinfer" in markdown and "parse_mode=faithful" in markdown
-    assert "| baseline/all-positive | parse_mode=strict | 24 | 0.4 |" in markdown
+    assert "### eqinfer" in markdown and "context_words=500" in markdown
+    assert "| baseline/all-positive | context_words=1000 | 24 | 0.4 |" in markdown
     csv_lines = to_csv(rows).splitlines()
     assert csv_lines[0].startswith("task,model,args,samples,metric,value")
-    assert '""parse_mode"": ""faithful""' in to_csv(rows)
+    assert '""context_words"": 500' in to_csv(rows)
     assert len(csv_lines) == 1 + 2 * len(rows[0].metrics)
 
 
