@@ -16,7 +16,7 @@ from inspect_ai.tool import ToolDef
 
 from research_taste_evals.tastybench.baselines import project_texts
 from research_taste_evals.tastybench.dataset import load_papers
-from research_taste_evals.tastybench.scorer import ratings_from_log
+from research_taste_evals.tastybench.ratings import ratings_from_log
 from research_taste_evals.tastybench.tastybench import tastybench
 from research_taste_evals.tastybench.websearch import CITATION_COUNT_DOMAINS, guarded_web_search
 
@@ -63,6 +63,8 @@ def test_replaying_upstream_rankings_reproduces_elo_and_rho(
     assert log.eval.metadata is not None
     assert log.eval.metadata["velocity"] == "upstream"
     assert log.eval.metadata["pairs_file_sha256"]
+    faithful = log.eval.metadata["provenance"]["paper_faithful"]
+    assert faithful["velocity"] and faithful["schedule"] and not faithful["choice_method"]
 
 
 def test_always_project_1_has_no_taste(demo_dir: Path, tmp_path: Path, metrics_of: Metrics) -> None:
@@ -161,6 +163,29 @@ def test_metadata_records_the_variant(demo_dir: Path) -> None:
     assert task.metadata["velocity_fetch_date"] == "2025-11-08"
     assert task.metadata["schedule"] == "adjacent" and task.metadata["rounds"] == 2
     assert "semanticscholar.org" in task.metadata["web_search_blocked_domains"]
+    block = task.metadata["provenance"]
+    assert block["data_revision"] == "be72f06afd1e75ffd2f3067c87a616e4de6e4633"
+    assert block["prompt_variant"] == "goodhart"
+    assert block["paper_faithful"] == {"velocity": False, "choice_method": False, "schedule": True}
+    assert task.metadata["headline_metric"] == "bt_spearman"
+    assert task.version == "2-A"
+
+
+def test_common_window_leaves_out_and_counts_papers_without_it(demo_dir: Path) -> None:
+    papers = load_papers("curated", "idea", demo_dir, window_months=12).papers
+    lacking = sorted(p.paper_id for p in papers if p.months_observed < 12)
+    assert lacking  # the demo set has recent papers
+    task = tastybench(data_path=str(demo_dir), velocity="common_window", window_months=12, rounds=1)
+    assert task.metadata is not None
+    assert sorted(task.metadata["papers_without_common_window"]) == lacking
+    assert task.metadata["papers_judged"] == len(papers) - len(lacking)
+    shown = {s.metadata["paper_1"] for s in task.dataset} | {
+        s.metadata["paper_2"] for s in task.dataset
+    }
+    assert not shown & set(lacking)
+    assert all(s.metadata["velocity_1"] is not None for s in task.dataset)
+    with pytest.raises(ValueError, match="window_months"):
+        tastybench(data_path=str(demo_dir), velocity="common_window", window_months=15)
 
 
 def test_invalid_arguments_fail_fast(demo_dir: Path) -> None:

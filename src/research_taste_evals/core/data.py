@@ -8,6 +8,7 @@ mismatch, a missing file, unreadable JSON, a record that does not fit its schema
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import json
 import os
@@ -246,3 +247,12 @@ def describe_validation_error(error: ValidationError) -> str:
     problem = error.errors()[0]
     message = problem["msg"].removeprefix("Value error, ")
     return f"field '{validation_location(problem['loc'])}': {message}"
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    """Rows of a CSV file (header row first) as dicts; errors name the file."""
+    try:
+        with path.open(encoding="utf-8", newline="") as handle:
+            return list(csv.DictReader(handle))
+    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        raise DataError(f"{path}: cannot read CSV: {error}") from error
