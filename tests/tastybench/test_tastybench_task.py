@@ -106,6 +106,19 @@ def test_a_velocity_oracle_ranks_perfectly(
     assert metrics["bt_spearman_brown"] > 0.9
 
 
+def test_citation_oracle_baseline_reaches_the_ceiling(
+    demo_dir: Path, tmp_path: Path, metrics_of: Metrics
+) -> None:
+    """The oracle learns velocities from the ground truth the task loaded (default adjacent
+    schedule): Bradley-Terry rho >= 0.95; the seeded coin stays near chance."""
+    task = tastybench(data_path=str(demo_dir), bootstrap_resamples=50)
+    oracle = metrics_of(_run(task, "baseline/tastybench-citation-oracle", tmp_path))
+    assert oracle["bt_spearman"] >= 0.95
+    assert oracle["pairwise_agreement"] == 1.0 and oracle["unclear_rate"] == 0.0
+    coin = metrics_of(_run(task, "baseline/tastybench-random", tmp_path))
+    assert coin["pairwise_agreement"] < 0.75 and coin["unclear_rate"] == 0.0
+
+
 def test_both_neither_and_empty_answers_are_unclear(
     demo_dir: Path, tmp_path: Path, scripted_model: ScriptedModel, metrics_of: Metrics
 ) -> None:

@@ -14,6 +14,7 @@ from inspect_ai import Task, task
 from research_taste_evals.core.data import sha256_of
 from research_taste_evals.core.provenance import provenance
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
+from research_taste_evals.tastybench.baselines import remember_velocities
 from research_taste_evals.tastybench.choice import CHOICE_METHODS, ChoiceMethod
 from research_taste_evals.tastybench.dataset import (
     PAPER_SETS,
@@ -127,6 +128,8 @@ def tastybench(
                 f"only {len(papers)} papers have {window_months} months of citations; "
                 "lower window_months"
             )
+    # The offline citation oracle (baseline/tastybench-citation-oracle) reads this run's truth.
+    remember_velocities((paper.text, paper.velocity(velocity)) for paper in papers)
     ids = [paper.paper_id for paper in papers]
     pairs = build_schedule(ids, schedule, rounds, seed, pairs_file)
     dataset = comparison_dataset(pairs, papers, JUDGE_PROMPTS[prompt], velocity)

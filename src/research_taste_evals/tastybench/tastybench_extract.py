@@ -48,7 +48,8 @@ from research_taste_evals.tastybench.solvers import generate_as_extractor
 
 ExtractKind = Literal["idea", "summary"]
 IdeaPrompt = Literal["seed", "curated"]
-EXTRACT_VERSION = "1.0.0"
+# "N-X" (README changelog): 1-A is the 1.0.0 behaviour under the new numbering.
+EXTRACT_VERSION = "1-A"
 FULLTEXT_SUFFIXES = (".txt", ".md")
 _PROMPTS = {("idea", "seed"): EXTRACT_IDEA, ("idea", "curated"): EXTRACT_IDEA_CURATED}
 
