@@ -168,6 +168,23 @@ def test_both_neither_and_empty_answers_are_unclear(
     assert math.isnan(metrics["order_consistency"])
 
 
+def test_a_failing_extractor_is_counted_not_a_failed_sample(
+    demo_dir: Path, tmp_path: Path, scripted_model: ScriptedModel, metrics_of: Metrics
+) -> None:
+    def broken(messages: list[ChatMessage]) -> str:
+        raise RuntimeError("provider down")
+
+    task = tastybench(data_path=str(demo_dir), rounds=1, bootstrap_resamples=10)
+    judge = scripted_model(lambda messages: "Both have merit.")  # ambiguous: needs the extractor
+    log = _run(task, judge, tmp_path, model_roles={"extractor": scripted_model(broken)})
+    assert log.status == "success"
+    metrics = metrics_of(log)
+    assert metrics["extractor_failure_rate"] == 1.0 and metrics["unclear_rate"] == 1.0
+    score = (log.samples or [])[0].scores["tastybench_scorer"]  # type: ignore[index]
+    assert score.metadata is not None and score.metadata["unclear_reason"] == "extractor_failed"
+    assert score.reason == "grader_failed"
+
+
 def test_metadata_records_the_variant(demo_dir: Path) -> None:
     task = tastybench(data_path=str(demo_dir), rounds=2, web_search=True)
     assert len(task.dataset) == 2 * (len(load_papers("curated", "idea", demo_dir).papers) - 1)

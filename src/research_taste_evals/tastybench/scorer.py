@@ -2,7 +2,8 @@
 
 Values: ``first_won`` (1 = Project 1, 0 = Project 2, NaN = unclear), ``unclear``, ``agree``
 (the pick has the higher velocity), ``extractor_used`` and ``extractor_failed`` (the extractor
-call failed: provider error or refusal). The dataset-level metrics (``metrics.py``) rebuild the
+call failed: provider error or refusal; reason ``grader_failed``, while an answer nobody could
+read is ``invalid_response_format``). The dataset-level metrics (``metrics.py``) rebuild the
 comparisons from them; the task attaches those metrics, as they take the bootstrap settings.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
+from research_taste_evals.core.reasons import GRADER_FAILED, INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.tastybench.choice import ChoiceMethod
 from research_taste_evals.tastybench.solvers import read_pick, stored_pick
@@ -25,6 +26,8 @@ def tastybench_scorer(choice_method: ChoiceMethod = "parser_then_extractor") -> 
 
     async def score(state: TaskState, target: Target) -> Score:
         result = stored_pick(state) or await read_pick(state, choice_method)
+        extractor_failed = result.unclear_reason in EXTRACTOR_FAILURES
+        reason = GRADER_FAILED if extractor_failed else INVALID_RESPONSE_FORMAT
         first_won = NAN if result.choice is None else float(result.choice == 1)
         agree = NAN
         if result.choice is not None and target.text in ("1", "2"):
@@ -35,10 +38,10 @@ def tastybench_scorer(choice_method: ChoiceMethod = "parser_then_extractor") -> 
                 "unclear": float(result.choice is None),
                 "agree": agree,
                 "extractor_used": float(result.method == "extractor"),
-                "extractor_failed": float(result.unclear_reason in EXTRACTOR_FAILURES),
+                "extractor_failed": float(extractor_failed),
             },
             answer="unclear" if result.choice is None else str(result.choice),
-            reason=INVALID_RESPONSE_FORMAT if result.choice is None else None,
+            reason=reason if result.choice is None else None,
             explanation=(
                 f"picked Project {result.choice} (read by {result.method})"
                 if result.choice is not None
