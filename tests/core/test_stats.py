@@ -1,4 +1,4 @@
-"""Rank correlations, their bootstrap CIs and upstream TastyBench's rank-Pearson."""
+"""Rank correlations and their bootstrap CIs."""
 
 from __future__ import annotations
 
@@ -8,12 +8,10 @@ import pytest
 
 from research_taste_evals.core.stats import (
     cohen_kappa,
-    descending_positions,
     kendall_tau,
     mean_and_stderr,
     rank_correlation_with_ci,
     spearman,
-    upstream_rank_pearson,
 )
 
 NAN = float("nan")
@@ -78,33 +76,6 @@ def test_rank_correlation_with_ci_degenerate_is_nan() -> None:
     assert result["n"] == 2
     with pytest.raises(ValueError, match="method"):
         rank_correlation_with_ci({}, {}, method="pearson")  # type: ignore[arg-type]
-
-
-def test_descending_positions_break_ties_by_insertion_order() -> None:
-    assert descending_positions({"a": 1.0, "b": 5.0, "c": 1.0, "d": 2.0}) == {
-        "b": 0,
-        "d": 1,
-        "a": 2,
-        "c": 3,
-    }
-
-
-def test_upstream_rank_pearson_equals_spearman_without_ties() -> None:
-    ratings = {"a": 1500.0, "b": 1600.0, "c": 1400.0, "d": 1550.0, "e": 1450.0}
-    truth = {"e": 5.0, "d": 1.0, "c": 3.0, "b": 4.0, "a": 2.0}
-    keys = list(ratings)
-    assert upstream_rank_pearson(ratings, truth) == pytest.approx(
-        spearman([ratings[k] for k in keys], [truth[k] for k in keys])
-    )
-
-
-def test_upstream_rank_pearson_ties_by_position_hand_worked() -> None:
-    ratings = {"a": 3.0, "b": 2.0, "c": 1.0}  # positions a0 b1 c2
-    # b and c tie: the one inserted first takes the higher position
-    assert upstream_rank_pearson(ratings, {"a": 2.0, "b": 1.0, "c": 1.0}) == pytest.approx(1.0)
-    # positions a0 c1 b2 vs a0 b1 c2: Pearson = Spearman of (0,1,2) vs (0,2,1) = 0.5
-    assert upstream_rank_pearson(ratings, {"a": 2.0, "c": 1.0, "b": 1.0}) == pytest.approx(0.5)
-    assert math.isnan(upstream_rank_pearson({"a": 1.0}, {"a": 1.0}))
 
 
 def test_spearman_needs_three_points_because_two_are_always_perfect() -> None:

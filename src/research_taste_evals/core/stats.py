@@ -203,39 +203,22 @@ def rank_correlation_with_ci(
     return {"rho": rho, "ci_low": low, "ci_high": high, "n": float(len(ids))}
 
 
-def descending_positions(values: Mapping[str, float]) -> dict[str, int]:
-    """Position of each id when sorted by value, highest first (0 = highest).
+PARTIAL_EPSILON = 1e-12
 
-    Ties keep their insertion order in ``values`` (a stable sort). This is upstream TastyBench's
-    ordinal rank (``compare.py``: ``sort_values(ascending=False)`` then ``rank = range(n)``);
-    pandas' default quicksort makes no promise about tie order, so stable is the reproducible
-    choice and agrees with pandas whenever pandas' sort happens to be stable.
+
+def partial_spearman(x: Sequence[float], y: Sequence[float], z: Sequence[float]) -> float:
+    """Spearman correlation of ``x`` and ``y`` controlling for ``z`` (partial rank correlation).
+
+    The first-order partial correlation formula applied to Spearman coefficients:
+    (r_xy - r_xz r_yz) / sqrt((1 - r_xz^2) (1 - r_yz^2)). NaN when any coefficient is
+    undefined (see ``spearman``) or ``z`` fully explains ``x`` or ``y`` (|r| = 1); never raises.
     """
-    keys = list(values)
-    scores = np.asarray([values[key] for key in keys], dtype=float)
-    order = np.argsort(-scores, kind="stable")
-    return {keys[index]: position for position, index in enumerate(order)}
-
-
-def upstream_rank_pearson(ratings: Mapping[str, float], truth: Mapping[str, float]) -> float:
-    """Upstream TastyBench's correlation: Pearson between ordinal ranks (paper-faithful mode).
-
-    Each map is ranked on its own (``descending_positions``: sort descending, rank = position,
-    over ALL of its ids), then ids present in both are joined and Pearson's r is taken between
-    the two rank columns. This equals Spearman's rho when there are no ties and no ids missing
-    from either side; ties are broken by position instead of averaged, and an id missing from
-    one side leaves a gap in the other side's ranks. NaN when undefined (< 3 joined ids or a
-    constant column), never raises.
-    """
-    rating_ranks = descending_positions(ratings)
-    truth_ranks = descending_positions(truth)
-    common = [key for key in rating_ranks if key in truth_ranks]
-    arrays = _paired_arrays(
-        [rating_ranks[key] for key in common], [truth_ranks[key] for key in common]
-    )
-    if arrays is None:
+    r_xy, r_xz, r_yz = spearman(x, y), spearman(x, z), spearman(y, z)
+    denominator = (1.0 - r_xz**2) * (1.0 - r_yz**2)
+    # |r| = 1 can come out as 1 - 1e-16: treat a vanishing denominator as zero.
+    if any(math.isnan(value) for value in (r_xy, r_xz, r_yz)) or denominator <= PARTIAL_EPSILON:
         return NAN
-    return float(scipy_stats.pearsonr(*arrays).statistic)
+    return float((r_xy - r_xz * r_yz) / math.sqrt(denominator))
 
 
 def mean_and_stderr(values: Sequence[float]) -> tuple[float, float]:

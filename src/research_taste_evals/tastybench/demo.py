@@ -9,8 +9,8 @@ through the same loader as real runs.
 
 The idea texts were written without looking at velocity, yet on these ten the length-prior
 baseline (``baseline/tastybench-longer``) happens to agree with velocity (Spearman about 0.5):
-the demo shows that the metrics respond, nothing more. On the real curated set that baseline
-gets 0.18 (windowed velocity, all pairs); see the README.
+the demo shows that the metrics respond, nothing more. Its figures on the real curated set are
+in the README's baseline table.
 """
 
 from __future__ import annotations
