@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 from inspect_ai import Task, eval_set, task_with
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from research_taste_evals.core.data import DataError, cache_dir, describe_validation_error
 
@@ -62,16 +62,6 @@ class SweepConfig(BaseModel):
     fail_on_error: bool | float | None = None
     tags: list[str] = Field(default_factory=list)
     metadata: dict[str, Any] = Field(default_factory=dict)
-
-    @model_validator(mode="after")
-    def _every_task_has_models(self) -> SweepConfig:
-        for index, entry in enumerate(self.tasks):
-            if not (entry.models or self.models):
-                raise ValueError(
-                    f"tasks.{index}.models: no models for task {entry.task!r} "
-                    "(give 'models' at the top or in the task entry)"
-                )
-        return self
 
 
 @dataclass(frozen=True)
@@ -129,6 +119,11 @@ def load_sweep(path: str | Path) -> SweepConfig:
     known = _tasks_by_name()
     writers = _demo_writers()
     for index, entry in enumerate(config.tasks):
+        if not (entry.models or config.models):
+            raise DataError(
+                f"{source}: field 'tasks.{index}.models': no models for task {entry.task!r} "
+                "(give 'models' at the top of the file or in the task entry)"
+            )
         if entry.task not in known:
             raise DataError(
                 f"{source}: field 'tasks.{index}.task': unknown task {entry.task!r}; "

@@ -3,8 +3,9 @@
 A log is excluded, with the reason, when it errored or is incomplete, when it is of a task
 this package does not register, when its task version is not the current one (numbers of
 different versions are not comparable), or when it comes from the test suite. A test log is
-recognised by any of: a model of Inspect's mock provider (``mockllm/...``, which only tests
-use), a ``test`` tag, or a location inside a pytest temporary folder (``pytest-of-<user>``).
+recognised by a model (evaluated or in any role) of Inspect's mock provider (``mockllm/...``,
+which only tests use) or by a ``test`` tag. The suite's other runs (offline baselines) cannot
+reach a user's folder: tests/conftest.py sends every default log to a scratch folder.
 Only headers are read (``read_eval_log(header_only=True)``), so large folders stay fast; a
 folder may hold the logs of several sweep shards and of several dates.
 """
@@ -21,7 +22,6 @@ from research_taste_evals.reporting.families import TaskReportSpec, task_specs
 
 TEST_TAG = "test"
 MOCK_PROVIDER_PREFIX = "mockllm/"
-PYTEST_TMP_MARKER = "pytest-of-"
 # Task arguments that say where data lives, not how the task runs: runs on the same data in
 # different folders belong in one row (the data's identity is in the provenance metadata).
 LOCATION_ARG_SUFFIXES = ("_path", "_dir", "_file")
@@ -78,15 +78,13 @@ def _short(task: str) -> str:
     return task.split("/")[-1]
 
 
-def suite_log_reason(log: EvalLog, location: str) -> str | None:
+def suite_log_reason(log: EvalLog) -> str | None:
     """Why ``log`` counts as a test-suite log, or None."""
-    models = [log.eval.model, *_role_models(log).get("grader", [])]
+    models = [log.eval.model, *(m for role in _role_models(log).values() for m in role)]
     if any(model.startswith(MOCK_PROVIDER_PREFIX) for model in models):
         return f"test log: model {log.eval.model} is Inspect's mock provider"
     if TEST_TAG in (log.eval.tags or []):
         return f"test log: tagged {TEST_TAG!r}"
-    if PYTEST_TMP_MARKER in location:
-        return "test log: written inside a pytest temporary folder"
     return None
 
 
@@ -98,9 +96,9 @@ def _role_models(log: EvalLog) -> dict[str, list[str]]:
     return roles
 
 
-def exclusion_reason(log: EvalLog, location: str, specs: dict[str, TaskReportSpec]) -> str | None:
+def exclusion_reason(log: EvalLog, specs: dict[str, TaskReportSpec]) -> str | None:
     """Why ``log`` must stay out of the leaderboards, or None when it is fit."""
-    reason = suite_log_reason(log, location)
+    reason = suite_log_reason(log)
     if reason:
         return reason
     if log.status == "error":
@@ -164,7 +162,7 @@ def read_runs(log_dir: str) -> tuple[list[Run], list[Excluded]]:
     excluded: list[Excluded] = []
     for info in list_eval_logs(log_dir, recursive=True):
         log = read_eval_log(info, header_only=True)
-        reason = exclusion_reason(log, info.name, specs)
+        reason = exclusion_reason(log, specs)
         if reason is None:
             runs.append(run_of(log, info.name))
         else:
