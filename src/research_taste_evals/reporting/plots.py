@@ -51,7 +51,12 @@ def plot_bars(task: str, rows: list[Run], metrics: list[str], out_dir: Path) -> 
         ]
         positions = range(len(rows))
         axis.bar(positions, [0.0 if math.isnan(v) else v for v in values], color=BAR_COLOR)
-        defined = [i for i, v in enumerate(values) if not math.isnan(v)]
+        # Whiskers only where the log holds an interval: a bar without one has none drawn.
+        defined = [
+            i
+            for i, (v, c) in enumerate(zip(values, cells, strict=True))
+            if not math.isnan(v) and c.low is not None
+        ]
         axis.errorbar(
             [positions[i] for i in defined],
             [values[i] for i in defined],
