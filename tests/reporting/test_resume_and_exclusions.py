@@ -74,6 +74,12 @@ def test_interrupted_sweep_resumes_without_repeating_finished_samples(tmp_path: 
     ]
     assert complete.results is not None and complete.results.completed_samples == DEMO_DECISIONS
 
+    logs_before = sorted(info.name for info in list_eval_logs(str(log_dir)))
+    Switch.answered = []
+    assert run_sweep(config, display="none")  # a third run: everything is complete
+    assert Switch.answered == []  # no model call
+    assert sorted(info.name for info in list_eval_logs(str(log_dir))) == logs_before
+
 
 def _copy_with(log: Any, folder: Path, name: str, **changes: Any) -> None:
     for key, value in changes.items():

@@ -60,7 +60,8 @@ def paper_section(spec: TaskReportSpec, metrics: list[str]) -> str:
     lines = [["model (paper)", *shown]]
     for row in paper.results:
         lines.append([str(row.get("model", "")), *(str(row.get(m, "")) for m in shown)])
-    return f"Paper's numbers ({paper.source}):\n\n{markdown_table(lines)}"
+    scale = " Ours are fractions of 1: multiply by 100." if "percent" in paper.source else ""
+    return f"Paper's numbers ({paper.source}):{scale}\n\n{markdown_table(lines)}"
 
 
 def task_report(task: str, rows: list[Run]) -> str:
