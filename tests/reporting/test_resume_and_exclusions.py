@@ -116,6 +116,8 @@ def test_errored_other_version_and_test_logs_are_excluded_with_reasons(tmp_path:
     tagged = read_eval_log(good.location)
     _copy_with(tagged, log_dir, "tagged.eval", tags=["test"])
 
+    (log_dir / "truncated.eval").write_bytes(b"PK\x03\x04 not a whole zip")
+
     runs, excluded = read_runs(str(log_dir))
     assert [Path(run.log.removeprefix("file://")) for run in runs] == [Path(good.location)]
     reasons = {Path(e.log).name: e.reason for e in excluded}
@@ -123,7 +125,8 @@ def test_errored_other_version_and_test_logs_are_excluded_with_reasons(tmp_path:
     assert reasons["tagged.eval"] == "test log: tagged 'test'"
     assert any(r.startswith("test log: model mockllm/model") for r in reasons.values())
     assert any(r.startswith("errored: ") and "sweep killed" in r for r in reasons.values())
-    assert len(excluded) == 4
+    assert reasons["truncated.eval"].startswith("unreadable log: ")
+    assert len(excluded) == 5
 
     out = tmp_path / "report"
     write_report(str(log_dir), out, bundle=False)
@@ -132,7 +135,7 @@ def test_errored_other_version_and_test_logs_are_excluded_with_reasons(tmp_path:
     for reason in ("task version 0-Z", "test log: tagged", "mockllm", "errored: "):
         assert reason in excluded_part
     assert "0-Z" not in report.split("## Excluded logs")[0]
-    assert len((out / "excluded.csv").read_text().splitlines()) == 1 + 4
+    assert len((out / "excluded.csv").read_text().splitlines()) == 1 + 5
 
 
 @pytest.mark.parametrize("shards", [2])

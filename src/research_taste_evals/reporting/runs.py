@@ -161,7 +161,11 @@ def read_runs(log_dir: str) -> tuple[list[Run], list[Excluded]]:
     runs: list[Run] = []
     excluded: list[Excluded] = []
     for info in list_eval_logs(log_dir, recursive=True):
-        log = read_eval_log(info, header_only=True)
+        try:
+            log = read_eval_log(info, header_only=True)
+        except Exception as error:  # a truncated or foreign file must not sink the report
+            excluded.append(Excluded(info.name, "?", "?", f"unreadable log: {error}"))
+            continue
         reason = exclusion_reason(log, specs)
         if reason is None:
             runs.append(run_of(log, info.name))
