@@ -62,6 +62,7 @@ def test_interrupted_sweep_resumes_without_repeating_finished_samples(tmp_path: 
     assert interrupted.status == "error"
     finished = {s.input for s in interrupted.samples or [] if s.error is None}
     assert 0 < len(finished) < DEMO_DECISIONS
+    assert finished <= set(Switch.answered)  # same texts, so the check below can fail
 
     Switch.answered, Switch.dead_after = [], None
     assert run_sweep(config, display="none")  # the same command again completes the sweep
@@ -161,3 +162,68 @@ def test_shards_in_two_processes_share_one_log_folder(tmp_path: Path, shards: in
     runs, excluded = read_runs(str(log_dir))
     assert {run.model for run in runs} == {"baseline/all-positive", "baseline/tastybench-first"}
     assert excluded == []
+
+
+KILLABLE_SCRIPT = """
+import json, sys, time
+from pathlib import Path
+from research_taste_evals.cli.sweep import load_sweep, run_sweep
+from research_taste_evals.core.baselines import register_baseline
+
+calls, delay = Path(sys.argv[2]), float(sys.argv[3])
+
+@register_baseline("slow-counter", "tests: answers 1 after a delay, appends each prompt to a file")
+def respond(messages):
+    with calls.open("a") as handle:
+        handle.write(json.dumps(messages[-1].text) + "\\n")
+    time.sleep(delay)
+    return "1"
+
+sys.exit(0 if run_sweep(load_sweep(sys.argv[1]), display="none") else 1)
+"""
+KILL_AFTER_CALLS = 8
+SLOW_CALL_SECONDS = 0.5
+
+
+def test_sigkilled_sweep_resumes_without_repeating_finished_samples(tmp_path: Path) -> None:
+    import json
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    data = write_demo_eqinfer(tmp_path / "data")
+    log_dir = tmp_path / "logs"
+    sweep = tmp_path / "sweep.yaml"
+    sweep.write_text(
+        f"log_dir: {log_dir}\nmodels: [baseline/slow-counter]\n"
+        f"tasks:\n  - task: eqinfer\n    args: {{data_path: '{data}'}}\n"
+        "max_samples: 1\nlog_buffer: 1\n"
+    )
+    script = tmp_path / "run.py"
+    script.write_text(KILLABLE_SCRIPT)
+    first, second = tmp_path / "calls-1.jsonl", tmp_path / "calls-2.jsonl"
+    worker = subprocess.Popen(
+        [sys.executable, str(script), str(sweep), str(first), str(SLOW_CALL_SECONDS)]
+    )
+    while worker.poll() is None and (
+        not first.exists() or len(first.read_text().splitlines()) < KILL_AFTER_CALLS
+    ):
+        time.sleep(0.1)
+    assert worker.poll() is None, "the sweep ended before it could be killed"
+    worker.send_signal(signal.SIGKILL)
+    worker.wait()
+    (killed,) = [read_eval_log(info) for info in list_eval_logs(str(log_dir))]
+    assert killed.status == "started"  # the process died mid-run
+    finished = {sample.input for sample in killed.samples or []}
+    assert 0 < len(finished) < DEMO_DECISIONS
+    # The call records and the sample inputs are the same texts (so the check below can fail).
+    assert finished <= {json.loads(line) for line in first.read_text().splitlines()}
+
+    rerun = subprocess.run([sys.executable, str(script), str(sweep), str(second), "0"], timeout=600)
+    assert rerun.returncode == 0
+    asked = [json.loads(line) for line in second.read_text().splitlines()]
+    assert len(asked) == DEMO_DECISIONS - len(finished)
+    assert not finished & set(asked)
+    complete = [read_eval_log(i, header_only=True) for i in list_eval_logs(str(log_dir))]
+    assert [log.status for log in complete].count("success") == 1

@@ -60,6 +60,8 @@ class SweepConfig(BaseModel):
     retry_attempts: int | None = Field(default=None, ge=0)
     retry_on_error: int = Field(default=DEFAULT_RETRY_ON_ERROR, ge=0)
     fail_on_error: bool | float | None = None
+    # Samples written to the log between flushes: what survives a killed process to be resumed.
+    log_buffer: int | None = Field(default=None, ge=1)
     tags: list[str] = Field(default_factory=list)
     metadata: dict[str, Any] = Field(default_factory=dict)
 
@@ -208,6 +210,7 @@ def run_sweep(
         retry_attempts=config.retry_attempts,
         retry_on_error=config.retry_on_error or None,
         fail_on_error=config.fail_on_error,
+        log_buffer=config.log_buffer,
         tags=[SWEEP_TAG, *config.tags],
         metadata=config.metadata or None,
         display=display,  # type: ignore[arg-type]
