@@ -42,7 +42,7 @@ from research_taste_evals.aaar.prompts import (
     WEAKNESS_PROMPT,
     WEAKNESS_SYSTEM,
 )
-from research_taste_evals.core.answers import ATTEMPTS_KEY
+from research_taste_evals.core.answers import generate_until_parsed
 from research_taste_evals.core.text import WordCounting, content_id, fill_template
 
 PREDICTED_EXPERIMENTS_KEY = "expdesign:predicted_experiments"
@@ -62,7 +62,13 @@ def _messages(system: str, prompt: str) -> list[ChatMessage]:
     return [ChatMessageSystem(content=system), ChatMessageUser(content=prompt)]
 
 
-@solver
+def both_readings_answered(attempts: list[str]) -> bool:
+    """True once the strict and the released reading have each read a label in some attempt."""
+    return any(strict_binary(a) is not None for a in attempts) and any(
+        faithful_binary(a) is not None for a in attempts
+    )
+
+
 def binary_until_parsed(retries: int) -> Solver:
     """Ask; re-ask the same prompt afresh while the strict or the released reading has no label.
 
@@ -70,24 +76,7 @@ def binary_until_parsed(retries: int) -> Solver:
     they would get alone (the release code re-asks until ``int()`` reads a 0/1, up to 3 times).
     Every attempt's text is kept in ``state.metadata["answer_attempts"]``.
     """
-    if retries < 0:
-        raise ValueError(f"retries must be >= 0, got {retries}")
-
-    async def solve(state: TaskState, generate: Generate) -> TaskState:
-        prompt = list(state.messages)
-        attempts: list[str] = []
-        for _ in range(retries + 1):
-            state.messages = list(prompt)
-            state = await generate(state)
-            attempts.append(state.output.completion)
-            if any(strict_binary(a) is not None for a in attempts) and any(
-                faithful_binary(a) is not None for a in attempts
-            ):
-                break
-        state.metadata[ATTEMPTS_KEY] = attempts
-        return state
-
-    return solve
+    return generate_until_parsed(strict_binary, retries, done=both_readings_answered)
 
 
 async def explain_one_by_one(model: Model, context: str, experiments: list[str]) -> list[str]:

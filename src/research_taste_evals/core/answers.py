@@ -29,8 +29,16 @@ def parse_binary(text: str) -> int | None:
 
 
 @solver
-def generate_until_parsed(parse: Callable[[str], Any | None], retries: int) -> Solver:
+def generate_until_parsed(
+    parse: Callable[[str], Any | None],
+    retries: int,
+    done: Callable[[list[str]], bool] | None = None,
+) -> Solver:
     """Generate; while the answer does not parse, ask the same prompt afresh, up to ``retries``.
+
+    ``done`` (given every attempt's text so far) replaces the stop rule "the last answer
+    parses" when a family reads answers in more than one way and must stop only once each
+    reading has found an answer.
 
     The re-ask loop released benchmark code often uses; the family passes its upstream's retry
     count. Each attempt starts from the original prompt, so the model never sees its failed
@@ -47,7 +55,8 @@ def generate_until_parsed(parse: Callable[[str], Any | None], retries: int) -> S
             state.messages = list(prompt)
             state = await generate(state)
             attempts.append(state.output.completion)
-            if parse(state.output.completion) is not None:
+            finished = done(attempts) if done else parse(attempts[-1]) is not None
+            if finished:
                 break
         state.metadata[ATTEMPTS_KEY] = attempts
         return state

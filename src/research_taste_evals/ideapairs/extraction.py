@@ -17,10 +17,11 @@ from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import EvalLog
-from inspect_ai.model import CachePolicy, Model, get_model
+from inspect_ai.model import Model
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
-from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.solver import Solver, TaskState
 
+from research_taste_evals.core.solvers import generate_with_role
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.ideapairs.prompts import EXTRACT_GOAL_PROMPT, EXTRACT_IDEA_PROMPT
@@ -105,19 +106,9 @@ def parse_tagged(text: str, tag: str) -> str | None:
     return content or None
 
 
-@solver
 def extract_with_role() -> Solver:
     """Generate with the ``extractor`` role (default: the task's model), cached."""
-
-    async def solve(state: TaskState, generate: Generate) -> TaskState:
-        output = await get_model(role=EXTRACTOR_ROLE).generate(
-            state.messages, cache=CachePolicy(expiry=None)
-        )
-        state.output = output
-        state.messages.append(output.message)
-        return state
-
-    return solve
+    return generate_with_role(EXTRACTOR_ROLE)
 
 
 @metric

@@ -15,9 +15,10 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from inspect_ai.model import CachePolicy, get_model
+from inspect_ai.model import get_model
 from inspect_ai.solver import Generate, Solver, TaskState, chain, generate, solver, use_tools
 
+from research_taste_evals.core.solvers import generate_with_role
 from research_taste_evals.tastybench.choice import ChoiceMethod, ChoiceResult, extract_choice
 from research_taste_evals.tastybench.websearch import guarded_web_search
 
@@ -62,16 +63,6 @@ def read_choice(choice_method: ChoiceMethod = "parser_then_extractor") -> Solver
     return solve
 
 
-@solver
 def generate_as_extractor() -> Solver:
     """Generate with the ``extractor`` role (default: the task's model), cached."""
-
-    async def solve(state: TaskState, generate: Generate) -> TaskState:
-        output = await get_model(role=EXTRACTOR_ROLE).generate(
-            state.messages, cache=CachePolicy(expiry=None)
-        )
-        state.output = output
-        state.messages.append(output.message)
-        return state
-
-    return solve
+    return generate_with_role(EXTRACTOR_ROLE)
