@@ -95,7 +95,13 @@ def run_once(latency: float, repeats: int, log_dir: str) -> tuple[float, float]:
     CALLS.clear()
     start = time.perf_counter()
     log = inspect_eval(
-        lft(task_ids=TASK_ID, followup="critique", grader_repeats=repeats),
+        # One simulated model plays every part, the grader included.
+        lft(
+            task_ids=TASK_ID,
+            followup="critique",
+            grader_repeats=repeats,
+            allow_self_grading=True,
+        ),
         model=get_model("latency-sim/fixed"),
         log_dir=log_dir,
         display="none",

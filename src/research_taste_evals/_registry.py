@@ -11,6 +11,8 @@ from research_taste_evals.aaar import baselines as _aaar_baselines  # noqa: F401
 from research_taste_evals.aaar.eqinfer import eqinfer
 from research_taste_evals.aaar.expdesign import expdesign
 from research_taste_evals.aaar.paper_weakness import paper_weakness
+from research_taste_evals.ideapairs import baselines as _ideapairs_baselines  # noqa: F401
+from research_taste_evals.ideapairs.ideapairs import idea_pairs
 from research_taste_evals.lft import baselines as _lft_baselines  # noqa: F401
 from research_taste_evals.lft.lft import lft
 from research_taste_evals.lft.lft_grader_check import lft_grader_check
@@ -30,6 +32,7 @@ TASKS = (
     lft_grader_check,
     tastybench,
     tastybench_extract,
+    idea_pairs,
 )
 
 
@@ -51,4 +54,5 @@ __all__ = [
     "lft_grader_check",
     "tastybench",
     "tastybench_extract",
+    "idea_pairs",
 ]

@@ -113,3 +113,16 @@ def test_answer_must_be_a_letter(tmp_path: Path) -> None:
     path = _write(tmp_path, [{**FIXTURE, "answer": "E"}])
     with pytest.raises(DataError, match=r"record 0: field 'answer'"):
         load_eqinfer_records(str(path))
+
+
+def test_loader_accepts_the_dataset_root_like_the_other_aaar_loaders(tmp_path: Path) -> None:
+    folder = tmp_path / "Equation_Inference"
+    folder.mkdir()
+    (folder / "equation.1049.json").write_text(json.dumps([FIXTURE]))
+    for data_path in (tmp_path, folder, folder / "equation.1049.json"):
+        records, _ = load_eqinfer_records(str(data_path))
+        assert [r.answer for r in records] == ["B"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(DataError, match="equation.1049.json"):
+        load_eqinfer_records(str(empty))

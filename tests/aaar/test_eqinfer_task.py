@@ -12,6 +12,7 @@ from log_metrics import metrics_of
 
 from research_taste_evals.aaar.demo import DEMO_EQINFER, write_demo_eqinfer
 from research_taste_evals.aaar.eqinfer import eqinfer
+from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]
 
@@ -30,9 +31,12 @@ def test_all_positive_baseline_gives_the_paper_row(demo_file: Path) -> None:
     assert metrics["decision_precision"] == pytest.approx(0.25, abs=1e-12)
     assert metrics["decision_recall"] == pytest.approx(1.0, abs=1e-12)
     assert metrics["unparsed_rate"] == 0.0
+    # Bare 0/1 answers: the release code's reading gives the same row.
+    assert metrics["faithful_f1"] == pytest.approx(0.40, abs=1e-12)
+    assert metrics["faithful_precision"] == pytest.approx(0.25, abs=1e-12)
+    assert metrics["faithful_recall"] == pytest.approx(1.0, abs=1e-12)
     assert log.eval.metadata is not None
-    assert log.eval.metadata["parse_mode"] == "strict"
-    assert log.eval.metadata["data_source"].startswith("local:")
+    assert log.eval.metadata["provenance"]["data_source"].startswith("local:")
 
 
 def test_oracle_answers_score_perfectly(demo_file: Path, scripted_model: ScriptedModel) -> None:
@@ -73,18 +77,13 @@ def test_maybe_is_counted_as_unparsed_not_a_crash_or_a_silent_zero(
     assert strict.samples is not None
     assert strict.samples[0].scores is not None
     score = next(iter(strict.samples[0].scores.values()))
-    assert score.reason == "invalid_response_format"
+    assert score.reason == INVALID_RESPONSE_FORMAT
 
-    faithful = inspect_eval(
-        eqinfer(data_path=str(demo_file), parse_mode="faithful", parse_retries=0),
-        model=scripted_model(maybe),
-        display="none",
-    )[0]
-    metrics = metrics_of(faithful)
-    # Upstream forces every unparsed answer to the wrong label: no true positives at all.
-    assert metrics["decision_f1"] == 0.0
-    assert metrics["decision_accuracy"] == 0.0
-    assert metrics["unparsed_rate"] == 1.0
+    # The same answers, read as the release code reads them (in the same log): upstream forces
+    # every unreadable answer to the wrong label, so there are no true positives at all.
+    assert metrics["faithful_f1"] == 0.0
+    assert metrics["faithful_accuracy"] == 0.0
+    assert metrics["faithful_forced_rate"] == 1.0
 
 
 def test_multiple_choice_variant(demo_file: Path, scripted_model: ScriptedModel) -> None:
@@ -103,8 +102,8 @@ def test_multiple_choice_variant(demo_file: Path, scripted_model: ScriptedModel)
 def test_bad_parameters_fail_fast(demo_file: Path) -> None:
     with pytest.raises(ValueError, match="context_words"):
         eqinfer(data_path=str(demo_file), context_words=0)
-    with pytest.raises(ValueError, match="parse_mode"):
-        eqinfer(data_path=str(demo_file), parse_mode="lenient")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="variant"):
+        eqinfer(data_path=str(demo_file), variant="ranking")  # type: ignore[arg-type]
 
 
 def test_any_aaar_format_file_gives_all_positive_row(tmp_path: Path) -> None:

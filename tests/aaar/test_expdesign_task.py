@@ -18,6 +18,7 @@ from research_taste_evals.aaar.dataset.expdesign import EXPERIMENTS_KEY, EXPLANA
 from research_taste_evals.aaar.demo import DEMO_EXPDESIGN, write_demo_expdesign
 from research_taste_evals.aaar.expdesign import expdesign
 from research_taste_evals.core.embeddings import OFFLINE_MODEL
+from research_taste_evals.core.reasons import GRADER_FAILED
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]
 DESIGN_MARKER = "### Your Experiment List:"
@@ -50,9 +51,12 @@ def test_baselines_run_offline_and_record_embedding_model(demo_dir: Path) -> Non
     assert metrics["explanation_failure_rate"] == 0.0
     assert all(not math.isnan(metrics[k]) for k in ("en_f1", "en_precision", "en_recall"))
     meta = log.eval.metadata or {}
-    assert meta["embedding_model"] == OFFLINE_MODEL
-    assert meta["embedding_weights_of"] == "sentence-transformers/all-MiniLM-L6-v2"
-    assert meta["paper_faithful_embeddings"] is False
+    block = meta["provenance"]
+    assert block["embeddings"]["embedding_model"] == OFFLINE_MODEL
+    assert block["embeddings"]["embedding_weights_of"] == "sentence-transformers/all-MiniLM-L6-v2"
+    assert block["paper_faithful"]["embeddings"] is False
+    assert block["paper_faithful"]["judge_prompt"] is True and meta["judge_prompt"] == "v2"
+    assert block["judge_decoding"] == {"temperature": 1.0, "top_p": 0.99, "max_tokens": 720}
     assert meta["explain_mode"] == "one_by_one" and meta["context_words"] == 3000
     assert log.stats.model_usage, "model usage was not recorded"
     assert log.samples is not None and len(log.samples) == len(DEMO_EXPDESIGN)
@@ -103,19 +107,13 @@ def test_unparseable_judge_answers_are_counted_never_silent(
     assert math.isnan(metrics["en_recall"]) and math.isnan(metrics["en_f1"])  # unknown, not 0
     assert strict.samples is not None and strict.samples[0].scores is not None
     score = next(iter(strict.samples[0].scores.values()))
-    assert score.reason == "grader_failed"
+    assert score.reason == GRADER_FAILED
     assert score.metadata is not None and None in score.metadata["recall_decisions"]
-
-    faithful = _run(
-        {"data_path": str(demo_dir), "judge_parse_mode": "faithful"},
-        scripted_model(model),
-        scripted_model(judge),
-    )
-    metrics = metrics_of(faithful)
-    assert metrics["en_recall"] == 0.0 and metrics["en_f1"] == 0.0  # upstream: unparsed -> 0
-    assert metrics["judge_unparsed_rate"] == pytest.approx(
-        n_ref / (n_ref + 2 * len(DEMO_EXPDESIGN))
-    )
+    assert {f["kind"] for f in score.metadata["judge_failures"]} == {"unparseable"}
+    # The same answers read as upstream reads them, in the same log: unparsed -> 0.
+    assert metrics["faithful_en_recall"] == 0.0 and metrics["faithful_en_f1"] == 0.0
+    assert metrics["faithful_en_precision"] == 1.0
+    assert metrics["judge_failure_rate"] == metrics["judge_unparsed_rate"]
 
 
 def test_empty_prediction_scores_zero_without_judge_calls(
@@ -223,7 +221,7 @@ def test_bad_parameters_fail_fast(demo_dir: Path) -> None:
         expdesign(data_path=str(demo_dir), context_words=0, embedding_model=OFFLINE_MODEL)
     with pytest.raises(ValueError, match="explain_mode"):
         expdesign(data_path=str(demo_dir), explain_mode="all", embedding_model=OFFLINE_MODEL)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="judge_parse_mode"):
-        expdesign(
-            data_path=str(demo_dir), judge_parse_mode="lenient", embedding_model=OFFLINE_MODEL
-        )  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="judge_prompt"):
+        expdesign(data_path=str(demo_dir), judge_prompt="v3", embedding_model=OFFLINE_MODEL)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="word counting"):
+        expdesign(data_path=str(demo_dir), word_counting="bytes", embedding_model=OFFLINE_MODEL)  # type: ignore[arg-type]

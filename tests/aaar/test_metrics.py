@@ -1,4 +1,4 @@
-"""Hand-worked checks of the AAAR-1.0 embedding and ROUGE metrics (SPECS section 3)."""
+"""Hand-worked checks of the AAAR-1.0 embedding and ROUGE measures (paper Section 4, App. B.1)."""
 
 from __future__ import annotations
 

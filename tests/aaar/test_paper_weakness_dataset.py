@@ -51,16 +51,16 @@ def test_paper_text_is_abstract_title_then_sections_like_upstream() -> None:
 def test_split_combine_pieces_hand_worked() -> None:
     text = "w1 w2 w3 w4 w5 w6 w7"
     # 7 words, window 3: num_pieces = 7 // 3 + 1 = 3, per piece = 7 // 3 + 1 = 3.
-    assert split_pieces(text, "split_combine", 3) == ["w1 w2 w3", "w4 w5 w6", "w7"]
+    assert split_pieces(text, "split_combine", 3, "whitespace") == ["w1 w2 w3", "w4 w5 w6", "w7"]
     # 6 words, window 3: num_pieces = 3, per piece = 6 // 3 + 1 = 3: the last piece is empty,
     # as in the release code (its model answer is then usually "No research content").
-    assert split_pieces("a b c d e f", "split_combine", 3) == ["a b c", "d e f", ""]
+    assert split_pieces("a b c d e f", "split_combine", 3, "whitespace") == ["a b c", "d e f", ""]
     # Fewer words than the window: one piece with everything.
-    assert split_pieces(text, "split_combine", 100) == [text]
-    assert split_pieces(text, "none", 3) == ["w1 w2 w3"]
-    assert split_pieces("", "split_combine", 3) == [""]
+    assert split_pieces(text, "split_combine", 100, "whitespace") == [text]
+    assert split_pieces(text, "none", 3, "whitespace") == ["w1 w2 w3"]
+    assert split_pieces("", "split_combine", 3, "whitespace") == [""]
     ten_k = " ".join(f"w{i}" for i in range(10_000))
-    pieces = split_pieces(ten_k, "split_combine", 3000)
+    pieces = split_pieces(ten_k, "split_combine", 3000, "whitespace")
     assert [len(p.split()) for p in pieces] == [2501, 2501, 2501, 2497]
     assert " ".join(pieces) == ten_k
 

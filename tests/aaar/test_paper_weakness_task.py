@@ -17,12 +17,15 @@ from inspect_ai.solver import TaskState
 from log_metrics import metrics_of
 
 import research_taste_evals._registry  # noqa: F401  (registers the baseline provider)
-from research_taste_evals.aaar import paper_weakness as weakness_module
+from research_taste_evals.aaar import solvers as weakness_module
 from research_taste_evals.aaar.baselines import GENERIC_WEAKNESSES
 from research_taste_evals.aaar.demo import DEMO_WEAKNESS, write_demo_weakness
-from research_taste_evals.aaar.paper_weakness import combine_piece_lists, paper_weakness
+from research_taste_evals.aaar.paper_weakness import paper_weakness
 from research_taste_evals.aaar.similarity import itf_idf, soft_precision_recall, with_placeholder
+from research_taste_evals.aaar.solvers import combine_piece_lists
 from research_taste_evals.core.embeddings import OFFLINE_MODEL, get_embedder
+from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
+from research_taste_evals.core.text import nltk_words
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]
 PAPER_OPEN, PAPER_CLOSE = "(it might be in partial content):\n```\n", "\n```\n\nNow, based on"
@@ -71,10 +74,14 @@ def test_generic_baseline_hand_checked(demo_dir: Path) -> None:
         expected = sum(p[index] for p in per_paper) / len(per_paper)
         assert metrics[key] == pytest.approx(expected, rel=1e-6)
     meta = log.eval.metadata or {}
-    assert meta["embedding_model"] == OFFLINE_MODEL
-    assert meta["itf_idf_embedding_model"] == OFFLINE_MODEL
+    block = meta["provenance"]
+    assert block["embeddings"]["embedding_model"] == OFFLINE_MODEL
+    assert block["itf_idf_embeddings"]["embedding_model"] == OFFLINE_MODEL
     assert meta["split"] == "split_combine" and meta["window_words"] == 3000
-    assert meta["paper_faithful_embeddings"] is False  # S-metrics need mpnet
+    assert meta["word_counting"] == "nltk" and block["paper_faithful"]["word_counting"] is True
+    assert block["paper_faithful"]["embeddings"] is False  # S-metrics need mpnet
+    assert block["paper_faithful"]["itf_idf_embeddings"] is True  # the same MiniLM weights
+    assert block["paper_faithful"]["itf_idf_w"] is False  # 4 demo papers, not 993
     assert log.stats.model_usage
 
 
@@ -97,7 +104,7 @@ def test_split_combine_calls_each_piece_and_scores_itf_idf(
     assert log.samples is not None
     expected_pieces = 0
     for sample in log.samples:
-        words = len(str(sample.input).split())
+        words = len(nltk_words(str(sample.input)))
         n_pieces = words // window + 1
         expected_pieces += n_pieces
         score = next(iter(sample.scores.values())) if sample.scores else None
@@ -139,7 +146,7 @@ class _TrackingModel:
 def test_pieces_are_generated_concurrently(monkeypatch: pytest.MonkeyPatch) -> None:
     fake = _TrackingModel()
     monkeypatch.setattr(weakness_module, "get_model", lambda: fake)
-    solve = weakness_module.weakness_solver("split_combine", 2)
+    solve = weakness_module.weakness_solver("split_combine", 2, "whitespace")
     state = TaskState(
         model=ModelName("mockllm/model"), sample_id="s", epoch=1, input="a b c d e f g", messages=[]
     )
@@ -162,7 +169,15 @@ def test_no_split_reads_only_the_first_window(
         pieces.append(_piece(messages))
         return "1. Weak."
 
-    metrics_of(_run(demo_dir, scripted_model(reviewer), split="none", window_words=5))
+    metrics_of(
+        _run(
+            demo_dir,
+            scripted_model(reviewer),
+            split="none",
+            window_words=5,
+            word_counting="whitespace",
+        )
+    )
     assert len(pieces) == len(DEMO_WEAKNESS)
     assert all(len(piece.split()) == 5 for piece in pieces)
 
@@ -177,7 +192,7 @@ def test_no_research_content_is_an_empty_prediction_scored_zero(
     # Upstream scores an empty list as ["None"]: identical everywhere, so ITF-IDF is 0.
     assert metrics["itf_idf_score"] == pytest.approx(0.0, abs=1e-9)
     assert log.samples is not None and log.samples[0].scores is not None
-    assert next(iter(log.samples[0].scores.values())).reason == "invalid_response_format"
+    assert next(iter(log.samples[0].scores.values())).reason == INVALID_RESPONSE_FORMAT
 
 
 def test_reviewer_with_empty_list_is_skipped(tmp_path: Path, scripted_model: ScriptedModel) -> None:

@@ -16,7 +16,28 @@ SWEEPS = [
     ("empty-file", "", ("sweep.yaml", "empty")),
     ("not-utf8", NOT_UTF8, ("sweep.yaml", "cannot read")),
     ("bad-yaml", "log_dir: [x\n", ("sweep.yaml", "invalid YAML at line")),
-    ("no-models", "log_dir: {logs}\nmodels: []\ntasks: [{{task: eqinfer}}]\n", ("field 'models'",)),
+    (
+        "no-models",
+        "log_dir: {logs}\nmodels: []\ntasks: [{{task: eqinfer}}]\n",
+        ("sweep.yaml", "field 'tasks.0.models'", "no models for task 'eqinfer'"),
+    ),
+    (
+        "unknown-task-model-provider",
+        "log_dir: {logs}\ntasks: [{{task: eqinfer, models: [nosuchapi/model]}}]\n",
+        ("sweep.yaml", "field 'tasks.0.models.0'", "nosuchapi"),
+    ),
+    (
+        "unknown-panel-member-provider",
+        "log_dir: {logs}\nmodels: [baseline/all-positive]\n"
+        "tasks: [{{task: lft, model_roles: {{grader: [baseline/all-positive, nosuchapi/j]}}}}]\n",
+        ("sweep.yaml", "field 'tasks.0.model_roles.grader.1'", "nosuchapi"),
+    ),
+    (
+        "demo-data-for-unknown-argument",
+        "log_dir: {logs}\nmodels: [baseline/all-positive]\n"
+        "tasks: [{{task: eqinfer, args: {{dataset: demo}}}}]\n",
+        ("sweep.yaml", "field 'tasks.0.args.dataset'", "no argument 'dataset'"),
+    ),
     (
         "unknown-task",
         "log_dir: {logs}\nmodels: [baseline/all-positive]\ntasks: [{{task: nope}}]\n",
@@ -128,3 +149,19 @@ def test_bad_expert_grade_file_exits_non_zero_with_one_line(
     err = _one_line_error(capsys)
     for fragment in expected:
         assert fragment in err, err
+
+
+def test_sweep_provider_check_needs_no_api_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the provider name is checked: a dry run works before any key is set."""
+    from research_taste_evals.cli.sweep import load_sweep
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    sweep = tmp_path / "sweep.yaml"
+    sweep.write_text(
+        f"log_dir: {tmp_path / 'logs'}\nmodels: [openai/gpt-4o]\n"
+        "model_roles: {grader: [openai/gpt-4o, baseline/all-positive]}\n"
+        "tasks: [{task: eqinfer}]\n"
+    )
+    assert load_sweep(sweep).models == ["openai/gpt-4o"]

@@ -130,7 +130,8 @@ def test_unreachable_hub_embedding_model_fails_at_once_naming_the_offline_model(
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
     monkeypatch.setattr(constants, "ENDPOINT", f"http://127.0.0.1:{_closed_port()}")
     with pytest.raises(EmbeddingError) as raised:
-        get_embedder("sentence-transformers/all-mpnet-base-v2", cache_root=tmp_path)
+        # Core pins no Hub model: a benchmark passes the revision it pins (any commit will do).
+        get_embedder("sentence-transformers/all-mpnet-base-v2", "0" * 40, cache_root=tmp_path)
     message = str(raised.value)
     assert "all-mpnet-base-v2" in message and "offline-minilm" in message
     assert calls and calls[0]["local_files_only"] is True  # no retries against a dead Hub

@@ -33,7 +33,7 @@ from research_taste_evals.lft.references import (
 )
 from research_taste_evals.lft.rubric import load_rubrics
 
-SHIPPED = ("petunia-plastid", "ablation-plan")
+SHIPPED = ("petunia-plastid", "ablation-plan", "contamination-audit", "loss-spike-hypotheses")
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +41,7 @@ def references() -> list[Reference]:
     return load_references(None, load_rubrics())
 
 
-def test_shipped_references_cover_petunia_and_an_ai_research_rubric(
+def test_shipped_references_cover_every_rubric(
     references: list[Reference],
 ) -> None:
     for task_id in SHIPPED:
@@ -49,6 +49,7 @@ def test_shipped_references_cover_petunia_and_an_ai_research_rubric(
         assert all(mine[f"exact-{k}"].known_level == k for k in range(1, 11))
         kinds = {r.kind for r in mine.values()}
         assert {"exact", "gap", "confident_wrong", "keyword_stuffing"} <= kinds
+        assert sum(r.kind == "keyword_stuffing" for r in mine.values()) >= 2
         assert any(r.known_level == 0 for r in mine.values() if r.kind == "exact")
     exact10 = next(r for r in references if r.id == "exact-10" and r.task_id == "petunia-plastid")
     assert exact10.known_partial_credit == 1.0
@@ -76,7 +77,7 @@ def _copy_reference(tmp_path: Path, edit: Callable[[dict], None]) -> Path:
     [
         (
             lambda r: r["references"][1].update(known_level=7),
-            r"gap-homoplasmy-why\).*known_level 7 but",
+            r"gap-homoplasmy\).*known_level 7 but",
         ),
         (
             lambda r: r["passages"].pop("petunia-southern"),
@@ -144,23 +145,23 @@ def test_an_oracle_grader_recovers_every_level(references: list[Reference]) -> N
     assert metrics["exact"] == 1.0 and metrics["within_one"] == 1.0 and metrics["abs_error"] == 0
     assert metrics["exact/keyword_stuffing"] == 1.0 and metrics["member_exact"] == 1.0
     assert metrics["grader_failure_rate"] == 0.0
-    assert log.samples is not None and len(log.samples) == 10 + 6
+    assert log.samples is not None and len(log.samples) == 10 + 9
 
 
 def test_a_lenient_grader_is_within_one_but_never_exact(references: list[Reference]) -> None:
     task = lft_grader_check(task_ids=["petunia-plastid"], grader_repeats=1, partial_credit=False)
     metrics = metrics_of(inspect_eval(task, model=level_grader(references, 1), display="none")[0])
-    # exact-10 cannot be over-scored (the grader caps at 10): 1 of 16 references is exact.
-    assert metrics["exact"] == pytest.approx(1 / 16) and metrics["within_one"] == 1.0
-    assert metrics["bias"] == pytest.approx(15 / 16) and metrics["overscored"] == pytest.approx(
-        15 / 16
-    )
+    # Level-10 references (exact-10, the PEG alternative) cannot be over-scored: 2 of 19.
+    assert metrics["exact"] == pytest.approx(2 / 19) and metrics["within_one"] == 1.0
+    assert metrics["bias"] == pytest.approx(17 / 19)
+    assert metrics["overscored"] == pytest.approx(17 / 19)
     assert metrics["bias/keyword_stuffing"] == 1.0
 
 
-def test_unknown_task_id_is_rejected() -> None:
+def test_unknown_task_id_is_rejected(tmp_path: Path) -> None:
+    path = _copy_reference(tmp_path, lambda r: None)
     with pytest.raises(ValueError, match="no references for task id"):
-        lft_grader_check(task_ids="contamination-audit")
+        lft_grader_check(references_dir=str(path), task_ids="contamination-audit")
 
 
 def test_keyword_baseline_grader_answers_valid_json(references: list[Reference]) -> None:

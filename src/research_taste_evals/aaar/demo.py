@@ -25,6 +25,11 @@ from research_taste_evals.aaar.dataset.expdesign import (
 )
 from research_taste_evals.aaar.dataset.paper_folders import RECORD_FILE
 from research_taste_evals.aaar.dataset.paper_weakness import WEAKNESS_FOLDER
+from research_taste_evals.aaar.eqinfer import eqinfer
+from research_taste_evals.aaar.expdesign import expdesign
+from research_taste_evals.aaar.paper_weakness import paper_weakness
+from research_taste_evals.core.demo import DemoRun
+from research_taste_evals.core.embeddings import OFFLINE_MODEL
 
 
 def _expdesign(
@@ -413,3 +418,33 @@ def write_demo_eqinfer(directory: Path) -> Path:
     path = directory / "equation.demo.json"
     path.write_text(json.dumps(DEMO_EQINFER, indent=2), encoding="utf-8")
     return path
+
+
+# What ``research-taste demo`` runs for this family (collected by cli/demo.py).
+DEMO_RUNS: tuple[DemoRun, ...] = (
+    DemoRun(
+        name="eqinfer",
+        build=lambda data_dir: eqinfer(data_path=str(write_demo_eqinfer(data_dir / "eqinfer"))),
+        model="baseline/all-positive",
+    ),
+    # The embedding metrics use the packaged MiniLM explicitly (recorded in the log metadata):
+    # the paper's all-mpnet-base-v2 needs the Hub, so these are not paper numbers.
+    DemoRun(
+        name="expdesign",
+        build=lambda data_dir: expdesign(
+            data_path=str(write_demo_expdesign(data_dir / "expdesign")),
+            embedding_model=OFFLINE_MODEL,
+        ),
+        model="baseline/copy-input",
+        model_roles={"grader": "baseline/word-overlap-judge"},
+    ),
+    DemoRun(
+        name="paper_weakness",
+        build=lambda data_dir: paper_weakness(
+            data_path=str(write_demo_weakness(data_dir / "paper_weakness")),
+            embedding_model=OFFLINE_MODEL,
+            itf_idf_model=OFFLINE_MODEL,
+        ),
+        model="baseline/generic-weaknesses",
+    ),
+)

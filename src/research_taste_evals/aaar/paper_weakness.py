@@ -8,79 +8,27 @@ weaknesses; the list is scored against every reviewer's weaknesses with sentence
 
 from __future__ import annotations
 
-import asyncio
-import re
+from inspect_ai import Epochs, Task, task
 
-from inspect_ai import Task, task
-from inspect_ai.model import (
-    ChatMessageAssistant,
-    ChatMessageSystem,
-    ChatMessageUser,
-    ModelOutput,
-    get_model,
-)
-from inspect_ai.solver import Generate, Solver, TaskState, solver
-
-from research_taste_evals.aaar.dataset.expdesign import extract_list_items
 from research_taste_evals.aaar.dataset.paper_weakness import (
     DEFAULT_WINDOW_WORDS,
     Split,
     load_weakness_records,
-    split_pieces,
     weakness_dataset,
 )
-from research_taste_evals.aaar.prompts import UPSTREAM_ITEM_NUMBER, WEAKNESS_PROMPT, WEAKNESS_SYSTEM
-from research_taste_evals.aaar.scorer.paper_weakness import (
-    PIECE_ANSWERS_KEY,
-    PREDICTED_WEAKNESSES_KEY,
-    weakness_scorer,
+from research_taste_evals.aaar.embedding_models import (
+    ITF_IDF_MODEL,
+    S_METRIC_MODEL,
+    aaar_embedder,
+    is_paper_model,
 )
-from research_taste_evals.core.embeddings import ITF_IDF_MODEL, S_METRIC_MODEL, get_embedder
-from research_taste_evals.core.text import fill_template
+from research_taste_evals.aaar.metrics import FULL_WEAKNESS_PAPERS, mean_keeping_epoch_lists
+from research_taste_evals.aaar.scorer.paper_weakness import weakness_scorer
+from research_taste_evals.aaar.solvers import weakness_solver
+from research_taste_evals.core.provenance import provenance
+from research_taste_evals.core.text import WordCounting, load_word_counting
 
-WEAKNESS_VERSION = "1.0.0"
-
-
-def combine_piece_lists(piece_lists: list[list[str]]) -> list[str]:
-    """Concatenate the per-piece lists and renumber the items 1..n, as the release code does."""
-    combined = [item for items in piece_lists for item in items]
-    return [re.sub(UPSTREAM_ITEM_NUMBER, f"{i + 1}.", item) for i, item in enumerate(combined)]
-
-
-@solver
-def weakness_solver(split: Split, window_words: int) -> Solver:
-    """Ask for the weaknesses of every piece of the paper concurrently, then combine the lists.
-
-    Each piece is an independent [system, user] call (visible as its own model event); the
-    sample's messages end with one assistant message holding the combined list.
-    """
-
-    async def solve(state: TaskState, generate: Generate) -> TaskState:
-        model = get_model()
-        pieces = split_pieces(state.input_text, split, window_words)
-        outputs = await asyncio.gather(
-            *(
-                model.generate(
-                    [
-                        ChatMessageSystem(content=WEAKNESS_SYSTEM),
-                        ChatMessageUser(
-                            content=fill_template(WEAKNESS_PROMPT, context_input=piece)
-                        ),
-                    ]
-                )
-                for piece in pieces
-            )
-        )
-        answers = [output.completion for output in outputs]
-        combined = combine_piece_lists([extract_list_items(answer) for answer in answers])
-        text = "\n".join(combined)
-        state.messages.append(ChatMessageAssistant(content=text, model=model.name))
-        state.output = ModelOutput.from_content(model=model.name, content=text)
-        state.store.set(PIECE_ANSWERS_KEY, answers)
-        state.store.set(PREDICTED_WEAKNESSES_KEY, combined)
-        return state
-
-    return solve
+WEAKNESS_VERSION = "2-A"
 
 
 @task
@@ -88,6 +36,7 @@ def paper_weakness(
     data_path: str | None = None,
     split: Split = "split_combine",
     window_words: int = DEFAULT_WINDOW_WORDS,
+    word_counting: WordCounting = "nltk",
     embedding_model: str = S_METRIC_MODEL,
     itf_idf_model: str = ITF_IDF_MODEL,
     embedding_revision: str | None = None,
@@ -103,8 +52,9 @@ def paper_weakness(
         split: ``split_combine`` (paper: every piece reviewed, lists concatenated) or ``none``
             (only the first ``window_words`` words).
         window_words: Words per piece (3,000 for closed models in the paper).
-        embedding_model: S-P/S-R/S-F1 model: all-mpnet-base-v2 (paper), ``offline-minilm``
-            (packaged, not paper-faithful) or a local directory.
+        word_counting: ``nltk`` (``word_tokenize`` tokens, as released) or ``whitespace``.
+        embedding_model: S-P/S-R/S-F1 model: all-mpnet-base-v2 (paper), ``offline-mpnet`` (its
+            packaged, hash-checked copy), ``offline-minilm`` (not paper-faithful) or a directory.
         itf_idf_model: ITF-IDF model: all-MiniLM-L6-v2 (paper; ``offline-minilm`` holds the same
             weights) or a local directory.
         embedding_revision: Hub revision of ``embedding_model`` (pinned by default for the paper's).
@@ -115,30 +65,43 @@ def paper_weakness(
         raise ValueError(f"window_words must be positive, got {window_words}")
     if split not in ("split_combine", "none"):
         raise ValueError(f"split must be 'split_combine' or 'none', got {split!r}")
-    # Loaded now so a model that cannot be loaded fails before any model call (shared per process).
+    load_word_counting(word_counting)
     # Data first: bad data then fails before the embedders open their cache files.
     records, resolved = load_weakness_records(data_path)
-    s_embedder = get_embedder(embedding_model, embedding_revision, embedding_device)
-    itf_embedder = get_embedder(itf_idf_model, itf_idf_revision, embedding_device)
+    # Loaded now so a model that cannot be loaded fails before any model call (shared per process).
+    s_embedder = aaar_embedder(embedding_model, embedding_revision, embedding_device)
+    itf_embedder = aaar_embedder(itf_idf_model, itf_idf_revision, embedding_device)
     return Task(
         dataset=weakness_dataset(records),
-        solver=weakness_solver(split, window_words),
+        solver=weakness_solver(split, window_words, word_counting),
         scorer=weakness_scorer(
             embedding_model, itf_idf_model, embedding_revision, itf_idf_revision, embedding_device
         ),
+        # ITF-IDF compares lists of the same run: keep every epoch's lists (see metrics.py).
+        epochs=Epochs(1, mean_keeping_epoch_lists()),
         version=WEAKNESS_VERSION,
         metadata={
-            **resolved.as_metadata(),
-            **s_embedder.describe(),
-            **{f"itf_idf_{key}": value for key, value in itf_embedder.describe().items()},
-            "benchmark": "AAAR-1.0 PaperWeakness",
+            **provenance(
+                resolved,
+                prompt_variant="Weakness_eval",
+                paper_faithful={
+                    "data": not resolved.source.startswith("local:"),
+                    "prompt": True,
+                    "split": split == "split_combine",
+                    "word_counting": word_counting == "nltk",
+                    "window_words": window_words == DEFAULT_WINDOW_WORDS,
+                    "embeddings": is_paper_model(s_embedder, S_METRIC_MODEL),
+                    "itf_idf_embeddings": is_paper_model(itf_embedder, ITF_IDF_MODEL),
+                    "itf_idf_w": len(records) == FULL_WEAKNESS_PAPERS,
+                },
+                benchmark="AAAR-1.0 PaperWeakness",
+                embeddings=s_embedder.describe(),
+                itf_idf_embeddings=itf_embedder.describe(),
+            ),
             "split": split,
             "window_words": window_words,
-            # The packaged offline model holds all-MiniLM-L6-v2's weights (sha256-checked).
-            "paper_faithful_embeddings": (
-                s_embedder.describe()["embedding_weights_of"] == S_METRIC_MODEL
-                and itf_embedder.describe()["embedding_weights_of"] == ITF_IDF_MODEL
-            ),
+            "word_counting": word_counting,
             "papers": len(records),
+            "itf_idf_full_set": FULL_WEAKNESS_PAPERS,
         },
     )

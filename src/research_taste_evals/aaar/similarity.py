@@ -1,4 +1,4 @@
-"""AAAR-1.0 embedding and ROUGE metrics, as the released code computes them (SPECS section 3).
+"""AAAR-1.0 embedding and ROUGE measures, as the released code computes them (paper Section 4).
 
 Pure numpy functions on L2-normalised embeddings (so cosine similarity is a dot product), written
 from RenzeLou/AAAR-1.0 ``scripts/calculate_metrics_src.py`` (MIT): ``soft_accumulate`` (S-P/S-R/
@@ -19,6 +19,8 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
+
+from research_taste_evals.core.stats import NAN
 
 SIMILARITY_THRESHOLD = 0.5  # cross_focus_diversity(threshold=0.5)
 MAX_SIM_DECIMALS = 2  # round(max_similarity, 2) in cross_focus_diversity
@@ -61,7 +63,7 @@ def soft_precision_recall(
     reviewers = [_as_matrix(r, f"reviewer_embs[{k}]") for k, r in enumerate(reviewer_embs)]
     reviewers = [r for r in reviewers if r.shape[0] > 0]
     if not reviewers:
-        return math.nan, math.nan, math.nan
+        return NAN, NAN, NAN
     sizes = np.array([r.shape[0] for r in reviewers])
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     sims = preds @ np.concatenate(reviewers).T  # (m, sum n_k), float32 like upstream
@@ -153,7 +155,7 @@ def itf_idf(per_paper_embs: Sequence[np.ndarray], threshold: float = SIMILARITY_
     """
     per_item = itf_idf_item_scores(per_paper_embs, threshold)
     if not per_item:
-        return math.nan
+        return NAN
     return float(np.mean([scores.mean() for scores in per_item]))
 
 
@@ -166,7 +168,7 @@ def s_match(pred_embs: np.ndarray, ref_embs: np.ndarray) -> float:
     preds = _as_matrix(pred_embs, "pred_embs")
     refs = _as_matrix(ref_embs, "ref_embs")
     if refs.shape[0] == 0:
-        return math.nan
+        return NAN
     if preds.shape[0] == 0:
         return 0.0
     n = min(preds.shape[0], refs.shape[0])
@@ -200,7 +202,7 @@ def rouge_scores(predictions: Sequence[str], references: Sequence[str]) -> tuple
     if not predictions:
         return 0.0, 0.0
     if not references:
-        return math.nan, math.nan
+        return NAN, NAN
     pairs = [rouge_pair(p, r) for p, r in zip(predictions, references, strict=False)]
     return float(np.mean([p[0] for p in pairs])), float(np.mean([p[1] for p in pairs]))
 
@@ -211,4 +213,4 @@ def macro_average(values: Iterable[float]) -> float:
     Papers with an empty prediction carry 0 (not NaN), so they count, as upstream.
     """
     finite = [float(v) for v in values if v is not None and not math.isnan(float(v))]
-    return float(np.mean(finite)) if finite else math.nan
+    return float(np.mean(finite)) if finite else NAN

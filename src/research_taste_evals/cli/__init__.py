@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from inspect_ai._util.error import PrerequisiteError
 
+from research_taste_evals.cli import ideapairs as ideapairs_commands
 from research_taste_evals.cli import lft as lft_commands
 from research_taste_evals.cli import reporting as reporting_commands
 from research_taste_evals.cli import tastybench as tastybench_commands
@@ -59,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     reporting_commands.register(commands)  # sweep, leaderboard
     lft_commands.register(commands)  # lft-export, lft-agreement (LFT human validation)
     tastybench_commands.register(commands)  # tastybench-extract
+    ideapairs_commands.register(commands)  # ideapairs build
     return parser
 
 

@@ -8,7 +8,9 @@ mismatch, a missing file, unreadable JSON, a record that does not fit its schema
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import json
 import os
 import tempfile
@@ -335,3 +337,24 @@ def describe_yaml_error(error: Exception) -> str:
     where = f"at line {mark.line + 1} column {mark.column + 1}: " if mark else ""
     problem = getattr(error, "problem", None) or _first_line(error)
     return f"{where}{problem}"
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    """Rows of a CSV file (header row first) as dicts; errors name the file and the line."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise DataError(f"{path}: cannot read CSV: {error.strerror or error}") from error
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line_number = data.count(b"\n", 0, error.start) + 1
+        raise DataError(
+            f"{path}: cannot read CSV: line {line_number}: not UTF-8 text: byte {error.start}: "
+            f"{error.reason}"
+        ) from error
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    try:
+        return list(reader)
+    except csv.Error as error:
+        raise DataError(f"{path}: cannot read CSV: line {reader.line_num}: {error}") from error

@@ -34,7 +34,8 @@ def decision_value(label: int, prediction: int | None, policy: UnparsedPolicy) -
         label: The true label (1 = positive class).
         prediction: The parsed answer, or None when the answer did not parse.
         policy: ``strict`` leaves an unparsed answer out of the confusion counts;
-            ``faithful`` scores it as the wrong label (what the AAAR-1.0 release code does).
+            ``faithful`` scores it as the wrong label (what release code that treats an
+            unreadable answer as a wrong one does; the family says which upstream).
     """
     unparsed = prediction is None
     if unparsed and policy == "faithful":

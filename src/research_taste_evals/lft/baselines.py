@@ -8,7 +8,7 @@ registered by :mod:`research_taste_evals.lft.baselines`.
 
 ``baseline/lft-grader``: an offline, deterministic keyword-overlap grader for LFT prompts.
 
-It reads the rubric and the solution out of the grading prompt (``lft/grader_prompts.py``) and
+It reads the rubric and the solution out of the grading prompt (``lft/grader.py``) and
 counts a criterion as met when at least half of the criterion's content words (five letters or
 more, minus common rubric verbs) occur in the solution. It then applies the real procedure:
 levels in order, stop at the first unmet criterion; every criterion checked for partial credit;
@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from inspect_ai.model import ChatMessage, ChatMessageSystem
 
@@ -206,3 +207,32 @@ def keyword_grade(prompt: str) -> str:
 )
 def lft_keyword_grader(messages: list[ChatMessage]) -> str:
     return keyword_grade(messages[-1].text if messages else "")
+
+
+@lru_cache(maxsize=1)
+def _shipped_reference_levels() -> dict[str, int]:
+    # Imported here: references -> rubric is heavy, and the provider registry imports this file.
+    from research_taste_evals.lft.references import load_references
+    from research_taste_evals.lft.rubric import load_rubrics
+
+    return {r.text.strip(): r.known_level for r in load_references(None, load_rubrics())}
+
+
+@register_baseline(
+    "lft-reference-oracle",
+    "LFT grader check: answers each shipped reference's known level (an answer-aware ceiling)",
+)
+def lft_reference_oracle(messages: list[ChatMessage]) -> str:
+    """The level the shipped reference in the grading prompt was built to reach.
+
+    A scripted grader that understands the answers by construction: the ceiling the grader
+    check should show, beside the keyword grader's floor. Unknown solutions get no grade.
+    """
+    parsed = _split_prompt(messages[-1].text if messages else "")
+    if parsed is None:
+        return NOT_A_GRADING_PROMPT
+    level = _shipped_reference_levels().get(parsed[1].strip())
+    if level is None:
+        return "This solution is not a shipped reference; no grade."
+    grade = {"level": level, "criteria_met": [], "rationale": "known level of the reference"}
+    return "```json\n" + json.dumps(grade) + "\n```"

@@ -1,11 +1,12 @@
 """Human validation of the LFT autograder: export solutions for experts, read their grades back.
 
-AISI (seed 002, "Human expert validation") randomly selects five solutions per task that the
-autograder deemed feasible (end-to-end >= 5) and has two experts grade them against the rubric;
-in the petunia case more than 70% were downgraded. ``research-taste lft-export`` samples N
-scored solutions per task (seeded) from Inspect logs of ``lft`` into a file for experts, blind
-to the autograder (the autograder's grades go to a separate key file); ``research-taste
-lft-agreement`` reads the experts' grades back and reports autograder-vs-expert agreement.
+AISI's Long-Form Tasks paper (Pencharz, Flesch and Sandbrink; section "Human expert validation")
+randomly selects five solutions per task that the autograder deemed feasible (end-to-end >= 5)
+and has two experts grade them against the rubric; in the petunia case more than 70% were
+downgraded. ``research-taste lft-export`` samples N scored solutions per task (seeded) from
+Inspect logs of ``lft`` into a file for experts, blind to the autograder (the autograder's
+grades go to a separate key file); ``research-taste lft-agreement`` reads the experts' grades
+back and reports autograder-vs-expert agreement.
 
 Expert file: CSV (``.csv``) or JSON lines (``.jsonl``), one row per solution, with
 ``export_id``, ``task_id``, ``prompt``, ``rubric``, ``solution`` and one empty column per
@@ -27,6 +28,7 @@ from typing import Any
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from research_taste_evals.core.data import DataError
+from research_taste_evals.core.stats import NAN
 from research_taste_evals.core.text import content_id
 from research_taste_evals.lft.grader import FEASIBLE_LEVEL, format_levels
 from research_taste_evals.lft.rubric import MAX_LEVEL, rubric_from_metadata
@@ -35,6 +37,7 @@ LFT_TASK_NAME = "lft"
 DEFAULT_PER_TASK = 5  # AISI: five random "feasible" solutions per task
 DEFAULT_EXPERTS = 2  # AISI: two human experts
 DEFAULT_SEED = 20241125
+JSONL_SUFFIX = ".jsonl"
 KEY_SUFFIX = ".key.jsonl"
 EXPERT_COLUMN = re.compile(r"^expert_(\w+?)_end_to_end$")
 EXPERT_FIELDS = ("export_id", "task_id", "prompt", "rubric", "solution")
@@ -89,7 +92,7 @@ def collect_candidates(log_dir: str, min_level: float = FEASIBLE_LEVEL) -> list[
                         model=log.eval.model,
                         task_args=json.dumps(log.eval.task_args, sort_keys=True, default=str),
                         autograder_end_to_end=level,
-                        autograder_partial_credit=float(value.get("partial_credit", math.nan)),
+                        autograder_partial_credit=float(value.get("partial_credit", NAN)),
                         prompt=rubric.prompt,
                         rubric=format_levels(rubric),
                         solution=solution,
@@ -122,39 +125,13 @@ def expert_columns(experts: int) -> list[str]:
 def write_rows(path: Path, rows: list[dict[str, Any]], fields: list[str]) -> None:
     """Write ``rows`` as CSV or JSON lines, by the file's suffix."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    if path.suffix == ".jsonl":
+    if path.suffix == JSONL_SUFFIX:
         path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
         return
     with path.open("w", encoding="utf-8", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=fields)
         writer.writeheader()
         writer.writerows(rows)
-
-
-def read_rows(path: Path) -> list[dict[str, Any]]:
-    """Rows of a CSV or JSON-lines file, by the file's suffix."""
-    if not path.is_file():
-        raise DataError(f"{path}: no such file")
-    if path.suffix == ".jsonl":
-        rows = []
-        try:
-            lines = path.read_text("utf-8").splitlines()
-        except UnicodeDecodeError as error:
-            raise DataError(
-                f"{path}: not UTF-8 text: byte {error.start}: {error.reason}"
-            ) from error
-        for number, line in enumerate(lines, start=1):
-            if line.strip():
-                try:
-                    rows.append(json.loads(line))
-                except json.JSONDecodeError as error:
-                    raise DataError(f"{path}: line {number}: invalid JSON: {error}") from error
-        return rows
-    try:
-        with path.open(encoding="utf-8", newline="") as handle:
-            return list(csv.DictReader(handle))
-    except (UnicodeDecodeError, csv.Error) as error:
-        raise DataError(f"{path}: cannot read CSV: {error}") from error
 
 
 def key_path(export_path: Path) -> Path:

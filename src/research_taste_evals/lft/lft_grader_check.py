@@ -2,8 +2,10 @@
 
 Reference solutions written to meet exactly level k of a rubric (and gap / adversarial ones:
 a missing step in an otherwise complete answer, a generic vector where the rubric wants a
-specific one, confident but wrong, rubric-keyword stuffing; see ``grader_check_data.py``) are
-graded by the same panel as ``lft``. The evaluated model is the grader (or the ``grader`` role).
+specific one, confident but wrong, rubric-keyword stuffing, correct but in other words; see
+:mod:`research_taste_evals.lft.references`) are graded by the same panel as ``lft``. The
+evaluated model is the grader under test (or the ``grader`` role). The self-grading rule of
+``lft`` does not apply: no model wrote these solutions, so there is no self-preference.
 Reported per reference kind: how often the panel median equals k (exact), is within one level,
 the mean absolute and signed error (positive = lenient), the share of over-scored references,
 and how often a single grader call equals k.
@@ -18,10 +20,11 @@ from inspect_ai.model import ChatMessageAssistant, ModelOutput
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from research_taste_evals.core.grading import DEFAULT_REPEATS, check_quorum, resolve_graders
+from research_taste_evals.core.grading import check_quorum, resolve_graders
+from research_taste_evals.core.provenance import provenance
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.lft.dataset import parse_task_ids
-from research_taste_evals.lft.grader import grade_solution
+from research_taste_evals.lft.grader import LFT_GRADER_REPEATS, grade_solution
 from research_taste_evals.lft.metrics import (
     grouped_mean,
     lft_grader_failures,
@@ -34,7 +37,7 @@ from research_taste_evals.lft.references import (
 from research_taste_evals.lft.rubric import load_rubrics, rubric_from_metadata
 from research_taste_evals.lft.scorer import panel_score
 
-GRADER_CHECK_VERSION = "1.0.0"
+GRADER_CHECK_VERSION = "2-A"  # "N-X", see the README changelog
 WITHIN = 1  # "within one level"
 REFERENCE_MODEL = "reference"
 
@@ -111,12 +114,14 @@ def check_value(
         ),
         "valid_grades": panel_value["valid_grades"],
         "failed_grades": panel_value["failed_grades"],
+        "unscored": panel_value.get("unscored", float(not scored)),
+        "contradictions": panel_value.get("contradictions", NAN),
     }
 
 
 @scorer(metrics=[grader_recovery(), grader_error(), lft_grader_failures()])
 def grader_check_scorer(
-    grader_repeats: int = DEFAULT_REPEATS,
+    grader_repeats: int = LFT_GRADER_REPEATS,
     quorum: int | None = None,
     partial_credit: bool = True,
     cache: bool = False,
@@ -146,7 +151,7 @@ def lft_grader_check(
     references_dir: str | None = None,
     rubric_dir: str | None = None,
     task_ids: str | list[str] | None = None,
-    grader_repeats: int = DEFAULT_REPEATS,
+    grader_repeats: int = LFT_GRADER_REPEATS,
     quorum: int | None = None,
     partial_credit: bool = True,
     grader_cache: bool = False,
@@ -183,6 +188,12 @@ def lft_grader_check(
         scorer=grader_check_scorer(grader_repeats, quorum, partial_credit, grader_cache),
         version=GRADER_CHECK_VERSION,
         metadata={
+            **provenance(
+                source="package:grader_references" if references_dir is None else references_dir,
+                prompt_variant="lft-ours",
+                paper_faithful={"grader_repeats": grader_repeats == LFT_GRADER_REPEATS},
+                rubric_hashes={r.task_id: r.content_hash() for r in rubrics},
+            ),
             "benchmark": "AISI Long-Form Tasks: grader meta-evaluation",
             "task_ids": sorted({r.task_id for r in references}),
             "references": len(references),

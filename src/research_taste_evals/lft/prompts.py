@@ -1,6 +1,6 @@
 """Long-Form Task prompts for the evaluated model.
 
-The task prompts themselves are in the rubric files. AISI's report (seed 002, "Introducing
+The task prompts themselves are in the rubric files. AISI's report ("Introducing
 Long-Form Tasks") asks the model "to generate a step-by-step plan to guide a human towards
 achieving some outcome" but does not publish its system prompt; this wording is ours.
 The follow-up, critique and nudge prompts are in :mod:`research_taste_evals.lft.solvers`;
@@ -28,7 +28,7 @@ LFT_SYSTEM = (
     "reasoning behind your key choices."
 )
 
-# What a nudge critic is shown: the next level's criteria (seed 002, "Next steps: Nudges").
+# What a nudge critic is shown: the next level's criteria (AISI LFT report, "Next steps: Nudges").
 NUDGE_REQUIREMENT_LINE = "- {text}"
 
 
@@ -87,4 +87,6 @@ CRITERIA_MET_NONE = "an empty list (partial credit is not graded in this run)"
 
 # One rubric line: the criterion id the grader must echo back, its points and its text.
 CRITERION_LINE = "- [{id}] ({points} pt) {text}"
+# Under a criterion: other ways of meeting it that the rubric accepts (same points).
+ALTERNATIVES_LINE = "  Also meets [{id}]: {alternatives}"
 LEVEL_HEADER = "## Level {level}{title}"

@@ -6,7 +6,9 @@ constructed reference is an ordered selection of passages, so its true end-to-en
 highest k whose criteria (and all below) are all included, and its true partial credit is the
 included points over the rubric's points. Every file yields ``exact-<k>`` for k = 1..10, plus
 its listed references: ``include``/``omit`` selections (with an optional ``extra`` sentence in
-place of the first omitted passage) or free ``text`` whose level the author states. For a
+place of the first omitted passage, and ``replace`` for passages written another way that
+still meet their criterion) or free ``text`` whose level the author states. Passages are
+written in other words than their criteria, so a grader that matches words cannot pass. For a
 constructed reference the stated ``known_level`` must equal the computed one.
 """
 
@@ -30,7 +32,9 @@ from research_taste_evals.lft.rubric import (
     Rubric,
 )
 
-ReferenceKind = Literal["exact", "gap", "generic_vector", "confident_wrong", "keyword_stuffing"]
+ReferenceKind = Literal[
+    "exact", "gap", "generic_vector", "confident_wrong", "keyword_stuffing", "alternative"
+]
 DEFAULT_REFERENCE_DIR = Path(str(files("research_taste_evals.lft") / "grader_references"))
 DATASET_NAME = "lft_grader_check"
 
@@ -49,6 +53,8 @@ class ReferenceSpec(_Strict):
     omit: list[str] | None = None
     extra: str | None = None
     text: str | None = None
+    # Passages written another way that still meets the criterion (e.g. a rubric alternative).
+    replace: dict[str, str] = Field(default_factory=dict)
 
 
 class ReferenceFile(_Strict):
@@ -102,11 +108,12 @@ def build_references(spec_file: ReferenceFile, rubric: Rubric, source: Path) -> 
         included: set[str],
         extra: str | None,
         first_omitted: str | None,
+        replaced: dict[str, str] | None = None,
     ) -> Reference:
         texts = []
         for cid in order:
             if cid in included:
-                texts.append(spec_file.passages[cid])
+                texts.append((replaced or {}).get(cid, spec_file.passages[cid]))
             elif cid == first_omitted and extra:
                 texts.append(extra)
         credit = sum(points[c] for c in included) / rubric.total_points()
@@ -142,12 +149,14 @@ def build_references(spec_file: ReferenceFile, rubric: Rubric, source: Path) -> 
             continue
         listed = spec.include if spec.include is not None else spec.omit
         assert listed is not None
-        bad = [cid for cid in listed if cid not in points]
+        bad = [cid for cid in [*listed, *spec.replace] if cid not in points]
         if bad:
             raise DataError(f"{where}: unknown criterion id(s) {bad}")
         included = set(listed) if spec.include is not None else set(order) - set(listed)
         first_omitted = next((cid for cid in order if cid not in included), None)
-        reference = constructed(spec.id, spec.kind, included, spec.extra, first_omitted)
+        reference = constructed(
+            spec.id, spec.kind, included, spec.extra, first_omitted, spec.replace
+        )
         if reference.known_level != spec.known_level:
             raise DataError(
                 f"{where}: known_level {spec.known_level} but its passages reach level "

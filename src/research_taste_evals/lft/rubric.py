@@ -1,6 +1,6 @@
 """The Long-Form Task rubric format: a YAML file per task, validated by pydantic.
 
-A rubric (AISI Long-Form Tasks, "Scoring"; SPECS.md section 2) holds the task prompt and ten
+A rubric (AISI Long-Form Tasks report, "Scoring") holds the task prompt and ten
 cumulative levels. Level k's requirement is every criterion of levels 1..k, so a solution
 reaches level k only if it meets all of them; level 0 (a missing or irrelevant answer) is
 implicit. Each criterion carries 1-4 partial-credit points by importance and difficulty; the
@@ -23,6 +23,8 @@ File layout (YAML)::
         title: ...                     # optional
         criteria:
           - {id: target-enzyme, text: ..., points: 3}
+          - {id: delivery, text: ..., points: 4,
+             alternatives: [another route that works equally well]}  # optional
 
 A malformed file raises :class:`~research_taste_evals.core.data.DataError` naming the file, the
 path inside it (``levels[3].criteria[1].points``) and the reason.
@@ -80,11 +82,18 @@ class _Strict(BaseModel):
 
 
 class Criterion(_Strict):
-    """One requirement of a level, worth 1-4 partial-credit points."""
+    """One requirement of a level, worth 1-4 partial-credit points.
+
+    ``alternatives`` name other ways of meeting it that the rubric accepts, so a valid route
+    the author did not make the main text (AISI's "Limitations": "if a solution makes use of
+    a valid approach which is not in the rubric, the grader will incorrectly assign the
+    solution a low score") is not a hard gate.
+    """
 
     id: str = Field(pattern=CRITERION_ID_PATTERN)
     text: str = Field(min_length=1)
     points: int = Field(ge=MIN_POINTS, le=MAX_POINTS)
+    alternatives: list[str] = Field(default_factory=list)
 
 
 class Level(_Strict):
@@ -197,10 +206,6 @@ class Rubric(_Strict):
         if not 0 <= level <= MAX_LEVEL:
             raise ValueError(f"level must be in 0..{MAX_LEVEL}, got {level}")
         return [c for lvl in self.levels if lvl.level <= level for c in lvl.criteria]
-
-    def level_of_criterion(self) -> dict[str, int]:
-        """Criterion id -> the level that introduces it."""
-        return {c.id: lvl.level for lvl in self.levels for c in lvl.criteria}
 
     def content_hash(self) -> str:
         """A stable hash of the rubric's content (recorded per sample: which rubric graded it)."""

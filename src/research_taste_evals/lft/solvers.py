@@ -1,6 +1,6 @@
 """Follow-up turns after a model's first answer: none, static, critique or rubric nudges.
 
-Seed 002 (AISI Long-Form Tasks, "Prompting"; SPECS.md section 2) compares three prompting
+AISI's Long-Form Tasks report ("Single and multi-turn prompting") compares three prompting
 schemes: a single turn; *static* follow-ups (fixed, domain-agnostic requests to revise and add
 detail); and *dynamic critique* (a critic, by default the evaluated model itself and with no
 external information, critiques the solution, then the model revises). Its "Next steps" add
@@ -31,7 +31,8 @@ from inspect_ai.util import span
 
 from research_taste_evals.core.grading import resolve_graders
 from research_taste_evals.core.text import fill_template
-from research_taste_evals.lft.grader import grade_solution
+from research_taste_evals.lft.dataset import RUN_KEY, run_cache
+from research_taste_evals.lft.grader import DEFAULT_MEDIAN_RULE, MedianRule, grade_solution
 from research_taste_evals.lft.prompts import NUDGE_REQUIREMENT_LINE
 from research_taste_evals.lft.rubric import MAX_LEVEL, rubric_from_metadata
 
@@ -43,7 +44,7 @@ DEFAULT_MAX_NUDGES = 10  # a cap, so a model that never improves cannot loop for
 DEFAULT_TOP_LEVEL = 10  # the LFT rubric scale; the nudge loop stops there
 NUDGE_METADATA_KEY = "nudges"  # state.metadata[...]: the nudge trajectory, read by a metric
 
-# The seed does not publish its follow-up wording; these requests are ours. They are
+# The report does not publish its follow-up wording; these requests are ours. They are
 # domain-agnostic by design: nothing in them hints at any task's answer.
 STATIC_FOLLOWUPS: tuple[str, ...] = (
     "Please review your answer carefully. Identify any steps that are missing, vague or "
@@ -269,7 +270,10 @@ def _check_rounds(rounds: int) -> None:
 
 
 def panel_level_of(
-    grader_repeats: int, quorum: int | None, cache: bool | CachePolicy = False
+    grader_repeats: int,
+    quorum: int | None,
+    cache: bool | CachePolicy = False,
+    median: MedianRule = DEFAULT_MEDIAN_RULE,
 ) -> LevelOf:
     """Grade the latest answer with the ``grader`` panel (end-to-end only, no partial credit)."""
 
@@ -284,7 +288,8 @@ def panel_level_of(
             grader_repeats,
             quorum,
             partial_credit=False,
-            cache=cache,
+            cache=run_cache(cache, state.metadata.get(RUN_KEY)),
+            median=median,
         )
         if not graded.panel.has_quorum:
             return None

@@ -11,6 +11,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from research_taste_evals.core.demo import DemoRun
+from research_taste_evals.core.embeddings import OFFLINE_MODEL
+from research_taste_evals.reviewcritique.reviewcritique import review_critique
+
 DEMO_FILENAME = "reviewcritique_demo.jsonl"
 
 # (title, decision, paper text, {reviewer: [(segment, deficient?, error type, explanation)]})
@@ -134,3 +138,19 @@ def write_demo_reviewcritique(directory: Path) -> Path:
     # json.dumps writes NaN as a bare token, exactly as the upstream files have it.
     path.write_text("".join(json.dumps(r) + "\n" for r in demo_records()), encoding="utf-8")
     return path
+
+
+# What ``research-taste demo`` runs for this family (collected by cli/demo.py).
+DEMO_RUNS: tuple[DemoRun, ...] = (
+    # Three invented papers with labelled reviews; every segment flagged (recall 1, precision =
+    # base rate). BERTScore uses the packaged MiniLM explicitly (logged as not paper-faithful).
+    DemoRun(
+        name="review_critique",
+        build=lambda data_dir: review_critique(
+            data_path=str(write_demo_reviewcritique(data_dir / "review_critique")),
+            bertscore_model=OFFLINE_MODEL,
+            bootstrap_resamples=200,
+        ),
+        model="baseline/flag-all",
+    ),
+)

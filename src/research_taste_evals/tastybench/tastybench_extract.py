@@ -1,6 +1,7 @@
 """Extract each paper's core idea (from its abstract) or methods summary (from its full text).
 
-Seed 000: an LLM extracts the "core idea" of each abstract in ``<idea>`` tags; for the summary
+The TastyBench post (Hao, Huang and Mahajan, 2025, "Experimental Set-Up" and "Results"): an
+LLM extracts the "core idea" of each abstract in ``<idea>`` tags; for the summary
 experiment, Claude Sonnet 4.5 wrote a 300-400 word methods summary of each full text in
 ``<summary>`` tags. ``tastybench_extract`` runs that step as an Inspect task (one sample per
 paper, the ``extractor`` role, default: the ``--model``), with Inspect's generation cache on, so
@@ -25,29 +26,30 @@ from inspect_ai import Task, task
 from inspect_ai import eval as inspect_eval
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import EvalLog
-from inspect_ai.model import CachePolicy, get_model
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
-from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.solver import TaskState
 
-from research_taste_evals.core.data import DataError, resolve_data
+from research_taste_evals.core.data import DataError, read_csv, resolve_data
+from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
+from research_taste_evals.core.stats import NAN
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.tastybench.dataset import (
     IDEA_FILES,
     PAPER_FILES,
     PaperSet,
     locate,
-    read_csv_rows,
 )
 from research_taste_evals.tastybench.prompts import (
     EXTRACT_IDEA,
     EXTRACT_IDEA_CURATED,
     SUMMARIZE_PAPER,
 )
-from research_taste_evals.tastybench.scorer import EXTRACTOR_ROLE
+from research_taste_evals.tastybench.solvers import generate_as_extractor
 
 ExtractKind = Literal["idea", "summary"]
 IdeaPrompt = Literal["seed", "curated"]
-EXTRACT_VERSION = "1.0.0"
+# "N-X" (README changelog): 1-A is the 1.0.0 behaviour under the new numbering.
+EXTRACT_VERSION = "1-A"
 FULLTEXT_SUFFIXES = (".txt", ".md")
 _PROMPTS = {("idea", "seed"): EXTRACT_IDEA, ("idea", "curated"): EXTRACT_IDEA_CURATED}
 
@@ -60,7 +62,7 @@ def parse_tagged(text: str, tag: str) -> str | None:
 
 
 def _sources_from_csv(path: Path, column: str) -> dict[str, str]:
-    rows = read_csv_rows(path)
+    rows = read_csv(path)
     if rows and not {"paper_id", column} <= set(rows[0]):
         raise DataError(f"{path}: expected columns paper_id,{column} (got {sorted(rows[0])})")
     return {row["paper_id"]: row[column].strip() for row in rows if (row[column] or "").strip()}
@@ -71,7 +73,7 @@ def load_sources(
 ) -> tuple[list[tuple[str, str, str]], list[str]]:
     """(paper_id, title, source text) per paper with a source, and the ids without one."""
     truth_path, _ = locate(PAPER_FILES[paper_set], data_path)
-    titles = {row["paperId"]: row["title"] for row in read_csv_rows(truth_path)}
+    titles = {row["paperId"]: row["title"] for row in read_csv(truth_path)}
     if sources_path is not None:
         path = resolve_data(None, sources_path).path
         if kind == "summary" and path.is_dir():
@@ -94,28 +96,13 @@ def load_sources(
     return found, missing
 
 
-@solver
-def generate_as_extractor() -> Solver:
-    """Generate with the ``extractor`` role (default: the task's model), cached."""
-
-    async def solve(state: TaskState, generate: Generate) -> TaskState:
-        output = await get_model(role=EXTRACTOR_ROLE).generate(
-            state.messages, cache=CachePolicy(expiry=None)
-        )
-        state.output = output
-        state.messages.append(output.message)
-        return state
-
-    return solve
-
-
 @metric
 def extraction_rate() -> Metric:
     """Share of papers whose reply had non-empty tags."""
 
     def compute(scores: list[SampleScore]) -> Value:
         values = [float(score.score.as_float()) for score in scores]
-        return sum(values) / len(values) if values else float("nan")
+        return sum(values) / len(values) if values else NAN
 
     return compute
 
@@ -129,7 +116,7 @@ def extraction_scorer(kind: ExtractKind) -> Scorer:
         return Score(
             value=0.0 if text is None else 1.0,
             answer=text or "",
-            reason="invalid_response_format" if text is None else None,
+            reason=INVALID_RESPONSE_FORMAT if text is None else None,
             explanation=f"no <{kind}> tags in the reply" if text is None else None,
         )
 
@@ -148,8 +135,10 @@ def tastybench_extract(
 
     Args:
         paper_set: ``curated`` or ``full``.
-        kind: ``idea`` (seed prompt "Extract core idea") or ``summary`` (seed's summary prompt).
-        idea_prompt: ``seed`` (about a paragraph) or ``curated`` (upstream's curated prompt, "a
+        kind: ``idea`` (the blog post's "Extract core idea" prompt) or ``summary`` (its
+            "Summary generation prompt").
+        idea_prompt: ``seed`` (the blog post's prompt, "about a paragraph") or ``curated``
+            (upstream's ``prompts/curated/extract_idea.md``, "a
             couple of sentances", which produced the shipped ideas).
         data_path: Local directory with the upstream files (default: pinned download).
         sources_path: Abstracts CSV (``paper_id,abstract``) for ideas; full texts (folder of

@@ -18,8 +18,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from research_taste_evals.aaar.prompts import (
     EQINFER_BINARY_PROMPT,
     EQINFER_MC_PROMPT,
+    EQINFER_OPTION_LINE,
+    EQINFER_OPTION_SEPARATOR,
 )
 from research_taste_evals.core.data import (
+    DataError,
     HubFile,
     ResolvedData,
     read_json,
@@ -38,7 +41,9 @@ EQINFER_FILE = HubFile(
     revision=AAAR_HF_REVISION,
 )
 LETTERS = ("A", "B", "C", "D")
-DEFAULT_CONTEXT_WORDS = 1000  # per side, as in the paper (Section 5.1)
+# Per side, as in the paper (Section 5.1, Table 9); whitespace words, as the release counts them
+# (scripts/subtask1_equation_model_eval_binary.py: ``split()``).
+DEFAULT_CONTEXT_WORDS = 1000
 
 Variant = Literal["binary", "multiple_choice"]
 
@@ -56,11 +61,25 @@ class EqInferRecord(BaseModel):
 
 
 def load_eqinfer_records(data_path: str | Path | None) -> tuple[list[EqInferRecord], ResolvedData]:
-    """Load and validate EqInfer records from ``data_path`` or the pinned HF file."""
+    """Load and validate EqInfer records from ``data_path`` or the pinned HF file.
+
+    ``data_path`` may be the file, the dataset root (holding ``Equation_Inference/``, like the
+    other AAAR loaders accept) or the ``Equation_Inference`` folder.
+
+    Raises:
+        DataError: no ``equation.1049.json`` where ``data_path`` points, or invalid records.
+    """
     resolved = resolve_data(EQINFER_FILE, data_path)
     path = resolved.path
     if path.is_dir():
-        path = path / Path(EQINFER_FILE.filename).name
+        candidates = [path / EQINFER_FILE.filename, path / Path(EQINFER_FILE.filename).name]
+        found = [candidate for candidate in candidates if candidate.is_file()]
+        if not found:
+            raise DataError(
+                f"{path}: no {EQINFER_FILE.filename} or {Path(EQINFER_FILE.filename).name} "
+                "in this folder"
+            )
+        path = found[0]
     return validate_records(read_json(path), EqInferRecord, source=path), resolved
 
 
@@ -96,12 +115,22 @@ def record_to_binary_samples(record: EqInferRecord, context_words: int) -> list[
     return samples
 
 
+def format_options(options: list[str]) -> str:
+    """The options block as released: ``(A). `eq`;`` lines, the last without ``;``."""
+    return EQINFER_OPTION_SEPARATOR.join(
+        fill_template(EQINFER_OPTION_LINE, letter=letter, option=option)
+        for letter, option in zip(LETTERS, options, strict=True)
+    )
+
+
 def record_to_choice_sample(record: EqInferRecord, context_words: int, shuffle: bool) -> Sample:
     """One four-way sample per instance; target = the letter of the paper's equation.
 
+    Reads ``context_before``, ``context_after``, ``options_list``, ``answer`` and ``options``.
     With ``shuffle`` the options are permuted by a seed derived from the instance content
-    (the released answer letters are unevenly distributed, so a fixed-letter guess beats 25%).
-    Without it the record's own ``options`` block is used verbatim when present.
+    (the released answer letters are unevenly distributed, so a fixed-letter guess beats 25%)
+    and formatted as the release formats them. Without it the record's own ``options`` block is
+    used verbatim when present (else ``options_list`` in that format).
     """
     base = instance_id(record)
     order = list(range(len(LETTERS)))
@@ -111,9 +140,7 @@ def record_to_choice_sample(record: EqInferRecord, context_words: int, shuffle: 
     if not shuffle and record.options is not None:
         options = record.options
     else:
-        options = "\n".join(
-            f"({letter}) {record.options_list[i]}" for letter, i in zip(LETTERS, order, strict=True)
-        )
+        options = format_options([record.options_list[i] for i in order])
     return Sample(
         id=base,
         input=fill_template(

@@ -21,7 +21,7 @@ from research_taste_evals.core.data import (
     HubFolder,
     ResolvedData,
 )
-from research_taste_evals.core.text import first_words
+from research_taste_evals.core.text import WordCounting, first_counted_words
 
 EXPDESIGN_FOLDER = "Experiment_Design"
 EXPERIMENTS_KEY = "What experiments do you suggest doing?"
@@ -29,8 +29,9 @@ EXPLANATIONS_KEY = "Why do you suggest these experiments?"
 EXPDESIGN_SOURCE = HubFolder(
     repo_id=AAAR_HF_REPO, pattern=f"{EXPDESIGN_FOLDER}/*/{RECORD_FILE}", revision=AAAR_HF_REVISION
 )
-# The paper feeds closed models the first 3,000 words (Section 5.2; the v2 script defaults to
-# 2,800 for GPT-4o). Open models got 2,000.
+# The paper feeds closed models the first 3,000 words (Section 5.2, Table 10; the v2 script
+# subtask2_experiment_model_prediction.close_source.v2.py defaults to 2,800 for GPT-4o). Words
+# are NLTK word_tokenize tokens there (its cut_word). Open models got 2,000.
 DEFAULT_CONTEXT_WORDS = 3000
 
 
@@ -73,18 +74,21 @@ def load_expdesign_records(
     )
 
 
-def record_to_sample(record: ExpDesignRecord, context_words: int) -> Sample:
+def record_to_sample(
+    record: ExpDesignRecord, context_words: int, counting: WordCounting = "nltk"
+) -> Sample:
     """One sample per paper: input = the first ``context_words`` words of the context.
 
     Reads ``id``, ``input`` (joined with no separator, as the release code does, then cut to
-    whitespace words) and both ``output`` lists, which go to metadata: the experiments are the
-    reference for En-Precision/Recall and the ORACLE list the model explains; the explanations
-    are the reference for S-Match and ROUGE.
+    ``context_words`` NLTK tokens and detokenized, as its ``cut_word``; or whitespace words) and
+    both ``output`` lists, which go to metadata: the experiments are the reference for
+    En-Precision/Recall and the ORACLE list the model explains; the explanations are the
+    reference for S-Match and ROUGE.
     """
     experiments = record.output.experiments
     return Sample(
         id=record.id,
-        input=first_words("".join(record.input), context_words),
+        input=first_counted_words("".join(record.input), context_words, counting),
         target="\n".join(experiments),
         metadata={
             "paper_id": record.id,
@@ -94,10 +98,13 @@ def record_to_sample(record: ExpDesignRecord, context_words: int) -> Sample:
     )
 
 
-def expdesign_dataset(records: list[ExpDesignRecord], context_words: int) -> MemoryDataset:
+def expdesign_dataset(
+    records: list[ExpDesignRecord], context_words: int, counting: WordCounting = "nltk"
+) -> MemoryDataset:
     """Build the dataset, one sample per paper, in paper-id order."""
     return MemoryDataset(
-        samples=[record_to_sample(record, context_words) for record in records], name="expdesign"
+        samples=[record_to_sample(record, context_words, counting) for record in records],
+        name="expdesign",
     )
 
 

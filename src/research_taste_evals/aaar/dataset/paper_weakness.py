@@ -19,12 +19,14 @@ from research_taste_evals.core.data import (
     HubFolder,
     ResolvedData,
 )
+from research_taste_evals.core.text import WordCounting, first_counted_words, split_into_pieces
 
 WEAKNESS_FOLDER = "Paper_Weakness/ICLR_2023"
 WEAKNESS_SOURCE = HubFolder(
     repo_id=AAAR_HF_REPO, pattern=f"{WEAKNESS_FOLDER}/*/{RECORD_FILE}", revision=AAAR_HF_REVISION
 )
-# Closed models: pieces of at most 3,000 words (Section 5.3); open models got 2,000.
+# Pieces of at most 3,000 words for closed models (paper Section 5.3 and Table 12; --max_word_len
+# of scripts/subtask3_review_model_prediction.close_source.py).
 DEFAULT_WINDOW_WORDS = 3000
 
 Split = Literal["split_combine", "none"]
@@ -79,20 +81,18 @@ def paper_text(paper: PaperInput) -> str:
     return f"{paper.abstractText}\n\n{paper.title}\n\n{body}"
 
 
-def split_pieces(text: str, split: Split, window_words: int) -> list[str]:
+def split_pieces(text: str, split: Split, window_words: int, counting: WordCounting) -> list[str]:
     """Cut the paper into the pieces the model reviews, as the release code does.
 
     ``split_combine``: ``num_pieces = n_words // window_words + 1`` pieces of
-    ``n_words // num_pieces + 1`` words each (the last one shorter). ``none``: only the first
-    ``window_words`` words. Words are whitespace tokens re-joined by single spaces (upstream
-    counts NLTK tokens, which split off punctuation, so its pieces are a little shorter).
+    ``n_words // num_pieces + 1`` words each, the last one shorter (``cut_word_by_piece`` in
+    ``scripts/subtask3_review_model_prediction.close_source.py``); ``none``: only the first
+    ``window_words`` words (``cut_word``). Words are NLTK ``word_tokenize`` tokens re-joined by
+    the Treebank detokenizer (``counting="nltk"``, as released) or whitespace words.
     """
-    words = text.split()
     if split == "none":
-        return [" ".join(words[:window_words])]
-    num_pieces = len(words) // window_words + 1
-    per_piece = len(words) // num_pieces + 1
-    return [" ".join(words[i * per_piece : (i + 1) * per_piece]) for i in range(num_pieces)]
+        return [first_counted_words(text, window_words, counting)]
+    return split_into_pieces(text, window_words, counting)
 
 
 def record_to_sample(record: WeaknessRecord) -> Sample:

@@ -1,23 +1,38 @@
-"""EqInfer scorers: pooled binary F1 (positive = correct equation) and four-way accuracy."""
+"""EqInfer per-sample scorers: each answer read strictly and as the release code reads it.
+
+Strict (headline): an answer that is not a bare 0/1 (or option letter) is counted as unparsed
+and left out of F1. Faithful (paper comparison): the release code's ``int()`` / normalised
+exact match, a never-readable answer forced to the wrong label
+(``scripts/subtask1_equation_model_eval_binary.py``, ``subtask1_equation_model_eval.py``).
+"""
 
 from __future__ import annotations
 
-from inspect_ai.scorer import (
-    Metric,
-    SampleScore,
-    Score,
-    Scorer,
-    Target,
-    Value,
-    metric,
-    scorer,
-)
+from collections.abc import Callable
+
+from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from research_taste_evals.aaar.dataset.eqinfer import LETTERS
-from research_taste_evals.core.answers import ATTEMPTS_KEY, parse_binary, parse_choice
+from research_taste_evals.aaar.metrics import (
+    FAITHFUL_PREFIX,
+    choice_accuracy,
+    choice_unparsed_rate,
+    faithful_accuracy,
+    faithful_choice_accuracy,
+    faithful_f1,
+    faithful_forced_rate,
+    faithful_precision,
+    faithful_recall,
+)
+from research_taste_evals.aaar.parsing import (
+    faithful_binary,
+    faithful_choice_correct,
+    strict_binary,
+    strict_choice,
+)
+from research_taste_evals.core.answers import ATTEMPTS_KEY
 from research_taste_evals.core.metrics import (
-    UnparsedPolicy,
     decision_accuracy,
     decision_f1,
     decision_precision,
@@ -25,9 +40,16 @@ from research_taste_evals.core.metrics import (
     decision_value,
     unparsed_rate,
 )
-from research_taste_evals.core.stats import NAN
+from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
 
-UNPARSED_REASON = "invalid_response_format"
+
+def first_read(attempts: list[str], read: Callable[[str], int | None]) -> int | None:
+    """The first label ``read`` gets from the attempts, in order (None if none)."""
+    for answer in attempts:
+        label = read(answer)
+        if label is not None:
+            return label
+    return None
 
 
 @scorer(
@@ -37,80 +59,67 @@ UNPARSED_REASON = "invalid_response_format"
         decision_recall(),
         decision_accuracy(),
         unparsed_rate(),
+        faithful_f1(),
+        faithful_precision(),
+        faithful_recall(),
+        faithful_accuracy(),
+        faithful_forced_rate(),
     ]
 )
-def eqinfer_binary_scorer(parse_mode: UnparsedPolicy) -> Scorer:
-    """Score one (instance, option) decision against its 0/1 label."""
+def eqinfer_binary_scorer() -> Scorer:
+    """Score one (instance, option) decision against its 0/1 label, in both parse modes."""
 
     async def score(state: TaskState, target: Target) -> Score:
         label = int(target.text)
-        prediction = parse_binary(state.output.completion)
+        attempts: list[str] = state.metadata.get(ATTEMPTS_KEY) or [state.output.completion]
+        strict = first_read(attempts, strict_binary)
+        faithful = first_read(attempts, faithful_binary)
+        value = decision_value(label, strict, "strict")
+        value.update(
+            {
+                FAITHFUL_PREFIX + key: number
+                for key, number in decision_value(label, faithful, "faithful").items()
+            }
+        )
         return Score(
-            value=decision_value(label, prediction, parse_mode),
+            value=value,
             answer=state.output.completion,
-            reason=UNPARSED_REASON if prediction is None else None,
-            explanation=f"label {label}, parsed answer {prediction} ({parse_mode} mode)",
+            reason=INVALID_RESPONSE_FORMAT if strict is None else None,
+            explanation=(
+                f"label {label}; strict reading {strict}, release-code reading "
+                f"{faithful if faithful is not None else f'none (forced to {1 - label})'}; "
+                f"{len(attempts)} attempt(s)"
+            ),
             metadata={
                 "label": label,
-                "prediction": prediction,
-                "parse_mode": parse_mode,
-                "attempts": len(state.metadata.get(ATTEMPTS_KEY, [])),
+                "prediction": strict,
+                "faithful_prediction": faithful,
+                "attempts": len(attempts),
             },
         )
 
     return score
 
 
-def _choice_totals(scores: list[SampleScore]) -> tuple[float, float, float]:
-    correct = scored = unparsed = 0.0
-    for sample_score in scores:
-        value = sample_score.score.value
-        if isinstance(value, dict):
-            correct += float(value.get("correct") or 0.0)
-            scored += float(value.get("scored") or 0.0)
-            unparsed += float(value.get("unparsed") or 0.0)
-    return correct, scored, unparsed
-
-
-@metric
-def choice_accuracy() -> Metric:
-    """Share of scored four-way answers that pick the paper's equation."""
-
-    def compute(scores: list[SampleScore]) -> Value:
-        correct, scored, _ = _choice_totals(scores)
-        return correct / scored if scored else NAN
-
-    return compute
-
-
-@metric
-def choice_unparsed_rate() -> Metric:
-    """Share of four-way answers that are not a single option letter."""
-
-    def compute(scores: list[SampleScore]) -> Value:
-        return _choice_totals(scores)[2] / len(scores) if scores else NAN
-
-    return compute
-
-
-@scorer(metrics=[choice_accuracy(), choice_unparsed_rate()])
-def eqinfer_choice_scorer(parse_mode: UnparsedPolicy) -> Scorer:
-    """Score a four-way answer; unparsed answers are excluded (strict) or wrong (faithful)."""
+@scorer(metrics=[choice_accuracy(), choice_unparsed_rate(), faithful_choice_accuracy()])
+def eqinfer_choice_scorer() -> Scorer:
+    """Score a four-way answer: strict letter (unparsed excluded) and released exact match."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        answer = parse_choice(state.output.completion, LETTERS)
+        text = state.output.completion
+        answer = strict_choice(text, LETTERS)
         unparsed = answer is None
-        counts = not unparsed or parse_mode == "faithful"
         return Score(
             value={
                 "correct": 1.0 if answer == target.text else 0.0,
-                "scored": 1.0 if counts else 0.0,
+                "scored": 0.0 if unparsed else 1.0,
                 "unparsed": 1.0 if unparsed else 0.0,
+                "faithful_correct": 1.0 if faithful_choice_correct(text, target.text) else 0.0,
             },
-            answer=state.output.completion,
-            reason=UNPARSED_REASON if unparsed else None,
-            explanation=f"target {target.text}, parsed answer {answer} ({parse_mode} mode)",
-            metadata={"prediction": answer, "parse_mode": parse_mode},
+            answer=text,
+            reason=INVALID_RESPONSE_FORMAT if unparsed else None,
+            explanation=f"target {target.text}, strict reading {answer}",
+            metadata={"prediction": answer},
         )
 
     return score

@@ -1,106 +1,50 @@
-"""PaperWeakness scoring: S-Precision / S-Recall / S-F1 per paper and ITF-IDF over the dataset.
+"""PaperWeakness scoring: S-Precision / S-Recall / S-F1 per paper, and what ITF-IDF needs.
 
 Follows RenzeLou/AAAR-1.0 ``subtask3_metric.py`` (``soft_accumulate`` with all-mpnet-base-v2,
 means over all papers, an empty prediction scoring 0) and ``subtask3_metric_cross_diversity.py``
-(ITF-IDF with all-MiniLM-L6-v2, an empty prediction scored as ``["None"]``). The metric functions
-themselves are in :mod:`research_taste_evals.aaar.similarity`.
+(ITF-IDF with all-MiniLM-L6-v2, an empty prediction scored as ``["None"]``). The measures are in
+:mod:`research_taste_evals.aaar.similarity`, the dataset-level metrics in
+:mod:`research_taste_evals.aaar.metrics`.
 
 ITF-IDF needs every paper's predictions at once, so the scorer encodes each paper's list (in a
 worker thread) and stores the float32 embeddings, base64-packed, in the score metadata; the
-dataset-level metric unpacks them. Logs can thus be re-scored without the embedding model.
+task's epoch reducer keeps every epoch's copy and the metric unpacks them. Logs can thus be
+re-scored without the embedding model.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
-import math
-from typing import Any
 
-import numpy as np
-from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
+from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from research_taste_evals.aaar.similarity import (
-    itf_idf,
-    soft_precision_recall,
-    with_placeholder,
+from research_taste_evals.aaar.embedding_models import aaar_embedder
+from research_taste_evals.aaar.metrics import (
+    ITF_IDF_EMBEDDINGS_KEY,
+    itf_idf_papers,
+    itf_idf_score,
+    pack_embeddings,
+    s_f1,
+    s_precision,
+    s_recall,
 )
-from research_taste_evals.core.embeddings import get_embedder
-from research_taste_evals.core.metrics import empty_prediction_rate, key_mean
-
-PREDICTED_WEAKNESSES_KEY = "weakness:predicted_weaknesses"
-PIECE_ANSWERS_KEY = "weakness:piece_answers"
-ITF_IDF_EMBEDDINGS_KEY = "itf_idf_embeddings"
-NAN = math.nan
+from research_taste_evals.aaar.similarity import soft_precision_recall, with_placeholder
+from research_taste_evals.aaar.solvers import PIECE_ANSWERS_KEY, PREDICTED_WEAKNESSES_KEY
+from research_taste_evals.core.metrics import empty_prediction_rate
+from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
 
 
-def pack_embeddings(vectors: np.ndarray) -> dict[str, Any]:
-    """An (m, d) array as JSON-safe metadata: shape plus base64 of the float32 bytes."""
-    array = np.ascontiguousarray(vectors, dtype=np.float32)
-    return {
-        "shape": list(array.shape),
-        "dtype": "float32",
-        "data": base64.b64encode(array.tobytes()).decode("ascii"),
-    }
-
-
-def unpack_embeddings(packed: dict[str, Any]) -> np.ndarray:
-    """Inverse of :func:`pack_embeddings`.
-
-    Raises:
-        ValueError: the payload is not a packed float32 array.
-    """
-    if packed.get("dtype") != "float32":
-        raise ValueError(f"unsupported packed embedding dtype {packed.get('dtype')!r}")
-    raw = base64.b64decode(packed["data"])
-    return np.frombuffer(raw, dtype=np.float32).reshape(tuple(packed["shape"]))
-
-
-@metric
-def s_precision() -> Metric:
-    """Mean over papers of S-Precision."""
-    return key_mean("s_precision")
-
-
-@metric
-def s_recall() -> Metric:
-    """Mean over papers of S-Recall."""
-    return key_mean("s_recall")
-
-
-@metric
-def s_f1() -> Metric:
-    """Mean over papers of the per-paper S-F1 (as upstream; not the F1 of the means)."""
-    return key_mean("s_f1")
-
-
-@metric
-def itf_idf_score() -> Metric:
-    """ITF-IDF over all scored papers (specificity x informativeness of predicted weaknesses).
-
-    NaN (never an exception) when a score lacks its packed embeddings or they cannot be used.
-    """
-
-    def compute(scores: list[SampleScore]) -> Value:
-        per_paper = []
-        for sample_score in scores:
-            packed = (sample_score.score.metadata or {}).get(ITF_IDF_EMBEDDINGS_KEY)
-            if not isinstance(packed, dict):
-                return NAN
-            try:
-                per_paper.append(unpack_embeddings(packed))
-            except (KeyError, TypeError, ValueError):
-                return NAN
-        try:
-            return itf_idf(per_paper)
-        except ValueError:
-            return NAN
-
-    return compute
-
-
-@scorer(metrics=[s_f1(), s_precision(), s_recall(), itf_idf_score(), empty_prediction_rate()])
+@scorer(
+    metrics=[
+        s_f1(),
+        s_precision(),
+        s_recall(),
+        itf_idf_score(),
+        itf_idf_papers(),
+        empty_prediction_rate(),
+    ]
+)
 def weakness_scorer(
     embedding_model: str,
     itf_idf_model: str,
@@ -112,8 +56,8 @@ def weakness_scorer(
 
     Both encodings run in worker threads, concurrently.
     """
-    s_embedder = get_embedder(embedding_model, embedding_revision, embedding_device)
-    itf_embedder = get_embedder(itf_idf_model, itf_idf_revision, embedding_device)
+    s_embedder = aaar_embedder(embedding_model, embedding_revision, embedding_device)
+    itf_embedder = aaar_embedder(itf_idf_model, itf_idf_revision, embedding_device)
 
     async def score(state: TaskState, target: Target) -> Score:
         predicted: list[str] = state.store.get(PREDICTED_WEAKNESSES_KEY, [])
@@ -133,7 +77,7 @@ def weakness_scorer(
                 "weaknesses": float(len(predicted)),
             },
             answer="\n".join(predicted),
-            reason="invalid_response_format" if not predicted else None,
+            reason=INVALID_RESPONSE_FORMAT if not predicted else None,
             explanation=(
                 f"{len(predicted)} predicted weaknesses vs {scored_reviewers} reviewers "
                 f"({sum(len(w) for w in reviewers)} weaknesses); S-P {precision:.4f}, "

@@ -6,15 +6,17 @@ import random
 import pytest
 from inspect_ai.scorer import SampleScore, Score
 
-from research_taste_evals.tastybench import scorer as scorer_module
-from research_taste_evals.tastybench.scorer import (
+from research_taste_evals.tastybench import ratings as ratings_module
+from research_taste_evals.tastybench.metrics import (
+    tastybench_decisions,
+    tastybench_ratings,
+    tastybench_reliability,
+)
+from research_taste_evals.tastybench.ratings import (
     DECISION_KEYS,
     RATING_KEYS,
     RELIABILITY_KEYS,
     collect,
-    tastybench_decisions,
-    tastybench_ratings,
-    tastybench_reliability,
 )
 
 NAN = float("nan")
@@ -82,7 +84,7 @@ def test_metrics_hand_worked() -> None:
     a, b = _elo_step(1500, 1500)
     b, c = _elo_step(b, 1500)
     a, c = _elo_step(a, c)
-    elo = scorer_module.elo_ratings(collect(scores).comparisons)
+    elo = ratings_module.elo_ratings(collect(scores).comparisons)
     assert elo == pytest.approx({"a": a, "b": b, "c": c}, abs=1e-9)
 
     ratings = tastybench_ratings(resamples=50, seed=1)(scores)
@@ -117,6 +119,6 @@ def test_a_failing_computation_reports_nan(monkeypatch: pytest.MonkeyPatch) -> N
     def broken(*args: object, **kwargs: object) -> float:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(scorer_module, "position_bias_rate", broken)
+    monkeypatch.setattr(ratings_module, "position_bias_rate", broken)
     result = tastybench_decisions()(_run())
     assert set(result) == set(DECISION_KEYS) and all(math.isnan(v) for v in result.values())
