@@ -15,6 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from research_taste_evals.core.data import DataError
 
+# Inspect's sample-level retry: a transient bad response (a malformed or empty 200 body, which
+# the provider does not retry) re-runs that sample instead of ending the whole run.
+SAMPLE_RETRIES_ON_ERROR = 3
+
 
 class SweepTask(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -36,6 +40,7 @@ class SweepConfig(BaseModel):
     limit: int | None = None
     max_connections: int | None = None
     retry_attempts: int | None = None
+    retry_on_error: int = Field(default=SAMPLE_RETRIES_ON_ERROR, ge=0)
 
 
 def load_sweep(path: str | Path) -> SweepConfig:
@@ -85,5 +90,6 @@ def run_sweep(config: SweepConfig) -> bool:
         limit=config.limit,
         max_connections=config.max_connections,
         retry_attempts=config.retry_attempts,
+        retry_on_error=config.retry_on_error or None,
     )
     return bool(success)

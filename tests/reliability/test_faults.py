@@ -24,7 +24,7 @@ from fault_runs import (
     same_metrics,
 )
 from fault_server import Faults, FaultServer, ServerStats
-from inspect_ai.log import EvalLog
+from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 LATENCY = 0.005
 TRANSIENT = Faults(latency=LATENCY, http_429=0.1, http_500=0.1)  # 20% transient HTTP errors
@@ -247,3 +247,32 @@ def test_fault_server_counts_and_stops_by_itself() -> None:
         with pytest.raises(OSError):
             post(server.base_url + "/chat/completions")
     assert model_name(EVALUATED) == "openai-api/fault/evaluated"
+
+
+def test_sweep_retries_bad_bodies_by_default(
+    fault_server: FaultServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``research-taste sweep`` sets Inspect's sample retry on error: 30% bad bodies, no loss."""
+    from research_taste_evals.sweep import SAMPLE_RETRIES_ON_ERROR, load_sweep, run_sweep
+
+    spec = TASKS["eqinfer"]
+    sweep_file = tmp_path / "sweep.yaml"
+    data = spec.task_args(tmp_path)["data_path"]
+    sweep_file.write_text(
+        f"log_dir: {tmp_path / 'logs'}\n"
+        f"models: [{model_name(EVALUATED)}]\n"
+        f"tasks:\n  - task: eqinfer\n    args: {{data_path: {data}}}\n"
+    )
+    config = load_sweep(sweep_file)
+    assert config.retry_on_error == SAMPLE_RETRIES_ON_ERROR > 0
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
+    fault_server.set_rule(spec.rule)
+    fault_server.set_faults(BAD_BODIES, seed=0)
+    fault_server.reset_stats()
+    assert run_sweep(config)
+    stats = fault_server.reset_stats()
+    (log,) = [read_eval_log(info.name) for info in list_eval_logs(str(tmp_path / "logs"))]
+    faulty = figures("eqinfer sweep", log, stats)
+    report = _report(faulty)
+    assert faulty.status == "success" and faulty.sample_retries > 0, report
+    assert faulty.samples_completed == faulty.samples_total, report

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import sys
 import threading
 import time
 from collections import Counter
@@ -38,6 +39,7 @@ DEFAULT_LIFETIME = 600.0
 DEFAULT_MAX_REQUESTS = 20_000
 RETRY_AFTER_MS = "20"  # honoured by the OpenAI client: its own retries wait 20 ms, not 0.5-8 s
 FAULT_KINDS = ("http_429", "http_500", "timeout", "truncated", "empty", "malformed")
+HELD = "held"  # not a drawn fault: a request held by hold_after() and dropped on release
 BODY_FAULTS = ("truncated", "empty", "malformed")
 
 Message = dict[str, str]
@@ -155,11 +157,13 @@ class FaultServer:
         self.lock = threading.Lock()
         self.stats = ServerStats()
         self._rng = random.Random(seed)
-        self._httpd = ThreadingHTTPServer((LOOPBACK, 0), _handler_for(self))
+        self._httpd = _QuietServer((LOOPBACK, 0), _handler_for(self))
         self._httpd.daemon_threads = True
         self._thread: threading.Thread | None = None
         self._timer: threading.Timer | None = None
         self._stopped = threading.Event()
+        self._hold_after: int | None = None
+        self._released = threading.Event()
 
     @property
     def port(self) -> int:
@@ -184,6 +188,17 @@ class FaultServer:
         """Answer with ``rule`` from now on (one server can serve several tasks in turn)."""
         with self.lock:
             self.rule = rule
+
+    def hold_after(self, answers: int | None) -> None:
+        """Once ``answers`` requests were answered, hold every new request until
+        :meth:`release`, then drop it unanswered (counted as fault ``held``): a clean moment
+        to kill a client, with nothing answered in flight."""
+        with self.lock:
+            self._hold_after = answers
+            self._released.clear()
+
+    def release(self) -> None:
+        self._released.set()
 
     def reset_stats(self) -> ServerStats:
         """Start counting afresh; returns the counts so far."""
@@ -228,10 +243,19 @@ class FaultServer:
             over = self.stats.total_calls >= self.max_requests
             self.stats.calls[model] += 1
             self.stats.auth_headers.add(auth)
-            kind = None if over else self.faults.draw(model, self._rng)
+            held = self._hold_after is not None and self.stats.total_answered >= self._hold_after
+            kind = None if over else HELD if held else self.faults.draw(model, self._rng)
             if kind is not None:
                 self.stats.faults[kind] += 1
             return kind, self.faults, over
+
+
+class _QuietServer(ThreadingHTTPServer):
+    """Clients that hang up (a killed eval, a client timeout) are expected here, not errors."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 def _completion(model: str, text: str, messages: list[Message]) -> dict[str, Any]:
@@ -287,6 +311,10 @@ def _handler_for(server: FaultServer) -> type[BaseHTTPRequestHandler]:
             if over:
                 self._send(503, {"error": {"message": "fault server request budget spent"}})
                 server.stop()
+                return
+            if kind == HELD:
+                server._released.wait(server.lifetime)
+                self.close_connection = True
                 return
             if kind == "timeout":
                 time.sleep(faults.hang_seconds)
