@@ -30,3 +30,17 @@ def fault_server() -> Iterator[FaultServer]:
             os.environ.pop(name, None)
         else:
             os.environ[name] = value
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "reliability: runs real tasks against the fault server (minutes; part of the normal run,"
+        " select with -m reliability or skip with -m 'not reliability')",
+    )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "reliability" in item.path.parts:
+            item.add_marker(pytest.mark.reliability)

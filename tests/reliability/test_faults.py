@@ -59,6 +59,44 @@ def _scored_once(log: EvalLog) -> None:
         assert sample.error is not None or sample.scores, f"{sample.id}: neither scored nor failed"
 
 
+def _unparseable_grades_are_counted(log: EvalLog, report: str) -> None:
+    """The last panel member cannot grade one task: its grades are failures, not level 0."""
+    panels = {
+        sample.id: next(iter(sample.scores.values())).metadata or {}
+        for sample in log.samples or []
+        if sample.scores
+    }
+    unparseable = {sid: meta["failures_by_kind"]["unparseable"] for sid, meta in panels.items()}
+    assert unparseable == {
+        "ablation-plan": 0,
+        "contamination-audit": 0,
+        "loss-spike-hypotheses": 0,
+        "petunia-plastid": TASKS["lft"].args["grader_repeats"],
+    }, report
+    petunia = panels["petunia-plastid"]
+    assert len(petunia["panel_levels"]) == 2 * len(petunia["graders"]) // 3, report
+    assert metrics(log)["grader_failure_rate"] > 0, report
+
+
+def _unparseable_judgements_are_counted(log: EvalLog, report: str) -> None:
+    """Judge answers that are no decision are undecided (None) and counted, not 0."""
+    assert 0 < metrics(log)["judge_unparsed_rate"] < 1, report
+    undecided = [
+        decision
+        for sample in log.samples or []
+        for score in (sample.scores or {}).values()
+        for decision in (score.metadata or {}).get("recall_decisions", [])
+        if decision is None
+    ]
+    assert undecided, f"no unparseable judge answer was recorded as undecided\n{report}"
+
+
+UNPARSEABLE_CHECKS = {
+    "lft": _unparseable_grades_are_counted,
+    "expdesign": _unparseable_judgements_are_counted,
+}
+
+
 @pytest.mark.parametrize("task", ["eqinfer", "tastybench", "lft", "expdesign"])
 def test_transient_http_errors_lose_nothing_and_change_no_metric(
     task: str, fault_server: FaultServer, tmp_path: Path
@@ -78,45 +116,9 @@ def test_transient_http_errors_lose_nothing_and_change_no_metric(
     assert stats.answered == clean_stats.answered, report
     _scored_once(log)
     assert same_metrics(metrics(log), metrics(clean_log)), report
-
-
-def test_unparseable_grader_is_counted_not_scored_zero(
-    fault_server: FaultServer, tmp_path: Path
-) -> None:
-    """The last panel member cannot grade one task: its grades are failures, not level 0."""
-    _, (log, stats) = _pair(fault_server, TASKS["lft"], tmp_path, TRANSIENT)
-    report = _report(figures("lft", log, stats))
-    failed = {
-        sample.id: next(iter(sample.scores.values())).metadata
-        for sample in log.samples or []
-        if sample.scores
-    }
-    unparseable = {sid: meta["failures_by_kind"]["unparseable"] for sid, meta in failed.items()}
-    assert unparseable == {
-        "ablation-plan": 0,
-        "contamination-audit": 0,
-        "loss-spike-hypotheses": 0,
-        "petunia-plastid": TASKS["lft"].args["grader_repeats"],
-    }, report
-    petunia = failed["petunia-plastid"]
-    assert len(petunia["panel_levels"]) == 2 * len(petunia["graders"]) // 3, report
-    assert metrics(log)["grader_failure_rate"] > 0, report
-
-
-def test_unparseable_judge_is_counted_not_scored_zero(
-    fault_server: FaultServer, tmp_path: Path
-) -> None:
-    _, (log, stats) = _pair(fault_server, TASKS["expdesign"], tmp_path, TRANSIENT)
-    report = _report(figures("expdesign", log, stats))
-    assert 0 < metrics(log)["judge_unparsed_rate"] < 1, report
-    undecided = [
-        decision
-        for sample in log.samples or []
-        for score in (sample.scores or {}).values()
-        for decision in (score.metadata or {}).get("recall_decisions", [])
-        if decision is None
-    ]
-    assert undecided, f"no unparseable judge answer was recorded as undecided\n{report}"
+    if task in UNPARSEABLE_CHECKS:  # a grader or judge that answers unparseably is counted
+        UNPARSEABLE_CHECKS[task](clean_log, report)
+        UNPARSEABLE_CHECKS[task](log, report)
 
 
 @pytest.mark.parametrize("task", ["eqinfer", "tastybench"])

@@ -2,8 +2,8 @@
 
 The run is a fresh ``inspect eval`` process (Inspect reads the key when it first creates the
 model) with a distinctive ``FAULT_API_KEY``, a grader panel with caching on (cache files), then
-``research-taste leaderboard`` (a report). Every file written is searched, inside ``.eval``
-archives too, for the key and for its base64 form.
+``research-taste leaderboard`` in this process (a report). Every file written is searched,
+inside ``.eval`` archives too, for the key and for its base64 form.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from pathlib import Path
 
 from fault_runs import EVALUATED, TASKS, model_name
 from fault_server import API_KEY_VAR, Faults, FaultServer
+
+from research_taste_evals.cli import main as cli_main
 
 SECRET = "sk-fault-SECRET-7f3a9c1e5b2d4a60"
 TIMEOUT = 300.0  # seconds for each subprocess
@@ -84,30 +86,16 @@ def test_api_key_is_in_no_log_report_or_cache(fault_server: FaultServer, tmp_pat
     )
     assert run.returncode == 0, run.stdout + run.stderr
     (tmp_path / "report").mkdir()
-    report = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "research_taste_evals.cli",
-            "leaderboard",
-            "--log-dir",
-            str(tmp_path / "logs"),
-            "--out",
-            str(tmp_path / "report" / "leaderboard.md"),
-        ],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-    )
-    assert report.returncode == 0, report.stdout + report.stderr
+    report_file = tmp_path / "report" / "leaderboard.md"
+    leaderboard = ["leaderboard", "--log-dir", str(tmp_path / "logs"), "--out", str(report_file)]
+    assert cli_main(leaderboard) == 0
     stats = fault_server.reset_stats()
     # The key was really used: every request carried it.
     assert stats.auth_headers == {f"Bearer {SECRET}"}, stats.auth_headers
-    assert stats.faults["http_500"] > 0 and (tmp_path / "report" / "leaderboard.md").is_file()
+    assert stats.faults["http_500"] > 0 and report_file.read_text(encoding="utf-8")
     assert any((tmp_path / "cache").rglob("*")), "the grader cache was not written"
     needles = [SECRET.encode(), base64.b64encode(SECRET.encode())]
     written = [tmp_path / name for name in ("logs", "cache", "report", "data-home")]
     leaks = [leak for folder in written if folder.exists() for leak in _leaks(folder, needles)]
     assert leaks == [], f"the API key was written to: {leaks}"
-    assert SECRET not in run.stdout + run.stderr + report.stdout + report.stderr
+    assert SECRET not in run.stdout + run.stderr
