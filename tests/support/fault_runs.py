@@ -197,7 +197,7 @@ def run(
         log = inspect_ai.eval(
             f"research_taste_evals/{spec.name}",
             model=model_name(EVALUATED),
-            model_roles=spec.roles or None,  # type: ignore[arg-type]
+            model_roles=spec.roles or None,
             task_args=spec.task_args(folder),
             log_dir=str(folder / "logs"),
             display="none",
