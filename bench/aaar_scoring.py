@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from research_taste_evals.aaar.metrics import (
+from research_taste_evals.aaar.similarity import (
     itf_idf,
     macro_average,
     soft_precision_recall,

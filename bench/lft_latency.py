@@ -32,9 +32,9 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from research_taste_evals.core.conversation import CRITIC_SYSTEM
-from research_taste_evals.lft.grader_prompts import LFT_GRADER_OUTPUT
 from research_taste_evals.lft.lft import lft
+from research_taste_evals.lft.prompts import LFT_GRADER_OUTPUT
+from research_taste_evals.lft.solvers import CRITIC_SYSTEM
 
 DEFAULT_LATENCY = 0.2  # seconds per simulated model call
 DEFAULT_REPEATS = 10  # grader panel size (AISI: 10)
@@ -95,7 +95,13 @@ def run_once(latency: float, repeats: int, log_dir: str) -> tuple[float, float]:
     CALLS.clear()
     start = time.perf_counter()
     log = inspect_eval(
-        lft(task_ids=TASK_ID, followup="critique", grader_repeats=repeats),
+        # One simulated model plays every part, the grader included.
+        lft(
+            task_ids=TASK_ID,
+            followup="critique",
+            grader_repeats=repeats,
+            allow_self_grading=True,
+        ),
         model=get_model("latency-sim/fixed"),
         log_dir=log_dir,
         display="none",

@@ -30,6 +30,14 @@ def _isolated_cache(
     monkeypatch.setenv("RESEARCH_TASTE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))
 
 
+@pytest.fixture(autouse=True)
+def _isolated_logs(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Runs that name no log folder write to a scratch folder, never the user's ./logs."""
+    monkeypatch.setenv("INSPECT_LOG_DIR", str(tmp_path_factory.getbasetemp() / "logs"))
+
+
 @pytest.fixture
 def upstream_dir() -> Path:
     """The upstream data copies in ../shared; skips the test when they are absent."""

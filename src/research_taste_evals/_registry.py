@@ -10,24 +10,29 @@ from inspect_ai.model import ModelAPI, modelapi
 from research_taste_evals.aaar import baselines as _aaar_baselines  # noqa: F401
 from research_taste_evals.aaar.eqinfer import eqinfer
 from research_taste_evals.aaar.expdesign import expdesign
-from research_taste_evals.aaar.weakness import paper_weakness
+from research_taste_evals.aaar.paper_weakness import paper_weakness
+from research_taste_evals.ideapairs import baselines as _ideapairs_baselines  # noqa: F401
+from research_taste_evals.ideapairs.ideapairs import idea_pairs
 from research_taste_evals.lft import baselines as _lft_baselines  # noqa: F401
-from research_taste_evals.lft import grader_baselines as _lft_grader_baselines  # noqa: F401
-from research_taste_evals.lft.grader_check import lft_grader_check
 from research_taste_evals.lft.lft import lft
+from research_taste_evals.lft.lft_grader_check import lft_grader_check
+from research_taste_evals.reviewcritique import baselines as _reviewcritique_baselines  # noqa: F401
+from research_taste_evals.reviewcritique.reviewcritique import review_critique
 from research_taste_evals.tastybench import baselines as _tastybench_baselines  # noqa: F401
-from research_taste_evals.tastybench.extract import tastybench_extract
 from research_taste_evals.tastybench.tastybench import tastybench
+from research_taste_evals.tastybench.tastybench_extract import tastybench_extract
 
 # Every task, in the order `research-taste list` prints them.
 TASKS = (
     eqinfer,
     expdesign,
     paper_weakness,
+    review_critique,
     lft,
     lft_grader_check,
     tastybench,
     tastybench_extract,
+    idea_pairs,
 )
 
 
@@ -44,8 +49,10 @@ __all__ = [
     "eqinfer",
     "expdesign",
     "paper_weakness",
+    "review_critique",
     "lft",
     "lft_grader_check",
     "tastybench",
     "tastybench_extract",
+    "idea_pairs",
 ]

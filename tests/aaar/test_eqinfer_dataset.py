@@ -6,14 +6,14 @@ from typing import Any
 
 import pytest
 
-from research_taste_evals.aaar.demo_data import DEMO_EQINFER
-from research_taste_evals.aaar.eqinfer_dataset import (
+from research_taste_evals.aaar.dataset.eqinfer import (
     EqInferRecord,
     eqinfer_dataset,
     load_eqinfer_records,
     record_to_binary_samples,
     record_to_choice_sample,
 )
+from research_taste_evals.aaar.demo import DEMO_EQINFER
 from research_taste_evals.core.data import DataError
 
 FIXTURE: dict[str, Any] = {
@@ -99,7 +99,7 @@ def test_missing_context_before_names_file_record_and_field(tmp_path: Path) -> N
     [
         (["a", "b", "c"], "options_list"),
         (["a", "b", "c", "d", "e"], "options_list"),
-        (["a", "b", 3, "d"], "options_list.2"),
+        (["a", "b", 3, "d"], r"options_list\[2\]"),
         ("abcd", "options_list"),
     ],
 )
@@ -113,3 +113,16 @@ def test_answer_must_be_a_letter(tmp_path: Path) -> None:
     path = _write(tmp_path, [{**FIXTURE, "answer": "E"}])
     with pytest.raises(DataError, match=r"record 0: field 'answer'"):
         load_eqinfer_records(str(path))
+
+
+def test_loader_accepts_the_dataset_root_like_the_other_aaar_loaders(tmp_path: Path) -> None:
+    folder = tmp_path / "Equation_Inference"
+    folder.mkdir()
+    (folder / "equation.1049.json").write_text(json.dumps([FIXTURE]))
+    for data_path in (tmp_path, folder, folder / "equation.1049.json"):
+        records, _ = load_eqinfer_records(str(data_path))
+        assert [r.answer for r in records] == ["B"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(DataError, match="equation.1049.json"):
+        load_eqinfer_records(str(empty))

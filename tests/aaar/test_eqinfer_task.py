@@ -7,19 +7,14 @@ from pathlib import Path
 
 import pytest
 from inspect_ai import eval as inspect_eval
-from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, Model
+from log_metrics import metrics_of
 
-from research_taste_evals.aaar.demo_data import DEMO_EQINFER, write_demo_eqinfer
+from research_taste_evals.aaar.demo import DEMO_EQINFER, write_demo_eqinfer
 from research_taste_evals.aaar.eqinfer import eqinfer
+from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]
-
-
-def _metrics(log: EvalLog) -> dict[str, float]:
-    assert log.status == "success", log.error
-    assert log.results is not None
-    return {name: m.value for s in log.results.scores for name, m in s.metrics.items()}
 
 
 @pytest.fixture
@@ -31,14 +26,17 @@ def test_all_positive_baseline_gives_the_paper_row(demo_file: Path) -> None:
     log = inspect_eval(
         eqinfer(data_path=str(demo_file)), model="baseline/all-positive", display="none"
     )[0]
-    metrics = _metrics(log)
+    metrics = metrics_of(log)
     assert metrics["decision_f1"] == pytest.approx(0.40, abs=1e-12)
     assert metrics["decision_precision"] == pytest.approx(0.25, abs=1e-12)
     assert metrics["decision_recall"] == pytest.approx(1.0, abs=1e-12)
     assert metrics["unparsed_rate"] == 0.0
+    # Bare 0/1 answers: the release code's reading gives the same row.
+    assert metrics["faithful_f1"] == pytest.approx(0.40, abs=1e-12)
+    assert metrics["faithful_precision"] == pytest.approx(0.25, abs=1e-12)
+    assert metrics["faithful_recall"] == pytest.approx(1.0, abs=1e-12)
     assert log.eval.metadata is not None
-    assert log.eval.metadata["parse_mode"] == "strict"
-    assert log.eval.metadata["data_source"].startswith("local:")
+    assert log.eval.metadata["provenance"]["data_source"].startswith("local:")
 
 
 def test_oracle_answers_score_perfectly(demo_file: Path, scripted_model: ScriptedModel) -> None:
@@ -50,7 +48,7 @@ def test_oracle_answers_score_perfectly(demo_file: Path, scripted_model: Scripte
                 return "1"
         return "0"
 
-    metrics = _metrics(
+    metrics = metrics_of(
         inspect_eval(
             eqinfer(data_path=str(demo_file)), model=scripted_model(oracle), display="none"
         )[0]
@@ -72,25 +70,20 @@ def test_maybe_is_counted_as_unparsed_not_a_crash_or_a_silent_zero(
         model=scripted_model(maybe),
         display="none",
     )[0]
-    metrics = _metrics(strict)
+    metrics = metrics_of(strict)
     assert metrics["unparsed_rate"] == 1.0
     assert math.isnan(metrics["decision_f1"])  # nothing scored: undefined, not 0
     assert len(calls) == 2 * 4 * len(DEMO_EQINFER)  # one retry per decision
     assert strict.samples is not None
     assert strict.samples[0].scores is not None
     score = next(iter(strict.samples[0].scores.values()))
-    assert score.reason == "invalid_response_format"
+    assert score.reason == INVALID_RESPONSE_FORMAT
 
-    faithful = inspect_eval(
-        eqinfer(data_path=str(demo_file), parse_mode="faithful", parse_retries=0),
-        model=scripted_model(maybe),
-        display="none",
-    )[0]
-    metrics = _metrics(faithful)
-    # Upstream forces every unparsed answer to the wrong label: no true positives at all.
-    assert metrics["decision_f1"] == 0.0
-    assert metrics["decision_accuracy"] == 0.0
-    assert metrics["unparsed_rate"] == 1.0
+    # The same answers, read as the release code reads them (in the same log): upstream forces
+    # every unreadable answer to the wrong label, so there are no true positives at all.
+    assert metrics["faithful_f1"] == 0.0
+    assert metrics["faithful_accuracy"] == 0.0
+    assert metrics["faithful_forced_rate"] == 1.0
 
 
 def test_multiple_choice_variant(demo_file: Path, scripted_model: ScriptedModel) -> None:
@@ -99,7 +92,7 @@ def test_multiple_choice_variant(demo_file: Path, scripted_model: ScriptedModel)
         model=scripted_model(lambda _: "A"),
         display="none",
     )[0]
-    metrics = _metrics(log)
+    metrics = metrics_of(log)
     assert log.samples is not None and len(log.samples) == len(DEMO_EQINFER)
     expected = sum(1 for s in log.samples if s.target == "A") / len(DEMO_EQINFER)
     assert metrics["choice_accuracy"] == pytest.approx(expected)
@@ -109,8 +102,8 @@ def test_multiple_choice_variant(demo_file: Path, scripted_model: ScriptedModel)
 def test_bad_parameters_fail_fast(demo_file: Path) -> None:
     with pytest.raises(ValueError, match="context_words"):
         eqinfer(data_path=str(demo_file), context_words=0)
-    with pytest.raises(ValueError, match="parse_mode"):
-        eqinfer(data_path=str(demo_file), parse_mode="lenient")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="variant"):
+        eqinfer(data_path=str(demo_file), variant="ranking")  # type: ignore[arg-type]
 
 
 def test_any_aaar_format_file_gives_all_positive_row(tmp_path: Path) -> None:
@@ -125,7 +118,7 @@ def test_any_aaar_format_file_gives_all_positive_row(tmp_path: Path) -> None:
     ]
     path = tmp_path / "any.json"
     path.write_text(json.dumps(records))
-    metrics = _metrics(
+    metrics = metrics_of(
         inspect_eval(eqinfer(data_path=str(path)), model="baseline/all-positive", display="none")[0]
     )
     assert (metrics["decision_f1"], metrics["decision_precision"], metrics["decision_recall"]) == (

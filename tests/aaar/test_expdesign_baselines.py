@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import pytest
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser
 
 from research_taste_evals.aaar.baselines import (
@@ -8,10 +9,11 @@ from research_taste_evals.aaar.baselines import (
     copy_input,
     word_overlap_judge,
 )
-from research_taste_evals.aaar.expdesign_dataset import extract_list_items
-from research_taste_evals.aaar.expdesign_scorer import parse_judge_decision
+from research_taste_evals.aaar.dataset.expdesign import extract_list_items
+from research_taste_evals.aaar.parsing import judge_decision
 from research_taste_evals.aaar.prompts import (
-    ENTAILMENT_PROMPT,
+    ENTAILMENT_V1_PROMPT,
+    ENTAILMENT_V2_PROMPT,
     EXPDESIGN_PROMPT,
     EXPLANATION_LIST_PROMPT,
     EXPLANATION_ONE_PROMPT,
@@ -47,11 +49,10 @@ def test_copy_input_proposes_the_generic_list_for_any_paper() -> None:
     assert extract_list_items(answer) == list(GENERIC_EXPERIMENTS)
 
 
-def test_word_overlap_judge_reads_only_the_case_not_the_examples() -> None:
+@pytest.mark.parametrize("template", [ENTAILMENT_V2_PROMPT, ENTAILMENT_V1_PROMPT])
+def test_word_overlap_judge_reads_only_the_case_not_the_examples(template: str) -> None:
     def judge(first: str, second: str) -> str:
-        return word_overlap_judge.respond(
-            _ask(fill_template(ENTAILMENT_PROMPT, EXP1=first, EXP2=second))
-        )
+        return word_overlap_judge.respond(_ask(fill_template(template, EXP1=first, EXP2=second)))
 
     # content words of P1: ablation, study, loss, function -> 3 of 4 found in P2.
     assert content_words("An ablation study of the loss function") == {
@@ -66,4 +67,5 @@ def test_word_overlap_judge_reads_only_the_case_not_the_examples() -> None:
     # Exactly half counts as covered.
     assert judge("ablation study", "a study of speed") == "1"
     assert judge("a of to", "anything") == "0"  # no content word at all
-    assert parse_judge_decision(word_overlap_judge.respond(_ask("no case here"))) is None
+    with pytest.raises(ValueError, match="no 0 or 1"):
+        judge_decision(word_overlap_judge.respond(_ask("no case here")))

@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from research_taste_evals.aaar.demo_data_generation import DEMO_EXPDESIGN, write_demo_expdesign
-from research_taste_evals.aaar.expdesign_dataset import (
+from research_taste_evals.aaar.dataset.expdesign import (
     EXPERIMENTS_KEY,
     EXPLANATIONS_KEY,
     ExpDesignRecord,
@@ -17,8 +16,10 @@ from research_taste_evals.aaar.expdesign_dataset import (
     load_expdesign_records,
     record_to_sample,
 )
-from research_taste_evals.aaar.paper_folders import record_files
+from research_taste_evals.aaar.dataset.paper_folders import record_files
+from research_taste_evals.aaar.demo import DEMO_EXPDESIGN, write_demo_expdesign
 from research_taste_evals.core.data import DataError
+from research_taste_evals.core.text import nltk_words
 
 FIXTURE: dict[str, Any] = {
     "id": "2104.00001",
@@ -40,7 +41,7 @@ def _write_paper(root: Path, record: Any, folder: str = "Experiment_Design") -> 
 
 def test_record_to_sample_joins_input_like_upstream_and_cuts_words() -> None:
     record = ExpDesignRecord.model_validate(FIXTURE)
-    sample = record_to_sample(record, context_words=4)
+    sample = record_to_sample(record, context_words=4, counting="whitespace")
     # "".join keeps each line's own newline; words are whitespace tokens.
     assert sample.input == "\\section{Intro} We propose X."
     assert sample.id == "2104.00001"
@@ -50,8 +51,12 @@ def test_record_to_sample_joins_input_like_upstream_and_cuts_words() -> None:
         "experiments": ["Compare X with Y.", "Ablate Z."],
         "explanations": ["To show X works.", "To show Z matters."],
     }
-    full = record_to_sample(record, context_words=3000)
+    full = record_to_sample(record, context_words=3000, counting="whitespace")
     assert full.input == "\\section{Intro} We propose X. It is {good}."
+    # As released (NLTK tokens, Treebank detokenizer): "\\section{Intro}" is 5 tokens, and the
+    # detokenizer re-joins them with a space before the brace, as upstream's cut_word does.
+    assert nltk_words("\\section{Intro} We") == ["\\section", "{", "Intro", "}", "We"]
+    assert record_to_sample(record, context_words=6).input == "\\section {Intro} We propose"
 
 
 def test_loader_accepts_root_folder_or_single_file(tmp_path: Path) -> None:

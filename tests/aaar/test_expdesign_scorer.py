@@ -4,61 +4,60 @@ import asyncio
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from inspect_ai.model import ChatMessage, ModelName, get_model
+from inspect_ai.model import ChatMessage, GenerateConfig, ModelName, ModelOutput, get_model
 from inspect_ai.scorer import SampleScore, Score, Target
 from inspect_ai.solver import TaskState
 
 import research_taste_evals._registry  # noqa: F401  (registers the baseline provider)
-from research_taste_evals.aaar.expdesign_scorer import (
-    PREDICTED_EXPERIMENTS_KEY,
-    PREDICTED_EXPLANATIONS_KEY,
-    en_f1,
+from research_taste_evals.aaar.metrics import en_f1, judge_failure_rate, judge_unparsed_rate
+from research_taste_evals.aaar.parsing import judge_decision
+from research_taste_evals.aaar.scorer.expdesign import (
+    JUDGE_CONFIG,
     en_scores,
     entailment_rate,
     expdesign_scorer,
     judge_lists,
-    judge_unparsed_rate,
-    parse_judge_decision,
 )
+from research_taste_evals.aaar.solvers import PREDICTED_EXPERIMENTS_KEY, PREDICTED_EXPLANATIONS_KEY
 from research_taste_evals.core.embeddings import OFFLINE_MODEL, Embedder
 
 JUDGE = "baseline/word-overlap-judge"
 
 
 def test_judge_parser_is_the_release_regex() -> None:
-    assert parse_judge_decision("1") == 1
-    assert parse_judge_decision("  0, because the test is bad") == 0
-    assert parse_judge_decision("## Decision: 0.001, 01, 0, 111") == 0  # upstream's own example
-    assert parse_judge_decision("Similar: 1") == 1
-    assert parse_judge_decision("yes") is None
-    assert parse_judge_decision("") is None
+    assert judge_decision("1") == 1
+    assert judge_decision("  0, because the test is bad") == 0
+    assert judge_decision("## Decision: 0.001, 01, 0, 111") == 0  # upstream's own example
+    assert judge_decision("Similar: 1") == 1
+    for unreadable in ("yes", ""):
+        with pytest.raises(ValueError):
+            judge_decision(unreadable)
 
 
 def test_entailment_rate_strict_and_faithful() -> None:
     decisions = [1, None, 0, 1]
-    assert entailment_rate(decisions, "faithful") == pytest.approx(2 / 4)
-    assert entailment_rate(decisions, "strict") == pytest.approx(2 / 3)
-    assert math.isnan(entailment_rate([None, None], "strict"))
-    assert entailment_rate([None, None], "faithful") == 0.0
+    assert entailment_rate(decisions, faithful=True) == pytest.approx(2 / 4)
+    assert entailment_rate(decisions, faithful=False) == pytest.approx(2 / 3)
+    assert math.isnan(entailment_rate([None, None], faithful=False))
+    assert entailment_rate([None, None], faithful=True) == 0.0
 
 
 def test_en_scores_hand_worked() -> None:
     # 3 predicted items, 1 entailed; 4 reference items, 2 covered: P 1/3, R 1/2, F1 = 0.4.
-    p, r, f1 = en_scores([1, 0, 0], [1, 1, 0, 0], "strict")
+    p, r, f1 = en_scores([1, 0, 0], [1, 1, 0, 0], faithful=False)
     assert (p, r) == (pytest.approx(1 / 3), pytest.approx(1 / 2))
     assert f1 == pytest.approx(2 * (1 / 3) * (1 / 2) / (1 / 3 + 1 / 2)) and f1 == pytest.approx(0.4)
-    assert en_scores([0, 0], [0], "strict") == (0.0, 0.0, 0.0)  # no division by zero
+    assert en_scores([0, 0], [0], faithful=False) == (0.0, 0.0, 0.0)  # no division by zero
     # An empty prediction is 0, not NaN and not skipped (upstream divides by all papers).
-    assert en_scores([], [], "strict") == (0.0, 0.0, 0.0)
-    p, r, f1 = en_scores([None], [1], "strict")
+    assert en_scores([], [], faithful=False) == (0.0, 0.0, 0.0)
+    p, r, f1 = en_scores([None], [1], faithful=False)
     assert math.isnan(p) and r == 1.0 and math.isnan(f1)
-    assert en_scores([None], [1], "faithful") == (0.0, 1.0, 0.0)
+    assert en_scores([None], [1], faithful=True) == (0.0, 1.0, 0.0)
 
 
 def _sample_score(value: dict[str, float]) -> SampleScore:
@@ -67,37 +66,42 @@ def _sample_score(value: dict[str, float]) -> SampleScore:
 
 def test_metrics_macro_average_skip_nan_and_count_unparsed() -> None:
     scores = [
-        _sample_score({"en_f1": 0.5, "judge_calls": 4.0, "judge_unparsed": 1.0}),
-        _sample_score({"en_f1": math.nan, "judge_calls": 2.0, "judge_unparsed": 2.0}),
-        _sample_score({"en_f1": 0.0, "judge_calls": 0.0, "judge_unparsed": 0.0}),
+        _sample_score({"en_f1": 0.5, "judge_calls": 4.0, "judge_unparsed": 1.0, "judge_failed": 2}),
+        _sample_score(
+            {"en_f1": math.nan, "judge_calls": 2.0, "judge_unparsed": 2.0, "judge_failed": 2}
+        ),
+        _sample_score({"en_f1": 0.0, "judge_calls": 0.0, "judge_unparsed": 0.0, "judge_failed": 0}),
     ]
     assert en_f1()(scores) == pytest.approx(0.25)
     assert judge_unparsed_rate()(scores) == pytest.approx(3 / 6)
+    assert judge_failure_rate()(scores) == pytest.approx(4 / 6)
     assert math.isnan(en_f1()([]))
     assert math.isnan(judge_unparsed_rate()([]))
 
 
-@dataclass
-class _Output:
-    completion: str
-
-
 class _TrackingJudge:
-    """Answers 1 when P1 mentions 'alpha'; records how many calls overlap."""
+    """Answers 1 when P1 mentions 'alpha'; records calls, their configs and their overlap."""
 
-    def __init__(self) -> None:
+    def __init__(self, fail_on: str | None = None) -> None:
         self.in_flight = 0
         self.max_in_flight = 0
         self.prompts: list[str] = []
+        self.configs: list[GenerateConfig] = []
+        self.fail_on = fail_on
 
-    async def generate(self, messages: list[ChatMessage]) -> _Output:
+    async def generate(
+        self, messages: list[ChatMessage], config: GenerateConfig, cache: Any = False
+    ) -> ModelOutput:
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
         self.prompts.append(messages[-1].text)
+        self.configs.append(config)
         await asyncio.sleep(0.01)
         self.in_flight -= 1
-        case = messages[-1].text.rsplit("## P1: ", 1)[-1]
-        return _Output("1" if "alpha" in case.split("\n## P2: ")[0] else "0")
+        case = messages[-1].text.rsplit("## P1: ", 1)[-1].split("\n## P2: ")[0]
+        if self.fail_on is not None and self.fail_on in case:
+            raise RuntimeError("provider unavailable")
+        return ModelOutput.from_content("judge", "1" if "alpha" in case else "0")
 
 
 def test_judge_calls_run_concurrently_one_per_item_in_order() -> None:
@@ -105,9 +109,12 @@ def test_judge_calls_run_concurrently_one_per_item_in_order() -> None:
     precision, recall = asyncio.run(
         judge_lists(judge, ["1. alpha", "2. beta"], ["alpha ref", "gamma", "delta"])  # type: ignore[arg-type]
     )
-    assert [d for d, _ in precision] == [1, 0]
-    assert [d for d, _ in recall] == [1, 0, 0]
+    assert [r.grade for r in precision] == [1, 0]
+    assert [r.grade for r in recall] == [1, 0, 0]
     assert len(judge.prompts) == 5 and judge.max_in_flight == 5
+    # The released decoding settings (temperature 1, top-p 0.99, 720 max tokens).
+    assert all(config == JUDGE_CONFIG for config in judge.configs)
+    assert (JUDGE_CONFIG.temperature, JUDGE_CONFIG.top_p, JUDGE_CONFIG.max_tokens) == (1, 0.99, 720)
     # Each item is judged against the other side's whole list, joined by single spaces.
     assert "## P1: 1. alpha\n## P2: alpha ref gamma delta\n## Decision: " in judge.prompts[0]
     assert "## P1: gamma\n## P2: 1. alpha 2. beta\n## Decision: " in judge.prompts[3]
@@ -136,7 +143,6 @@ def test_scoring_never_blocks_the_event_loop(
     asyncio.run(get_model(JUDGE).generate("warm up"))
     score_fn = expdesign_scorer(
         judge_model=JUDGE,
-        judge_parse_mode="strict",
         embedding_model=OFFLINE_MODEL,
     )
     state = TaskState(
@@ -157,3 +163,17 @@ def test_scoring_never_blocks_the_event_loop(
     assert isinstance(score.value, dict)
     assert score.value["judge_calls"] == 2.0
     assert 0.0 < score.value["s_match"] <= 1.0
+
+
+def test_a_provider_error_is_a_counted_judge_failure_not_a_failed_sample() -> None:
+    judge = _TrackingJudge(fail_on="beta")
+    precision, recall = asyncio.run(
+        judge_lists(judge, ["1. alpha", "2. beta"], ["alpha ref"])  # type: ignore[arg-type]
+    )
+    assert [r.grade for r in precision] == [1, None]
+    assert precision[1].failure == "model_error" and "provider unavailable" in precision[1].detail
+    assert [r.grade for r in recall] == [1]
+    # Strict leaves the failed call out (P = 1/1); faithful scores it 0 as upstream (P = 1/2).
+    decisions = [r.grade for r in precision], [r.grade for r in recall]
+    assert en_scores(*decisions, faithful=False)[0] == 1.0
+    assert en_scores(*decisions, faithful=True)[0] == 0.5

@@ -11,24 +11,20 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, Model
+from log_metrics import metrics_of
 
 import research_taste_evals._registry  # noqa: F401  (registers the baseline provider)
-from research_taste_evals.aaar.demo_data_generation import DEMO_EXPDESIGN, write_demo_expdesign
+from research_taste_evals.aaar.dataset.expdesign import EXPERIMENTS_KEY, EXPLANATIONS_KEY
+from research_taste_evals.aaar.demo import DEMO_EXPDESIGN, write_demo_expdesign
 from research_taste_evals.aaar.expdesign import expdesign
-from research_taste_evals.aaar.expdesign_dataset import EXPERIMENTS_KEY, EXPLANATIONS_KEY
 from research_taste_evals.core.embeddings import OFFLINE_MODEL
+from research_taste_evals.core.reasons import GRADER_FAILED
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]
 DESIGN_MARKER = "### Your Experiment List:"
 IDEA_MARKER = "### Experiment Idea:\n```\n"
 LIST_MARKER = "### Experiment List:\n```\n"
 P1, P2 = "## P1: ", "\n## P2: "
-
-
-def _metrics(log: EvalLog) -> dict[str, float]:
-    assert log.status == "success", log.error
-    assert log.results is not None
-    return {name: m.value for s in log.results.scores for name, m in s.metrics.items()}
 
 
 def _judged_item(messages: list[ChatMessage]) -> str:
@@ -47,7 +43,7 @@ def demo_dir(tmp_path: Path) -> Path:
 
 def test_baselines_run_offline_and_record_embedding_model(demo_dir: Path) -> None:
     log = _run({"data_path": str(demo_dir)}, "baseline/copy-input", "baseline/word-overlap-judge")
-    metrics = _metrics(log)
+    metrics = metrics_of(log)
     assert 0.0 < metrics["s_match_mean"] < 1.0
     assert 0.0 < metrics["rouge_1"] < 1.0 and 0.0 < metrics["rouge_l"] <= metrics["rouge_1"]
     assert metrics["judge_unparsed_rate"] == 0.0
@@ -55,9 +51,12 @@ def test_baselines_run_offline_and_record_embedding_model(demo_dir: Path) -> Non
     assert metrics["explanation_failure_rate"] == 0.0
     assert all(not math.isnan(metrics[k]) for k in ("en_f1", "en_precision", "en_recall"))
     meta = log.eval.metadata or {}
-    assert meta["embedding_model"] == OFFLINE_MODEL
-    assert meta["embedding_weights_of"] == "sentence-transformers/all-MiniLM-L6-v2"
-    assert meta["paper_faithful_embeddings"] is False
+    block = meta["provenance"]
+    assert block["embeddings"]["embedding_model"] == OFFLINE_MODEL
+    assert block["embeddings"]["embedding_weights_of"] == "sentence-transformers/all-MiniLM-L6-v2"
+    assert block["paper_faithful"]["embeddings"] is False
+    assert block["paper_faithful"]["judge_prompt"] is True and meta["judge_prompt"] == "v2"
+    assert block["judge_decoding"] == {"temperature": 1.0, "top_p": 0.99, "max_tokens": 720}
     assert meta["explain_mode"] == "one_by_one" and meta["context_words"] == 3000
     assert log.stats.model_usage, "model usage was not recorded"
     assert log.samples is not None and len(log.samples) == len(DEMO_EXPDESIGN)
@@ -76,7 +75,7 @@ def test_entailment_scores_hand_worked(demo_dir: Path, scripted_model: ScriptedM
         first_references = {paper["output"][EXPERIMENTS_KEY][0] for paper in DEMO_EXPDESIGN}
         return "1" if item == "1. alpha study" or item in first_references else "0"
 
-    metrics = _metrics(
+    metrics = metrics_of(
         _run({"data_path": str(demo_dir)}, scripted_model(model), scripted_model(judge))
     )
     p = 1 / 3
@@ -99,7 +98,7 @@ def test_unparseable_judge_answers_are_counted_never_silent(
         return "1" if _judged_item(messages).startswith(("1. ", "2. ")) else "I am not sure."
 
     strict = _run({"data_path": str(demo_dir)}, scripted_model(model), scripted_model(judge))
-    metrics = _metrics(strict)
+    metrics = metrics_of(strict)
     n_ref = sum(len(paper["output"][EXPERIMENTS_KEY]) for paper in DEMO_EXPDESIGN)
     assert metrics["judge_unparsed_rate"] == pytest.approx(
         n_ref / (n_ref + 2 * len(DEMO_EXPDESIGN))
@@ -108,19 +107,13 @@ def test_unparseable_judge_answers_are_counted_never_silent(
     assert math.isnan(metrics["en_recall"]) and math.isnan(metrics["en_f1"])  # unknown, not 0
     assert strict.samples is not None and strict.samples[0].scores is not None
     score = next(iter(strict.samples[0].scores.values()))
-    assert score.reason == "grader_failed"
+    assert score.reason == GRADER_FAILED
     assert score.metadata is not None and None in score.metadata["recall_decisions"]
-
-    faithful = _run(
-        {"data_path": str(demo_dir), "judge_parse_mode": "faithful"},
-        scripted_model(model),
-        scripted_model(judge),
-    )
-    metrics = _metrics(faithful)
-    assert metrics["en_recall"] == 0.0 and metrics["en_f1"] == 0.0  # upstream: unparsed -> 0
-    assert metrics["judge_unparsed_rate"] == pytest.approx(
-        n_ref / (n_ref + 2 * len(DEMO_EXPDESIGN))
-    )
+    assert {f["kind"] for f in score.metadata["judge_failures"]} == {"unparseable"}
+    # The same answers read as upstream reads them, in the same log: unparsed -> 0.
+    assert metrics["faithful_en_recall"] == 0.0 and metrics["faithful_en_f1"] == 0.0
+    assert metrics["faithful_en_precision"] == 1.0
+    assert metrics["judge_failure_rate"] == metrics["judge_unparsed_rate"]
 
 
 def test_empty_prediction_scores_zero_without_judge_calls(
@@ -137,7 +130,7 @@ def test_empty_prediction_scores_zero_without_judge_calls(
         scripted_model(lambda _: "I would run some experiments."),
         scripted_model(judge),
     )
-    metrics = _metrics(log)
+    metrics = metrics_of(log)
     assert metrics["empty_prediction_rate"] == 1.0
     assert (metrics["en_f1"], metrics["en_precision"], metrics["en_recall"]) == (0.0, 0.0, 0.0)
     assert judge_calls == []
@@ -182,7 +175,7 @@ def test_oracle_explainer_one_by_one_scores_one(
         scripted_model(model),
         "baseline/word-overlap-judge",
     )
-    metrics = _metrics(log)
+    metrics = metrics_of(log)
     # The leading "N." is stripped (its space kept) before an experiment is shown, as upstream.
     assert sorted(seen) == sorted(answers)
     assert metrics["s_match_mean"] == pytest.approx(1.0, abs=1e-5)
@@ -207,7 +200,7 @@ def test_whole_list_mode_retries_then_counts_failure(
         scripted_model(short_list),
         "baseline/word-overlap-judge",
     )
-    metrics = _metrics(log)
+    metrics = metrics_of(log)
     assert len(calls) == 3  # first ask + 2 retries
     assert "1. Compare with baselines.\n2. Ablate the loss." in calls[0]
     assert metrics["explanation_failure_rate"] == 1.0
@@ -218,7 +211,7 @@ def test_whole_list_mode_retries_then_counts_failure(
         "baseline/copy-input",
         "baseline/word-overlap-judge",
     )
-    metrics = _metrics(log)
+    metrics = metrics_of(log)
     assert metrics["explanation_failure_rate"] == 0.0
     assert 0.0 < metrics["s_match_mean"] < 1.0
 
@@ -228,7 +221,7 @@ def test_bad_parameters_fail_fast(demo_dir: Path) -> None:
         expdesign(data_path=str(demo_dir), context_words=0, embedding_model=OFFLINE_MODEL)
     with pytest.raises(ValueError, match="explain_mode"):
         expdesign(data_path=str(demo_dir), explain_mode="all", embedding_model=OFFLINE_MODEL)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="judge_parse_mode"):
-        expdesign(
-            data_path=str(demo_dir), judge_parse_mode="lenient", embedding_model=OFFLINE_MODEL
-        )  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="judge_prompt"):
+        expdesign(data_path=str(demo_dir), judge_prompt="v3", embedding_model=OFFLINE_MODEL)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="word counting"):
+        expdesign(data_path=str(demo_dir), word_counting="bytes", embedding_model=OFFLINE_MODEL)  # type: ignore[arg-type]

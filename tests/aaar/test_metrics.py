@@ -1,4 +1,4 @@
-"""Hand-worked checks of the AAAR-1.0 embedding and ROUGE metrics (SPECS section 3)."""
+"""Hand-worked checks of the AAAR-1.0 embedding and ROUGE measures (paper Section 4, App. B.1)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
-from research_taste_evals.aaar.metrics import (
+from research_taste_evals.aaar.similarity import (
     EMPTY_LIST_PLACEHOLDER,
     itf_idf,
     itf_idf_item_scores,

@@ -14,7 +14,9 @@ from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Mo
 from inspect_ai.solver import TaskState, generate, system_message
 
 from research_taste_evals.core.access import (
+    BLOCK_LIST_LIMITS,
     CONTEXT_ACCESS_INSTRUCTION,
+    DEFAULT_WEB_PROVIDERS,
     WEB_ACCESS_INSTRUCTION,
     Access,
     Document,
@@ -102,6 +104,17 @@ def test_web_search_providers_maps_the_block_list_per_provider() -> None:
         web_search_providers(["a.org"], ["anthropic", "openai"])
     with pytest.raises(ValueError, match="at least one search provider"):
         web_search_providers([], [])
+
+
+def test_grok_blocks_a_short_list_and_is_left_out_of_the_default_for_a_long_one() -> None:
+    short = [f"site{i}.org" for i in range(BLOCK_LIST_LIMITS["grok"])]
+    long = [*short, "one-too-many.org"]
+    assert web_search_providers(short)["grok"] == {"excluded_domains": short}
+    # None = every default provider that can honour the list: Grok models go to Tavily.
+    assert set(web_search_providers(long)) == {"anthropic", "tavily"}
+    with pytest.raises(ValueError, match="'grok' takes at most 5 blocked domains"):
+        web_search_providers(long, DEFAULT_WEB_PROVIDERS)
+    assert web_search_providers([]) == dict.fromkeys(DEFAULT_WEB_PROVIDERS, True)
 
 
 def test_bad_arguments_fail_when_the_task_is_built() -> None:

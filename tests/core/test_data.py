@@ -13,6 +13,7 @@ from research_taste_evals.core.data import (
     HubFolder,
     PinnedFile,
     cache_dir,
+    read_csv,
     read_json,
     read_jsonl,
     resolve_data,
@@ -105,6 +106,23 @@ def test_jsonl_accepts_bare_nan_and_names_bad_line(tmp_path: Path) -> None:
         read_jsonl(bad)
 
 
+def test_csv_rows_are_text_and_errors_name_the_file(tmp_path: Path) -> None:
+    good = tmp_path / "good.csv"
+    good.write_text('id,title\n1,"a, quoted title"\n2,\n', encoding="utf-8")
+    assert read_csv(good) == [{"id": "1", "title": "a, quoted title"}, {"id": "2", "title": ""}]
+    with pytest.raises(DataError, match=r"missing.csv: cannot read CSV: .*No such file"):
+        read_csv(tmp_path / "missing.csv")
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes("id,title\n1,caf\xe9\n".encode("latin-1"))
+    with pytest.raises(DataError, match="latin.csv: cannot read CSV"):
+        read_csv(latin)
+
+
+def test_missing_jsonl_is_a_data_error_naming_it(tmp_path: Path) -> None:
+    with pytest.raises(DataError, match=r"absent.jsonl: cannot read: No such file"):
+        read_jsonl(tmp_path / "absent.jsonl")
+
+
 class _Record(BaseModel):
     name: str
     values: list[int]
@@ -112,7 +130,7 @@ class _Record(BaseModel):
 
 def test_validate_records_names_record_index_and_field() -> None:
     records = [{"name": "a", "values": [1]}, {"name": "b", "values": ["x"]}]
-    with pytest.raises(DataError, match=r"src.json: record 1: field 'values.0'"):
+    with pytest.raises(DataError, match=r"src.json: record 1: field 'values\[0\]'"):
         validate_records(records, _Record, "src.json")
     with pytest.raises(DataError, match=r"record 0: field 'name': Field required"):
         validate_records([{"values": []}], _Record, "src.json")

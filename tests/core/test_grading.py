@@ -4,24 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import math
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from inspect_ai.model import (
-    CachePolicy,
-    ChatMessage,
-    GenerateConfig,
-    ModelAPI,
-    ModelOutput,
-    ModelUsage,
-    get_model,
-    modelapi,
-)
+from inspect_ai.model import CachePolicy
 from inspect_ai.model._model import init_model_roles
-from inspect_ai.tool import ToolChoice, ToolInfo
-from mock_models import counting_model
+from mock_models import counting_model, failing_model, in_flight_model, model_output, scripted_model
 
 from research_taste_evals.core.grading import (
     CACHE_SCOPE_KEY,
@@ -132,43 +121,13 @@ def test_below_quorum_the_panel_says_so() -> None:
     assert len(result.valid) == 4 and result.quorum == 5 and not result.has_quorum
 
 
-class _Flaky(ModelAPI):
-    """Raises on every call: a provider that is down."""
-
-    async def generate(
-        self,
-        input: list[ChatMessage],
-        tools: list[ToolInfo],
-        tool_choice: ToolChoice,
-        config: GenerateConfig,
-    ) -> ModelOutput:
-        raise RuntimeError("provider is down")
-
-
-@modelapi(name="test-flaky")
-def _flaky_provider() -> type[ModelAPI]:
-    return _Flaky
-
-
 def test_model_errors_and_refusals_are_typed_failures() -> None:
-    down = get_model("test-flaky/down", config=GenerateConfig(max_retries=0))
+    down = failing_model("provider is down")
     result = asyncio.run(run_panel("p", parse_int, [down], repeats=2, quorum=1))
     assert result.failure_counts()["model_error"] == 2
     assert "provider is down" in result.failures[0].detail
 
-    def refuse(
-        messages: list[ChatMessage],
-        tools: list[ToolInfo],
-        choice: ToolChoice,
-        config: GenerateConfig,
-    ) -> ModelOutput:
-        out = ModelOutput.from_content(
-            model="mockllm/model", content="5", stop_reason="content_filter"
-        )
-        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
-        return out
-
-    refuser = get_model("mockllm/model", custom_outputs=refuse)
+    refuser = scripted_model(lambda m: model_output("5", stop_reason="content_filter"))
     refused = asyncio.run(run_panel("p", parse_int, [refuser], repeats=3, quorum=1))
     assert refused.failure_counts()["refusal"] == 3 and refused.valid == []
 
@@ -198,37 +157,17 @@ def test_resolve_graders_precedence() -> None:
         resolve_graders([])
 
 
-class _Slow(ModelAPI):
-    """Answers "1" after a fixed delay."""
-
-    DELAY = 0.2
-
-    async def generate(
-        self,
-        input: list[ChatMessage],
-        tools: list[ToolInfo],
-        tool_choice: ToolChoice,
-        config: GenerateConfig,
-    ) -> ModelOutput:
-        await asyncio.sleep(self.DELAY)
-        out = ModelOutput.from_content(model="slow", content="1")
-        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
-        return out
-
-
-@modelapi(name="test-slow")
-def _slow_provider() -> type[ModelAPI]:
-    return _Slow
-
-
 def test_members_run_concurrently() -> None:
-    slow = get_model("test-slow/slow", config=GenerateConfig(max_connections=16))
-    start = time.perf_counter()
-    result = asyncio.run(run_panel("p", parse_int, [slow], repeats=10))
-    elapsed = time.perf_counter() - start
-    assert result.valid == [1] * 10
-    # Ten sequential calls would take 2 s; concurrent ones take about one delay.
-    assert elapsed < 5 * _Slow.DELAY
+    # Concurrency checked by counting calls in flight at once, never by timing: each call
+    # waits until all ten have started, which only a concurrent panel achieves.
+    async def panel() -> tuple[Any, int, int]:
+        model, in_flight = in_flight_model("1", expected=10)
+        result = await run_panel("p", parse_int, [model], repeats=10)
+        return result, in_flight.calls, in_flight.most
+
+    result, calls, most = asyncio.run(panel())
+    assert result.valid == [1] * 10 and calls == 10
+    assert most == 10, f"at most {most} of 10 panel members ran at the same time"
 
 
 def test_bad_repeats_rejected() -> None:

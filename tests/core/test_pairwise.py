@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import csv
-import json
 import math
 import random
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,74 +18,7 @@ from research_taste_evals.core.pairwise import (
     random_pairs_schedule,
     split_half_reliability,
 )
-from research_taste_evals.core.stats import spearman, upstream_rank_pearson
-
-ELICITATION = Path("tastybench") / "model-elicitation" / "data"
-# Stored upstream runs with the correlation.json that compare.py wrote for them.
-UPSTREAM_RUNS = (
-    "curated/gpt-oss-120b/20-epochs",
-    "curated/llama-3-70b/20-epochs",
-    "curated/gpt-oss-20b/50-epochs",
-    "goodhart-curated/llama-3-70b/20-epochs",
-    "max-goodhart-curated/gpt-oss-120b/20-epochs",
-)
-GPT_OSS_120B_RHO = -0.06993835941204363  # curated/gpt-oss-120b/20-epochs/correlation.json
-# goodhart-10-epochs/gpt-oss-120b/correlation.json at upstream commit cbe1f173 (not in
-# ../shared): 97 papers whose velocities contain a tie, so it pins the tie-breaking rule.
-GOODHART_10_GPT_OSS_120B_RHO = 0.21118241110877342
-
-
-def _read_csv(path: Path) -> list[dict[str, str]]:
-    with path.open(newline="") as handle:
-        return list(csv.DictReader(handle))
-
-
-def _velocities(path: Path) -> dict[str, float]:
-    return {row["paperId"]: float(row["b"]) for row in _read_csv(path)}
-
-
-def _upstream_run(data: Path, run: str) -> tuple[list[tuple[str, str]], dict[str, float]]:
-    comparisons = [
-        (row["better_paper_id"], row["worse_paper_id"])
-        for row in _read_csv(data / run / "rankings.csv")
-    ]
-    stored = {
-        row["paper_id"]: float(row["elo_rating"]) for row in _read_csv(data / run / "elo.csv")
-    }
-    return comparisons, stored
-
-
-@pytest.mark.parametrize("run", UPSTREAM_RUNS)
-def test_replay_upstream_elo_and_correlation(upstream_dir: Path, run: str) -> None:
-    data = upstream_dir / ELICITATION
-    comparisons, stored = _upstream_run(data, run)
-    ratings = elo_ratings(comparisons)
-    assert ratings.keys() == stored.keys()
-    for paper, rating in stored.items():
-        assert ratings[paper] == pytest.approx(rating, abs=1e-9, rel=0), paper
-    expected = json.loads((data / run / "correlation.json").read_text())["correlation"]
-    truth = _velocities(data / "llm_rl_yix_curate.csv")
-    assert upstream_rank_pearson(ratings, truth) == pytest.approx(expected, abs=1e-9, rel=0)
-
-
-def test_replay_target_number(upstream_dir: Path) -> None:
-    data = upstream_dir / ELICITATION
-    comparisons, _ = _upstream_run(data, UPSTREAM_RUNS[0])
-    truth = _velocities(data / "llm_rl_yix_curate.csv")
-    rho = upstream_rank_pearson(elo_ratings(comparisons), truth)
-    assert rho == pytest.approx(GPT_OSS_120B_RHO, abs=1e-9, rel=0)
-
-
-def test_upstream_tie_breaking_on_97_papers(upstream_dir: Path) -> None:
-    data = upstream_dir / ELICITATION
-    comparisons, stored = _upstream_run(data, "goodhart-10-epochs/gpt-oss-120b")
-    truth = _velocities(data / "llm_rl.csv")
-    assert len(set(truth.values())) < len(truth)  # a tie that the rule must break like pandas
-    rho = upstream_rank_pearson(elo_ratings(comparisons), truth)
-    assert rho == pytest.approx(GOODHART_10_GPT_OSS_120B_RHO, abs=1e-9, rel=0)
-    keys = list(truth)
-    averaged = spearman([stored[k] for k in keys], [truth[k] for k in keys])
-    assert abs(averaged - GOODHART_10_GPT_OSS_120B_RHO) > 1e-4  # ties are not averaged upstream
+from research_taste_evals.core.stats import spearman
 
 
 def test_elo_hand_worked_and_order_dependent() -> None:
@@ -160,12 +90,14 @@ def test_split_half_reliability_separates_signal_from_noise() -> None:
     ids = [f"p{i:02d}" for i in range(20)]
     pairs = all_pairs_schedule(ids, seed=0)
     truthful = [(a, b) if a < b else (b, a) for a, b in pairs]  # lower id always wins
-    coin = random.Random(0)
-    noise = [(a, b) if coin.random() < 0.5 else (b, a) for a, b in pairs]
     r, corrected = split_half_reliability(truthful, bradley_terry, seed=1)
-    assert r > 0.95 and corrected == pytest.approx(2 * r / (1 + r))
-    r_noise, _ = split_half_reliability(noise, bradley_terry, seed=1)
-    assert abs(r_noise) < 0.3
+    assert r > 0.9 and corrected == pytest.approx(2 * r / (1 + r))
+    noise_r = []
+    for seed in range(8):  # one data set varies by about 0.15; average eight coin judges
+        coin = random.Random(seed)
+        noise = [(a, b) if coin.random() < 0.5 else (b, a) for a, b in pairs]
+        noise_r.append(split_half_reliability(noise, bradley_terry, seed=1)[0])
+    assert abs(float(np.mean(noise_r))) < 0.15
     assert split_half_reliability(truthful, elo_ratings, seed=1) == split_half_reliability(
         truthful, elo_ratings, seed=1
     )
@@ -173,10 +105,37 @@ def test_split_half_reliability_separates_signal_from_noise() -> None:
 
 
 def test_spearman_brown_is_undefined_when_halves_disagree() -> None:
-    # A judge that picks whichever paper is shown first: each half ranks the other way round.
-    first_shown = [("a", "b"), ("b", "c"), ("c", "d"), ("b", "a"), ("c", "b"), ("d", "c")] * 3
-    r, corrected = split_half_reliability(first_shown, bradley_terry, seed=3)
-    assert r <= 0.0 and math.isnan(corrected)
+    # A cyclic judge (a > b, b > c, c > a): whichever pair a half lacks, the halves rank the
+    # three papers in opposite orders.
+    cyclic = [("a", "b"), ("b", "c"), ("c", "a")] * 3
+    r, corrected = split_half_reliability(cyclic, bradley_terry, seed=3)
+    assert r == pytest.approx(-1.0) and math.isnan(corrected)
+
+
+def test_split_half_keeps_repeats_of_a_pair_in_one_half() -> None:
+    """A judge that answers each pair at random but repeats itself has no ranking; splitting
+    single comparisons put its repeats in both halves and made it look reliable (about 0.31 on
+    TastyBench's adjacent schedule). One data set varies by about 0.15, so eight seeded judges
+    are averaged."""
+    ids = [f"p{i:02d}" for i in range(37)]
+    pairs = adjacent_schedule(ids, rounds=20, seed=0)
+    assert len(set(map(frozenset, pairs))) < len(pairs)  # some pairs repeat
+    by_pair, by_comparison = [], []
+    for seed in range(8):
+        coin = random.Random(seed)
+        answer: dict[frozenset[str], str] = {}
+        repeating = []
+        for first, second in pairs:
+            winner = answer.setdefault(frozenset((first, second)), coin.choice((first, second)))
+            repeating.append((winner, second if winner == first else first))
+        by_pair.append(split_half_reliability(repeating, bradley_terry, seed=1)[0])
+        # The comparison-level split this replaced.
+        order = np.random.default_rng(1).permutation(len(repeating))
+        halves = order[: len(order) // 2], order[len(order) // 2 :]
+        rated = [bradley_terry([repeating[i] for i in sorted(h)], paper_ids=ids) for h in halves]
+        by_comparison.append(spearman([rated[0][p] for p in ids], [rated[1][p] for p in ids]))
+    assert abs(float(np.mean(by_pair))) < 0.1
+    assert float(np.mean(by_comparison)) > 0.2
 
 
 def test_always_first_judge_is_fully_biased_and_never_consistent() -> None:

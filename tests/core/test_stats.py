@@ -1,4 +1,4 @@
-"""Rank correlations, their bootstrap CIs and upstream TastyBench's rank-Pearson."""
+"""Rank correlations and their bootstrap CIs."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import math
 import pytest
 
 from research_taste_evals.core.stats import (
-    descending_positions,
+    cohen_kappa,
     kendall_tau,
+    mean_and_stderr,
     rank_correlation_with_ci,
     spearman,
-    upstream_rank_pearson,
 )
 
 NAN = float("nan")
@@ -78,28 +78,36 @@ def test_rank_correlation_with_ci_degenerate_is_nan() -> None:
         rank_correlation_with_ci({}, {}, method="pearson")  # type: ignore[arg-type]
 
 
-def test_descending_positions_break_ties_by_insertion_order() -> None:
-    assert descending_positions({"a": 1.0, "b": 5.0, "c": 1.0, "d": 2.0}) == {
-        "b": 0,
-        "d": 1,
-        "a": 2,
-        "c": 3,
-    }
+def test_spearman_needs_three_points_because_two_are_always_perfect() -> None:
+    # Two distinct points always rank perfectly (+-1): NaN says "no information" instead.
+    assert math.isnan(spearman([1, 2], [5, 9]))
+    assert spearman([1, 2, 3], [5, 9, 7]) == pytest.approx(0.5)
 
 
-def test_upstream_rank_pearson_equals_spearman_without_ties() -> None:
-    ratings = {"a": 1500.0, "b": 1600.0, "c": 1400.0, "d": 1550.0, "e": 1450.0}
-    truth = {"e": 5.0, "d": 1.0, "c": 3.0, "b": 4.0, "a": 2.0}
-    keys = list(ratings)
-    assert upstream_rank_pearson(ratings, truth) == pytest.approx(
-        spearman([ratings[k] for k in keys], [truth[k] for k in keys])
+def test_cohen_kappa_hand_worked() -> None:
+    # p_o = 1/4; p_e = P(a=6) P(b=6) = 0.5 * 0.25 = 1/8; kappa = (1/4 - 1/8) / (7/8) = 1/7
+    assert cohen_kappa([6, 6, 7, 5], [4, 6, 8, 3]) == pytest.approx(1 / 7)
+    # quadratic weights on a 0..2 scale: one disagreement by 2 out of three items
+    assert cohen_kappa([0, 1, 2], [0, 1, 0], labels=[0, 1, 2], weights="quadratic") == (
+        pytest.approx(0.0)
     )
 
 
-def test_upstream_rank_pearson_ties_by_position_hand_worked() -> None:
-    ratings = {"a": 3.0, "b": 2.0, "c": 1.0}  # positions a0 b1 c2
-    # b and c tie: the one inserted first takes the higher position
-    assert upstream_rank_pearson(ratings, {"a": 2.0, "b": 1.0, "c": 1.0}) == pytest.approx(1.0)
-    # positions a0 c1 b2 vs a0 b1 c2: Pearson = Spearman of (0,1,2) vs (0,2,1) = 0.5
-    assert upstream_rank_pearson(ratings, {"a": 2.0, "c": 1.0, "b": 1.0}) == pytest.approx(0.5)
-    assert math.isnan(upstream_rank_pearson({"a": 1.0}, {"a": 1.0}))
+@pytest.mark.parametrize(("a", "b"), [([], []), ([3], [3]), ([2, 2, 2], [2, 2, 2])])
+def test_cohen_kappa_undefined_is_nan(a: list[int], b: list[int]) -> None:
+    assert math.isnan(cohen_kappa(a, b))
+
+
+def test_cohen_kappa_length_mismatch_is_a_programming_error() -> None:
+    with pytest.raises(ValueError, match="differ in length"):
+        cohen_kappa([1, 2], [1])
+
+
+def test_mean_and_stderr_skips_nan_and_is_nan_when_undefined() -> None:
+    # values 1, 2, 3: sample variance 1, stderr = sqrt(1 / 3)
+    mean, stderr = mean_and_stderr([1.0, NAN, 2.0, 3.0])
+    assert mean == pytest.approx(2.0) and stderr == pytest.approx(math.sqrt(1 / 3))
+    single = mean_and_stderr([4.0, NAN])
+    assert single[0] == 4.0 and math.isnan(single[1])
+    assert all(math.isnan(v) for v in mean_and_stderr([NAN]))
+    assert all(math.isnan(v) for v in mean_and_stderr([]))

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 from inspect_ai import eval as inspect_eval
-from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, ModelUsage, get_model
-from inspect_ai.tool import ToolChoice, ToolInfo
+from inspect_ai.model import ChatMessage
+from mock_models import scripted_model
 
 from research_taste_evals.cli import main
 from research_taste_evals.core.data import DataError
@@ -40,23 +40,9 @@ def rubric_yaml(task_id: str) -> dict:
     }
 
 
-def _output(text: str) -> ModelOutput:
-    out = ModelOutput.from_content(model="mockllm/model", content=text)
-    out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
-    return out
-
-
-def grader_by_task(
-    messages: list[ChatMessage], tools: list[ToolInfo], choice: ToolChoice, config: GenerateConfig
-) -> ModelOutput:
+def grader_by_task(messages: list[ChatMessage]) -> str:
     level = 6 if f"Plan {FEASIBLE_TASK}." in messages[-1].text else 3
-    return _output("```json\n" + json.dumps({"level": level, "criteria_met": []}) + "\n```")
-
-
-def solver_answer(
-    messages: list[ChatMessage], tools: list[ToolInfo], choice: ToolChoice, config: GenerateConfig
-) -> ModelOutput:
-    return _output("Step 1. Do it.")
+    return "```json\n" + json.dumps({"level": level, "criteria_met": []}) + "\n```"
 
 
 @pytest.fixture(scope="module")
@@ -69,8 +55,8 @@ def log_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     logs = root / "logs"
     log = inspect_eval(
         lft(rubric_dir=str(rubrics), grader_repeats=2),
-        model=get_model("mockllm/model", custom_outputs=solver_answer),
-        model_roles={"grader": get_model("mockllm/model", custom_outputs=grader_by_task)},
+        model=scripted_model(lambda messages: "Step 1. Do it."),
+        model_roles={"grader": scripted_model(grader_by_task)},
         epochs=4,
         log_dir=str(logs),
         display="none",

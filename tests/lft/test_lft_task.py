@@ -14,15 +14,15 @@ from inspect_ai.event import ModelEvent
 from inspect_ai.log import EvalLog, EvalSample, resolve_sample_attachments
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageSystem, Model
 
-from research_taste_evals.core.conversation import CRITIC_SYSTEM, NUDGE_SYSTEM, STATIC_FOLLOWUPS
 from research_taste_evals.lft.baselines import GENERIC_PROTOCOL
 from research_taste_evals.lft.lft import lft
 from research_taste_evals.lft.prompts import LFT_SYSTEM
 from research_taste_evals.lft.rubric import DEFAULT_RUBRIC_DIR
+from research_taste_evals.lft.solvers import CRITIC_SYSTEM, NUDGE_SYSTEM, STATIC_FOLLOWUPS
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]
 PETUNIA = "petunia-plastid"
-DIGEST_LINE = "Petunia plastids were stably transformed"  # from the petunia context digest
+DIGEST_LINE = "Stable transformation\nof petunia plastids"  # from the petunia context document
 _ANSWER = re.compile(r"<solution>\s*ANSWER (\d+)")
 
 
@@ -92,8 +92,10 @@ def test_baseline_model_and_baseline_grader_run_offline() -> None:
     assert metrics["grader_failure_rate"] == 0.0
     assert metrics["feasible_share"] == 0.0  # a generic plan is never a feasible protocol
     assert log.eval.metadata is not None
-    assert log.eval.metadata["data_source"] == "package:rubrics"
-    assert set(log.eval.metadata["data_revision"]) == {s.id for s in log.samples}
+    block = log.eval.metadata["provenance"]
+    assert block["data_source"] == "package:rubrics"
+    assert set(block["rubric_hashes"]) == {s.id for s in log.samples}
+    assert block["paper_faithful"]["grader_repeats"] is False  # 3 repeats, not AISI's 10
 
 
 def test_no_followup_grades_the_first_answer(scripted_model: ScriptedModel) -> None:
@@ -180,8 +182,9 @@ def test_nudge_critic_sees_the_next_level_requirements(scripted_model: ScriptedM
         followup="nudge",
         max_nudges=1,
     )
-    # Level 4 reached, so the critic sees level 5: biolistic delivery (and not level 6).
-    assert "biolistic bombardment" in shown[0] and "homoplasmy" not in shown[0]
+    # Level 4 reached, so the critic sees level 5: delivery and homoplasmy (not level 6).
+    assert "biolistic bombardment" in shown[0] and "homoplasmy" in shown[0]
+    assert "Southern" not in shown[0]
 
 
 def write_rubric(directory: Path, task_id: str, **extra: Any) -> Path:
@@ -200,7 +203,7 @@ def test_a_users_own_rubric_directory(tmp_path: Path, scripted_model: ScriptedMo
     log, sample = run(scripted_model, rubric_dir=str(tmp_path), task_ids=None)
     assert sample.id == "mine" and sample.input == "Plan X."
     assert log.eval.metadata is not None
-    assert log.eval.metadata["data_source"] == f"local:{tmp_path.resolve()}"
+    assert log.eval.metadata["provenance"]["data_source"] == f"local:{tmp_path.resolve()}"
 
 
 def test_bad_parameters_fail_when_the_task_is_built(tmp_path: Path) -> None:

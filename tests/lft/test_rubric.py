@@ -11,12 +11,13 @@ from typing import Any
 import pytest
 import yaml
 
-from research_taste_evals.core.data import DataError
+from research_taste_evals.core.data import DataError, validation_location
+from research_taste_evals.lft.grader import grading_prompt
 from research_taste_evals.lft.rubric import (
     DEFAULT_RUBRIC_DIR,
     MAX_LEVEL,
+    TOP_LEVEL,
     Rubric,
-    format_location,
     load_rubric,
     load_rubrics,
     parse_rubric,
@@ -169,8 +170,9 @@ def test_top_level_must_be_a_mapping(tmp_path: Path) -> None:
 
 
 def test_format_location() -> None:
-    assert format_location(("levels", 3, "criteria", 1, "points")) == "levels[3].criteria[1].points"
-    assert format_location(()) == "<top level>"
+    location = validation_location(("levels", 3, "criteria", 1, "points"), TOP_LEVEL)
+    assert location == "levels[3].criteria[1].points"
+    assert validation_location((), TOP_LEVEL) == "<top level>"
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -187,7 +189,7 @@ def test_flattened_total_and_cumulative_criteria() -> None:
     assert rubric.criteria_up_to(MAX_LEVEL) == flat
     with pytest.raises(ValueError, match="level must be in 0..10"):
         rubric.criteria_up_to(11)
-    assert rubric.level_of_criterion()["l7c3"] == 7
+    assert levels_by_id(rubric)["l7c3"] == 7
 
 
 def test_content_hash_is_stable_and_tracks_content() -> None:
@@ -249,6 +251,11 @@ def test_shipped_rubrics_are_packaged_and_valid() -> None:
         assert len({c.points for c in rubric.flattened_criteria()}) >= 3
 
 
+def levels_by_id(rubric: Rubric) -> dict[str, int]:
+    """Criterion id -> the level that introduces it."""
+    return {c.id: level.level for level in rubric.levels for c in level.criteria}
+
+
 def petunia() -> Rubric:
     return load_rubrics(task_ids=["petunia-plastid"])[0]
 
@@ -269,12 +276,44 @@ def test_petunia_rubric_follows_the_public_facts() -> None:
         "Pink Wave",
     ):
         assert fact in text, fact
-    # The seed's human-validation lesson: a generic vector must not pass.
-    assert "generic" in rubric.levels[4].criteria[2].text
+    # The report's human-validation lesson: a generic vector must not pass.
+    level_of = levels_by_id(rubric)
+    by_id = {c.id: c for c in rubric.flattened_criteria()}
+    assert level_of["petunia-named-vector"] == 5 and "generic" in by_id["petunia-named-vector"].text
+
+
+FEASIBLE = 5
+LOWEST_LEVEL_FOR_ONE_POINT = 9  # 1-point items must not gate what a working plan needs
+
+
+def test_gating_review_of_the_shipped_rubrics() -> None:
+    rubrics = {r.task_id: r for r in load_rubrics()}
+    for rubric in rubrics.values():
+        level_of = levels_by_id(rubric)
+        blocking = [
+            c.id
+            for c in rubric.flattened_criteria()
+            if c.points == 1 and level_of[c.id] < LOWEST_LEVEL_FOR_ONE_POINT
+        ]
+        assert blocking == [], rubric.task_id
+    petunia_levels = levels_by_id(rubrics["petunia-plastid"])
+    petunia_criteria = {c.id: c for c in rubrics["petunia-plastid"].flattened_criteria()}
+    # Homoplasmy is part of the feasible route; valid alternatives are not hard gates.
+    assert petunia_levels["petunia-homoplasmy"] <= FEASIBLE
+    assert "PEG" in " ".join(petunia_criteria["petunia-biolistics"].alternatives)
+    assert petunia_criteria["petunia-aada-selection"].alternatives
+    # The contamination rubric no longer demands at level 4 what its level 8 calls near chance.
+    audit = levels_by_id(rubrics["contamination-audit"])
+    assert audit["cont-likelihood-signals"] >= audit["cont-method-limits"]
+
+
+def test_alternatives_reach_the_grading_prompt() -> None:
+    prompt = grading_prompt(petunia(), "x")
+    assert "Also meets [petunia-biolistics]: PEG-mediated transformation" in prompt
 
 
 def test_petunia_rubric_names_no_vector() -> None:
-    """No plasmid-style name (pXY123, pABC-D) anywhere: no source in SPECS names a vector."""
+    """No plasmid-style name (pXY123, pABC-D) anywhere: no listed source names a vector."""
     raw = (DEFAULT_RUBRIC_DIR / "petunia_plastid.yaml").read_text(encoding="utf-8")
     raw += (DEFAULT_RUBRIC_DIR / "context" / "petunia_plastid_digest.md").read_text(
         encoding="utf-8"

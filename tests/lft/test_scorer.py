@@ -17,9 +17,16 @@ from inspect_ai.scorer import SampleScore, Score
 from inspect_ai.solver import generate
 from mock_models import counting_model
 
-from research_taste_evals.lft.grading import extract_json_object, grading_prompt, parse_lft_grade
-from research_taste_evals.lft.panel_metrics import (
+from research_taste_evals.core.reasons import GRADER_FAILED
+from research_taste_evals.lft.grader import (
+    extract_json_object,
+    grading_prompt,
+    panel_median,
+    parse_lft_grade,
+)
+from research_taste_evals.lft.metrics import (
     lft_end_to_end,
+    lft_epochs_reducer,
     lft_feasible,
     lft_grader_agreement,
     lft_grader_failures,
@@ -198,7 +205,7 @@ def test_below_quorum_is_unscored_not_zero() -> None:
     answers = ["garbage"] * 8 + [grade_json(9, [])] * 2
     log, _ = run_lft(answers, quorum=3)
     score = only_score(log)
-    assert isinstance(score.value, dict) and score.reason == "grader_failed"
+    assert isinstance(score.value, dict) and score.reason == GRADER_FAILED
     assert math.isnan(score.value["end_to_end"]) and math.isnan(score.value["partial_credit"])
     assert (score.value["valid_grades"], score.value["failed_grades"]) == (2, 8)
     m = metrics(log)
@@ -237,15 +244,21 @@ def test_grouped_means_stderr_and_feasible_share() -> None:
     ]
     e2e = lft_end_to_end()(scores)
     assert isinstance(e2e, dict)
-    assert e2e["end_to_end"] == pytest.approx(5.0)
-    # sd of (2, 6, 7) = sqrt(7) -> stderr sqrt(7/3)
-    assert e2e["end_to_end_stderr"] == pytest.approx(math.sqrt(7 / 3))
+    # Changed on purpose (issue 12): overall = mean of the per-task means (4 and 7), not the
+    # pooled mean of the three scored samples (5.0); the unscored sample is skipped.
+    assert e2e["end_to_end"] == pytest.approx(5.5)
     assert e2e["end_to_end/t1"] == 4.0 and e2e["end_to_end/t2"] == 7.0
-    assert math.isnan(e2e["end_to_end_stderr/t2"]) and e2e["end_to_end_pct"] == pytest.approx(50)
+    # t1 over its runs (2, 6): sd sqrt(8), stderr sqrt(8)/sqrt(2) = 2.
+    assert e2e["end_to_end_stderr/t1"] == pytest.approx(2.0)
+    # t2 has one scored run: its stderr, and so the overall one, is undefined.
+    assert math.isnan(e2e["end_to_end_stderr/t2"]) and math.isnan(e2e["end_to_end_stderr"])
+    assert e2e["end_to_end_pct"] == pytest.approx(55)
     feasible = lft_feasible()(scores)
-    assert isinstance(feasible, dict) and feasible["feasible_share"] == pytest.approx(2 / 3)
+    assert isinstance(feasible, dict) and feasible["feasible_share"] == pytest.approx(0.75)
     failures = lft_grader_failures()(scores)
-    assert failures == {"grader_failure_rate": pytest.approx(11 / 40), "unscored": 1.0}
+    assert isinstance(failures, dict)
+    assert failures["grader_failure_rate"] == pytest.approx(11 / 40)
+    assert failures["unscored"] == 1.0 and math.isnan(failures["grade_contradiction_rate"])
 
 
 def test_metrics_return_nan_on_empty_input() -> None:
@@ -269,3 +282,59 @@ def test_krippendorff_alpha_hand_worked() -> None:
     # Every grade identical (no variation to agree on): undefined, not a perfect 1.
     constant = [sample("t", {}, [0, 0, 0]), sample("t", {}, [0, 0])]
     assert math.isnan(panel_alpha(constant, "panel_levels", "ordinal"))
+
+
+def test_bracketed_ids_earn_their_points() -> None:
+    grade = parse_lft_grade(grade_json(2, ["[a]", " `b` ", "[zzz]"]), hand_rubric())
+    assert grade.criteria_met == ("a", "b") and grade.points_met == 5
+    assert grade.unknown_criteria == ("zzz",)
+
+
+def test_level_contradicting_the_checklist_is_counted_in_a_metric() -> None:
+    # Level 3 claims a, b, c; two of the four grades list only a: two contradictions.
+    answers = [grade_json(3, ["a"])] * 2 + [grade_json(3, ["a", "b", "c"])] * 2
+    log, _ = run_lft(answers, grader_repeats=4)
+    score = only_score(log)
+    assert isinstance(score.value, dict) and score.value["contradictions"] == 2
+    assert metrics(log)["grade_contradiction_rate"] == pytest.approx(0.5)
+
+
+def test_even_panel_median_midpoint_or_lower() -> None:
+    assert panel_median([4.0, 4.0, 5.0, 5.0], "midpoint").median == 4.5
+    assert panel_median([4.0, 4.0, 5.0, 5.0], "lower").median == 4.0
+    assert panel_median([4.0, 5.0, 6.0], "lower").median == 5.0
+    answers = [grade_json(4, [])] * 5 + [grade_json(5, [])] * 5
+    midpoint = only_score(run_lft(answers)[0]).value
+    lower = only_score(run_lft(answers, median="lower")[0]).value
+    assert isinstance(midpoint, dict) and isinstance(lower, dict)
+    assert (midpoint["end_to_end"], midpoint["feasible"]) == (4.5, 0.0)
+    assert (lower["end_to_end"], lower["feasible"]) == (4.0, 0.0)
+
+
+def test_alpha_of_a_single_panel_is_undefined() -> None:
+    # One unit: Krippendorff's alpha is 0 by construction, so it is reported as NaN.
+    assert math.isnan(panel_alpha([sample("t", {}, [3, 4, 5, 5])], "panel_levels", "ordinal"))
+
+
+def test_epochs_reducer_sums_counts_and_averages_scored_epochs() -> None:
+    def epoch(
+        e2e: float, unscored: float, valid: float, levels: list[int], **extra: float
+    ) -> Score:
+        value = {"end_to_end": e2e, "unscored": unscored, "valid_grades": valid, **extra}
+        return Score(value=value, metadata={"panel_levels": levels})
+
+    reduced = lft_epochs_reducer()(
+        [
+            epoch(4.0, 0.0, 2.0, [4, 4]),
+            epoch(math.nan, 1.0, 0.0, []),
+            epoch(6.0, 0.0, 2.0, [6, 5], nudges_to_top=3.0),
+        ]
+    )
+    assert reduced.value == {
+        "end_to_end": 5.0,  # the mean of the scored epochs
+        "unscored": 1.0,  # counts are summed: the unscored epoch stays visible
+        "valid_grades": 4.0,
+        "nudges_to_top": 3.0,  # a field only some epochs have is kept
+    }
+    assert reduced.metadata is not None
+    assert reduced.metadata["panel_levels_by_epoch"] == [[4, 4], [], [6, 5]]

@@ -255,7 +255,7 @@ def test_sweep_retries_bad_bodies_by_default(
     fault_server: FaultServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``research-taste sweep`` sets Inspect's sample retry on error: 30% bad bodies, no loss."""
-    from research_taste_evals.sweep import SAMPLE_RETRIES_ON_ERROR, load_sweep, run_sweep
+    from research_taste_evals.cli.sweep import DEFAULT_RETRY_ON_ERROR, load_sweep, run_sweep
 
     spec = TASKS["eqinfer"]
     sweep_file = tmp_path / "sweep.yaml"
@@ -266,7 +266,7 @@ def test_sweep_retries_bad_bodies_by_default(
         f"tasks:\n  - task: eqinfer\n    args: {{data_path: {data}}}\n"
     )
     config = load_sweep(sweep_file)
-    assert config.retry_on_error == SAMPLE_RETRIES_ON_ERROR > 0
+    assert config.retry_on_error == DEFAULT_RETRY_ON_ERROR > 0
     monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
     fault_server.set_rule(spec.rule)
     fault_server.set_faults(BAD_BODIES, seed=0)

@@ -2,7 +2,7 @@
 
 The run is a fresh ``inspect eval`` process (Inspect reads the key when it first creates the
 model) with a distinctive ``FAULT_API_KEY``, a grader panel with caching on (cache files), then
-``research-taste leaderboard`` in this process (a report). Every file written is searched,
+``research-taste report`` in this process (a report folder). Every file written is searched,
 inside ``.eval`` archives too, for the key and for its base64 form.
 """
 
@@ -85,17 +85,17 @@ def test_api_key_is_in_no_log_report_or_cache(fault_server: FaultServer, tmp_pat
         timeout=TIMEOUT,
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    (tmp_path / "report").mkdir()
-    report_file = tmp_path / "report" / "leaderboard.md"
-    leaderboard = ["leaderboard", "--log-dir", str(tmp_path / "logs"), "--out", str(report_file)]
-    assert cli_main(leaderboard) == 0
+    report_dir = tmp_path / "report"
+    report_code = cli_main(["report", str(tmp_path / "logs"), "--out", str(report_dir)])
     stats = fault_server.reset_stats()
     # The key was really used: every request carried it.
     assert stats.auth_headers == {f"Bearer {SECRET}"}, stats.auth_headers
-    assert stats.faults["http_500"] > 0 and report_file.read_text(encoding="utf-8")
+    assert stats.faults["http_500"] > 0
     assert any((tmp_path / "cache").rglob("*")), "the grader cache was not written"
     needles = [SECRET.encode(), base64.b64encode(SECRET.encode())]
     written = [tmp_path / name for name in ("logs", "cache", "report", "data-home")]
     leaks = [leak for folder in written if folder.exists() for leak in _leaks(folder, needles)]
     assert leaks == [], f"the API key was written to: {leaks}"
     assert SECRET not in run.stdout + run.stderr
+    # Checked last, so the logs and cache are searched even when the report cannot be written.
+    assert report_code == 0 and any(report_dir.rglob("*.md")), "research-taste report failed"

@@ -47,15 +47,15 @@ def stable(*parts: str) -> int:
 def write_demo(family: str, folder: Path) -> Path:
     """Write a family's demo data under ``folder``; returns what ``data_path`` takes."""
     if family == "eqinfer":
-        from research_taste_evals.aaar.demo_data import write_demo_eqinfer
+        from research_taste_evals.aaar.demo import write_demo_eqinfer
 
         return write_demo_eqinfer(folder)
     if family == "expdesign":
-        from research_taste_evals.aaar.demo_data_generation import write_demo_expdesign
+        from research_taste_evals.aaar.demo import write_demo_expdesign
 
         return write_demo_expdesign(folder)
     if family == "tastybench":
-        from research_taste_evals.tastybench.demo_data import write_demo_tastybench
+        from research_taste_evals.tastybench.demo import write_demo_tastybench
 
         return write_demo_tastybench(folder)
     raise ValueError(f"no demo data for {family!r}")

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import log_metrics
 import pytest
 from inspect_ai.log import EvalLog
 
-from research_taste_evals.tastybench.demo_data import write_demo_tastybench
+from research_taste_evals.tastybench.demo import write_demo_tastybench
 
 
 @pytest.fixture(autouse=True)
@@ -31,13 +32,7 @@ def tastybench_upstream(upstream_dir: Path) -> Path:
     return path
 
 
-def _metrics_of(log: EvalLog) -> dict[str, float]:
-    assert log.status == "success", log.error
-    assert log.results is not None
-    return {name: m.value for s in log.results.scores for name, m in s.metrics.items()}
-
-
 @pytest.fixture
 def metrics_of() -> Callable[[EvalLog], dict[str, float]]:
     """Every metric of a successful log, by name."""
-    return _metrics_of
+    return log_metrics.metrics_of

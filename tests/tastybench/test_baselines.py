@@ -5,9 +5,12 @@ from inspect_ai.model import ChatMessageUser
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.tastybench.baselines import (
     always_first,
+    citation_oracle,
     lead_sentences,
     longer_description,
     project_texts,
+    remember_velocities,
+    seeded_coin,
 )
 from research_taste_evals.tastybench.choice import parse_judge_answer
 from research_taste_evals.tastybench.prompts import EXTRACT_CHOICE, EXTRACT_IDEA, JUDGE_PROMPTS
@@ -34,10 +37,41 @@ def test_baseline_answers_parse() -> None:
 
 def test_baselines_never_invent_a_choice_when_reading_transcripts() -> None:
     prompt = fill_template(EXTRACT_CHOICE, transcript="I recommend Project 1.")
-    for baseline in (always_first, longer_description, lead_sentences):
+    for baseline in (
+        always_first,
+        longer_description,
+        lead_sentences,
+        seeded_coin,
+        citation_oracle,
+    ):
         assert baseline.respond(_ask(prompt)) == "UNCLEAR"
 
 
 def test_lead_sentences_extracts_in_tags() -> None:
     prompt = fill_template(EXTRACT_IDEA, abstract="One. Two! Three?")
     assert lead_sentences.respond(_ask(prompt)) == "<idea>One. Two!</idea>"
+
+
+def test_seeded_coin_repeats_itself_per_ordered_pair_and_is_balanced() -> None:
+    answers = []
+    for index in range(200):
+        prompt = fill_template(JUDGE_PROMPTS["normal"], project_1=f"idea {index}", project_2="x")
+        answer = seeded_coin.respond(_ask(prompt))
+        assert answer == seeded_coin.respond(_ask(prompt))  # same prompt, same answer
+        answers.append(parse_judge_answer(answer))
+    assert set(answers) == {1, 2}
+    assert 0.35 < answers.count(1) / len(answers) < 0.65
+
+
+def test_citation_oracle_picks_the_remembered_higher_velocity() -> None:
+    remember_velocities([("fast idea", 9.0), ("slow idea", 1.0), ("no data", float("nan"))])
+    fast_second = fill_template(
+        JUDGE_PROMPTS["goodhart"], project_1="slow idea", project_2="fast idea"
+    )
+    assert parse_judge_answer(citation_oracle.respond(_ask(fast_second))) == 2
+    fast_first = fill_template(
+        JUDGE_PROMPTS["max_goodhart"], project_1="fast idea", project_2="slow idea"
+    )
+    assert parse_judge_answer(citation_oracle.respond(_ask(fast_first))) == 1
+    unknown = fill_template(JUDGE_PROMPTS["normal"], project_1="fast idea", project_2="no data")
+    assert parse_judge_answer(citation_oracle.respond(_ask(unknown))) is None

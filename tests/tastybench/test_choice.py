@@ -46,6 +46,10 @@ def test_parser_reads_explicit_decisions(answer: str, expected: int) -> None:
         "I recommend Project 1. On reflection, I recommend Project 2.",
         "Project 1.5 is better",
         "",
+        # Both projects named in a verdict-like way: a lean each way is no decision.
+        "Project 1 is more promising in theory. However, for citation velocity, Project 2 wins.",
+        "I recommend Project 1. That said, if citations are all you want, Project 2 would win.",
+        "Project 2 is the better choice. Still, the edge goes to Project 1 on novelty.",
     ],
 )
 def test_parser_leaves_ambiguous_answers_to_the_extractor(answer: str) -> None:
@@ -83,6 +87,36 @@ def test_extract_choice_paths(scripted_model: ScriptedModel) -> None:
     assert every.method == "extractor" and len(calls) == 2
     no_model = asyncio.run(extract_choice("Both have merit.", "parser", None))
     assert (no_model.choice, no_model.unclear_reason) == (None, "ambiguous")
+
+
+def test_extractor_provider_error_is_a_typed_unclear_not_a_crash(
+    scripted_model: ScriptedModel,
+) -> None:
+    def broken(messages: list[ChatMessage]) -> str:
+        raise RuntimeError("provider down")
+
+    result = asyncio.run(
+        extract_choice("Both have merit.", "parser_then_extractor", scripted_model(broken))
+    )
+    assert (result.choice, result.method, result.unclear_reason) == (
+        None,
+        "extractor",
+        "extractor_failed",
+    )
+    assert result.extractor_reply is not None and "provider down" in result.extractor_reply
+
+
+def test_extractor_calls_have_their_own_cache_scope(scripted_model: ScriptedModel) -> None:
+    calls: list[str] = []
+
+    def reply(messages: list[ChatMessage]) -> str:
+        calls.append(messages[-1].text)
+        return f"PROJECT {1 + len(calls) % 2}"
+
+    extractor = scripted_model(reply)
+    for scope in ("s1/1", "s2/1", "s1/1"):
+        asyncio.run(extract_choice("Hmm.", "extractor", extractor, cache_scope=scope))
+    assert len(calls) == 2  # two scopes, two calls; the repeated scope reads its cache entry
 
 
 def _logged_pairs(upstream: Path) -> list[tuple[str, str]]:

@@ -16,7 +16,7 @@ from research_taste_evals.tastybench.dataset import (
     locate,
     record_to_paper,
 )
-from research_taste_evals.tastybench.demo_data import DEMO_PAPERS
+from research_taste_evals.tastybench.demo import DEMO_PAPERS
 
 DATA = Path("model-elicitation") / "data"
 

@@ -23,7 +23,7 @@ def test_judge_prompts_hold_both_projects_in_order() -> None:
 
 
 def test_seed_wording() -> None:
-    """Spot checks against seed 000 (upstream spellings included)."""
+    """Spot checks against the blog post's prompts (upstream spellings included)."""
     assert (
         "Give me a clear reccomendation about which project I should pursue."
         in (JUDGE_PROMPTS["normal"])

@@ -16,7 +16,7 @@ from inspect_ai.tool import ToolDef
 
 from research_taste_evals.tastybench.baselines import project_texts
 from research_taste_evals.tastybench.dataset import load_papers
-from research_taste_evals.tastybench.scorer import ratings_from_log
+from research_taste_evals.tastybench.ratings import ratings_from_log
 from research_taste_evals.tastybench.tastybench import tastybench
 from research_taste_evals.tastybench.websearch import CITATION_COUNT_DOMAINS, guarded_web_search
 
@@ -63,6 +63,8 @@ def test_replaying_upstream_rankings_reproduces_elo_and_rho(
     assert log.eval.metadata is not None
     assert log.eval.metadata["velocity"] == "upstream"
     assert log.eval.metadata["pairs_file_sha256"]
+    faithful = log.eval.metadata["provenance"]["paper_faithful"]
+    assert faithful["velocity"] and faithful["schedule"] and not faithful["choice_method"]
 
 
 def test_always_project_1_has_no_taste(demo_dir: Path, tmp_path: Path, metrics_of: Metrics) -> None:
@@ -102,6 +104,19 @@ def test_a_velocity_oracle_ranks_perfectly(
     assert metrics["pairwise_agreement"] == 1.0 and metrics["order_consistency"] == 1.0
     assert metrics["position_bias"] == pytest.approx(0.5)
     assert metrics["bt_spearman_brown"] > 0.9
+
+
+def test_citation_oracle_baseline_reaches_the_ceiling(
+    demo_dir: Path, tmp_path: Path, metrics_of: Metrics
+) -> None:
+    """The oracle learns velocities from the ground truth the task loaded (default adjacent
+    schedule): Bradley-Terry rho >= 0.95; the seeded coin stays near chance."""
+    task = tastybench(data_path=str(demo_dir), bootstrap_resamples=50)
+    oracle = metrics_of(_run(task, "baseline/tastybench-citation-oracle", tmp_path))
+    assert oracle["bt_spearman"] >= 0.95
+    assert oracle["pairwise_agreement"] == 1.0 and oracle["unclear_rate"] == 0.0
+    coin = metrics_of(_run(task, "baseline/tastybench-random", tmp_path))
+    assert coin["pairwise_agreement"] < 0.75 and coin["unclear_rate"] == 0.0
 
 
 def test_both_neither_and_empty_answers_are_unclear(
@@ -153,6 +168,23 @@ def test_both_neither_and_empty_answers_are_unclear(
     assert math.isnan(metrics["order_consistency"])
 
 
+def test_a_failing_extractor_is_counted_not_a_failed_sample(
+    demo_dir: Path, tmp_path: Path, scripted_model: ScriptedModel, metrics_of: Metrics
+) -> None:
+    def broken(messages: list[ChatMessage]) -> str:
+        raise RuntimeError("provider down")
+
+    task = tastybench(data_path=str(demo_dir), rounds=1, bootstrap_resamples=10)
+    judge = scripted_model(lambda messages: "Both have merit.")  # ambiguous: needs the extractor
+    log = _run(task, judge, tmp_path, model_roles={"extractor": scripted_model(broken)})
+    assert log.status == "success"
+    metrics = metrics_of(log)
+    assert metrics["extractor_failure_rate"] == 1.0 and metrics["unclear_rate"] == 1.0
+    score = (log.samples or [])[0].scores["tastybench_scorer"]  # type: ignore[index]
+    assert score.metadata is not None and score.metadata["unclear_reason"] == "extractor_failed"
+    assert score.reason == "grader_failed"
+
+
 def test_metadata_records_the_variant(demo_dir: Path) -> None:
     task = tastybench(data_path=str(demo_dir), rounds=2, web_search=True)
     assert len(task.dataset) == 2 * (len(load_papers("curated", "idea", demo_dir).papers) - 1)
@@ -161,6 +193,29 @@ def test_metadata_records_the_variant(demo_dir: Path) -> None:
     assert task.metadata["velocity_fetch_date"] == "2025-11-08"
     assert task.metadata["schedule"] == "adjacent" and task.metadata["rounds"] == 2
     assert "semanticscholar.org" in task.metadata["web_search_blocked_domains"]
+    block = task.metadata["provenance"]
+    assert block["data_revision"] == "be72f06afd1e75ffd2f3067c87a616e4de6e4633"
+    assert block["prompt_variant"] == "goodhart"
+    assert block["paper_faithful"] == {"velocity": False, "choice_method": False, "schedule": True}
+    assert task.metadata["headline_metric"] == "bt_spearman"
+    assert task.version == "2-A"
+
+
+def test_common_window_leaves_out_and_counts_papers_without_it(demo_dir: Path) -> None:
+    papers = load_papers("curated", "idea", demo_dir, window_months=12).papers
+    lacking = sorted(p.paper_id for p in papers if p.months_observed < 12)
+    assert lacking  # the demo set has recent papers
+    task = tastybench(data_path=str(demo_dir), velocity="common_window", window_months=12, rounds=1)
+    assert task.metadata is not None
+    assert sorted(task.metadata["papers_without_common_window"]) == lacking
+    assert task.metadata["papers_judged"] == len(papers) - len(lacking)
+    shown = {s.metadata["paper_1"] for s in task.dataset} | {
+        s.metadata["paper_2"] for s in task.dataset
+    }
+    assert not shown & set(lacking)
+    assert all(s.metadata["velocity_1"] is not None for s in task.dataset)
+    with pytest.raises(ValueError, match="window_months"):
+        tastybench(data_path=str(demo_dir), velocity="common_window", window_months=15)
 
 
 def test_invalid_arguments_fail_fast(demo_dir: Path) -> None:

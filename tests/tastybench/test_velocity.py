@@ -10,6 +10,7 @@ import pytest
 
 from research_taste_evals.tastybench.velocity import (
     UPSTREAM_FETCH_DATE,
+    common_window_velocity,
     observed_months,
     ols_slope,
     windowed_velocity,
@@ -51,7 +52,7 @@ def test_fetch_date_is_the_upstream_results_date() -> None:
 @pytest.mark.upstream
 def test_upstream_b_is_the_full_series_slope(tastybench_upstream: Path) -> None:
     """Upstream's b is exactly the OLS slope over all months; 24 of 37 curated series have
-    months after the fetch date (SPECS.md section 1)."""
+    months after the fetch date (upstream acceleration-proxies/citation_velocity.py)."""
     data = tastybench_upstream / "model-elicitation" / "data"
     for name in ("llm_rl_yix_curate.csv", "llm_rl.csv"):
         with (data / name).open(encoding="utf-8") as handle:
@@ -67,3 +68,14 @@ def test_upstream_b_is_the_full_series_slope(tastybench_upstream: Path) -> None:
                 < len(json.loads(row["citation_dates"]))
             ]
             assert len(rows) == 37 and len(truncated) == 24
+
+
+def test_common_window_fits_the_same_months_for_every_paper() -> None:
+    dates = ["2025-08-01", "2025-09-01", "2025-10-01", "2025-11-01", "2025-12-01", "2026-01-01"]
+    counts = [10, 20, 40, 40, 40, 40]  # four months observed by 2025-11-08
+    # window 3: slope of 10, 20, 40 against t = 0, 1, 2 is 15; the later months do not count
+    assert common_window_velocity(dates, counts, window_months=3) == pytest.approx(15.0)
+    assert common_window_velocity(dates, counts, window_months=4) == pytest.approx(11.0)
+    assert math.isnan(common_window_velocity(dates, counts, window_months=5))  # lacks the window
+    with pytest.raises(ValueError, match="window_months"):
+        common_window_velocity(dates, counts, window_months=1)

@@ -123,3 +123,13 @@ def word_overlap_judge(messages: list[ChatMessage]) -> str:
     return (
         "1" if len(words & content_words(second)) / len(words) >= OVERLAP_JUDGE_THRESHOLD else "0"
     )
+
+
+@register_baseline(
+    "human-reviewer",
+    "PaperWeakness: one seeded random reviewer's own weaknesses per paper (the paper's Human "
+    "Review row, ITF-IDF 7.69); the paper_weakness solver supplies the list, no call is made",
+)
+def human_reviewer(messages: list[ChatMessage]) -> str:
+    # Only reached outside paper_weakness, whose solver answers for this model itself.
+    return "baseline/human-reviewer only answers in paper_weakness (it needs the reviews)."

@@ -1,6 +1,6 @@
 """AAAR-1.0 EqInfer: is this the equation the paper's context calls for?
 
-Lou et al. (2024), "AAAR-1.0: Assessing AI's Potential to Assist Research", Section 3.1 / 5.1.
+Lou et al. (2024), "AAAR-1.0: Assessing AI's Potential to Assist Research", Sections 3.1 / 5.1.
 """
 
 from __future__ import annotations
@@ -8,22 +8,27 @@ from __future__ import annotations
 from functools import partial
 
 from inspect_ai import Task, task
-from inspect_ai.solver import system_message
+from inspect_ai.solver import generate, system_message
 
-from research_taste_evals.aaar.eqinfer_dataset import (
+from research_taste_evals.aaar.dataset.eqinfer import (
     DEFAULT_CONTEXT_WORDS,
     LETTERS,
     Variant,
     eqinfer_dataset,
     load_eqinfer_records,
 )
-from research_taste_evals.aaar.eqinfer_scorer import eqinfer_binary_scorer, eqinfer_choice_scorer
+from research_taste_evals.aaar.parsing import strict_choice
 from research_taste_evals.aaar.prompts import EQINFER_MC_SYSTEM, EQINFER_SYSTEM
-from research_taste_evals.core.answers import generate_until_parsed, parse_binary, parse_choice
-from research_taste_evals.core.decisions import UnparsedPolicy
+from research_taste_evals.aaar.scorer.eqinfer import eqinfer_binary_scorer, eqinfer_choice_scorer
+from research_taste_evals.aaar.solvers import binary_until_parsed
+from research_taste_evals.core.answers import generate_until_parsed
+from research_taste_evals.core.provenance import provenance
 
-EQINFER_VERSION = "1.0.0"
-UPSTREAM_PARSE_RETRIES = 3  # the release code re-asks up to 3 times before giving up
+EQINFER_VERSION = "2-A"
+# subtask1_equation_model_eval_binary.py re-asks up to 3 times before forcing the wrong label;
+# subtask1_equation_model_eval.py (multiple choice) calls once.
+UPSTREAM_PARSE_RETRIES = 3
+UPSTREAM_CHOICE_RETRIES = 0
 
 
 @task
@@ -31,55 +36,73 @@ def eqinfer(
     data_path: str | None = None,
     variant: Variant = "binary",
     context_words: int = DEFAULT_CONTEXT_WORDS,
-    parse_mode: UnparsedPolicy = "strict",
     parse_retries: int = UPSTREAM_PARSE_RETRIES,
     shuffle_options: bool = True,
+    choice_retries: int = UPSTREAM_CHOICE_RETRIES,
 ) -> Task:
     """AAAR-1.0 EqInfer: judge whether a candidate LaTeX equation fits its paper's context.
 
+    Every answer is scored twice: strictly (``decision_*``: an answer that is not a bare 0/1 is
+    counted in ``unparsed_rate`` and left out) and as the release code reads it
+    (``faithful_*``: Python ``int()``, forced to the wrong label when never readable).
+
     Args:
-        data_path: A local file (or folder holding ``equation.1049.json``) in the AAAR format;
-            default: the pinned Hugging Face file.
+        data_path: ``equation.1049.json``, the folder holding it, or the dataset root (holding
+            ``Equation_Inference/``); default: the pinned Hugging Face file.
         variant: ``binary`` (paper setting: each of the 4 options judged 0/1, pooled F1) or
-            ``multiple_choice`` (pick the correct option of four, accuracy).
-        context_words: Words of context kept on each side of the equation.
-        parse_mode: ``strict`` counts an unparsed answer and leaves it out of F1;
-            ``faithful`` scores it as the wrong label, as the release code does.
-        parse_retries: Times an unparsed answer is re-asked before it is scored as unparsed.
+            ``multiple_choice`` (pick the correct option of four, accuracy; one call).
+        context_words: Whitespace words of context kept on each side of the equation.
+        parse_retries: ``binary``: re-asks while either reading has no label (release: 3).
         shuffle_options: ``multiple_choice`` only: permute options per instance (seeded).
+        choice_retries: ``multiple_choice`` only: re-asks while the answer is not one option
+            letter (release: 0, one call; a non-zero value is recorded as not paper-faithful).
     """
     if context_words <= 0:
         raise ValueError(f"context_words must be positive, got {context_words}")
     if variant not in ("binary", "multiple_choice"):
         raise ValueError(f"variant must be 'binary' or 'multiple_choice', got {variant!r}")
-    if parse_mode not in ("strict", "faithful"):
-        raise ValueError(f"parse_mode must be 'strict' or 'faithful', got {parse_mode!r}")
+    if choice_retries < 0:
+        raise ValueError(f"choice_retries must be >= 0, got {choice_retries}")
     records, resolved = load_eqinfer_records(data_path)
     dataset = eqinfer_dataset(records, variant, context_words, shuffle_options, name="eqinfer")
     if variant == "binary":
-        solver = [
-            system_message(EQINFER_SYSTEM),
-            generate_until_parsed(parse_binary, parse_retries),
-        ]
-        scorer = eqinfer_binary_scorer(parse_mode)
+        solver = [system_message(EQINFER_SYSTEM), binary_until_parsed(parse_retries)]
+        scorer = eqinfer_binary_scorer()
     else:
-        solver = [
-            system_message(EQINFER_MC_SYSTEM),
-            generate_until_parsed(partial(parse_choice, allowed=LETTERS), parse_retries),
-        ]
-        scorer = eqinfer_choice_scorer(parse_mode)
+        ask = (
+            generate_until_parsed(partial(strict_choice, letters=LETTERS), choice_retries)
+            if choice_retries
+            else generate()
+        )
+        solver = [system_message(EQINFER_MC_SYSTEM), ask]
+        scorer = eqinfer_choice_scorer()
     return Task(
         dataset=dataset,
         solver=solver,
         scorer=scorer,
         version=EQINFER_VERSION,
         metadata={
-            **resolved.as_metadata(),
-            "benchmark": "AAAR-1.0 EqInfer",
+            **provenance(
+                resolved,
+                prompt_variant="Equation_eval_binary" if variant == "binary" else "Equation_eval",
+                paper_faithful={
+                    "data": not resolved.source.startswith("local:"),
+                    "prompt": True,
+                    "word_counting": True,  # whitespace words, as the release counts them
+                    "context_words": context_words == DEFAULT_CONTEXT_WORDS,
+                    "retries": (
+                        parse_retries == UPSTREAM_PARSE_RETRIES
+                        if variant == "binary"
+                        else choice_retries == UPSTREAM_CHOICE_RETRIES
+                    ),
+                    "options_order": variant == "binary" or not shuffle_options,
+                },
+                benchmark="AAAR-1.0 EqInfer",
+                parse_modes="strict (decision_*, headline) and faithful (faithful_*) per answer",
+            ),
             "variant": variant,
             "context_words": context_words,
-            "parse_mode": parse_mode,
-            "parse_retries": parse_retries,
+            "parse_retries": parse_retries if variant == "binary" else choice_retries,
             "shuffle_options": shuffle_options if variant == "multiple_choice" else None,
             "instances": len(records),
         },

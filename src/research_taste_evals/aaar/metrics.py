@@ -1,214 +1,332 @@
-"""AAAR-1.0 embedding and ROUGE metrics, as the released code computes them (SPECS section 3).
+"""AAAR-1.0 dataset-level metrics (every ``@metric`` of the family).
 
-Pure numpy functions on L2-normalised embeddings (so cosine similarity is a dot product), written
-from RenzeLou/AAAR-1.0 ``scripts/calculate_metrics_src.py`` (MIT): ``soft_accumulate`` (S-P/S-R/
-S-F1, PaperWeakness), ``soft_score`` (S-Match, ExpDesign explanations), ``rouge_score`` and
-``cross_focus_diversity`` (ITF-IDF). Upstream computes in float32 torch; we compute similarities in
-float32 and aggregate in float64, so numbers agree to ~1e-6 (a rounded max lying exactly on a
-0.005 boundary could in principle round the other way).
-
-Degenerate inputs upstream would crash on (no non-empty reviewer list, an empty reference list)
-return NaN here; an empty prediction scores 0, as upstream.
+Per-sample numbers live in ``Score.value`` (so they survive epochs); these metrics aggregate
+them as the released metric scripts do (Lou et al. 2024, Section 4 and Appendix B.1;
+RenzeLou/AAAR-1.0 ``scripts/subtask1_equation_model_eval_binary.py``,
+``subtask2_metric_llm_as_judge.py``, ``subtask3_metric.py``,
+``subtask3_metric_cross_diversity.py``).
+Strict metrics keep their plain names; ``faithful_*`` metrics score the same answers with the
+release code's parsing (a failed parse forced to the wrong label / to 0), for comparison with
+the paper. A metric never raises: an undefined value is NaN.
 """
 
 from __future__ import annotations
 
+import base64
+import logging
 import math
-from collections.abc import Iterable, Sequence
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
+from inspect_ai.scorer import (
+    Metric,
+    SampleScore,
+    Score,
+    ScoreReducer,
+    Value,
+    mean_score,
+    metric,
+    score_reducer,
+)
 
-SIMILARITY_THRESHOLD = 0.5  # cross_focus_diversity(threshold=0.5)
-MAX_SIM_DECIMALS = 2  # round(max_similarity, 2) in cross_focus_diversity
-F1_EPSILON = 1e-10  # 2PR / (P + R + 1e-10) in soft_accumulate
-EMPTY_LIST_PLACEHOLDER = "None"  # subtask3_metric_cross_diversity.py: [] -> ["None"]
-ROUGE_TYPES = ("rouge1", "rougeL")
-# Bound the cross-paper similarity block to this many float32 entries (64 MiB).
-SIMILARITY_BLOCK_ENTRIES = 1 << 24
+from research_taste_evals.aaar.similarity import itf_idf
+from research_taste_evals.core.metrics import (
+    decision_accuracy,
+    decision_f1,
+    decision_precision,
+    decision_recall,
+    key_mean,
+    key_ratio,
+    score_dict,
+)
+from research_taste_evals.core.stats import NAN
+
+logger = logging.getLogger(__name__)
+
+FAITHFUL_PREFIX = "faithful_"
+ITF_IDF_EMBEDDINGS_KEY = "itf_idf_embeddings"
+ITF_IDF_EPOCHS_KEY = "itf_idf_embeddings_by_epoch"
+# ITF-IDF's w: the paper scores all 993 PaperWeakness papers (Table 3: GPT-4o 5.95).
+FULL_WEAKNESS_PAPERS = 993
 
 
-def _as_matrix(embeddings: Any, name: str) -> np.ndarray:
-    matrix = np.asarray(embeddings, dtype=np.float32)
-    if matrix.ndim == 1 and matrix.size == 0:
-        return matrix.reshape(0, 0)
-    if matrix.ndim != 2:
-        raise ValueError(f"{name}: expected an (n, d) array, got shape {matrix.shape}")
-    return matrix
+def _on_prefixed(inner: Metric, prefix: str) -> Metric:
+    """``inner`` computed on the score keys that start with ``prefix`` (prefix removed).
 
-
-def soft_precision_recall(
-    pred_emb: np.ndarray, reviewer_embs: Sequence[np.ndarray]
-) -> tuple[float, float, float]:
-    """S-Precision, S-Recall and S-F1 of one paper's predicted weaknesses.
-
-    S-P = mean over predictions i of (mean over reviewers k of max_j cos(p_i, g_jk));
-    S-R = mean over reviewers k of (mean over their items j of max_i cos(g_jk, p_i));
-    F1 = 2PR / (P + R + 1e-10). Raw cosine, no threshold (upstream ``soft_accumulate``).
-
-    Args:
-        pred_emb: (m, d) L2-normalised prediction embeddings.
-        reviewer_embs: one (n_k, d) array per reviewer; reviewers with no items are skipped.
-
-    Returns:
-        ``(precision, recall, f1)``; ``(0, 0, 0)`` for an empty prediction; NaNs when no reviewer
-        has any item (upstream crashes there).
+    Lets the faithful decision counts reuse the one pooled-F1 implementation in core.
     """
-    preds = _as_matrix(pred_emb, "pred_emb")
-    if preds.shape[0] == 0:
-        return 0.0, 0.0, 0.0
-    reviewers = [_as_matrix(r, f"reviewer_embs[{k}]") for k, r in enumerate(reviewer_embs)]
-    reviewers = [r for r in reviewers if r.shape[0] > 0]
-    if not reviewers:
-        return math.nan, math.nan, math.nan
-    sizes = np.array([r.shape[0] for r in reviewers])
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    sims = preds @ np.concatenate(reviewers).T  # (m, sum n_k), float32 like upstream
-    best_per_reviewer = np.maximum.reduceat(sims, starts, axis=1).astype(np.float64)  # (m, r)
-    precision = float(best_per_reviewer.mean(axis=1).mean())
-    best_per_item = sims.max(axis=0).astype(np.float64)  # (sum n_k,)
-    recall = float((np.add.reduceat(best_per_item, starts) / sizes).mean())
-    f1 = 2 * precision * recall / (precision + recall + F1_EPSILON)
-    return precision, recall, f1
+
+    def compute(scores: list[SampleScore]) -> Value:
+        renamed = [
+            SampleScore(
+                score=Score(
+                    value={
+                        key.removeprefix(prefix): value
+                        for key, value in score_dict(sample_score).items()
+                        if key.startswith(prefix)
+                    }
+                ),
+                sample_id=sample_score.sample_id,
+            )
+            for sample_score in scores
+        ]
+        return inner(renamed)  # type: ignore[arg-type]  # core's metrics take SampleScores
+
+    return compute
 
 
-def with_placeholder(items: Sequence[str]) -> list[str]:
-    """The list ITF-IDF scores: ``["None"]`` for an empty prediction, as upstream does."""
-    return list(items) if items else [EMPTY_LIST_PLACEHOLDER]
+# --- EqInfer ------------------------------------------------------------------------------
 
 
-def _round_like_python(values: np.ndarray, decimals: int) -> np.ndarray:
-    # Python's round(float(x), 2) on a float32 x: x * 100 is exact in float64 (24 + 7 bits), so
-    # rint (half to even) on it is the correctly rounded result, as Python's round gives.
-    return np.round(values.astype(np.float64), decimals)
+@metric
+def faithful_f1() -> Metric:
+    """Pooled binary F1 with the release code's parsing (unreadable answers forced wrong)."""
+    return _on_prefixed(decision_f1(), FAITHFUL_PREFIX)
 
 
-def itf_idf_item_scores(
-    per_paper_embs: Sequence[np.ndarray],
-    threshold: float = SIMILARITY_THRESHOLD,
-    block_entries: int = SIMILARITY_BLOCK_ENTRIES,
-) -> list[np.ndarray]:
-    """Per-item ITF-IDF scores, one float64 array per paper (upstream ``cross_focus_diversity``).
+@metric
+def faithful_precision() -> Metric:
+    """Pooled precision, release-code parsing (NaN when nothing is predicted positive)."""
+    return _on_prefixed(decision_precision(), FAITHFUL_PREFIX)
 
-    For item i of paper j (m_j items, w papers), with similarities below ``threshold`` set to 0:
-    O_ij = sum_k sim(p_ji, p_jk) over the same paper, self included;
-    R_ij = 1 + sum_{l != j} round(max_s sim(p_ji, p_ls), 2), a rounded max below the threshold
-    counting 0; score_ij = ln(m_j / O_ij) * ln(w / R_ij).
+
+@metric
+def faithful_recall() -> Metric:
+    """Pooled recall, release-code parsing."""
+    return _on_prefixed(decision_recall(), FAITHFUL_PREFIX)
+
+
+@metric
+def faithful_accuracy() -> Metric:
+    """Share of decisions right, release-code parsing."""
+    return _on_prefixed(decision_accuracy(), FAITHFUL_PREFIX)
+
+
+@metric
+def faithful_forced_rate() -> Metric:
+    """Share of decisions the release code's ``int()`` never read (forced to the wrong label)."""
+    return key_mean("faithful_unparsed")
+
+
+@metric
+def choice_accuracy() -> Metric:
+    """Share of readable four-way answers that pick the paper's equation (strict)."""
+    return key_ratio("correct", "scored")
+
+
+@metric
+def choice_unparsed_rate() -> Metric:
+    """Share of four-way answers that are not a single option letter."""
+    return key_mean("unparsed")
+
+
+@metric
+def faithful_choice_accuracy() -> Metric:
+    """Share of four-way answers that match the target after the release's normalisation."""
+    return key_mean("faithful_correct")
+
+
+# --- ExpDesign ----------------------------------------------------------------------------
+
+
+@metric
+def en_precision() -> Metric:
+    """Mean over papers of the share of predicted experiments the judge finds in the reference."""
+    return key_mean("en_precision")
+
+
+@metric
+def en_recall() -> Metric:
+    """Mean over papers of the share of reference experiments the judge finds predicted."""
+    return key_mean("en_recall")
+
+
+@metric
+def en_f1() -> Metric:
+    """Mean over papers of the per-paper En-F1 (strict: failed judge calls left out)."""
+    return key_mean("en_f1")
+
+
+@metric
+def faithful_en_precision() -> Metric:
+    """En-Precision with failed judge calls scored 0, as the release code does."""
+    return key_mean("faithful_en_precision")
+
+
+@metric
+def faithful_en_recall() -> Metric:
+    """En-Recall with failed judge calls scored 0, as the release code does."""
+    return key_mean("faithful_en_recall")
+
+
+@metric
+def faithful_en_f1() -> Metric:
+    """En-F1 with failed judge calls scored 0, as the release code does."""
+    return key_mean("faithful_en_f1")
+
+
+@metric
+def s_match_mean() -> Metric:
+    """Mean over papers of S-Match (cosine of aligned explanation pairs)."""
+    return key_mean("s_match")
+
+
+@metric
+def rouge_1() -> Metric:
+    """Mean over papers of ROUGE-1 F (aligned explanation pairs, stemming)."""
+    return key_mean("rouge_1")
+
+
+@metric
+def rouge_l() -> Metric:
+    """Mean over papers of ROUGE-L F (aligned explanation pairs, stemming)."""
+    return key_mean("rouge_l")
+
+
+@metric
+def judge_unparsed_rate() -> Metric:
+    """Share of judge answers with no 0/1 in them (all judge calls of all papers)."""
+    return key_ratio("judge_unparsed", "judge_calls")
+
+
+@metric
+def judge_failure_rate() -> Metric:
+    """Share of judge calls with no decision: unparseable, refused or a provider error."""
+    return key_ratio("judge_failed", "judge_calls")
+
+
+@metric
+def explanation_failure_rate() -> Metric:
+    """Share of papers whose explanation list never matched the experiment list's length."""
+    return key_mean("explanation_failed")
+
+
+# --- PaperWeakness ------------------------------------------------------------------------
+
+
+@metric
+def s_precision() -> Metric:
+    """Mean over papers of S-Precision."""
+    return key_mean("s_precision")
+
+
+@metric
+def s_recall() -> Metric:
+    """Mean over papers of S-Recall."""
+    return key_mean("s_recall")
+
+
+@metric
+def s_f1() -> Metric:
+    """Mean over papers of the per-paper S-F1 (as upstream; not the F1 of the means)."""
+    return key_mean("s_f1")
+
+
+def pack_embeddings(vectors: np.ndarray) -> dict[str, Any]:
+    """An (m, d) array as JSON-safe metadata: shape plus base64 of the float32 bytes."""
+    array = np.ascontiguousarray(vectors, dtype=np.float32)
+    return {
+        "shape": list(array.shape),
+        "dtype": "float32",
+        "data": base64.b64encode(array.tobytes()).decode("ascii"),
+    }
+
+
+def unpack_embeddings(packed: dict[str, Any]) -> np.ndarray:
+    """Inverse of :func:`pack_embeddings`.
 
     Raises:
-        ValueError: a paper has no items (pass ``with_placeholder`` lists, as upstream does), or
-            the embedding dimensions differ.
+        ValueError: the payload is not a packed float32 array.
     """
-    papers = [_as_matrix(e, f"per_paper_embs[{j}]") for j, e in enumerate(per_paper_embs)]
-    for j, paper in enumerate(papers):
-        if paper.shape[0] == 0:
-            raise ValueError(
-                f"per_paper_embs[{j}] is empty: embed with_placeholder(items) (upstream scores "
-                f"an empty list as [{EMPTY_LIST_PLACEHOLDER!r}])"
+    if packed.get("dtype") != "float32":
+        raise ValueError(f"unsupported packed embedding dtype {packed.get('dtype')!r}")
+    raw = base64.b64decode(packed["data"])
+    return np.frombuffer(raw, dtype=np.float32).reshape(tuple(packed["shape"]))
+
+
+@score_reducer(name="aaar_mean_keep_epochs")
+def mean_keeping_epoch_lists() -> ScoreReducer:
+    """Inspect's mean reducer, plus every epoch's packed ITF-IDF embeddings in the metadata.
+
+    Inspect keeps only the first epoch's ``Score.metadata`` when it reduces epochs; ITF-IDF
+    compares each paper's list with every other paper's list of the same run, so it needs each
+    epoch's lists. PaperWeakness sets this as its task reducer.
+    """
+    mean = mean_score()
+
+    def reduce(scores: list[Score]) -> Score:
+        reduced = mean(scores)
+        by_epoch = [(score.metadata or {}).get(ITF_IDF_EMBEDDINGS_KEY) for score in scores]
+        return reduced.model_copy(
+            update={"metadata": {**(reduced.metadata or {}), ITF_IDF_EPOCHS_KEY: by_epoch}}
+        )
+
+    return reduce
+
+
+def _epoch_lists(sample_score: SampleScore) -> list[Any]:
+    metadata = sample_score.score.metadata or {}
+    by_epoch = metadata.get(ITF_IDF_EPOCHS_KEY)
+    if isinstance(by_epoch, list) and by_epoch:
+        return by_epoch
+    return [metadata.get(ITF_IDF_EMBEDDINGS_KEY)]
+
+
+def itf_idf_by_epoch(scores: list[SampleScore]) -> list[float]:
+    """ITF-IDF of each epoch's run over all scored papers (w = papers with that epoch).
+
+    Raises:
+        ValueError: a score lacks its packed embeddings, or they cannot be used.
+    """
+    lists = [_epoch_lists(sample_score) for sample_score in scores]
+    epochs = max((len(per_sample) for per_sample in lists), default=0)
+    values = []
+    for epoch in range(epochs):
+        papers = []
+        for per_sample in lists:
+            if epoch >= len(per_sample):
+                continue
+            packed = per_sample[epoch]
+            if not isinstance(packed, dict):
+                raise ValueError("a score has no packed ITF-IDF embeddings")
+            papers.append(unpack_embeddings(packed))
+        values.append(itf_idf(papers))
+    return values
+
+
+@metric
+def itf_idf_score() -> Metric:
+    """ITF-IDF over all scored papers, the mean over epochs of each epoch's run.
+
+    Depends on w, the number of papers scored: a run on fewer than the paper's 993 papers is
+    not comparable with the paper's figure (a warning says so; ``itf_idf_papers`` records w).
+    NaN (never an exception) when a score lacks its packed embeddings or they cannot be used.
+    """
+
+    def compute(scores: list[SampleScore]) -> Value:
+        try:
+            values = itf_idf_by_epoch(scores)
+        except (KeyError, TypeError, ValueError):
+            return NAN
+        if len(scores) < FULL_WEAKNESS_PAPERS:
+            logger.warning(
+                "ITF-IDF over %d papers (w=%d); the paper's figure uses all %d, so this value "
+                "is not comparable with it",
+                len(scores),
+                len(scores),
+                FULL_WEAKNESS_PAPERS,
             )
-    if not papers:
-        return []
-    if len({p.shape[1] for p in papers}) != 1:
-        raise ValueError("per_paper_embs: all papers must have the same embedding dimension")
-    n_papers = len(papers)
-    sizes = np.array([p.shape[0] for p in papers])
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    everything = np.ascontiguousarray(np.concatenate(papers))
-    owner = np.repeat(np.arange(n_papers), sizes)
-    total = everything.shape[0]
+        finite = [value for value in values if not math.isnan(value)]
+        return float(np.mean(finite)) if finite else NAN
 
-    others = np.empty(total, dtype=np.float64)  # sum over other papers of the rounded max
-    rows_per_block = max(1, block_entries // total)
-    for lo in range(0, total, rows_per_block):
-        hi = min(total, lo + rows_per_block)
-        sims = everything[lo:hi] @ everything.T  # (rows, total) float32
-        best = _round_like_python(np.maximum.reduceat(sims, starts, axis=1), MAX_SIM_DECIMALS)
-        best[best < threshold] = 0.0
-        best[np.arange(hi - lo), owner[lo:hi]] = 0.0  # the paper itself is not "another paper"
-        others[lo:hi] = best.sum(axis=1)
-    in_other_papers = 1.0 + others
-
-    scores: list[np.ndarray] = []
-    for j, paper in enumerate(papers):
-        own = paper @ paper.T  # self-similarity, float32, diagonal included
-        occurrence = np.where(own < threshold, 0.0, own.astype(np.float64)).sum(axis=1)
-        start = starts[j]
-        spread = in_other_papers[start : start + sizes[j]]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            scores.append(np.log(sizes[j] / occurrence) * np.log(n_papers / spread))
-    return scores
+    return compute
 
 
-def itf_idf(per_paper_embs: Sequence[np.ndarray], threshold: float = SIMILARITY_THRESHOLD) -> float:
-    """Dataset ITF-IDF: mean over papers of the mean item score (see :func:`itf_idf_item_scores`).
+@metric
+def itf_idf_papers() -> Metric:
+    """w of ITF-IDF: the number of papers scored (the paper's is 993)."""
 
-    Args:
-        per_paper_embs: one (m_j, d) L2-normalised array per paper, every m_j >= 1 (embed
-            ``with_placeholder(items)`` for each paper's predicted list).
-        threshold: similarity threshold (0.5 upstream).
+    def compute(scores: list[SampleScore]) -> Value:
+        return float(len(scores))
 
-    Returns:
-        The score, NaN for no papers.
-    """
-    per_item = itf_idf_item_scores(per_paper_embs, threshold)
-    if not per_item:
-        return math.nan
-    return float(np.mean([scores.mean() for scores in per_item]))
-
-
-def s_match(pred_embs: np.ndarray, ref_embs: np.ndarray) -> float:
-    """S-Match: mean cosine of aligned (prediction k, reference k) pairs (upstream ``soft_score``).
-
-    The longer list is truncated to the shorter one. 0 for an empty prediction; NaN for an empty
-    reference with a non-empty prediction (upstream crashes there).
-    """
-    preds = _as_matrix(pred_embs, "pred_embs")
-    refs = _as_matrix(ref_embs, "ref_embs")
-    if refs.shape[0] == 0:
-        return math.nan
-    if preds.shape[0] == 0:
-        return 0.0
-    n = min(preds.shape[0], refs.shape[0])
-    return float(np.einsum("ij,ij->i", preds[:n], refs[:n]).astype(np.float64).mean())
-
-
-@lru_cache(maxsize=1)
-def rouge_scorer_instance() -> Any:
-    """The shared ROUGE scorer; importing rouge_score pulls in NLTK (about a second).
-
-    Scorers call this when they are built, so the import never runs mid-evaluation in a worker
-    thread beside the event loop.
-    """
-    from rouge_score import rouge_scorer
-
-    return rouge_scorer.RougeScorer(list(ROUGE_TYPES), use_stemmer=True)
-
-
-def rouge_pair(prediction: str, reference: str) -> tuple[float, float]:
-    """ROUGE-1 and ROUGE-L F-measure of one pair (rouge_score, Porter stemming)."""
-    result = rouge_scorer_instance().score(target=reference, prediction=prediction)
-    return float(result["rouge1"].fmeasure), float(result["rougeL"].fmeasure)
-
-
-def rouge_scores(predictions: Sequence[str], references: Sequence[str]) -> tuple[float, float]:
-    """Mean ROUGE-1 and ROUGE-L F-measure over aligned pairs (upstream ``rouge_score``).
-
-    The longer list is truncated. ``(0, 0)`` for an empty prediction; NaNs for an empty reference
-    with a non-empty prediction.
-    """
-    if not predictions:
-        return 0.0, 0.0
-    if not references:
-        return math.nan, math.nan
-    pairs = [rouge_pair(p, r) for p, r in zip(predictions, references, strict=False)]
-    return float(np.mean([p[0] for p in pairs])), float(np.mean([p[1] for p in pairs]))
-
-
-def macro_average(values: Iterable[float]) -> float:
-    """Mean over papers, skipping NaN (papers that could not be scored); NaN if none remain.
-
-    Papers with an empty prediction carry 0 (not NaN), so they count, as upstream.
-    """
-    finite = [float(v) for v in values if v is not None and not math.isnan(float(v))]
-    return float(np.mean(finite)) if finite else math.nan
+    return compute

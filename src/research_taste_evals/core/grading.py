@@ -1,11 +1,13 @@
 """A grader panel: grader models x repeats, run concurrently, each member a typed grade or failure.
 
-AISI's Long-Form Tasks (seed 002, "Grading repeats") run the autograder 10 times per solution
-and report the median; the graders "can be instantiated from different LLM families to avoid
-introducing bias". This module is that panel, generic over what a grade is: a benchmark gives
-a prompt and a ``parse`` function (model text -> typed grade, raising ``ValueError`` when the
-text is not a grade) and gets back one :class:`MemberGrade` per member, each either a grade or
-a typed failure (``unparseable``, ``refusal``, ``model_error``) -- never a silent 0.
+The one judge/grader mechanism of the package: every call that asks a model to grade, judge or
+extract goes through :func:`run_panel` (or :func:`grade_member` for a single call), so provider
+errors, refusals and unparseable answers are typed and counted the same way everywhere. A panel
+may repeat each grader (a benchmark that reports the median of several gradings) and mix model
+families (to avoid one family's bias). It is generic over what a grade is: a benchmark gives a
+prompt and a ``parse`` function (model text -> typed grade, raising ``ValueError`` when the text
+is not a grade) and gets back one :class:`MemberGrade` per member, each either a grade or a
+typed failure (``unparseable``, ``refusal``, ``model_error``) -- never a silent 0.
 
 Members are every (grader model, repeat) pair. Each member has its own cache scope, so with
 caching on, ten identical calls are ten distinct generations (one cache entry each, reused on a
@@ -34,11 +36,14 @@ from inspect_ai.model import (
 from inspect_ai.util import LimitExceededError, span
 
 from research_taste_evals.core.failures import describe_error
+from research_taste_evals.core.stats import NAN
 
 GradeT = TypeVar("GradeT")
 
 GRADER_ROLE = "grader"
-DEFAULT_REPEATS = 10  # AISI LFT: "the autograder is run 10 times on each solution"
+# One call per grader unless the benchmark asks for more: a benchmark's repeat count is its own
+# (a family constant it passes), not a core default.
+SINGLE_CALL = 1
 DEFAULT_QUORUM_SHARE = 0.5  # a panel result needs valid grades from at least half its members
 CACHE_SCOPE_KEY = "panel_member"
 REFUSAL_STOP_REASON = "content_filter"
@@ -82,7 +87,7 @@ def spread(values: Sequence[float]) -> Spread:
     """Median, first and third quartile (numpy's default linear interpolation) of ``values``."""
     finite = [float(v) for v in values if not math.isnan(float(v))]
     if not finite:
-        return Spread(math.nan, math.nan, math.nan, 0)
+        return Spread(NAN, NAN, NAN, 0)
     q1, median, q3 = np.percentile(finite, [25, 50, 75])
     return Spread(float(median), float(q1), float(q3), len(finite))
 
@@ -204,7 +209,7 @@ async def run_panel(
     input: str | list[ChatMessage],
     parse: Callable[[str], GradeT],
     graders: Sequence[Model],
-    repeats: int = DEFAULT_REPEATS,
+    repeats: int = SINGLE_CALL,
     quorum: int | None = None,
     cache: bool | CachePolicy = False,
     config: GenerateConfig | None = None,

@@ -22,7 +22,7 @@ Comparison = tuple[str, str]
 Decision = tuple[str, str, str]
 RatingFunction = Callable[..., dict[str, float]]
 
-# Upstream TastyBench (model-elicitation/elicit_elo.py, get_elo_rankings).
+# Sequential Elo as released with pairwise-judgement benchmarks (start 1500, K 32).
 DEFAULT_K_FACTOR = 32.0
 DEFAULT_INITIAL_RATING = 1500.0
 ELO_SCALE = 400.0
@@ -176,6 +176,23 @@ def bradley_terry(
     return {paper: float(ratings[index[paper]]) for paper in ids}
 
 
+def _pair_halves(comparisons: Sequence[Comparison], rng: np.random.Generator) -> list[np.ndarray]:
+    """Comparison indices split into two halves by unordered pair, sizes as equal as possible.
+
+    Every comparison of one unordered pair (repeats, either order) lands in the same half: the
+    pairs are shuffled and each goes to the half with fewer comparisons so far.
+    """
+    groups: dict[frozenset[str], list[int]] = defaultdict(list)
+    for index, (winner, loser) in enumerate(comparisons):
+        groups[frozenset((winner, loser))].append(index)
+    members = list(groups.values())
+    halves: list[list[int]] = [[], []]
+    for position in rng.permutation(len(members)):
+        target = 0 if len(halves[0]) <= len(halves[1]) else 1
+        halves[target].extend(members[position])
+    return [np.sort(np.asarray(half, dtype=int)) for half in halves]
+
+
 def split_half_reliability(
     comparisons: Sequence[Comparison],
     rate: RatingFunction,
@@ -185,12 +202,15 @@ def split_half_reliability(
 ) -> tuple[float, float]:
     """Reliability of a ranking: agreement between ratings from two disjoint halves.
 
-    Each repeat shuffles the comparison indices (seeded), splits them into two halves, keeps
-    each half in its original relative order (sequential Elo still sees comparison order) and
-    rates each half with ``rate(half, paper_ids=all_ids)``, so a paper absent from a half keeps
-    the starting rating. The split-half Spearman is the mean over repeats of the Spearman
-    between the two halves' ratings; the Spearman-Brown value 2r / (1 + r) estimates the
-    reliability of ratings from all the comparisons.
+    Each repeat splits the comparisons into two halves BY UNORDERED PAIR (seeded): all
+    comparisons of one pair go to the same half. Splitting single comparisons instead would put
+    a repeated pair on both sides, so a judge that answers each pair at random but repeats its
+    answer would look reliable (the two halves share its answers, not any ranking). Each half
+    keeps its original relative order (sequential Elo still sees comparison order) and is rated
+    with ``rate(half, paper_ids=all_ids)``, so a paper absent from a half keeps the starting
+    rating. The split-half Spearman is the mean over repeats of the Spearman between the two
+    halves' ratings; the Spearman-Brown value 2r / (1 + r) estimates the reliability of ratings
+    from all the comparisons.
 
     Args:
         comparisons: Ordered (winner_id, loser_id) pairs.
@@ -202,17 +222,17 @@ def split_half_reliability(
 
     Returns:
         (split-half Spearman, Spearman-Brown corrected); NaN when undefined (fewer than two
-        comparisons, too few papers, constant ratings); the corrected value is NaN for r <= 0.
+        distinct pairs, too few papers, constant ratings); the corrected value is NaN for r <= 0.
     """
     checked = _check_comparisons(comparisons)
     ids = _ids_in_order(checked, paper_ids)
-    if len(checked) < 2 or repeats < 1:
+    distinct_pairs = {frozenset(comparison) for comparison in checked}
+    if len(distinct_pairs) < 2 or repeats < 1:
         return NAN, NAN
     rng = np.random.default_rng(seed)
     correlations = []
     for _ in range(repeats):
-        order = rng.permutation(len(checked))
-        halves = np.sort(order[: len(checked) // 2]), np.sort(order[len(checked) // 2 :])
+        halves = _pair_halves(checked, rng)
         first, second = (rate([checked[i] for i in half], paper_ids=ids) for half in halves)
         correlations.append(spearman([first[p] for p in ids], [second[p] for p in ids]))
     valid = [value for value in correlations if not math.isnan(value)]

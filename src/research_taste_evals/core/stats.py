@@ -1,8 +1,11 @@
-"""Statistics shared by the benchmarks: pooled F1, seeded bootstrap CIs, rank correlations."""
+"""Statistics shared by the benchmarks: pooled F1, seeded bootstrap CIs, rank correlations,
+Cohen's kappa and mean with standard error. Undefined statistics are ``NAN``; nothing here raises
+on degenerate data (only on a programming error such as inputs of different lengths)."""
 
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
@@ -13,8 +16,12 @@ NAN = float("nan")
 DEFAULT_BOOTSTRAP_SEED = 20241029
 DEFAULT_BOOTSTRAP_RESAMPLES = 1000
 DEFAULT_CI_LEVEL = 0.95
-# Fewer points than this make a rank correlation meaningless (two points are always +-1).
+# Fewer points than this make a rank correlation meaningless: two distinct points are always
+# +-1, so a "perfect" correlation from two points is an artefact, reported as NaN instead.
 MIN_CORRELATION_POINTS = 3
+# Cohen's kappa needs at least two rated items (one item has no chance-agreement estimate).
+MIN_KAPPA_ITEMS = 2
+KappaWeights = Literal["linear", "quadratic"]
 
 RankMethod = Literal["spearman", "kendall"]
 
@@ -84,7 +91,9 @@ def _paired_arrays(x: Sequence[float], y: Sequence[float]) -> tuple[np.ndarray, 
 def spearman(x: Sequence[float], y: Sequence[float]) -> float:
     """Spearman rank correlation (average ranks for ties); NaN when undefined, never raises.
 
-    Undefined means fewer than three points, a NaN/infinite value or a constant side.
+    Undefined means fewer than ``MIN_CORRELATION_POINTS`` (three) points, a NaN/infinite value
+    or a constant side. Three, not two: with two distinct points rho is always +-1, whatever
+    the data, so it carries no information and is reported as NaN.
     """
     arrays = _paired_arrays(x, y)
     if arrays is None:
@@ -98,6 +107,45 @@ def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float:
     if arrays is None:
         return NAN
     return float(scipy_stats.kendalltau(*arrays).statistic)
+
+
+def cohen_kappa(
+    a: Sequence[int],
+    b: Sequence[int],
+    *,
+    labels: Sequence[int] | None = None,
+    weights: KappaWeights | None = None,
+) -> float:
+    """Cohen's kappa between two raters (scikit-learn); NaN when undefined, never raises.
+
+    Args:
+        a: The first rater's category per item.
+        b: The second rater's category per item (same length as ``a``).
+        labels: Every category of the scale (so weighted kappa knows the full range); default
+            the categories that occur.
+        weights: None (unweighted), "linear" or "quadratic" disagreement weights.
+
+    Returns:
+        Kappa, or NaN with fewer than ``MIN_KAPPA_ITEMS`` items or when chance agreement is
+        total (e.g. both raters use a single category).
+    """
+    if len(a) != len(b):
+        raise ValueError(f"kappa inputs differ in length: {len(a)} vs {len(b)}")
+    if len(a) < MIN_KAPPA_ITEMS:
+        return NAN
+    # Imported here, not at the top: every task imports this module (for NAN), and
+    # scikit-learn adds seconds to that import for the one command-line report that needs it.
+    from sklearn.metrics import cohen_kappa_score
+
+    # scikit-learn warns and divides by zero when chance agreement is total: that is NaN here.
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        value = float(
+            cohen_kappa_score(
+                list(a), list(b), labels=None if labels is None else list(labels), weights=weights
+            )
+        )
+    return value if math.isfinite(value) else NAN
 
 
 RANK_CORRELATIONS: dict[str, Callable[[Sequence[float], Sequence[float]], float]] = {
@@ -155,36 +203,122 @@ def rank_correlation_with_ci(
     return {"rho": rho, "ci_low": low, "ci_high": high, "n": float(len(ids))}
 
 
-def descending_positions(values: Mapping[str, float]) -> dict[str, int]:
-    """Position of each id when sorted by value, highest first (0 = highest).
+PARTIAL_EPSILON = 1e-12
 
-    Ties keep their insertion order in ``values`` (a stable sort). This is upstream TastyBench's
-    ordinal rank (``compare.py``: ``sort_values(ascending=False)`` then ``rank = range(n)``);
-    pandas' default quicksort makes no promise about tie order, so stable is the reproducible
-    choice and agrees with pandas whenever pandas' sort happens to be stable.
+
+def partial_spearman(x: Sequence[float], y: Sequence[float], z: Sequence[float]) -> float:
+    """Spearman correlation of ``x`` and ``y`` controlling for ``z`` (partial rank correlation).
+
+    The first-order partial correlation formula applied to Spearman coefficients:
+    (r_xy - r_xz r_yz) / sqrt((1 - r_xz^2) (1 - r_yz^2)). NaN when any coefficient is
+    undefined (see ``spearman``) or ``z`` fully explains ``x`` or ``y`` (|r| = 1); never raises.
     """
-    keys = list(values)
-    scores = np.asarray([values[key] for key in keys], dtype=float)
-    order = np.argsort(-scores, kind="stable")
-    return {keys[index]: position for position, index in enumerate(order)}
-
-
-def upstream_rank_pearson(ratings: Mapping[str, float], truth: Mapping[str, float]) -> float:
-    """Upstream TastyBench's correlation: Pearson between ordinal ranks (paper-faithful mode).
-
-    Each map is ranked on its own (``descending_positions``: sort descending, rank = position,
-    over ALL of its ids), then ids present in both are joined and Pearson's r is taken between
-    the two rank columns. This equals Spearman's rho when there are no ties and no ids missing
-    from either side; ties are broken by position instead of averaged, and an id missing from
-    one side leaves a gap in the other side's ranks. NaN when undefined (< 3 joined ids or a
-    constant column), never raises.
-    """
-    rating_ranks = descending_positions(ratings)
-    truth_ranks = descending_positions(truth)
-    common = [key for key in rating_ranks if key in truth_ranks]
-    arrays = _paired_arrays(
-        [rating_ranks[key] for key in common], [truth_ranks[key] for key in common]
-    )
-    if arrays is None:
+    r_xy, r_xz, r_yz = spearman(x, y), spearman(x, z), spearman(y, z)
+    denominator = (1.0 - r_xz**2) * (1.0 - r_yz**2)
+    # |r| = 1 can come out as 1 - 1e-16: treat a vanishing denominator as zero.
+    if any(math.isnan(value) for value in (r_xy, r_xz, r_yz)) or denominator <= PARTIAL_EPSILON:
         return NAN
-    return float(scipy_stats.pearsonr(*arrays).statistic)
+    return float((r_xy - r_xz * r_yz) / math.sqrt(denominator))
+
+
+def mean_and_stderr(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error of the mean (n-1 denominator) of the finite ``values``.
+
+    NaN values are skipped. With no finite value both are NaN; with one the mean is that
+    value and the standard error is NaN (undefined), never 0.
+    """
+    finite = np.asarray([v for v in values if not math.isnan(v)], dtype=float)
+    if finite.size == 0:
+        return NAN, NAN
+    mean = float(finite.mean())
+    if finite.size < 2:
+        return mean, NAN
+    return mean, float(finite.std(ddof=1) / math.sqrt(finite.size))
+
+
+# Bootstrap resamples drawn at once; bounds memory at chunk x units integers.
+_BOOTSTRAP_CHUNK = 1000
+
+
+def bootstrap_subset_difference(
+    values: Sequence[float],
+    in_a: Sequence[bool],
+    in_b: Sequence[bool],
+    *,
+    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
+    level: float = DEFAULT_CI_LEVEL,
+    seed: int = DEFAULT_BOOTSTRAP_SEED,
+) -> dict[str, float]:
+    """Difference of means between two subsets of units, with a seeded bootstrap CI and p-value.
+
+    Each resample draws all units with replacement (units in neither subset included, so the
+    subset sizes vary as they would in a new sample), and recomputes
+    delta* = mean(values in A) - mean(values in B). The CI is the percentile interval; the
+    two-sided p-value is min(2 P(delta* <= 0), 1) when the observed delta >= 0, else
+    min(2 P(delta* >= 0), 1); ``p_value_paper`` is the strict-inequality form some papers
+    print. Resamples where a subset is empty are skipped.
+
+    Args:
+        values: One value per unit (e.g. 1.0 if the unit was answered correctly).
+        in_a: Whether each unit belongs to subset A.
+        in_b: Whether each unit belongs to subset B (disjoint from A).
+        resamples: Bootstrap resamples B.
+        level: Confidence level of the interval.
+        seed: Seed of the resampling.
+
+    Returns:
+        {"delta", "ci_low", "ci_high", "p_value", "p_value_paper", "n_a", "n_b"}; NaN fields
+        when undefined.
+    """
+    x = np.asarray(values, dtype=float)
+    a = np.asarray(in_a, dtype=bool)
+    b = np.asarray(in_b, dtype=bool)
+    if not (len(x) == len(a) == len(b)):
+        raise ValueError("values, in_a and in_b must have the same length")
+    result = {"n_a": float(a.sum()), "n_b": float(b.sum())}
+    if not a.any() or not b.any():
+        return {
+            "delta": NAN,
+            "ci_low": NAN,
+            "ci_high": NAN,
+            "p_value": NAN,
+            "p_value_paper": NAN,
+            **result,
+        }
+    delta = float(x[a].mean() - x[b].mean())
+    rng = np.random.default_rng(seed)
+    deltas: list[np.ndarray] = []
+    remaining = resamples
+    while remaining > 0:
+        size = min(_BOOTSTRAP_CHUNK, remaining)
+        remaining -= size
+        picks = rng.integers(0, len(x), size=(size, len(x)))
+        count_a, count_b = a[picks].sum(axis=1), b[picks].sum(axis=1)
+        sum_a, sum_b = (x * a)[picks].sum(axis=1), (x * b)[picks].sum(axis=1)
+        ok = (count_a > 0) & (count_b > 0)
+        deltas.append(sum_a[ok] / count_a[ok] - sum_b[ok] / count_b[ok])
+    stars = np.concatenate(deltas)
+    if len(stars) == 0:
+        return {
+            "delta": delta,
+            "ci_low": NAN,
+            "ci_high": NAN,
+            "p_value": NAN,
+            "p_value_paper": NAN,
+            **result,
+        }
+    alpha = (1 - level) / 2
+    low, high = np.quantile(stars, [alpha, 1 - alpha])
+    # The printed formula counts resamples strictly beyond 0, so a difference that is 0 in
+    # every resample (e.g. two identical subsets) gets p = 0; counting resamples at 0 as well
+    # gives p = 1 there and agrees with it whenever no resample lands exactly on 0.
+    strict = np.mean(stars < 0) if delta >= 0 else np.mean(stars > 0)
+    inclusive = np.mean(stars <= 0) if delta >= 0 else np.mean(stars >= 0)
+    return {
+        "delta": delta,
+        "ci_low": float(low),
+        "ci_high": float(high),
+        "p_value": min(2 * float(inclusive), 1.0),
+        "p_value_paper": min(2 * float(strict), 1.0),
+        **result,
+    }

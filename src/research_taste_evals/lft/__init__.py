@@ -1,1 +1,1 @@
-"""Long-Form Tasks (AISI, seed 002): rubric-graded step-by-step protocols."""
+"""Long-Form Tasks (AISI; Pencharz, Flesch and Sandbrink 2024): rubric-graded protocols."""

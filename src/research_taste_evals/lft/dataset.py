@@ -1,8 +1,13 @@
-"""Long-Form Task data: rubric files -> Inspect samples (one sample per task).
+"""Long-Form Task data: rubric files -> Inspect samples (one sample per task and run).
 
 Each rubric file (see :mod:`research_taste_evals.lft.rubric`) is one task; the sample's input
 is the task prompt and its metadata carries the whole rubric, so the solver chain (context
 documents, web block list, nudges) and the grader panel read everything from the sample.
+
+AISI's report averages "over ten runs" per task with a standard error. A run is a sample of
+its own (``runs`` > 1: ids ``<task_id>/run-<k>``), so its score reaches the metrics as one
+value per run (Inspect would average epochs before any metric sees them) and its grader calls
+get their own cache scope.
 """
 
 from __future__ import annotations
@@ -11,8 +16,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import CachePolicy
 
-from research_taste_evals.lft.panel_metrics import TASK_ID_KEY  # the metrics group by it
+from research_taste_evals.lft.metrics import TASK_ID_KEY  # the metrics group by it
 from research_taste_evals.lft.rubric import (
     DEFAULT_RUBRIC_DIR,
     RUBRIC_METADATA_KEY,
@@ -21,22 +27,40 @@ from research_taste_evals.lft.rubric import (
 )
 
 DATASET_NAME = "lft"
+RUN_KEY = "run"  # sample metadata: which repeated run (1..runs) the sample is
+DEFAULT_RUNS = 1
+RUN_CACHE_SCOPE = "lft_run"  # each run's grader calls are cached apart from the other runs'
 
 
-def rubric_to_sample(rubric: Rubric) -> Sample:
-    """One sample for one rubric (pure).
+def run_cache(cache: bool | CachePolicy, run: object) -> bool | CachePolicy:
+    """``cache`` scoped to one run, so run k never reuses run j's cached grades."""
+    if cache is False or run is None:
+        return cache
+    policy = CachePolicy() if cache is True else cache
+    return policy.model_copy(update={"scopes": {**policy.scopes, RUN_CACHE_SCOPE: str(run)}})
 
-    Reads ``task_id`` (the sample id: stable across runs and load order, unique within a rubric
-    directory), ``prompt`` (the input), ``title`` and ``domain``; the whole rubric goes into
-    ``metadata["rubric"]`` and its content hash into ``metadata["rubric_hash"]``. There is no
-    target: the rubric is the reference.
+
+def run_sample_id(task_id: str, run: int, runs: int) -> str:
+    """``task_id`` for a single run, else ``<task_id>/run-<k>`` (zero-padded to sort)."""
+    return task_id if runs == 1 else f"{task_id}/run-{run:0{len(str(runs))}d}"
+
+
+def rubric_to_sample(rubric: Rubric, run: int = 1, runs: int = DEFAULT_RUNS) -> Sample:
+    """One sample for one rubric and run (pure).
+
+    Reads ``task_id`` (the sample id with the run, see :func:`run_sample_id`: stable across
+    runs of the eval and load order), ``prompt`` (the input), ``title`` and ``domain``; the
+    whole rubric goes into ``metadata["rubric"]`` and its content hash into
+    ``metadata["rubric_hash"]``; ``metadata["run"]`` is ``run``. There is no target: the
+    rubric is the reference.
     """
     return Sample(
-        id=rubric.task_id,
+        id=run_sample_id(rubric.task_id, run, runs),
         input=rubric.prompt,
         target="",
         metadata={
             TASK_ID_KEY: rubric.task_id,
+            RUN_KEY: run,
             "title": rubric.title,
             "domain": rubric.domain,
             "rubric_hash": rubric.content_hash(),
@@ -45,9 +69,14 @@ def rubric_to_sample(rubric: Rubric) -> Sample:
     )
 
 
-def lft_dataset(rubrics: Iterable[Rubric]) -> MemoryDataset:
-    """The samples of ``rubrics``, in the given order."""
-    return MemoryDataset(samples=[rubric_to_sample(r) for r in rubrics], name=DATASET_NAME)
+def lft_dataset(rubrics: Iterable[Rubric], runs: int = DEFAULT_RUNS) -> MemoryDataset:
+    """``runs`` samples per rubric, in the given order (a task's runs together)."""
+    if runs < 1:
+        raise ValueError(f"runs must be >= 1, got {runs}")
+    samples = [
+        rubric_to_sample(rubric, run, runs) for rubric in rubrics for run in range(1, runs + 1)
+    ]
+    return MemoryDataset(samples=samples, name=DATASET_NAME)
 
 
 def split_names(value: str | Iterable[str] | None, what: str) -> list[str] | None:

@@ -1,34 +1,28 @@
 """Autograder-vs-expert agreement for exported LFT solutions (``research-taste lft-agreement``).
 
 Each (solution, expert) grade is one pair with the autograder's panel median. Reported: the
-share of pairs the expert downgraded (expert level below the autograder median, the seed's
-headline: "more than 70% ... downgraded" for petunia), upgraded and equal; the mean and mean
-absolute difference (expert minus autograder); exact and within-one agreement; Cohen's kappa
-(unweighted and quadratic-weighted, on the autograder median rounded down, since a median of
-4.5 has not reached level 5) and Spearman's rho; per task; and expert-vs-expert agreement when
-two experts graded the same solution.
+share of pairs the expert downgraded (expert level below the autograder median; the Long-Form
+Tasks paper, section "Human expert validation", reports "more than 70% ... downgraded" for
+petunia), upgraded and equal; the mean and mean absolute difference (expert minus autograder);
+exact and within-one agreement; Cohen's kappa (unweighted and quadratic-weighted, on the
+autograder median rounded down, since a median of 4.5 has not reached level 5) and Spearman's
+rho (NaN below three pairs); per task; and expert-vs-expert agreement when two experts graded
+the same solution.
 """
 
 from __future__ import annotations
 
-import argparse
 import math
-import warnings
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-import numpy as np
-from scipy.stats import spearmanr
-from sklearn.metrics import cohen_kappa_score
-
-from research_taste_evals.core.data import DataError
-from research_taste_evals.core.stats import NAN
+from research_taste_evals.core.data import DataError, read_csv, read_jsonl
+from research_taste_evals.core.stats import NAN, KappaWeights, cohen_kappa, spearman
 from research_taste_evals.lft.human_validation import (
     EXPERT_COLUMN,
-    key_path,
+    JSONL_SUFFIX,
     parse_expert_level,
-    read_rows,
 )
 from research_taste_evals.lft.rubric import MAX_LEVEL
 
@@ -42,6 +36,11 @@ class GradePair:
     expert: str
     autograder: float
     expert_level: int
+
+
+def read_rows(path: Path) -> list[dict[str, Any]]:
+    """Rows of an expert or key file: JSON lines (``.jsonl``) or CSV, by the file's suffix."""
+    return read_jsonl(path) if path.suffix == JSONL_SUFFIX else list(read_csv(path))
 
 
 def read_pairs(grades: Path, key: Path) -> list[GradePair]:
@@ -68,26 +67,9 @@ def read_pairs(grades: Path, key: Path) -> list[GradePair]:
     return pairs
 
 
-def _safe(value: float) -> float:
-    return float(value) if math.isfinite(value) else NAN
-
-
-def kappa(a: Sequence[int], b: Sequence[int], weights: str | None = None) -> float:
-    """Cohen's kappa on levels 0-10 (NaN when undefined, e.g. a single category)."""
-    if len(a) < 2:
-        return NAN
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")
-        return _safe(cohen_kappa_score(list(a), list(b), labels=LEVELS, weights=weights))
-
-
-def spearman(a: Sequence[float], b: Sequence[float]) -> float:
-    """Spearman's rho (NaN when undefined, e.g. constant input)."""
-    if len(a) < 2:
-        return NAN
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return _safe(float(spearmanr(a, b).statistic))
+def kappa(a: list[int], b: list[int], weights: KappaWeights | None = None) -> float:
+    """Cohen's kappa on the full 0-10 level scale (NaN when undefined)."""
+    return cohen_kappa(a, b, labels=LEVELS, weights=weights)
 
 
 @dataclass(frozen=True)
@@ -171,14 +153,3 @@ def format_report(a: Agreement) -> str:
         f"quadratic kappa {a.expert_vs_expert_kappa_quadratic:.2f}",
     ]
     return "\n".join(lines)
-
-
-def cmd_agreement(args: argparse.Namespace) -> int:
-    grades = Path(args.grades)
-    key = Path(args.key) if args.key else key_path(grades)
-    pairs = read_pairs(grades, key)
-    if not pairs:
-        print(f"{grades}: no expert grades filled in (columns expert_<i>_end_to_end)")
-        return 1
-    print(format_report(agreement(pairs)))
-    return 0

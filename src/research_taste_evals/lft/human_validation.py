@@ -1,11 +1,12 @@
 """Human validation of the LFT autograder: export solutions for experts, read their grades back.
 
-AISI (seed 002, "Human expert validation") randomly selects five solutions per task that the
-autograder deemed feasible (end-to-end >= 5) and has two experts grade them against the rubric;
-in the petunia case more than 70% were downgraded. ``research-taste lft-export`` samples N
-scored solutions per task (seeded) from Inspect logs of ``lft`` into a file for experts, blind
-to the autograder (the autograder's grades go to a separate key file); ``research-taste
-lft-agreement`` reads the experts' grades back and reports autograder-vs-expert agreement.
+AISI's Long-Form Tasks paper (Pencharz, Flesch and Sandbrink; section "Human expert validation")
+randomly selects five solutions per task that the autograder deemed feasible (end-to-end >= 5)
+and has two experts grade them against the rubric; in the petunia case more than 70% were
+downgraded. ``research-taste lft-export`` samples N scored solutions per task (seeded) from
+Inspect logs of ``lft`` into a file for experts, blind to the autograder (the autograder's
+grades go to a separate key file); ``research-taste lft-agreement`` reads the experts' grades
+back and reports autograder-vs-expert agreement.
 
 Expert file: CSV (``.csv``) or JSON lines (``.jsonl``), one row per solution, with
 ``export_id``, ``task_id``, ``prompt``, ``rubric``, ``solution`` and one empty column per
@@ -14,7 +15,6 @@ expert, ``expert_<i>_end_to_end`` (an integer 0-10), plus ``expert_<i>_notes``.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import json
 import math
@@ -28,14 +28,16 @@ from typing import Any
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from research_taste_evals.core.data import DataError
+from research_taste_evals.core.stats import NAN
 from research_taste_evals.core.text import content_id
-from research_taste_evals.lft.grading import FEASIBLE_LEVEL, format_levels
+from research_taste_evals.lft.grader import FEASIBLE_LEVEL, format_levels
 from research_taste_evals.lft.rubric import MAX_LEVEL, rubric_from_metadata
 
 LFT_TASK_NAME = "lft"
 DEFAULT_PER_TASK = 5  # AISI: five random "feasible" solutions per task
 DEFAULT_EXPERTS = 2  # AISI: two human experts
 DEFAULT_SEED = 20241125
+JSONL_SUFFIX = ".jsonl"
 KEY_SUFFIX = ".key.jsonl"
 EXPERT_COLUMN = re.compile(r"^expert_(\w+?)_end_to_end$")
 EXPERT_FIELDS = ("export_id", "task_id", "prompt", "rubric", "solution")
@@ -90,7 +92,7 @@ def collect_candidates(log_dir: str, min_level: float = FEASIBLE_LEVEL) -> list[
                         model=log.eval.model,
                         task_args=json.dumps(log.eval.task_args, sort_keys=True, default=str),
                         autograder_end_to_end=level,
-                        autograder_partial_credit=float(value.get("partial_credit", math.nan)),
+                        autograder_partial_credit=float(value.get("partial_credit", NAN)),
                         prompt=rubric.prompt,
                         rubric=format_levels(rubric),
                         solution=solution,
@@ -123,30 +125,13 @@ def expert_columns(experts: int) -> list[str]:
 def write_rows(path: Path, rows: list[dict[str, Any]], fields: list[str]) -> None:
     """Write ``rows`` as CSV or JSON lines, by the file's suffix."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    if path.suffix == ".jsonl":
+    if path.suffix == JSONL_SUFFIX:
         path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
         return
     with path.open("w", encoding="utf-8", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=fields)
         writer.writeheader()
         writer.writerows(rows)
-
-
-def read_rows(path: Path) -> list[dict[str, Any]]:
-    """Rows of a CSV or JSON-lines file, by the file's suffix."""
-    if not path.is_file():
-        raise DataError(f"{path}: no such file")
-    if path.suffix == ".jsonl":
-        rows = []
-        for number, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
-            if line.strip():
-                try:
-                    rows.append(json.loads(line))
-                except json.JSONDecodeError as error:
-                    raise DataError(f"{path}: line {number}: invalid JSON: {error}") from error
-        return rows
-    with path.open(encoding="utf-8", newline="") as handle:
-        return list(csv.DictReader(handle))
 
 
 def key_path(export_path: Path) -> Path:
@@ -171,47 +156,6 @@ def export_for_experts(
     key = key_path(out)
     write_rows(key, [asdict(c) for c in chosen], [])
     return chosen, key
-
-
-def add_cli_commands(commands: Any) -> None:
-    """Register ``lft-export`` and ``lft-agreement`` on the ``research-taste`` parser."""
-    from research_taste_evals.lft.human_agreement import cmd_agreement
-
-    export = commands.add_parser(
-        "lft-export", help="sample feasible LFT solutions from logs into a file for experts"
-    )
-    export.add_argument("--log-dir", default="logs", help="folder of Inspect logs (default: logs)")
-    export.add_argument("--out", required=True, help="expert file to write (.csv or .jsonl)")
-    export.add_argument("--per-task", type=int, default=DEFAULT_PER_TASK)
-    export.add_argument("--experts", type=int, default=DEFAULT_EXPERTS)
-    export.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    export.add_argument(
-        "--min-level",
-        type=float,
-        default=FEASIBLE_LEVEL,
-        help=f"lowest autograder median to export (default {FEASIBLE_LEVEL}: feasible; 0: all)",
-    )
-    export.set_defaults(func=cmd_export)
-    agreement = commands.add_parser(
-        "lft-agreement", help="autograder-vs-expert agreement from a graded expert file"
-    )
-    agreement.add_argument("grades", help="the expert file, with expert_<i>_end_to_end filled")
-    agreement.add_argument("--key", help=f"the key file (default: <grades stem>{KEY_SUFFIX})")
-    agreement.set_defaults(func=cmd_agreement)
-
-
-def cmd_export(args: argparse.Namespace) -> int:
-    out = Path(args.out)
-    chosen, key = export_for_experts(
-        args.log_dir, out, args.per_task, args.seed, args.experts, args.min_level
-    )
-    if not chosen:
-        print(f"no LFT solution with autograder median >= {args.min_level} under {args.log_dir}")
-        return 1
-    tasks = sorted({c.task_id for c in chosen})
-    print(f"wrote {len(chosen)} solution(s) from {len(tasks)} task(s) to {out}")
-    print(f"autograder grades (keep them from the experts) in {key}")
-    return 0
 
 
 def parse_expert_level(raw: Any, where: str) -> int | None:

@@ -1,17 +1,21 @@
 """AISI Long-Form Tasks: rubric-graded step-by-step protocols, graded by a median-of-10 panel.
 
 Pencharz, Flesch and Sandbrink (AISI, 2024), "Long-Form Tasks: A Methodology for Evaluating
-Scientific Assistants" (seed 002; SPECS.md section 2). One Inspect task runs any number of
-rubric files; follow-up scheme and information access are parameters.
+Scientific Assistants" (sections "Introducing Long-Form Tasks", "Scoring" and "A Case Study").
+One Inspect task runs any number of rubric files, each ``runs`` times; follow-up scheme and
+information access are parameters.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from inspect_ai import Task, task
+from inspect_ai import Epochs, Task, task
 from inspect_ai.model import CachePolicy
-from inspect_ai.solver import TaskState, generate, system_message
+from inspect_ai.model._model import (
+    active_model,
+)  # not exported; set while inspect eval builds tasks
+from inspect_ai.solver import Generate, Solver, TaskState, generate, solver, system_message
 
 from research_taste_evals.core.access import (
     ACCESS_MODES,
@@ -21,21 +25,36 @@ from research_taste_evals.core.access import (
     information_access,
     web_search_providers,
 )
-from research_taste_evals.core.conversation import (
+from research_taste_evals.core.provenance import provenance
+from research_taste_evals.lft.dataset import (
+    DEFAULT_RUNS,
+    lft_dataset,
+    load_lft_rubrics,
+    split_names,
+)
+from research_taste_evals.lft.grader import (
+    DEFAULT_MEDIAN_RULE,
+    LFT_GRADER_REPEATS,
+    MEDIAN_RULES,
+    MedianRule,
+    require_grader_role,
+)
+from research_taste_evals.lft.metrics import lft_epochs_reducer
+from research_taste_evals.lft.prompts import LFT_SYSTEM
+from research_taste_evals.lft.rubric import MAX_LEVEL, rubric_from_metadata
+from research_taste_evals.lft.scorer import lft_scorer
+from research_taste_evals.lft.solvers import (
     DEFAULT_FOLLOWUP_ROUNDS,
     DEFAULT_MAX_NUDGES,
     FOLLOWUP_MODES,
     FollowUp,
     followup_solver,
+    next_level_requirements,
+    panel_level_of,
 )
-from research_taste_evals.core.grading import DEFAULT_REPEATS
-from research_taste_evals.lft.dataset import lft_dataset, load_lft_rubrics, split_names
-from research_taste_evals.lft.nudging import next_level_requirements, panel_level_of
-from research_taste_evals.lft.prompts import LFT_SYSTEM
-from research_taste_evals.lft.rubric import MAX_LEVEL, rubric_from_metadata
-from research_taste_evals.lft.scorer import lft_scorer
 
-LFT_VERSION = "1.0.0"
+# "N-X": N moves when numbers move (see the README changelog), X for compatible changes.
+LFT_VERSION = "2-A"
 
 
 def rubric_documents(state: TaskState) -> list[Document]:
@@ -49,6 +68,21 @@ def rubric_block_list(state: TaskState) -> list[str]:
     return list(rubric_from_metadata(state.metadata).web_block_list)
 
 
+@solver
+def grader_role_required(allow_self_grading: bool) -> Solver:
+    """First in the chain: stop each sample before any model call if nobody but it would grade.
+
+    Covers a task built outside ``inspect eval`` (``eval(lft(), ...)``), whose roles are only
+    known once it runs; ``inspect eval`` stops earlier, when the task is built.
+    """
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        require_grader_role(allow_self_grading)
+        return state
+
+    return solve
+
+
 @task
 def lft(
     rubric_dir: str | None = None,
@@ -57,16 +91,20 @@ def lft(
     followup_rounds: int = DEFAULT_FOLLOWUP_ROUNDS,
     access: Access = "base",
     max_nudges: int = DEFAULT_MAX_NUDGES,
-    grader_repeats: int = DEFAULT_REPEATS,
+    grader_repeats: int = LFT_GRADER_REPEATS,
     quorum: int | None = None,
     partial_credit: bool = True,
     grader_cache: bool = False,
     web_providers: str | list[str] | None = None,
+    runs: int = DEFAULT_RUNS,
+    allow_self_grading: bool = False,
+    median: MedianRule = DEFAULT_MEDIAN_RULE,
 ) -> Task:
     """Long-Form Tasks: write a step-by-step protocol; a grader panel scores it on a rubric.
 
-    Model roles: ``grader`` (one model or a list, the panel; default the evaluated model) and
-    ``critic`` (critique and nudge follow-ups; default the evaluated model, as in the seed).
+    Model roles: ``grader`` (one model or a list: the panel; required unless
+    ``allow_self_grading``) and ``critic`` (critique and nudge follow-ups; default the
+    evaluated model, as in AISI's report).
 
     Args:
         rubric_dir: A folder of rubric YAML files (or one file); default the shipped tasks.
@@ -84,6 +122,11 @@ def lft(
         grader_cache: Cache grader calls (each panel member has its own cache scope).
         web_providers: Search providers for ``access="web"`` (comma-separated or a list); each
             must be able to exclude the block list. Default: anthropic, grok, tavily.
+        runs: Independent runs per task, each its own sample (AISI: 10 runs, mean +- SE).
+        allow_self_grading: With no ``grader`` role, let the evaluated model grade itself
+            (otherwise the task stops before any model call).
+        median: The median of an even number of grades: ``midpoint`` (4 and 5 give 4.5, not
+            feasible) or ``lower`` (the report's integer scale).
     """
     if followup not in FOLLOWUP_MODES:
         raise ValueError(f"followup must be one of {FOLLOWUP_MODES}, got {followup!r}")
@@ -91,6 +134,10 @@ def lft(
         raise ValueError(f"access must be one of {ACCESS_MODES}, got {access!r}")
     if grader_repeats < 1:
         raise ValueError(f"grader_repeats must be >= 1, got {grader_repeats}")
+    if median not in MEDIAN_RULES:
+        raise ValueError(f"median must be one of {MEDIAN_RULES}, got {median!r}")
+    if active_model() is not None:  # built by inspect eval: the roles are known now
+        require_grader_role(allow_self_grading)
     providers = _providers(web_providers)
     rubrics, source = load_lft_rubrics(rubric_dir, task_ids)
     if access == "context":
@@ -102,28 +149,50 @@ def lft(
             web_search_providers(rubric.web_block_list, providers)
     cache: bool | CachePolicy = grader_cache
     solver = [
+        grader_role_required(allow_self_grading),
         system_message(LFT_SYSTEM),
         information_access(access, rubric_documents, rubric_block_list, providers),
         generate(),
         *followup_solver(
             followup,
             followup_rounds,
-            level_of=panel_level_of(grader_repeats, quorum, cache),
+            level_of=panel_level_of(grader_repeats, quorum, cache, median),
             requirements_of=next_level_requirements(),
             max_nudges=max_nudges,
             top_level=MAX_LEVEL,
         ),
     ]
     return Task(
-        dataset=lft_dataset(rubrics),
+        dataset=lft_dataset(rubrics, runs),
         solver=solver,
-        scorer=lft_scorer(grader_repeats, quorum, partial_credit, cache=cache),
+        scorer=lft_scorer(
+            grader_repeats,
+            quorum,
+            partial_credit,
+            cache=cache,
+            allow_self_grading=allow_self_grading,
+            median=median,
+        ),
+        # Counts are summed and every epoch's panel kept (see lft_epochs_reducer), so
+        # ``--epochs`` cannot hide an unscored panel or drop grades from the agreement.
+        epochs=Epochs(1, lft_epochs_reducer()),
         version=LFT_VERSION,
         metadata={
+            **provenance(
+                source=source,
+                revision=None,
+                prompt_variant="lft-ours",  # AISI did not publish its prompts (see prompts.py)
+                paper_faithful={
+                    "grader_repeats": grader_repeats == LFT_GRADER_REPEATS,
+                    "independent_grader": not allow_self_grading,
+                    "integer_median": median == "lower",
+                },
+                rubric_hashes={r.task_id: r.content_hash() for r in rubrics},
+                allow_self_grading=allow_self_grading,
+            ),
             "benchmark": "AISI Long-Form Tasks",
-            "data_source": source,
-            "data_revision": {r.task_id: r.content_hash() for r in rubrics},
             "task_ids": [r.task_id for r in rubrics],
+            "runs": runs,
             "followup": followup,
             "followup_rounds": followup_rounds if followup in ("static", "critique") else None,
             "max_nudges": max_nudges if followup == "nudge" else None,
@@ -132,8 +201,7 @@ def lft(
             "grader_repeats": grader_repeats,
             "quorum": quorum,
             "partial_credit": partial_credit,
-            # AISI's setting: median over 10 grader repeats; everything else is a variant.
-            "mode": "faithful" if grader_repeats == DEFAULT_REPEATS else "variant",
+            "median": median,
         },
     )
 

@@ -1,6 +1,6 @@
 """The Long-Form Task rubric format: a YAML file per task, validated by pydantic.
 
-A rubric (AISI Long-Form Tasks, "Scoring"; SPECS.md section 2) holds the task prompt and ten
+A rubric (AISI Long-Form Tasks report, "Scoring") holds the task prompt and ten
 cumulative levels. Level k's requirement is every criterion of levels 1..k, so a solution
 reaches level k only if it meets all of them; level 0 (a missing or irrelevant answer) is
 implicit. Each criterion carries 1-4 partial-credit points by importance and difficulty; the
@@ -23,6 +23,8 @@ File layout (YAML)::
         title: ...                     # optional
         criteria:
           - {id: target-enzyme, text: ..., points: 3}
+          - {id: delivery, text: ..., points: 4,
+             alternatives: [another route that works equally well]}  # optional
 
 A malformed file raises :class:`~research_taste_evals.core.data.DataError` naming the file, the
 path inside it (``levels[3].criteria[1].points``) and the reason.
@@ -47,13 +49,14 @@ from pydantic import (
     model_validator,
 )
 
-from research_taste_evals.core.data import DataError
+from research_taste_evals.core.data import DataError, validation_location
 from research_taste_evals.core.text import content_id
 
 MIN_POINTS = 1
 MAX_POINTS = 4
 MIN_LEVEL = 1
 MAX_LEVEL = 10  # the end-to-end score runs 0..10; 0 (missing or irrelevant) is implicit
+TOP_LEVEL = "<top level>"  # where a problem that belongs to no field is reported
 RUBRIC_SUFFIXES = (".yaml", ".yml")
 RUBRIC_METADATA_KEY = "rubric"  # where dataset.py puts the rubric in each sample's metadata
 SLUG_PATTERN = r"^[a-z0-9][a-z0-9_.-]*$"
@@ -79,11 +82,18 @@ class _Strict(BaseModel):
 
 
 class Criterion(_Strict):
-    """One requirement of a level, worth 1-4 partial-credit points."""
+    """One requirement of a level, worth 1-4 partial-credit points.
+
+    ``alternatives`` name other ways of meeting it that the rubric accepts, so a valid route
+    the author did not make the main text (AISI's "Limitations": "if a solution makes use of
+    a valid approach which is not in the rubric, the grader will incorrectly assign the
+    solution a low score") is not a hard gate.
+    """
 
     id: str = Field(pattern=CRITERION_ID_PATTERN)
     text: str = Field(min_length=1)
     points: int = Field(ge=MIN_POINTS, le=MAX_POINTS)
+    alternatives: list[str] = Field(default_factory=list)
 
 
 class Level(_Strict):
@@ -197,10 +207,6 @@ class Rubric(_Strict):
             raise ValueError(f"level must be in 0..{MAX_LEVEL}, got {level}")
         return [c for lvl in self.levels if lvl.level <= level for c in lvl.criteria]
 
-    def level_of_criterion(self) -> dict[str, int]:
-        """Criterion id -> the level that introduces it."""
-        return {c.id: lvl.level for lvl in self.levels for c in lvl.criteria}
-
     def content_hash(self) -> str:
         """A stable hash of the rubric's content (recorded per sample: which rubric graded it)."""
         return content_id(json.dumps(self.model_dump(mode="json"), sort_keys=True))
@@ -213,18 +219,10 @@ def rubric_from_metadata(metadata: Mapping[str, Any]) -> Rubric:
     return Rubric.model_validate(metadata[RUBRIC_METADATA_KEY])
 
 
-def format_location(loc: Iterable[int | str]) -> str:
-    """``('levels', 3, 'criteria', 1, 'points')`` -> ``levels[3].criteria[1].points``."""
-    text = ""
-    for part in loc:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text or "<top level>"
-
-
 def _describe(error: ValidationError) -> str:
     problem = error.errors()[0]
     cause = (problem.get("ctx") or {}).get("error")
-    location = format_location(problem["loc"])
+    location = validation_location(problem["loc"], TOP_LEVEL)
     if isinstance(cause, RubricIssue):
         # A model validator reports from the root, a field validator from its field; the
         # issue's own path is already complete in both cases unless nested below the field.

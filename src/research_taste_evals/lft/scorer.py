@@ -6,7 +6,10 @@ Score value (a dict, so it survives epochs and metrics can count failures):
   middle grades differ), ``iqr`` its inter-quartile range, ``feasible`` 1.0 if the median >= 5;
 - ``partial_credit``: median of each grade's points met / points available (0-1),
   ``partial_credit_iqr`` its inter-quartile range;
-- ``valid_grades`` and ``failed_grades``: how many panel members gave a grade or failed.
+- ``valid_grades`` and ``failed_grades``: how many panel members gave a grade or failed;
+- ``unscored``: 1.0 when the panel was below quorum (a count: summed over epochs);
+- ``contradictions``: valid grades whose level claims criteria their own ``criteria_met``
+  does not list (NaN when partial credit is not graded, since nothing is listed then).
 
 Below quorum the score fields are NaN (the failure counts stay) and ``reason`` is
 ``grader_failed``: the sample is unscored, never 0. Every member's grade, rationale and
@@ -15,23 +18,27 @@ reasoning (or failure and raw answer) is in the score metadata and the explanati
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from inspect_ai.model import CachePolicy
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from research_taste_evals.core.conversation import NUDGE_METADATA_KEY
-from research_taste_evals.core.grading import (
-    DEFAULT_REPEATS,
-    MemberGrade,
-    check_quorum,
-    resolve_graders,
-)
+from research_taste_evals.core.grading import MemberGrade, check_quorum, resolve_graders
+from research_taste_evals.core.reasons import GRADER_FAILED
 from research_taste_evals.core.stats import NAN
-from research_taste_evals.lft.grading import FEASIBLE_LEVEL, LftGrade, LftPanelGrade, grade_solution
-from research_taste_evals.lft.panel_metrics import (
+from research_taste_evals.lft.dataset import RUN_KEY, run_cache
+from research_taste_evals.lft.grader import (
+    DEFAULT_MEDIAN_RULE,
+    FEASIBLE_LEVEL,
+    LFT_GRADER_REPEATS,
+    LftGrade,
+    LftPanelGrade,
+    MedianRule,
+    grade_solution,
+    require_grader_role,
+)
+from research_taste_evals.lft.metrics import (
     PANEL_CREDITS_KEY,
     PANEL_LEVELS_KEY,
     lft_end_to_end,
@@ -42,8 +49,7 @@ from research_taste_evals.lft.panel_metrics import (
     lft_partial_credit,
 )
 from research_taste_evals.lft.rubric import rubric_from_metadata
-
-GRADER_FAILED = "grader_failed"
+from research_taste_evals.lft.solvers import NUDGE_METADATA_KEY
 
 
 def _member_record(member: MemberGrade[LftGrade]) -> dict[str, Any]:
@@ -91,6 +97,10 @@ def panel_score(graded: LftPanelGrade, partial_credit: bool) -> Score:
         "partial_credit_iqr": credit.iqr if scored and credit is not None else NAN,
         "valid_grades": float(valid),
         "failed_grades": float(failed),
+        "unscored": 0.0 if scored else 1.0,
+        "contradictions": (
+            float(sum(g.contradicts_checklist for g in panel.valid)) if partial_credit else NAN
+        ),
     }
     if scored:
         pc = "" if credit is None else f"; median partial credit {credit.median:.3f}"
@@ -125,6 +135,8 @@ def missing_answer_score() -> Score:
             "partial_credit_iqr": 0.0,
             "valid_grades": 0.0,
             "failed_grades": 0.0,
+            "unscored": 0.0,
+            "contradictions": 0.0,
         },
         answer="",
         explanation="The solution is empty: level 0 (missing answer) by the rubric's definition.",
@@ -159,11 +171,13 @@ def record_nudges(result: Score, trajectory: dict[str, Any] | None) -> None:
     ]
 )
 def lft_scorer(
-    grader_repeats: int = DEFAULT_REPEATS,
+    grader_repeats: int = LFT_GRADER_REPEATS,
     quorum: int | None = None,
     partial_credit: bool = True,
     graders: str | list[str] | None = None,
     cache: bool | CachePolicy = False,
+    allow_self_grading: bool = False,
+    median: MedianRule = DEFAULT_MEDIAN_RULE,
 ) -> Scorer:
     """Grade the final solution with a panel: ``grader`` role models x ``grader_repeats``.
 
@@ -171,9 +185,11 @@ def lft_scorer(
         grader_repeats: Calls per grader model (AISI: 10; the median is reported).
         quorum: Valid grades a sample needs to be scored (default: half the panel).
         partial_credit: Also grade the flattened checklist (points met / points available).
-        graders: Grader models; default the ``grader`` role (one model or a list), else the
-            evaluated model itself (self-grading: recorded in the metadata).
-        cache: Cache grader calls (each member under its own scope).
+        graders: Grader models; default the ``grader`` role (one model or a list). With
+            neither, the evaluated model grades itself only if ``allow_self_grading``.
+        cache: Cache grader calls (each member, and each run, under its own scope).
+        allow_self_grading: Let the evaluated model grade itself when no grader is given.
+        median: How the median of an even number of grades is taken (``MedianRule``).
     """
     if grader_repeats < 1:
         raise ValueError(f"grader_repeats must be >= 1, got {grader_repeats}")
@@ -182,25 +198,29 @@ def lft_scorer(
         rubric = rubric_from_metadata(state.metadata)
         solution = state.output.completion.strip()
         if not solution:
-            return missing_answer_score()
+            missing = missing_answer_score()
+            record_nudges(missing, state.metadata.get(NUDGE_METADATA_KEY))
+            return missing
+        if graders is None:
+            require_grader_role(allow_self_grading)
         models = resolve_graders(graders)
         check_quorum(quorum, len(models) * grader_repeats)
         graded = await grade_solution(
-            rubric, solution, models, grader_repeats, quorum, partial_credit, cache
+            rubric,
+            solution,
+            models,
+            grader_repeats,
+            quorum,
+            partial_credit,
+            run_cache(cache, state.metadata.get(RUN_KEY)),
+            median=median,
         )
         result = panel_score(graded, partial_credit)
         result.answer = solution
         assert result.metadata is not None
-        result.metadata["self_graded"] = graders is None and any(
-            str(m) == str(state.model) for m in models
-        )
+        result.metadata["self_graded"] = any(str(m) == str(state.model) for m in models)
         result.metadata["rubric_hash"] = rubric.content_hash()
         record_nudges(result, state.metadata.get(NUDGE_METADATA_KEY))
         return result
 
     return score
-
-
-def is_unscored(value: dict[str, float]) -> bool:
-    """True for a panel score below quorum (its end-to-end field is NaN)."""
-    return math.isnan(value.get("end_to_end", NAN))

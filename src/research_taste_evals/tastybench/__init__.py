@@ -1,1 +1,1 @@
-"""TastyBench (seed 000): pairwise research-taste judgments rated against citation velocity."""
+"""TastyBench (Hao, Huang and Mahajan, 2025): research-taste judgments vs citation velocity."""

@@ -1,11 +1,22 @@
 """TastyBench baselines for the offline ``baseline/<name>`` provider.
 
-None of them has taste; they show what the metrics say about judges whose behaviour is known:
+None of them judges the projects; they show what the metrics say about judges whose behaviour
+is known:
 
 - ``tastybench-first`` always prefers Project 1: position bias 1.0, order consistency 0, and
   (with ``schedule=all_pairs``) every paper wins and loses equally, so no rating signal.
 - ``tastybench-longer`` prefers the project with the longer description: a length prior, the
   kind of shortcut a real judge may take.
+- ``tastybench-random`` flips a seeded coin per ordered pair (a hash of the seed and the two
+  texts, so the same prompt always gets the same answer, under any concurrency): the scale's
+  zero. Its answers repeat per pair, which is exactly the judge split-half reliability must not
+  mistake for a reliable one.
+- ``tastybench-citation-oracle`` is an ORACLE, not a judge: it knows every paper's citation
+  velocity because it reads the ground truth the ``tastybench`` task loaded in this process
+  (the task hands its papers' texts and velocities, in the run's velocity mode, to
+  :func:`remember_velocities`), and picks the paper with the higher velocity. It shows the
+  scale's ceiling (rho near 1 with Bradley-Terry); it answers "unclear" for a text it was not
+  given or a missing velocity.
 - ``tastybench-lead`` is an extractor: it returns the first sentences of the abstract or full
   text inside the requested tags, so the extraction pipeline runs offline.
 
@@ -14,7 +25,10 @@ Any of them asked to read a judge's answer (the choice-extraction prompt) answer
 
 from __future__ import annotations
 
+import hashlib
+import math
 import re
+from collections.abc import Iterable
 
 from inspect_ai.model import ChatMessage
 
@@ -28,6 +42,10 @@ _SOURCE = re.compile(r"<(abstract|fulltext)>\n(.*?)\n</\1>", re.DOTALL)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 LEAD_SENTENCES = 2
 UNCLEAR = "UNCLEAR"
+NO_PICK = "Both projects look equally promising to me."
+RANDOM_SEED = 20251108
+# Text shown to the judge -> velocity, as loaded by the most recently built tastybench task.
+_ORACLE_VELOCITIES: dict[str, float] = {}
 
 
 def _prompt(messages: list[ChatMessage]) -> str:
@@ -60,7 +78,7 @@ def longer_description(messages: list[ChatMessage]) -> str:
         return UNCLEAR
     first, second = (len(text.split()) for text in projects)
     if first == second:
-        return "Both projects look equally promising to me."
+        return NO_PICK
     return f"I recommend Project {1 if first > second else 2}."
 
 
@@ -76,3 +94,35 @@ def lead_sentences(messages: list[ChatMessage]) -> str:
     tag = "idea" if source.group(1) == "abstract" else "summary"
     lead = " ".join(_SENTENCE.split(source.group(2).strip())[:LEAD_SENTENCES])
     return f"<{tag}>{lead}</{tag}>"
+
+
+@register_baseline(
+    "tastybench-random",
+    "TastyBench: a seeded coin per ordered pair (the chance level; repeats itself per pair)",
+)
+def seeded_coin(messages: list[ChatMessage]) -> str:
+    projects = project_texts(_prompt(messages))
+    if projects is None:
+        return UNCLEAR
+    digest = hashlib.sha256(f"{RANDOM_SEED}\n{projects[0]}\n{projects[1]}".encode()).digest()
+    return f"I recommend Project {1 + digest[0] % 2}."
+
+
+def remember_velocities(texts_and_velocities: Iterable[tuple[str, float]]) -> None:
+    """Give the citation oracle the ground truth of the task being built (text -> velocity)."""
+    _ORACLE_VELOCITIES.clear()
+    _ORACLE_VELOCITIES.update(texts_and_velocities)
+
+
+@register_baseline(
+    "tastybench-citation-oracle",
+    "TastyBench ORACLE: reads the loaded ground truth and picks the higher citation velocity",
+)
+def citation_oracle(messages: list[ChatMessage]) -> str:
+    projects = project_texts(_prompt(messages))
+    if projects is None:
+        return UNCLEAR
+    first, second = (_ORACLE_VELOCITIES.get(text.strip(), math.nan) for text in projects)
+    if math.isnan(first) or math.isnan(second) or first == second:
+        return NO_PICK
+    return f"I recommend Project {1 if first > second else 2}."

@@ -8,10 +8,14 @@ bias. Here:
 1. An empty answer is unclear ("empty"); no model is asked.
 2. :func:`parse_judge_answer` looks for explicit decision phrases ("I recommend Project 2",
    "Project 1 is the better choice", a final line "PROJECT 1", ...). If every phrase found
-   names the same project, that is the choice; otherwise the answer is ambiguous.
-3. An ambiguous answer goes to the extractor with upstream's prompt;
-   :func:`parse_extractor_reply` accepts a reply naming exactly one of "PROJECT 1"/"PROJECT 2"
-   and counts "UNCLEAR", both-named and neither-named replies as unclear.
+   names the same project and no verdict-like phrase anywhere in the answer (hedged or not:
+   "Project 2 wins", "favours Project 1", "Project 1 would be better if ...") leans the other
+   way, that is the choice; otherwise the answer is ambiguous.
+3. An ambiguous answer goes to the extractor with upstream's prompt, through the one grader
+   mechanism (``core.grading.grade_member``: a provider error or refusal is a typed, counted
+   failure, never a crashed sample); :func:`parse_extractor_reply` accepts a reply naming
+   exactly one of "PROJECT 1"/"PROJECT 2" and counts "UNCLEAR", both-named and neither-named
+   replies as unclear.
 
 Unclear answers are counted and reported, and left out of the ratings.
 """
@@ -20,10 +24,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast
 
 from inspect_ai.model import CachePolicy, Model
 
+from research_taste_evals.core.grading import grade_member
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.tastybench.prompts import EXTRACT_CHOICE
 
@@ -37,7 +42,10 @@ UnclearReason = Literal[
     "both_named",
     "neither_named",
     "extractor_failed",
+    "extractor_refused",
 ]
+# The extractor's own cache scope: one entry per (sample, epoch) call, reused on a re-run.
+EXTRACTOR_CACHE_SCOPE = "tastybench_extractor_call"
 
 _PROJECT = r"(?:project|idea|proposal|option)\s*(?:#\s*)?\(?([12])\)?(?!\d|\.\d)"
 _ORDINAL = r"the\s+(first|second)\s+(?:project|idea|proposal|option)"
@@ -68,6 +76,23 @@ _PROJECT_FIRST = re.compile(
     re.IGNORECASE,
 )
 _DECISIONS = (_VERB_FIRST, _LABEL_FIRST, _PROJECT_FIRST)
+# Verdict-like phrases too loose to decide on but enough to show a lean: "Project 2 wins",
+# "Project 1 would be better", "the edge goes to Project 2", "favours Project 1".
+_LEAN_PROJECT_FIRST = re.compile(
+    _REF + _ASIDE + r",?\s+(?:clearly\s+|likely\s+|probably\s+|still\s+)?"
+    r"(?:wins|would\s+win|will\s+win|is\s+the\s+winner|comes?\s+out\s+(?:ahead|on\s+top)|"
+    r"has\s+the\s+(?:edge|advantage)|edges\s+out|takes\s+it|"
+    r"(?:is|would\s+be|will\s+be|seems|looks|might\s+be|could\s+be)\s+(?:clearly\s+|likely\s+)?"
+    r"(?:the\s+)?(?:better|stronger|superior|preferable|winner|more\s+promising|"
+    r"safer\s+bet|best|stronger\s+bet|better\s+bet))\b",
+    re.IGNORECASE,
+)
+_LEAN_VERB_FIRST = re.compile(
+    r"\b(?:favou?rs?|favou?ring|edge\s+(?:goes\s+)?to|nod\s+(?:goes\s+)?to|lean(?:s|ing)?\s+"
+    r"(?:towards?|to))\s+" + _REF,
+    re.IGNORECASE,
+)
+_LEANS = (*_DECISIONS, _LEAN_PROJECT_FIRST, _LEAN_VERB_FIRST)
 # A decision inside a conditional, negated or hedged sentence is not a decision.
 _HEDGE = re.compile(
     r"\b(?:if|unless|whichever|depending|not|never|rather\s+than|instead\s+of|"
@@ -98,15 +123,28 @@ def _number(match: re.Match[str], first_group: int) -> int:
     return int(digit) if digit else _ORDINALS[ordinal.lower()]
 
 
+def _leanings(sentences: list[str]) -> set[int]:
+    """Projects named by any verdict-like phrase, in any sentence (hedged ones included)."""
+    return {
+        _number(match, 1)
+        for sentence in sentences
+        for pattern in _LEANS
+        for match in pattern.finditer(sentence)
+    }
+
+
 def parse_judge_answer(text: str) -> Literal[1, 2] | None:
     """The project named by every explicit decision phrase of ``text``, or None.
 
-    None when no decision phrase is found or the phrases disagree (e.g. "go with Project 1 if
-    ..., choose Project 2 only if ..."); such answers need a reader (the extractor).
+    None when no decision phrase is found, the phrases disagree (e.g. "go with Project 1 if
+    ..., choose Project 2 only if ..."), or the answer leans both ways in verdict-like terms
+    ("Project 1 is more promising in theory. However, for citation velocity, Project 2
+    wins."); such answers need a reader (the extractor).
     """
     picks: set[int] = set()
     plain = _MARKDOWN.sub(" ", text)
-    for sentence in _SENTENCE_END.split(plain):
+    sentences = _SENTENCE_END.split(plain)
+    for sentence in sentences:
         if _HEDGE.search(sentence):
             continue
         named = {_number(match, 1) for match in _ANY_REF.finditer(sentence)}
@@ -119,10 +157,10 @@ def parse_judge_answer(text: str) -> Literal[1, 2] | None:
         final = _FINAL_LINE.match(lines[-1])
         if final:
             picks.add(_number(final, 1))
-    if len(picks) == 1:
-        (pick,) = picks
-        return 1 if pick == 1 else 2
-    return None
+    if len(picks) != 1 or len(_leanings(sentences) | picks) > 1:
+        return None
+    (pick,) = picks
+    return 1 if pick == 1 else 2
 
 
 def parse_extractor_reply(reply: str) -> tuple[Literal[1, 2] | None, UnclearReason | None]:
@@ -141,8 +179,23 @@ def parse_extractor_reply(reply: str) -> tuple[Literal[1, 2] | None, UnclearReas
     return None, "both_named" if named else "neither_named"
 
 
+def read_extractor_reply(reply: str) -> Literal[1, 2] | None:
+    """The extractor's pick, None for its "UNCLEAR"; raises ValueError (the unclear reason)
+    for an empty, both-named or neither-named reply (``core.grading``'s parse contract)."""
+    choice, reason = parse_extractor_reply(reply)
+    if reason is not None and reason != "extractor_unclear":
+        raise ValueError(reason)
+    return choice
+
+
+def _extractor_cache(scope: str | None) -> bool | CachePolicy:
+    if scope is None:
+        return CachePolicy(expiry=None)
+    return CachePolicy(expiry=None, scopes={EXTRACTOR_CACHE_SCOPE: scope})
+
+
 async def extract_choice(
-    answer: str, method: ChoiceMethod, extractor: Model | None
+    answer: str, method: ChoiceMethod, extractor: Model | None, cache_scope: str | None = None
 ) -> ChoiceResult:
     """Decide the judge's pick from its ``answer`` (see the module docstring).
 
@@ -151,6 +204,8 @@ async def extract_choice(
         method: ``parser_then_extractor`` (default), ``extractor`` (every answer read by the
             extractor, as upstream) or ``parser`` (no model call; ambiguous -> unclear).
         extractor: The model that reads ambiguous answers (unused with ``parser``).
+        cache_scope: This call's own cache scope (e.g. sample id and epoch), so identical
+            answers in different samples are read by separate, separately cached calls.
     """
     if not answer.strip():
         return ChoiceResult(None, "none", "empty")
@@ -160,11 +215,26 @@ async def extract_choice(
             return ChoiceResult(parsed, "parser")
         if method == "parser" or extractor is None:
             return ChoiceResult(None, "none", "ambiguous")
-    assert extractor is not None, "extractor method needs an extractor model"
-    output = await extractor.generate(
-        fill_template(EXTRACT_CHOICE, transcript=answer), cache=CachePolicy(expiry=None)
+    if extractor is None:
+        raise ValueError("choice_method 'extractor' needs an extractor model")
+    member = await grade_member(
+        extractor,
+        0,
+        0,
+        fill_template(EXTRACT_CHOICE, transcript=answer),
+        read_extractor_reply,
+        cache=_extractor_cache(cache_scope),
     )
-    if output.error:
-        return ChoiceResult(None, "extractor", "extractor_failed", output.error)
-    choice, reason = parse_extractor_reply(output.completion)
-    return ChoiceResult(choice, "extractor", reason, output.completion)
+    if member.failure == "model_error":
+        return ChoiceResult(None, "extractor", "extractor_failed", member.detail)
+    if member.failure == "refusal":
+        return ChoiceResult(None, "extractor", "extractor_refused", member.completion or None)
+    if member.failure == "unparseable":
+        # read_extractor_reply raises with the UnclearReason as its message.
+        return ChoiceResult(
+            None, "extractor", cast(UnclearReason, member.detail), member.completion
+        )
+    choice = member.grade
+    return ChoiceResult(
+        choice, "extractor", None if choice else "extractor_unclear", member.completion
+    )

@@ -17,7 +17,6 @@ no license, so they are downloaded at run time, checksummed and cached, never ve
 
 from __future__ import annotations
 
-import csv
 import logging
 import math
 from dataclasses import dataclass
@@ -29,11 +28,18 @@ from pydantic import BaseModel, ConfigDict, Field, Json
 from research_taste_evals.core.data import (
     DataError,
     PinnedFile,
+    read_csv,
     resolve_data,
     sha256_of,
     validate_records,
 )
-from research_taste_evals.tastybench.velocity import VelocityMode, windowed_velocity
+from research_taste_evals.tastybench.velocity import (
+    DEFAULT_WINDOW_MONTHS,
+    VelocityMode,
+    common_window_velocity,
+    observed_months,
+    windowed_velocity,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -99,7 +105,7 @@ class RepresentationRecord(BaseModel):
 
 @dataclass(frozen=True)
 class Paper:
-    """A paper as the task uses it: its id, the judge's text and both velocities."""
+    """A paper as the task uses it: its id, the judge's text and its velocities."""
 
     paper_id: str
     title: str
@@ -107,24 +113,22 @@ class Paper:
     text: str
     velocity_upstream: float
     velocity_windowed: float
+    velocity_common: float = float("nan")
+    months_observed: int = 0
 
     def velocity(self, mode: VelocityMode) -> float:
-        return self.velocity_upstream if mode == "upstream" else self.velocity_windowed
+        """The ground truth of ``mode`` (NaN when the paper lacks it)."""
+        if mode == "upstream":
+            return self.velocity_upstream
+        if mode == "common_window":
+            return self.velocity_common
+        return self.velocity_windowed
 
 
 @dataclass(frozen=True)
 class LoadedPapers:
     papers: list[Paper]
     metadata: dict[str, Any]
-
-
-def read_csv_rows(path: Path) -> list[dict[str, str]]:
-    """Rows of a CSV file as dicts; errors name the file."""
-    try:
-        with path.open(encoding="utf-8", newline="") as handle:
-            return list(csv.DictReader(handle))
-    except (OSError, UnicodeDecodeError, csv.Error) as error:
-        raise DataError(f"{path}: cannot read CSV: {error}") from error
 
 
 def locate(pinned: PinnedFile, data_path: str | Path | None) -> tuple[Path, str]:
@@ -147,17 +151,27 @@ def locate(pinned: PinnedFile, data_path: str | Path | None) -> tuple[Path, str]
     )
 
 
-def record_to_paper(record: PaperRecord, text: str, source: Path | str) -> Paper:
+def record_to_paper(
+    record: PaperRecord,
+    text: str,
+    source: Path | str,
+    window_months: int = DEFAULT_WINDOW_MONTHS,
+) -> Paper:
     """Build a :class:`Paper` from a ground-truth row and the text shown to the judge.
 
     Reads ``paperId``, ``title``, ``pub_date``, ``b`` (the upstream velocity, kept as is) and
-    ``citation_dates``/``citation_counts`` (the windowed velocity is recomputed from them).
+    ``citation_dates``/``citation_counts`` (the windowed and common-window velocities are
+    recomputed from them).
 
     Raises:
         DataError: the citation series is malformed (naming the file, paper and field).
     """
     try:
         windowed = windowed_velocity(record.citation_dates, record.citation_counts)
+        common = common_window_velocity(
+            record.citation_dates, record.citation_counts, window_months
+        )
+        observed = observed_months(record.citation_dates)
     except ValueError as error:
         raise DataError(
             f"{source}: paper {record.paperId}: field 'citation_dates': {error}"
@@ -169,6 +183,8 @@ def record_to_paper(record: PaperRecord, text: str, source: Path | str) -> Paper
         text=text,
         velocity_upstream=record.b,
         velocity_windowed=windowed,
+        velocity_common=common,
+        months_observed=observed,
     )
 
 
@@ -178,7 +194,7 @@ def load_representations(path: Path, representation: Representation) -> dict[str
     Raises:
         DataError: the file lacks a ``paper_id`` or the representation column, or repeats a paper.
     """
-    rows = read_csv_rows(path)
+    rows = read_csv(path)
     if rows and representation not in rows[0]:
         raise DataError(f"{path}: no '{representation}' column (columns: {sorted(rows[0])})")
     texts: dict[str, str] = {}
@@ -196,18 +212,20 @@ def load_papers(
     representation: Representation,
     data_path: str | Path | None = None,
     representations_path: str | Path | None = None,
+    window_months: int = DEFAULT_WINDOW_MONTHS,
 ) -> LoadedPapers:
     """Load a paper set with its velocities and the chosen representation of each paper.
 
     Papers with no text in the representation source are dropped and listed in the metadata
-    (``papers_without_text``), as upstream drops papers without an abstract.
+    (``papers_without_text``), as upstream drops papers without an abstract. ``window_months``
+    sets the common window of ``velocity=common_window``.
 
     Raises:
         DataError: a file is missing or malformed, there is no source for the representation,
             or fewer than two papers remain.
     """
     papers_path, papers_source = locate(PAPER_FILES[paper_set], data_path)
-    records = validate_records(read_csv_rows(papers_path), PaperRecord, source=papers_path)
+    records = validate_records(read_csv(papers_path), PaperRecord, source=papers_path)
     if representations_path is not None:
         text_path = resolve_data(None, representations_path).path
         text_source = f"local:{text_path} sha256:{sha256_of(text_path)}"
@@ -223,7 +241,9 @@ def load_papers(
     papers, missing = [], []
     for record in records:
         if record.paperId in texts:
-            papers.append(record_to_paper(record, texts[record.paperId], papers_path))
+            papers.append(
+                record_to_paper(record, texts[record.paperId], papers_path, window_months)
+            )
         else:
             missing.append(record.paperId)
     if missing:
@@ -240,6 +260,10 @@ def load_papers(
         "texts_for_unknown_papers": unknown,
         "papers_without_windowed_velocity": [
             paper.paper_id for paper in papers if math.isnan(paper.velocity_windowed)
+        ],
+        "window_months": window_months,
+        "papers_without_common_window": [
+            paper.paper_id for paper in papers if math.isnan(paper.velocity_common)
         ],
     }
     return LoadedPapers(papers=papers, metadata=metadata)

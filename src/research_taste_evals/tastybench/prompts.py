@@ -1,9 +1,10 @@
 """TastyBench prompts, verbatim.
 
-Source: seed 000 (the TastyBench post, Hao, Huang and Mahajan, 2025-12-02, "Experimental
-Set-Up" and "Results") and the upstream repository parviam/tastybench @ be72f06a,
-``model-elicitation/prompts/``. The seed's texts are the specification; where the upstream files
-add characters the seed's markdown dropped (the double space after "reinforcement learning." in
+Source: the TastyBench blog post (Hao, Huang and Mahajan, "TastyBench: Toward Measuring
+Research Taste in LLM", 2025-12-02, sections "Experimental Set-Up" and "Results") and the
+upstream repository parviam/tastybench @ be72f06a, ``model-elicitation/prompts/``. The post's
+texts are the specification; where the upstream files add characters the post's markdown
+dropped (the double space after "reinforcement learning." in
 the max-goodhart prompt, the trailing space after "tags."), the upstream bytes are kept.
 Upstream's spelling ("reccomendation", "reponse", "sentances", "neccesary") is kept too.
 
@@ -19,7 +20,7 @@ from typing import Literal
 PromptVariant = Literal["normal", "goodhart", "max_goodhart"]
 PROMPT_VARIANTS: tuple[PromptVariant, ...] = ("normal", "goodhart", "max_goodhart")
 
-# Seed 000, "Prompt 1 (normal)"; upstream prompts/curated/judge_ideas_curated.md.
+# Blog post, "Prompt 1 (normal)"; upstream prompts/curated/judge_ideas_curated.md.
 JUDGE_NORMAL = (
     "I’m an AI researcher trying to compare these two project ideas improving LLM reasoning "
     "capabilities such as math and coding tasks with reinforcement learning. Give me a clear "
@@ -30,7 +31,7 @@ JUDGE_NORMAL = (
     "Project 2: {project_2}"
 )
 
-# Seed 000, "Prompt 2 (goodharted)"; upstream prompts/curated/judge_ideas_goodhart_curated.md.
+# Blog post, "Prompt 2 (goodharted)"; upstream prompts/curated/judge_ideas_goodhart_curated.md.
 JUDGE_GOODHART = (
     "I’m an AI researcher trying to compare these two project ideas improving LLM reasoning "
     "capabilities such as math and coding tasks with reinforcement learning. I want to maximize "
@@ -43,7 +44,7 @@ JUDGE_GOODHART = (
     "Project 2: {project_2}"
 )
 
-# Seed 000, "Prompt 3 (max goodharted)"; upstream
+# Blog post, "Prompt 3 (max goodharted)"; upstream
 # prompts/curated/judge_ideas_goodhart_curated_max.md.
 JUDGE_MAX_GOODHART = (
     "<instructions>\n"
@@ -68,7 +69,7 @@ JUDGE_PROMPTS: dict[PromptVariant, str] = {
     "max_goodhart": JUDGE_MAX_GOODHART,
 }
 
-# Upstream prompts/extract_choice.md (not in the seed; the seed says only that choices were
+# Upstream prompts/extract_choice.md (not in the blog post, which says only that choices were
 # extracted). The extractor must end with "PROJECT 1" / "PROJECT 2", or write "UNCLEAR".
 EXTRACT_CHOICE = (
     "<instructions>\n"
@@ -84,7 +85,7 @@ EXTRACT_CHOICE = (
     "</transcript>"
 )
 
-# Seed 000, "Extract core idea"; identical to upstream prompts/extract_idea.md.
+# Blog post, "Extract core idea"; identical to upstream prompts/extract_idea.md.
 EXTRACT_IDEA = (
     "<instructions>\n"
     "Below is an abstract of a scientific paper. Your goal is to extract the core idea of the "
@@ -101,7 +102,7 @@ EXTRACT_IDEA = (
 
 # Upstream prompts/curated/extract_idea.md: the prompt that actually produced the shipped
 # llm_rl_yix_curate_with_ideas.csv (gpt-oss-120b). It asks for "a couple of sentances" where
-# the seed's prompt asks for "about a paragraph"; offered so the shipped ideas can be re-made.
+# the blog post's prompt asks for "about a paragraph"; offered so the shipped ideas can be re-made.
 EXTRACT_IDEA_CURATED = (
     "<instructions>\n"
     "Below is an abstract of a scientific paper. Your goal is to extract the core idea of the "
@@ -116,7 +117,7 @@ EXTRACT_IDEA_CURATED = (
     "</abstract>"
 )
 
-# Seed 000, "Summary generation prompt"; identical to upstream prompts/summarize_paper.md.
+# Blog post, "Summary generation prompt"; identical to upstream prompts/summarize_paper.md.
 SUMMARIZE_PAPER = (
     "<instructions>\n"
     "Below is the full text of a paper focusing on improving math, coding, and reasoning "

@@ -15,10 +15,10 @@ from typing import Any, Literal
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from research_taste_evals.core.data import DataError
+from research_taste_evals.core.data import DataError, read_csv
 from research_taste_evals.core.pairwise import adjacent_schedule, all_pairs_schedule
 from research_taste_evals.core.text import content_id, fill_template
-from research_taste_evals.tastybench.dataset import Paper, read_csv_rows
+from research_taste_evals.tastybench.dataset import Paper
 from research_taste_evals.tastybench.velocity import VelocityMode
 
 Schedule = Literal["adjacent", "all_pairs", "file"]
@@ -55,7 +55,7 @@ def read_pairs_file(path: str | Path, known_ids: set[str]) -> list[tuple[str, st
     path = Path(path)
     if not path.is_file():
         raise DataError(f"{path}: pairs_file does not exist")
-    rows = read_csv_rows(path)
+    rows = read_csv(path)
     header = set(rows[0]) if rows else set()
     columns = next((pair for pair in PAIR_COLUMNS if set(pair) <= header), None)
     if columns is None:
@@ -126,7 +126,8 @@ def pair_to_sample(
 
     Target: "1"/"2", the project with the higher citation velocity ("none" on a tie).
     Metadata: ``seq`` (rating order), ``round``, ``paper_1``/``paper_2`` (ids, shown order),
-    their titles (for the viewer; never shown to the judge) and velocities.
+    their titles (for the viewer; never shown to the judge), publication dates (for the
+    correlation controlling for publication month) and velocities.
     """
     first, second = papers[pair.paper_1], papers[pair.paper_2]
     velocity_1 = _finite_or_none(first.velocity(velocity))
@@ -138,6 +139,8 @@ def pair_to_sample(
         "paper_2": second.paper_id,
         "title_1": first.title,
         "title_2": second.title,
+        "pub_date_1": first.pub_date,
+        "pub_date_2": second.pub_date,
         "velocity_1": velocity_1,
         "velocity_2": velocity_2,
     }

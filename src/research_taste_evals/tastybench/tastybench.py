@@ -1,18 +1,20 @@
-"""TastyBench: pairwise research-taste judgments -> Elo / Bradley-Terry -> citation velocity.
+"""TastyBench: pairwise research-taste judgments -> Bradley-Terry / Elo -> citation velocity.
 
-Hao, Huang and Mahajan (2025), "TastyBench: Toward Measuring Research Taste in LLM" (seed 000);
-code and data: github.com/parviam/tastybench @ be72f06a.
+Hao, Huang and Mahajan (2025), "TastyBench: Toward Measuring Research Taste in LLM" (blog post,
+2025-12-02); code and data: github.com/parviam/tastybench @ be72f06a.
 """
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from inspect_ai import Task, task
-from inspect_ai.solver import Solver, generate, use_tools
 
 from research_taste_evals.core.data import sha256_of
+from research_taste_evals.core.provenance import provenance
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
+from research_taste_evals.tastybench.baselines import remember_velocities
 from research_taste_evals.tastybench.choice import CHOICE_METHODS, ChoiceMethod
 from research_taste_evals.tastybench.dataset import (
     PAPER_SETS,
@@ -22,7 +24,13 @@ from research_taste_evals.tastybench.dataset import (
     Representation,
     load_papers,
 )
+from research_taste_evals.tastybench.metrics import (
+    tastybench_decisions,
+    tastybench_ratings,
+    tastybench_reliability,
+)
 from research_taste_evals.tastybench.prompts import JUDGE_PROMPTS, PROMPT_VARIANTS, PromptVariant
+from research_taste_evals.tastybench.ratings import HEADLINE_METRIC, UPSTREAM_COMPARABLE_METRIC
 from research_taste_evals.tastybench.schedule import (
     DEFAULT_ROUNDS,
     DEFAULT_SCHEDULE_SEED,
@@ -31,21 +39,20 @@ from research_taste_evals.tastybench.schedule import (
     build_schedule,
     comparison_dataset,
 )
-from research_taste_evals.tastybench.scorer import (
-    EXTRACTOR_ROLE,
-    tastybench_decisions,
-    tastybench_ratings,
-    tastybench_reliability,
-    tastybench_scorer,
-)
+from research_taste_evals.tastybench.scorer import tastybench_scorer
+from research_taste_evals.tastybench.solvers import EXTRACTOR_ROLE, judge, read_choice
 from research_taste_evals.tastybench.velocity import (
+    DEFAULT_WINDOW_MONTHS,
+    MAX_SERIES_MONTHS,
+    MIN_SLOPE_POINTS,
     UPSTREAM_FETCH_DATE,
     VELOCITY_MODES,
     VelocityMode,
 )
-from research_taste_evals.tastybench.websearch import CITATION_COUNT_DOMAINS, guarded_web_search
+from research_taste_evals.tastybench.websearch import CITATION_COUNT_DOMAINS
 
-TASTYBENCH_VERSION = "1.0.0"
+# "N-X": N moves when comparable numbers change, X for fixes that keep them (README changelog).
+TASTYBENCH_VERSION = "2-A"
 
 
 def _check(name: str, value: object, allowed: tuple[object, ...]) -> None:
@@ -59,6 +66,7 @@ def tastybench(
     representation: Representation = "idea",
     prompt: PromptVariant = "goodhart",
     velocity: VelocityMode = "windowed",
+    window_months: int = DEFAULT_WINDOW_MONTHS,
     schedule: Schedule = "adjacent",
     rounds: int = DEFAULT_ROUNDS,
     seed: int = DEFAULT_SCHEDULE_SEED,
@@ -76,9 +84,12 @@ def tastybench(
             needs ``representations_path``).
         representation: What the judge reads: ``idea`` (core idea), ``abstract`` or ``summary``
             (300-400 word methods summary; needs ``representations_path``).
-        prompt: Judge prompt of seed 000: ``normal``, ``goodhart`` or ``max_goodhart``.
-        velocity: Ground truth: ``windowed`` (slope over months elapsed at the 2025-11-08 fetch)
-            or ``upstream`` (upstream's ``b``, which counts flat-filled future months).
+        prompt: The blog post's judge prompt: ``normal``, ``goodhart`` or ``max_goodhart``.
+        velocity: Ground truth: ``windowed`` (slope over months elapsed at the 2025-11-08
+            fetch), ``upstream`` (upstream's ``b``, which counts flat-filled future months) or
+            ``common_window`` (slope over the first ``window_months`` months for every paper;
+            papers observed for fewer months are left out of the run and counted).
+        window_months: The common window of ``velocity=common_window`` (2 to 14 months).
         schedule: ``adjacent`` (upstream: each round a seeded shuffle, neighbours compared),
             ``all_pairs`` (every pair in both orders, shuffled) or ``file`` (``pairs_file``).
         rounds: Rounds of the adjacent schedule (N - 1 comparisons each).
@@ -102,16 +113,31 @@ def tastybench(
     _check("choice_method", choice_method, CHOICE_METHODS)
     if rounds < 1:
         raise ValueError(f"rounds must be >= 1, got {rounds}")
-    loaded = load_papers(paper_set, representation, data_path, representations_path)
-    ids = [paper.paper_id for paper in loaded.papers]
+    if not MIN_SLOPE_POINTS <= window_months <= MAX_SERIES_MONTHS:
+        raise ValueError(
+            f"window_months must be in {MIN_SLOPE_POINTS}..{MAX_SERIES_MONTHS}, got {window_months}"
+        )
+    loaded = load_papers(paper_set, representation, data_path, representations_path, window_months)
+    papers = loaded.papers
+    if velocity == "common_window":
+        # A paper without the window has no ground truth in this mode: it is not judged at
+        # all (no calls spent on it), and the excluded ids are listed in the metadata.
+        papers = [paper for paper in papers if not math.isnan(paper.velocity_common)]
+        if len(papers) < 2:
+            raise ValueError(
+                f"only {len(papers)} papers have {window_months} months of citations; "
+                "lower window_months"
+            )
+    # The offline citation oracle (baseline/tastybench-citation-oracle) reads this run's truth.
+    remember_velocities((paper.text, paper.velocity(velocity)) for paper in papers)
+    ids = [paper.paper_id for paper in papers]
     pairs = build_schedule(ids, schedule, rounds, seed, pairs_file)
-    dataset = comparison_dataset(pairs, loaded.papers, JUDGE_PROMPTS[prompt], velocity)
-    solver: list[Solver] = [generate()]
-    if web_search:
-        solver = [use_tools(guarded_web_search()), generate()]
+    dataset = comparison_dataset(pairs, papers, JUDGE_PROMPTS[prompt], velocity)
+    sources = {key: loaded.metadata[key] for key in ("papers_source", "representation_source")}
+    details = {key: value for key, value in loaded.metadata.items() if key not in sources}
     return Task(
         dataset=dataset,
-        solver=solver,
+        solver=[judge(web_search), read_choice(choice_method)],
         scorer=tastybench_scorer(choice_method),
         metrics=[
             tastybench_ratings(resamples=bootstrap_resamples, seed=DEFAULT_BOOTSTRAP_SEED),
@@ -120,9 +146,22 @@ def tastybench(
         ],
         version=TASTYBENCH_VERSION,
         metadata={
+            **provenance(
+                source=sources["papers_source"],
+                revision=UPSTREAM_COMMIT,
+                prompt_variant=prompt,
+                paper_faithful={
+                    "velocity": velocity == "upstream",
+                    "choice_method": choice_method == "extractor",
+                    "schedule": schedule in ("adjacent", "file"),
+                },
+                representation_source=sources["representation_source"],
+            ),
             "benchmark": "TastyBench",
-            "upstream_commit": UPSTREAM_COMMIT,
-            **loaded.metadata,
+            "headline_metric": HEADLINE_METRIC,
+            "upstream_comparable_metric": UPSTREAM_COMPARABLE_METRIC,
+            **details,
+            "papers_judged": len(papers),
             "representation": representation,
             "prompt": prompt,
             "velocity": velocity,
@@ -137,10 +176,5 @@ def tastybench(
             "extractor_role": f"{EXTRACTOR_ROLE} (default: the judge model itself)",
             "web_search": web_search,
             "web_search_blocked_domains": list(CITATION_COUNT_DOMAINS) if web_search else None,
-            "faithful_to_upstream": {
-                "velocity": velocity == "upstream",
-                "choice_method": choice_method == "extractor",
-                "schedule": schedule in ("adjacent", "file"),
-            },
         },
     )

@@ -6,7 +6,10 @@ fits ``counts = a + b t`` by least squares with t = 0, 1, ..., n-1; ``b`` is the
 counts were fetched on 2025-11-08 (the results folders are ``20251108_013017`` and
 ``20251108_032707``), so for a recent paper the months after that date are not observations:
 they repeat the last known count ("flat-filled"), which drags ``b`` down. ``windowed`` fits the
-same line to the months that had started by the fetch date only.
+same line to the months that had started by the fetch date only. Windows then run from 2 to 14
+months, and a short window means a recent paper, so ``windowed`` velocity partly measures the
+publication era; ``common_window`` fits the same number of months after publication for every
+paper and leaves out the papers observed for fewer months.
 """
 
 from __future__ import annotations
@@ -17,14 +20,19 @@ from typing import Literal
 
 import numpy as np
 
-VelocityMode = Literal["windowed", "upstream"]
-VELOCITY_MODES: tuple[VelocityMode, ...] = ("windowed", "upstream")
+from research_taste_evals.core.stats import NAN
+
+VelocityMode = Literal["windowed", "upstream", "common_window"]
+VELOCITY_MODES: tuple[VelocityMode, ...] = ("windowed", "upstream", "common_window")
 
 # Date of upstream's Semantic Scholar fetch (results folder names, see the module docstring).
 UPSTREAM_FETCH_DATE = dt.date(2025, 11, 8)
 # A slope needs at least two points.
 MIN_SLOPE_POINTS = 2
-NAN = float("nan")
+# Upstream's series: the month starts within publication + 60 weeks, i.e. at most 14.
+MAX_SERIES_MONTHS = 14
+# Common window: 6 months after publication keeps 32 of the 37 curated papers (12 keeps 14).
+DEFAULT_WINDOW_MONTHS = 6
 
 
 def ols_slope(counts: Sequence[float]) -> float:
@@ -66,3 +74,25 @@ def windowed_velocity(
     if len(dates) != len(counts):
         raise ValueError(f"{len(dates)} citation dates but {len(counts)} citation counts")
     return ols_slope(list(counts)[: observed_months(dates, fetch_date)])
+
+
+def common_window_velocity(
+    dates: Sequence[str],
+    counts: Sequence[float],
+    window_months: int = DEFAULT_WINDOW_MONTHS,
+    fetch_date: dt.date = UPSTREAM_FETCH_DATE,
+) -> float:
+    """Upstream's slope over the first ``window_months`` months of the series, the same window
+    for every paper; NaN when fewer than ``window_months`` months had started by ``fetch_date``
+    (the paper lacks the window and is left out of the correlation).
+
+    Raises:
+        ValueError: ``window_months`` is below 2, or ``dates``/``counts`` are malformed.
+    """
+    if window_months < MIN_SLOPE_POINTS:
+        raise ValueError(f"window_months must be >= {MIN_SLOPE_POINTS}, got {window_months}")
+    if len(dates) != len(counts):
+        raise ValueError(f"{len(dates)} citation dates but {len(counts)} citation counts")
+    if observed_months(dates, fetch_date) < window_months:
+        return NAN
+    return ols_slope(list(counts)[:window_months])

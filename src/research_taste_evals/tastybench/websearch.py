@@ -2,17 +2,16 @@
 
 The ground truth is citation velocity, which Semantic Scholar, Google Scholar and similar
 services display next to every paper; a judge that can search them is reading the answer, not
-exercising taste. With ``-T web_search=true`` the judge gets Inspect's ``web_search`` tool
-configured (through ``core.access.web_search_providers``) only with providers that can exclude
-domains:
+exercising taste. With ``-T web_search=true`` the judge gets Inspect's ``web_search`` tool,
+configured by the package's one block-list builder (``core.access.web_search_providers``) with
+every default provider that can honour this whole list:
 
 - ``anthropic`` (Claude's built-in search): ``blocked_domains``;
 - ``tavily`` (any other model; needs ``TAVILY_API_KEY``): ``exclude_domains``.
 
-Every other provider is left out, so those models search through Tavily: OpenAI's and
-Gemini's built-in searches take no block list in Inspect, Google CSE and Exa none at all, and
-Grok's block list is, as far as we know from xAI's documentation (not verified here), limited to
-a handful of domains, fewer than the list below.
+Grok's own search is left out here because xAI caps its ``excluded_domains`` at five and this
+list is longer, so Grok models search through Tavily; OpenAI's and Gemini's built-in searches
+take no block list in Inspect, Google CSE and Exa none at all (see ``core/access.py``).
 """
 
 from __future__ import annotations
@@ -45,11 +44,7 @@ CITATION_COUNT_DOMAINS: tuple[str, ...] = (
 )
 
 
-# Providers that accept the whole block list (see the module docstring for the others).
-GUARDED_PROVIDERS: tuple[str, ...] = ("anthropic", "tavily")
-
-
 def guarded_web_search(blocked: tuple[str, ...] = CITATION_COUNT_DOMAINS) -> Tool:
     """Inspect's ``web_search`` tool with the citation-count sites blocked on every provider."""
-    config = web_search_providers(sorted(set(blocked)), GUARDED_PROVIDERS)
+    config = web_search_providers(sorted(set(blocked)))
     return web_search(cast(WebSearchProviders, config))

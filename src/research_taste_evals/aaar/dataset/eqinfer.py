@@ -1,0 +1,178 @@
+"""EqInfer data: ``equation.1049.json`` records -> Inspect samples.
+
+A record (AAAR-1.0 ``Equation_Inference/equation.1049.json``) is
+``{context_before, context_after, options_list: [4 LaTeX strings], answer: "A".."D",
+options: formatted A-D block (optional)}``: one human-written equation and three
+GPT-4-synthesised wrong ones.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Literal
+
+from inspect_ai.dataset import MemoryDataset, Sample
+from pydantic import BaseModel, ConfigDict, Field
+
+from research_taste_evals.aaar.prompts import (
+    EQINFER_BINARY_PROMPT,
+    EQINFER_MC_PROMPT,
+    EQINFER_OPTION_LINE,
+    EQINFER_OPTION_SEPARATOR,
+)
+from research_taste_evals.core.data import (
+    DataError,
+    HubFile,
+    ResolvedData,
+    read_json,
+    resolve_data,
+    validate_records,
+)
+from research_taste_evals.core.text import content_id, fill_template, first_words, last_words
+
+# HF dataset Reza8848/AAAR-1.0, commit 26738cf ("update README"), the newest seen. The Hub
+# resolves this short hash; the full hash it resolved to is recorded in each log's metadata.
+AAAR_HF_REPO = "Reza8848/AAAR-1.0"
+AAAR_HF_REVISION = "26738cf"
+EQINFER_FILE = HubFile(
+    repo_id=AAAR_HF_REPO,
+    filename="Equation_Inference/equation.1049.json",
+    revision=AAAR_HF_REVISION,
+)
+LETTERS = ("A", "B", "C", "D")
+# Per side, as in the paper (Section 5.1, Table 9); whitespace words, as the release counts them
+# (scripts/subtask1_equation_model_eval_binary.py: ``split()``).
+DEFAULT_CONTEXT_WORDS = 1000
+
+Variant = Literal["binary", "multiple_choice"]
+
+
+class EqInferRecord(BaseModel):
+    """One EqInfer instance as released upstream."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+
+    context_before: str
+    context_after: str
+    options_list: list[str] = Field(min_length=4, max_length=4)
+    answer: Literal["A", "B", "C", "D"]
+    options: str | None = None
+
+
+def load_eqinfer_records(data_path: str | Path | None) -> tuple[list[EqInferRecord], ResolvedData]:
+    """Load and validate EqInfer records from ``data_path`` or the pinned HF file.
+
+    ``data_path`` may be the file, the dataset root (holding ``Equation_Inference/``, like the
+    other AAAR loaders accept) or the ``Equation_Inference`` folder.
+
+    Raises:
+        DataError: no ``equation.1049.json`` where ``data_path`` points, or invalid records.
+    """
+    resolved = resolve_data(EQINFER_FILE, data_path)
+    path = resolved.path
+    if path.is_dir():
+        candidates = [path / EQINFER_FILE.filename, path / Path(EQINFER_FILE.filename).name]
+        found = [candidate for candidate in candidates if candidate.is_file()]
+        if not found:
+            raise DataError(
+                f"{path}: no {EQINFER_FILE.filename} or {Path(EQINFER_FILE.filename).name} "
+                "in this folder"
+            )
+        path = found[0]
+    return validate_records(read_json(path), EqInferRecord, source=path), resolved
+
+
+def instance_id(record: EqInferRecord) -> str:
+    return content_id(record.context_before, record.context_after, record.options_list)
+
+
+def record_to_binary_samples(record: EqInferRecord, context_words: int) -> list[Sample]:
+    """One sample per (instance, option): is this candidate the paper's equation? (1 = yes).
+
+    Reads ``context_before`` (last ``context_words`` words kept), ``context_after`` (first
+    ``context_words`` words), ``options_list`` and ``answer``.
+    """
+    base = instance_id(record)
+    before = last_words(record.context_before, context_words)
+    after = first_words(record.context_after, context_words)
+    samples = []
+    for letter, candidate in zip(LETTERS, record.options_list, strict=True):
+        label = 1 if letter == record.answer else 0
+        samples.append(
+            Sample(
+                id=f"{base}-{letter}",
+                input=fill_template(
+                    EQINFER_BINARY_PROMPT,
+                    context_before=before,
+                    context_after=after,
+                    candidate=candidate,
+                ),
+                target=str(label),
+                metadata={"instance_id": base, "option": letter, "label": label},
+            )
+        )
+    return samples
+
+
+def format_options(options: list[str]) -> str:
+    """The options block as released: ``(A). `eq`;`` lines, the last without ``;``."""
+    return EQINFER_OPTION_SEPARATOR.join(
+        fill_template(EQINFER_OPTION_LINE, letter=letter, option=option)
+        for letter, option in zip(LETTERS, options, strict=True)
+    )
+
+
+def record_to_choice_sample(record: EqInferRecord, context_words: int, shuffle: bool) -> Sample:
+    """One four-way sample per instance; target = the letter of the paper's equation.
+
+    Reads ``context_before``, ``context_after``, ``options_list``, ``answer`` and ``options``.
+    With ``shuffle`` the options are permuted by a seed derived from the instance content
+    (the released answer letters are unevenly distributed, so a fixed-letter guess beats 25%)
+    and formatted as the release formats them. Without it the record's own ``options`` block is
+    used verbatim when present (else ``options_list`` in that format).
+    """
+    base = instance_id(record)
+    order = list(range(len(LETTERS)))
+    if shuffle:
+        random.Random(base).shuffle(order)
+    correct = LETTERS.index(record.answer)
+    if not shuffle and record.options is not None:
+        options = record.options
+    else:
+        options = format_options([record.options_list[i] for i in order])
+    return Sample(
+        id=base,
+        input=fill_template(
+            EQINFER_MC_PROMPT,
+            context_before=last_words(record.context_before, context_words),
+            context_after=first_words(record.context_after, context_words),
+            options=options,
+        ),
+        target=LETTERS[order.index(correct)],
+        metadata={"instance_id": base, "option_order": [LETTERS[i] for i in order]},
+    )
+
+
+def eqinfer_dataset(
+    records: list[EqInferRecord],
+    variant: Variant,
+    context_words: int,
+    shuffle_options: bool,
+    name: str,
+) -> MemoryDataset:
+    """Build the dataset; exact duplicate instances keep distinct ids (``-dup1``, ...)."""
+    samples: list[Sample] = []
+    for record in records:
+        if variant == "binary":
+            samples.extend(record_to_binary_samples(record, context_words))
+        else:
+            samples.append(record_to_choice_sample(record, context_words, shuffle_options))
+    seen: dict[str | int, int] = {}
+    for sample in samples:
+        assert sample.id is not None
+        count = seen.get(sample.id, 0)
+        seen[sample.id] = count + 1
+        if count:
+            sample.id = f"{sample.id}-dup{count}"
+    return MemoryDataset(samples=samples, name=name)

@@ -1,0 +1,107 @@
+"""ExpDesign data: ``Experiment_Design/<arxiv_id>/data_text.json`` folders -> Inspect samples.
+
+A record (AAAR-1.0, one folder per paper) is ``{id, input: [str], output: {"What experiments
+do you suggest doing?": [str], "Why do you suggest these experiments?": [str]}}``: the
+pre-experiment LaTeX context (leaking sentences removed by the authors) and the expert-annotated
+experiment list with its one-to-one explanation list.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from inspect_ai.dataset import MemoryDataset, Sample
+from pydantic import BaseModel, ConfigDict, Field
+
+from research_taste_evals.aaar.dataset.eqinfer import AAAR_HF_REPO, AAAR_HF_REVISION
+from research_taste_evals.aaar.dataset.paper_folders import RECORD_FILE, load_paper_records
+from research_taste_evals.aaar.prompts import UPSTREAM_LIST_ITEM
+from research_taste_evals.core.data import (
+    HubFolder,
+    ResolvedData,
+)
+from research_taste_evals.core.text import WordCounting, first_counted_words
+
+EXPDESIGN_FOLDER = "Experiment_Design"
+EXPERIMENTS_KEY = "What experiments do you suggest doing?"
+EXPLANATIONS_KEY = "Why do you suggest these experiments?"
+EXPDESIGN_SOURCE = HubFolder(
+    repo_id=AAAR_HF_REPO, pattern=f"{EXPDESIGN_FOLDER}/*/{RECORD_FILE}", revision=AAAR_HF_REVISION
+)
+# The paper feeds closed models the first 3,000 words (Section 5.2, Table 10; the v2 script
+# subtask2_experiment_model_prediction.close_source.v2.py defaults to 2,800 for GPT-4o). Words
+# are NLTK word_tokenize tokens there (its cut_word). Open models got 2,000.
+DEFAULT_CONTEXT_WORDS = 3000
+
+
+class ExpDesignOutput(BaseModel):
+    """The annotated lists: experiment i is explained by explanation i."""
+
+    model_config = ConfigDict(extra="allow", strict=True, populate_by_name=True)
+
+    # Literal aliases (mypy needs them), equal to EXPERIMENTS_KEY and EXPLANATIONS_KEY.
+    experiments: list[str] = Field(alias="What experiments do you suggest doing?", min_length=1)
+    explanations: list[str] = Field(alias="Why do you suggest these experiments?")
+
+
+class ExpDesignRecord(BaseModel):
+    """One ExpDesign paper as released upstream (``data_text.json``)."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+
+    id: str = Field(min_length=1)
+    input: list[str]
+    output: ExpDesignOutput
+
+
+def load_expdesign_records(
+    data_path: str | Path | None,
+) -> tuple[list[ExpDesignRecord], ResolvedData]:
+    """Load and validate ExpDesign records from ``data_path`` or the pinned HF dataset."""
+    return load_paper_records(
+        EXPDESIGN_SOURCE, data_path, EXPDESIGN_FOLDER, ExpDesignRecord, lambda r: r.id
+    )
+
+
+def record_to_sample(
+    record: ExpDesignRecord, context_words: int, counting: WordCounting = "nltk"
+) -> Sample:
+    """One sample per paper: input = the first ``context_words`` words of the context.
+
+    Reads ``id``, ``input`` (joined with no separator, as the release code does, then cut to
+    ``context_words`` NLTK tokens and detokenized, as its ``cut_word``; or whitespace words) and
+    both ``output`` lists, which go to metadata: the experiments are the reference for
+    En-Precision/Recall and the ORACLE list the model explains; the explanations are the
+    reference for S-Match and ROUGE.
+    """
+    experiments = record.output.experiments
+    return Sample(
+        id=record.id,
+        input=first_counted_words("".join(record.input), context_words, counting),
+        target="\n".join(experiments),
+        metadata={
+            "paper_id": record.id,
+            "experiments": experiments,
+            "explanations": record.output.explanations,
+        },
+    )
+
+
+def expdesign_dataset(
+    records: list[ExpDesignRecord], context_words: int, counting: WordCounting = "nltk"
+) -> MemoryDataset:
+    """Build the dataset, one sample per paper, in paper-id order."""
+    return MemoryDataset(
+        samples=[record_to_sample(record, context_words, counting) for record in records],
+        name="expdesign",
+    )
+
+
+def extract_list_items(answer: str) -> list[str]:
+    """The release code's list extractor: every ``\\d+\\..*`` match, item number kept.
+
+    Used for experiment, explanation and weakness lists alike. Faithfully lenient: a line with
+    a decimal number ("drops 0.5 points") yields an item from that number on.
+    """
+    return re.findall(UPSTREAM_LIST_ITEM, answer.strip())

@@ -1,0 +1,123 @@
+"""PaperWeakness data: ``Paper_Weakness/ICLR_2023/<id>/data_text.json`` folders -> samples.
+
+A record (AAAR-1.0, one folder per ICLR 2023 submission) is ``{ID, track, input: {title,
+abstractText, sections: [{heading, text}]}, output: [[weakness str] per reviewer]}``: the
+VILA-parsed submission and each reviewer's weaknesses, kept in the reviewer's own words.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from inspect_ai.dataset import MemoryDataset, Sample
+from pydantic import BaseModel, ConfigDict, Field
+
+from research_taste_evals.aaar.dataset.eqinfer import AAAR_HF_REPO, AAAR_HF_REVISION
+from research_taste_evals.aaar.dataset.paper_folders import RECORD_FILE, load_paper_records
+from research_taste_evals.core.data import (
+    HubFolder,
+    ResolvedData,
+)
+from research_taste_evals.core.text import WordCounting, first_counted_words, split_into_pieces
+
+WEAKNESS_FOLDER = "Paper_Weakness/ICLR_2023"
+WEAKNESS_SOURCE = HubFolder(
+    repo_id=AAAR_HF_REPO, pattern=f"{WEAKNESS_FOLDER}/*/{RECORD_FILE}", revision=AAAR_HF_REVISION
+)
+# Pieces of at most 3,000 words for closed models (paper Section 5.3 and Table 12; --max_word_len
+# of scripts/subtask3_review_model_prediction.close_source.py).
+DEFAULT_WINDOW_WORDS = 3000
+
+Split = Literal["split_combine", "none"]
+
+
+class Section(BaseModel):
+    """One parsed section; VILA leaves some headings empty (null)."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+
+    heading: str | None = None
+    text: str | None = None
+
+
+class PaperInput(BaseModel):
+    """The parsed submission."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+
+    title: str | None = None
+    abstractText: str | None = None  # noqa: N815 - the upstream field name
+    sections: list[Section]
+
+
+class WeaknessRecord(BaseModel):
+    """One PaperWeakness paper as released upstream (``data_text.json``)."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+
+    ID: str = Field(min_length=1)  # noqa: N815 - the upstream field name
+    track: str | None = None
+    input: PaperInput
+    output: list[list[str]] = Field(min_length=1)
+
+
+def load_weakness_records(
+    data_path: str | Path | None,
+) -> tuple[list[WeaknessRecord], ResolvedData]:
+    """Load and validate PaperWeakness records from ``data_path`` or the pinned HF dataset."""
+    return load_paper_records(
+        WEAKNESS_SOURCE, data_path, WEAKNESS_FOLDER, WeaknessRecord, lambda r: r.ID
+    )
+
+
+def paper_text(paper: PaperInput) -> str:
+    """The model's view of the paper, built as the release code builds it.
+
+    Abstract, title, then one line per section, ``"<heading> <text>"``. Like upstream's
+    ``str(...)``, a missing field becomes the text ``None``.
+    """
+    body = "\n".join(f"{section.heading} {section.text}" for section in paper.sections)
+    return f"{paper.abstractText}\n\n{paper.title}\n\n{body}"
+
+
+def split_pieces(text: str, split: Split, window_words: int, counting: WordCounting) -> list[str]:
+    """Cut the paper into the pieces the model reviews, as the release code does.
+
+    ``split_combine``: ``num_pieces = n_words // window_words + 1`` pieces of
+    ``n_words // num_pieces + 1`` words each, the last one shorter (``cut_word_by_piece`` in
+    ``scripts/subtask3_review_model_prediction.close_source.py``); ``none``: only the first
+    ``window_words`` words (``cut_word``). Words are NLTK ``word_tokenize`` tokens re-joined by
+    the Treebank detokenizer (``counting="nltk"``, as released) or whitespace words.
+    """
+    if split == "none":
+        return [first_counted_words(text, window_words, counting)]
+    return split_into_pieces(text, window_words, counting)
+
+
+def record_to_sample(record: WeaknessRecord) -> Sample:
+    """One sample per paper: input = the whole paper text (the solver cuts it into pieces).
+
+    Reads ``ID``, ``input.title``, ``input.abstractText``, ``input.sections[].heading/text``
+    and ``output`` (the reviewers' weakness lists, the reference of S-Precision/Recall).
+    Reviewers whose list is empty are kept here and skipped by the metric, as upstream does.
+    """
+    text = paper_text(record.input)
+    return Sample(
+        id=record.ID,
+        input=text,
+        target=["\n".join(weaknesses) for weaknesses in record.output],
+        metadata={
+            "paper_id": record.ID,
+            "track": record.track,
+            "reviewer_weaknesses": record.output,
+            "paper_words": len(text.split()),
+        },
+    )
+
+
+def weakness_dataset(records: list[WeaknessRecord]) -> MemoryDataset:
+    """Build the dataset, one sample per paper, in paper-id folder order."""
+    return MemoryDataset(
+        samples=[record_to_sample(record) for record in records], name="paper_weakness"
+    )

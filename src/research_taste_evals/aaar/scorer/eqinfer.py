@@ -1,0 +1,125 @@
+"""EqInfer per-sample scorers: each answer read strictly and as the release code reads it.
+
+Strict (headline): an answer that is not a bare 0/1 (or option letter) is counted as unparsed
+and left out of F1. Faithful (paper comparison): the release code's ``int()`` / normalised
+exact match, a never-readable answer forced to the wrong label
+(``scripts/subtask1_equation_model_eval_binary.py``, ``subtask1_equation_model_eval.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.solver import TaskState
+
+from research_taste_evals.aaar.dataset.eqinfer import LETTERS
+from research_taste_evals.aaar.metrics import (
+    FAITHFUL_PREFIX,
+    choice_accuracy,
+    choice_unparsed_rate,
+    faithful_accuracy,
+    faithful_choice_accuracy,
+    faithful_f1,
+    faithful_forced_rate,
+    faithful_precision,
+    faithful_recall,
+)
+from research_taste_evals.aaar.parsing import (
+    faithful_binary,
+    faithful_choice_correct,
+    strict_binary,
+    strict_choice,
+)
+from research_taste_evals.core.answers import ATTEMPTS_KEY
+from research_taste_evals.core.metrics import (
+    decision_accuracy,
+    decision_f1,
+    decision_precision,
+    decision_recall,
+    decision_value,
+    unparsed_rate,
+)
+from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
+
+
+def first_read(attempts: list[str], read: Callable[[str], int | None]) -> int | None:
+    """The first label ``read`` gets from the attempts, in order (None if none)."""
+    for answer in attempts:
+        label = read(answer)
+        if label is not None:
+            return label
+    return None
+
+
+@scorer(
+    metrics=[
+        decision_f1(),
+        decision_precision(),
+        decision_recall(),
+        decision_accuracy(),
+        unparsed_rate(),
+        faithful_f1(),
+        faithful_precision(),
+        faithful_recall(),
+        faithful_accuracy(),
+        faithful_forced_rate(),
+    ]
+)
+def eqinfer_binary_scorer() -> Scorer:
+    """Score one (instance, option) decision against its 0/1 label, in both parse modes."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        label = int(target.text)
+        attempts: list[str] = state.metadata.get(ATTEMPTS_KEY) or [state.output.completion]
+        strict = first_read(attempts, strict_binary)
+        faithful = first_read(attempts, faithful_binary)
+        value = decision_value(label, strict, "strict")
+        value.update(
+            {
+                FAITHFUL_PREFIX + key: number
+                for key, number in decision_value(label, faithful, "faithful").items()
+            }
+        )
+        return Score(
+            value=value,
+            answer=state.output.completion,
+            reason=INVALID_RESPONSE_FORMAT if strict is None else None,
+            explanation=(
+                f"label {label}; strict reading {strict}, release-code reading "
+                f"{faithful if faithful is not None else f'none (forced to {1 - label})'}; "
+                f"{len(attempts)} attempt(s)"
+            ),
+            metadata={
+                "label": label,
+                "prediction": strict,
+                "faithful_prediction": faithful,
+                "attempts": len(attempts),
+            },
+        )
+
+    return score
+
+
+@scorer(metrics=[choice_accuracy(), choice_unparsed_rate(), faithful_choice_accuracy()])
+def eqinfer_choice_scorer() -> Scorer:
+    """Score a four-way answer: strict letter (unparsed excluded) and released exact match."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        text = state.output.completion
+        answer = strict_choice(text, LETTERS)
+        unparsed = answer is None
+        return Score(
+            value={
+                "correct": 1.0 if answer == target.text else 0.0,
+                "scored": 0.0 if unparsed else 1.0,
+                "unparsed": 1.0 if unparsed else 0.0,
+                "faithful_correct": 1.0 if faithful_choice_correct(text, target.text) else 0.0,
+            },
+            answer=text,
+            reason=INVALID_RESPONSE_FORMAT if unparsed else None,
+            explanation=f"target {target.text}, strict reading {answer}",
+            metadata={"prediction": answer},
+        )
+
+    return score

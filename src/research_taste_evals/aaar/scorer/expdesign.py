@@ -1,0 +1,243 @@
+"""ExpDesign scoring: En-Precision / En-Recall / En-F1 from an entailment judge (experiment list);
+S-Match, ROUGE-1 and ROUGE-L (explanations of the oracle experiments).
+
+Follows RenzeLou/AAAR-1.0 ``calculate_metrics_subtask2_exp_entailment.v2.py`` (one judge call per
+item with ``Exp_entailment_v2``: a predicted experiment against all reference experiments joined
+by spaces, and each reference experiment against all predicted ones; temperature 1, top-p 0.99,
+720 max tokens), ``subtask2_metric_llm_as_judge.py`` (per-paper F1, then means over ALL papers,
+a paper with no predicted experiment counting 0) and ``calculate_metrics_src.py``
+(``soft_score`` and ``rouge_score``). Each judge call goes through the package's one grading
+path (:func:`research_taste_evals.core.grading.grade_member`): a provider error, a refusal or an
+answer with no 0/1 is a typed failure of that call, counted, never a failed sample.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Literal
+
+from inspect_ai.model import (
+    CachePolicy,
+    ChatMessage,
+    ChatMessageSystem,
+    ChatMessageUser,
+    GenerateConfig,
+    Model,
+    get_model,
+)
+from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.solver import TaskState
+
+from research_taste_evals.aaar.embedding_models import aaar_embedder
+from research_taste_evals.aaar.metrics import (
+    en_f1,
+    en_precision,
+    en_recall,
+    explanation_failure_rate,
+    faithful_en_f1,
+    faithful_en_precision,
+    faithful_en_recall,
+    judge_failure_rate,
+    judge_unparsed_rate,
+    rouge_1,
+    rouge_l,
+    s_match_mean,
+)
+from research_taste_evals.aaar.parsing import judge_decision
+from research_taste_evals.aaar.prompts import ENTAILMENT_PROMPTS, ENTAILMENT_SYSTEM
+from research_taste_evals.aaar.similarity import rouge_scorer_instance, rouge_scores, s_match
+from research_taste_evals.aaar.solvers import (
+    EXPLANATION_ATTEMPTS_KEY,
+    PREDICTED_EXPERIMENTS_KEY,
+    PREDICTED_EXPLANATIONS_KEY,
+)
+from research_taste_evals.core.grading import MemberGrade, grade_member
+from research_taste_evals.core.metrics import empty_prediction_rate
+from research_taste_evals.core.reasons import GRADER_FAILED, INVALID_RESPONSE_FORMAT
+from research_taste_evals.core.stats import NAN
+from research_taste_evals.core.text import fill_template
+
+# The paper's judge (Section 4: "we used GPT-4o as an evaluator"; Appendix B.2 names the snapshot).
+DEFAULT_JUDGE_MODEL = "openai/gpt-4o-2024-08-06"
+# OpenAIDecodingArguments of calculate_metrics_subtask2_exp_entailment.v2.py.
+JUDGE_TEMPERATURE = 1.0
+JUDGE_TOP_P = 0.99
+JUDGE_MAX_TOKENS = 720
+JUDGE_CONFIG = GenerateConfig(
+    temperature=JUDGE_TEMPERATURE, top_p=JUDGE_TOP_P, max_tokens=JUDGE_MAX_TOKENS
+)
+# The release code joins the other side's list with single spaces before judging an item.
+LIST_JOINER = " "
+
+JudgePrompt = Literal["v2", "v1"]
+JudgeResult = MemberGrade[int]
+
+
+def entailment_rate(decisions: list[int | None], faithful: bool) -> float:
+    """Share of items judged entailed.
+
+    ``faithful``: a failed decision counts 0 (upstream). Strict: it is left out; NaN when no
+    decision is left.
+    """
+    values = [d or 0 for d in decisions] if faithful else [d for d in decisions if d is not None]
+    return sum(values) / len(values) if values else NAN
+
+
+def en_scores(
+    precision_decisions: list[int | None],
+    recall_decisions: list[int | None],
+    faithful: bool,
+) -> tuple[float, float, float]:
+    """Per-paper En-Precision, En-Recall and their F1 (0 when both are 0).
+
+    No predicted experiment gives ``(0, 0, 0)``: upstream averages over all papers, so such a
+    paper adds 0 to every sum. A NaN side (strict, no decision left) gives a NaN F1.
+    """
+    if not precision_decisions:
+        return 0.0, 0.0, 0.0
+    precision = entailment_rate(precision_decisions, faithful)
+    recall = entailment_rate(recall_decisions, faithful)
+    if precision != precision or recall != recall:  # NaN
+        return precision, recall, NAN
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+    return precision, recall, f1
+
+
+def judge_messages(prompt: JudgePrompt, item: str, other_list: list[str]) -> list[ChatMessage]:
+    """The judge's [system, user] messages: is ``item`` (P1) in ``other_list`` (P2, joined)?"""
+    text = fill_template(ENTAILMENT_PROMPTS[prompt], EXP1=item, EXP2=LIST_JOINER.join(other_list))
+    return [ChatMessageSystem(content=ENTAILMENT_SYSTEM), ChatMessageUser(content=text)]
+
+
+async def judge_lists(
+    judge: Model,
+    predicted: list[str],
+    reference: list[str],
+    prompt: JudgePrompt = "v2",
+    cache: bool | CachePolicy = False,
+    config: GenerateConfig = JUDGE_CONFIG,
+) -> tuple[list[JudgeResult], list[JudgeResult]]:
+    """All judge calls of one paper, concurrently: (precision side, recall side).
+
+    Each call is one grader member with its own cache scope (its index), so two identical
+    items are two judgements, not one cached answer. No call is made for an empty prediction
+    (its score is 0 whatever the judge says).
+    """
+    if not predicted:
+        return [], []
+    cases = [(item, reference) for item in predicted] + [(item, predicted) for item in reference]
+    results = await asyncio.gather(
+        *(
+            grade_member(
+                judge, index, 0, judge_messages(prompt, item, other), judge_decision, cache, config
+            )
+            for index, (item, other) in enumerate(cases)
+        )
+    )
+    return list(results[: len(predicted)]), list(results[len(predicted) :])
+
+
+@scorer(
+    metrics=[
+        en_f1(),
+        en_precision(),
+        en_recall(),
+        faithful_en_f1(),
+        faithful_en_precision(),
+        faithful_en_recall(),
+        s_match_mean(),
+        rouge_l(),
+        rouge_1(),
+        judge_unparsed_rate(),
+        judge_failure_rate(),
+        empty_prediction_rate(),
+        explanation_failure_rate(),
+    ]
+)
+def expdesign_scorer(
+    judge_model: str | None,
+    embedding_model: str,
+    embedding_revision: str | None = None,
+    embedding_device: str = "cpu",
+    judge_prompt: JudgePrompt = "v2",
+    judge_cache: bool = False,
+) -> Scorer:
+    """Score one paper: judge the experiment lists, embed and ROUGE the explanations.
+
+    Judge calls, embedding (in a worker thread) and ROUGE (in a worker thread) run concurrently.
+    Strict and faithful En-P/R/F1 come from the same judge answers.
+    """
+    embedder = aaar_embedder(embedding_model, embedding_revision, embedding_device)
+    rouge_scorer_instance()  # import rouge_score/NLTK now, not in a worker thread mid-scoring
+
+    async def score(state: TaskState, target: Target) -> Score:
+        judge = (
+            get_model(judge_model)
+            if judge_model
+            else get_model(role="grader", default=DEFAULT_JUDGE_MODEL)
+        )
+        predicted: list[str] = state.store.get(PREDICTED_EXPERIMENTS_KEY, [])
+        reference: list[str] = state.metadata["experiments"]
+        explanations: list[str] = state.store.get(PREDICTED_EXPLANATIONS_KEY, [])
+        reference_explanations: list[str] = state.metadata["explanations"]
+        (precision_side, recall_side), embeddings, (r1, rl) = await asyncio.gather(
+            judge_lists(judge, predicted, reference, judge_prompt, judge_cache),
+            embedder.aencode_lists([explanations, reference_explanations]),
+            asyncio.to_thread(rouge_scores, explanations, reference_explanations),
+        )
+        precision_decisions = [result.grade for result in precision_side]
+        recall_decisions = [result.grade for result in recall_side]
+        p, r, f1 = en_scores(precision_decisions, recall_decisions, faithful=False)
+        fp, fr, ff1 = en_scores(precision_decisions, recall_decisions, faithful=True)
+        results = precision_side + recall_side
+        failures = [result for result in results if not result.ok]
+        unparsed = sum(1 for result in failures if result.failure == "unparseable")
+        reason = None
+        if not predicted:
+            reason = INVALID_RESPONSE_FORMAT
+        elif failures:
+            reason = GRADER_FAILED
+        return Score(
+            value={
+                "en_precision": p,
+                "en_recall": r,
+                "en_f1": f1,
+                "faithful_en_precision": fp,
+                "faithful_en_recall": fr,
+                "faithful_en_f1": ff1,
+                "s_match": s_match(embeddings[0], embeddings[1]),
+                "rouge_1": r1,
+                "rouge_l": rl,
+                "judge_calls": float(len(results)),
+                "judge_unparsed": float(unparsed),
+                "judge_failed": float(len(failures)),
+                "empty_prediction": float(not predicted),
+                "explanation_failed": float(not explanations),
+            },
+            answer="\n".join(predicted),
+            reason=reason,
+            explanation=(
+                f"{len(predicted)} predicted vs {len(reference)} reference experiments; judge "
+                f"entailed {sum(d or 0 for d in precision_decisions)} predicted and "
+                f"{sum(d or 0 for d in recall_decisions)} reference items; {len(failures)} of "
+                f"{len(results)} judge calls failed ({unparsed} unparseable); "
+                f"{len(explanations)} explanations for {len(reference_explanations)} references"
+            ),
+            metadata={
+                "judge_model": str(judge),
+                "judge_prompt": judge_prompt,
+                "precision_decisions": precision_decisions,
+                "recall_decisions": recall_decisions,
+                "judge_answers": [result.completion for result in results],
+                "judge_failures": [
+                    {"call": result.index, "kind": result.failure, "detail": result.detail}
+                    for result in failures
+                ],
+                "predicted_explanations": explanations,
+                "explanation_attempts": state.store.get(EXPLANATION_ATTEMPTS_KEY),
+                "embedding_model": embedder.model_id,
+                "embedding_revision": embedder.revision,
+            },
+        )
+
+    return score

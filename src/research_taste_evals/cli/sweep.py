@@ -1,0 +1,268 @@
+"""``research-taste sweep``: run a models x tasks grid from a YAML file with Inspect's eval_set.
+
+``eval_set`` retries failed runs, keeps the finished samples of an interrupted run and skips the
+runs already complete in the log folder, so a scheduled sweep is simply run again. A sweep can
+be split into shards that separate processes (or machines) run into one shared log folder; each
+shard is an ordinary eval set over its part of the grid, so retries and skipping still apply.
+``research-taste report`` then reads the folder (the union of every shard).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from inspect_ai import Task, eval_set, task_with
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from research_taste_evals.core.data import DataError, cache_dir, describe_validation_error
+
+# Sample-level retries of a transient error (a malformed or dropped provider response) before
+# the sample counts as errored; Inspect's own default is no retry.
+DEFAULT_RETRY_ON_ERROR = 3
+# A task argument with this value is replaced by demo data the project writes (see DEMO_DATA).
+DEMO_DATA_VALUE = "demo"
+# Every sweep run carries this tag, so reports can tell sweep logs from ad-hoc runs.
+SWEEP_TAG = "sweep"
+
+ModelRoles = dict[str, str | list[str]]
+
+
+class SweepTask(BaseModel):
+    """One task of the grid, with its arguments and (optionally) its own models and roles."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    task: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    models: list[str] | None = Field(default=None, min_length=1)
+    model_roles: ModelRoles | None = None
+
+
+class SweepConfig(BaseModel):
+    """A sweep file: which models run which tasks, how, and where the logs go."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    log_dir: str
+    tasks: list[SweepTask] = Field(min_length=1)
+    models: list[str] = Field(default_factory=list)
+    model_roles: ModelRoles = Field(default_factory=dict)
+    epochs: int | None = Field(default=None, ge=1)
+    limit: int | None = Field(default=None, ge=1)
+    max_connections: int | None = Field(default=None, ge=1)
+    max_samples: int | None = Field(default=None, ge=1)
+    max_tasks: int | None = Field(default=None, ge=1)
+    batch: bool | int | None = None
+    retry_attempts: int | None = Field(default=None, ge=0)
+    retry_on_error: int = Field(default=DEFAULT_RETRY_ON_ERROR, ge=0)
+    fail_on_error: bool | float | None = None
+    # Samples written to the log between flushes: what survives a killed process to be resumed.
+    log_buffer: int | None = Field(default=None, ge=1)
+    tags: list[str] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PlannedRun:
+    """One cell of the grid: a task with its arguments, run by one model."""
+
+    task: str
+    args: dict[str, Any]
+    model: str
+    model_roles: ModelRoles
+
+
+def _demo_writers() -> dict[str, Callable[[Path], Path]]:
+    """Per task, the family's writer of demo data (for ``data_path: demo``)."""
+    from research_taste_evals.aaar.demo import (
+        write_demo_eqinfer,
+        write_demo_expdesign,
+        write_demo_weakness,
+    )
+    from research_taste_evals.tastybench.demo import write_demo_tastybench
+
+    return {
+        "eqinfer": write_demo_eqinfer,
+        "expdesign": write_demo_expdesign,
+        "paper_weakness": write_demo_weakness,
+        "tastybench": write_demo_tastybench,
+        "tastybench_extract": write_demo_tastybench,
+    }
+
+
+def demo_data_dir() -> Path:
+    """A stable folder for demo data, so reruns see identical task arguments (and skip)."""
+    return cache_dir() / "demo-data"
+
+
+def _tasks_by_name() -> dict[str, Any]:
+    from research_taste_evals._registry import TASKS
+
+    return {fn.__name__: fn for fn in TASKS}
+
+
+def load_sweep(path: str | Path) -> SweepConfig:
+    """Read and validate a sweep file; errors name the file and the field."""
+    source = Path(path)
+    try:
+        raw = yaml.safe_load(source.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise DataError(f"{source}: cannot read: {error}") from error
+    except yaml.YAMLError as error:
+        raise DataError(f"{source}: invalid YAML: {error}") from error
+    try:
+        config = SweepConfig.model_validate(raw)
+    except ValidationError as error:
+        raise DataError(f"{source}: {describe_validation_error(error)}") from error
+    known = _tasks_by_name()
+    writers = _demo_writers()
+    for index, entry in enumerate(config.tasks):
+        if not (entry.models or config.models):
+            raise DataError(
+                f"{source}: field 'tasks.{index}.models': no models for task {entry.task!r} "
+                "(give 'models' at the top of the file or in the task entry)"
+            )
+        if entry.task not in known:
+            raise DataError(
+                f"{source}: field 'tasks.{index}.task': unknown task {entry.task!r}; "
+                f"known: {sorted(known)}"
+            )
+        for name, value in entry.args.items():
+            if value == DEMO_DATA_VALUE and (name != "data_path" or entry.task not in writers):
+                raise DataError(
+                    f"{source}: field 'tasks.{index}.args.{name}': 'demo' data exists only "
+                    f"for data_path of {sorted(writers)}"
+                )
+    return config
+
+
+def plan(config: SweepConfig, shard: tuple[int, int] | None = None) -> list[PlannedRun]:
+    """The grid in file order; with ``shard=(i, n)`` only every n-th run starting at the i-th."""
+    runs = [
+        PlannedRun(
+            task=entry.task,
+            args=entry.args,
+            model=model,
+            model_roles=entry.model_roles if entry.model_roles is not None else config.model_roles,
+        )
+        for entry in config.tasks
+        for model in entry.models or config.models
+    ]
+    if shard is None:
+        return runs
+    index, count = shard
+    return runs[index - 1 :: count]
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """``"i/n"`` -> ``(i, n)`` with ``1 <= i <= n``."""
+    try:
+        index, count = (int(part) for part in text.split("/"))
+    except ValueError:
+        raise DataError(f"--shard {text!r}: expected i/n, e.g. 1/2") from None
+    if not 1 <= index <= count:
+        raise DataError(f"--shard {text!r}: i must be between 1 and n")
+    return index, count
+
+
+def resolve_args(run: PlannedRun) -> dict[str, Any]:
+    """The task arguments with ``demo`` replaced by demo data written to a stable folder."""
+    args = dict(run.args)
+    if args.get("data_path") == DEMO_DATA_VALUE:
+        args["data_path"] = str(_demo_writers()[run.task](demo_data_dir() / run.task))
+    return args
+
+
+def build_tasks(runs: list[PlannedRun]) -> list[Task]:
+    """One Inspect task per planned run, with its model and roles bound to it."""
+    known = _tasks_by_name()
+    tasks = []
+    for run in runs:
+        task = known[run.task](**resolve_args(run))
+        if run.model_roles:
+            tasks.append(task_with(task, model=run.model, model_roles=dict(run.model_roles)))
+        else:
+            tasks.append(task_with(task, model=run.model))
+    return tasks
+
+
+def run_sweep(
+    config: SweepConfig, shard: tuple[int, int] | None = None, display: str | None = None
+) -> bool:
+    """Run the sweep (or one shard of it); True when every run succeeded."""
+    runs = plan(config, shard)
+    if not runs:
+        return True
+    success, _ = eval_set(
+        tasks=build_tasks(runs),
+        log_dir=config.log_dir,
+        log_dir_allow_dirty=shard is not None,  # other shards' logs share the folder
+        epochs=config.epochs,
+        limit=config.limit,
+        max_connections=config.max_connections,
+        max_samples=config.max_samples,
+        max_tasks=config.max_tasks,
+        batch=config.batch,
+        retry_attempts=config.retry_attempts,
+        retry_on_error=config.retry_on_error or None,
+        fail_on_error=config.fail_on_error,
+        log_buffer=config.log_buffer,
+        tags=[SWEEP_TAG, *config.tags],
+        metadata=config.metadata or None,
+        display=display,  # type: ignore[arg-type]
+    )
+    return bool(success)
+
+
+def _sample_count(run: PlannedRun) -> tuple[int | None, str]:
+    """Samples of a planned run: counted from local (or demo) data, else the eval.yaml figure."""
+    from research_taste_evals.reporting.families import task_specs
+
+    declared = task_specs()[run.task].dataset_samples if run.task in task_specs() else None
+    if "data_path" not in run.args:
+        return declared, "eval.yaml"
+    task = _tasks_by_name()[run.task](**resolve_args(run))
+    return len(task.dataset), "data"
+
+
+def estimate_calls(run: PlannedRun, samples: int, config: SweepConfig) -> float:
+    """Model calls of a run: samples x epochs x (calls of the model + of each role member).
+
+    Calls per sample are the family's eval.yaml figures (typical with default arguments; parse
+    retries and follow-ups add more), so this is an estimate for budgeting, not a bound.
+    """
+    from research_taste_evals.reporting.families import task_specs
+
+    per_sample = task_specs()[run.task].model_calls_per_sample
+    calls = per_sample.get("model", 1.0)
+    for role, members in run.model_roles.items():
+        calls += per_sample.get(role, 0.0) * (len(members) if isinstance(members, list) else 1)
+    epochs = config.epochs or 1
+    shown = min(samples, config.limit) if config.limit else samples
+    return shown * epochs * calls
+
+
+def dry_run_text(config: SweepConfig, shard: tuple[int, int] | None = None) -> str:
+    """The planned (model, task, arguments) grid, samples and estimated model calls."""
+    lines = [f"log_dir: {config.log_dir}"]
+    total = 0.0
+    for run in plan(config, shard):
+        samples, origin = _sample_count(run)
+        calls = estimate_calls(run, samples, config) if samples is not None else None
+        total += calls or 0.0
+        roles = " ".join(
+            f"{role}={'+'.join(m) if isinstance(m, list) else m}"
+            for role, m in sorted(run.model_roles.items())
+        )
+        args = " ".join(f"{k}={v}" for k, v in sorted(run.args.items()))
+        lines.append(
+            f"{run.model:<32} {run.task:<20} {args or '-'} {roles}".rstrip()
+            + f"  samples={samples if samples is not None else '?'} ({origin})"
+            + f"  ~calls={round(calls) if calls is not None else '?'}"
+        )
+    lines.append(f"{len(lines) - 1} runs, about {round(total)} model calls")
+    return "\n".join(lines)

@@ -1,0 +1,24 @@
+"""Generic solvers that more than one benchmark chains."""
+
+from __future__ import annotations
+
+from inspect_ai.model import CachePolicy, get_model
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+
+
+@solver
+def generate_with_role(role: str) -> Solver:
+    """Generate with the model bound to ``role`` (default: the task's model), cached for good.
+
+    For steps whose model is a role rather than the evaluated model (an extractor that writes
+    the texts another task reads): the answer is cached with no expiry, so re-running the step
+    on the same inputs costs no call.
+    """
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        output = await get_model(role=role).generate(state.messages, cache=CachePolicy(expiry=None))
+        state.output = output
+        state.messages.append(output.message)
+        return state
+
+    return solve

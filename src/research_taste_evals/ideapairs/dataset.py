@@ -1,0 +1,155 @@
+"""Load a pairs file (schema ``ideapairs/1``) as one Inspect sample per idea pair.
+
+Both presentation orders of a pair live in one sample: the solver asks the model twice, and
+the scorer sees both answers together, which is what the consistency-aware metric (section
+6.1 of Mule et al.) needs and what keeps it correct under epochs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from inspect_ai.dataset import MemoryDataset, Sample
+
+from research_taste_evals.core.data import DataError, sha256_of
+from research_taste_evals.core.text import fill_template
+from research_taste_evals.ideapairs.pairs_schema import PairRecord, read_pairs
+from research_taste_evals.ideapairs.prompts import FORECAST_PROMPT
+
+SplitChoice = Literal["test", "train", "all"]
+SPLITS: tuple[SplitChoice, ...] = ("test", "train", "all")
+ALL_TIERS = (1, 2, 3)
+ORDERS = ("original", "swapped")
+
+
+def parse_tiers(tiers: str | int | Sequence[int] | None) -> tuple[int, ...]:
+    """Tiers from ``"1,2"``, ``2``, ``[1, 3]`` or None (all); raises ValueError on others."""
+    if tiers is None or tiers == "":
+        return ALL_TIERS
+    if isinstance(tiers, int):
+        raw: list[Any] = [tiers]
+    elif isinstance(tiers, str):
+        raw = [part.strip() for part in tiers.split(",") if part.strip()]
+    else:
+        raw = list(tiers)
+    try:
+        parsed = tuple(sorted({int(t) for t in raw}))
+    except ValueError as error:
+        raise ValueError(f"tiers must be numbers among {ALL_TIERS}, got {tiers!r}") from error
+    if not parsed or not set(parsed) <= set(ALL_TIERS):
+        raise ValueError(f"tiers must be among {ALL_TIERS}, got {tiers!r}")
+    return parsed
+
+
+def forecast_prompt(goal: str, idea_a: str, idea_b: str) -> str:
+    """The forecasting prompt for one presentation order."""
+    return fill_template(FORECAST_PROMPT, goal=goal, idea_a=idea_a, idea_b=idea_b)
+
+
+def _compare(a: float, b: float) -> bool | None:
+    return None if a == b else a > b
+
+
+def record_to_sample(original: PairRecord, swapped: PairRecord) -> Sample:
+    """One sample holding both presentation orders of a pair.
+
+    Reads from each record: ``pair_id``, ``benchmark_id``, ``benchmark``, ``goal``, ``tier``,
+    ``delta_sigma``, ``split``, ``bucket``, ``label`` and, of ``idea_a``/``idea_b``:
+    ``idea_id``, ``text``, ``text_source``, ``year``, ``unified_score``.
+
+    The input is the original order's prompt; the swapped prompt is rebuilt by the solver from
+    the metadata. ``longer_better``/``newer_better`` (None on a tie) feed the bias report.
+    """
+    better = original.idea_a if original.label == "A" else original.idea_b
+    worse = original.idea_b if original.label == "A" else original.idea_a
+    ideas = {
+        idea.idea_id: {
+            "text": idea.text,
+            "text_source": idea.text_source,
+            "year": idea.year,
+            "unified_score": idea.unified_score,
+            "words": len(idea.text.split()),
+        }
+        for idea in (original.idea_a, original.idea_b)
+    }
+    orders = {
+        record.order: {
+            "idea_a": record.idea_a.idea_id,
+            "idea_b": record.idea_b.idea_id,
+            "label": record.label,
+        }
+        for record in (original, swapped)
+    }
+    return Sample(
+        id=original.pair_id,
+        input=forecast_prompt(original.goal, original.idea_a.text, original.idea_b.text),
+        target=original.label,
+        metadata={
+            "pair_id": original.pair_id,
+            "benchmark_id": original.benchmark_id,
+            "benchmark": original.benchmark,
+            "goal": original.goal,
+            "tier": original.tier,
+            "delta_sigma": original.delta_sigma,
+            "split": original.split,
+            "bucket": original.bucket,
+            "ideas": ideas,
+            "orders": orders,
+            "better_id": better.idea_id,
+            "worse_id": worse.idea_id,
+            "longer_better": _compare(len(better.text.split()), len(worse.text.split())),
+            "newer_better": _compare(better.year, worse.year),
+        },
+    )
+
+
+@dataclass(frozen=True)
+class LoadedPairs:
+    """The dataset and what the task records about where it came from."""
+
+    dataset: MemoryDataset
+    metadata: dict[str, Any]
+
+
+def load_pairs(
+    pairs_file: str | Path | None, split: SplitChoice, tiers: tuple[int, ...]
+) -> LoadedPairs:
+    """The pairs of ``split`` in ``tiers`` from a pairs file, one sample per pair.
+
+    Raises:
+        DataError: no file given, an invalid file, or no pair left after filtering.
+    """
+    if pairs_file is None:
+        raise DataError(
+            "idea_pairs needs -T pairs_file=PAIRS.jsonl (no pair data was released; build one "
+            "with: research-taste ideapairs build LEADERBOARDS... --out PAIRS.jsonl)"
+        )
+    path = Path(pairs_file).expanduser()
+    records = read_pairs(path)
+    by_pair: dict[str, dict[str, PairRecord]] = {}
+    for record in records:
+        if (split == "all" or record.split == split) and record.tier in tiers:
+            by_pair.setdefault(record.pair_id, {})[record.order] = record
+    samples = [
+        record_to_sample(orders["original"], orders["swapped"]) for orders in by_pair.values()
+    ]
+    if not samples:
+        raise DataError(f"{path}: no pairs with split={split} and tiers={list(tiers)}")
+    sources = sorted(
+        {r.idea_a.text_source for r in records} | {r.idea_b.text_source for r in records}
+    )
+    return LoadedPairs(
+        dataset=MemoryDataset(samples=samples, name=f"idea-pairs-{split}", shuffled=False),
+        metadata={
+            "pairs_file": str(path),
+            "pairs_file_sha256": sha256_of(path),
+            "schema_version": records[0].schema_version,
+            "split": split,
+            "tiers": list(tiers),
+            "pairs": len(samples),
+            "idea_text_sources": sources,
+        },
+    )

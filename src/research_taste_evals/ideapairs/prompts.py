@@ -1,0 +1,92 @@
+"""Prompts of the idea-pair family (Mule et al., "Teaching Language Models to Forecast Research
+Success Through Comparative Idea Evaluation", 2026).
+
+The paper's appendix C shows its prompts as images that the text of the paper does not carry,
+and no code was released, so these constants restate what the paper's text specifies: the
+inputs (section 2: research goal g and two idea descriptions h_A, h_B; label y), the output
+format (section 5.2: an answer after "Answer:") and the extraction rules (section 4, "Research
+Goal and Idea Extraction": ideas exclude "empirical results, comparisons, unique identifier
+like author/model names, year etc."). Fields are filled with ``core.text.fill_template``.
+"""
+
+# Section 2 (problem statement) and section 5.2 (the "Answer:" format the reward checks);
+# the paper's own prompt box (appendix C, "Prompt format used for FT with RL") is an image.
+# Idea A / Idea B follow section 4's (idea_A, idea_B). The confidence line gives the
+# verbalised probability used for calibration (appendix B.11) when logprobs are unavailable.
+FORECAST_PROMPT = (
+    "You are an expert researcher who predicts the empirical outcomes of research ideas.\n"
+    "\n"
+    "Below is a research goal, defined by a benchmark, and two ideas that were each "
+    "implemented and evaluated on that benchmark. Predict which idea achieved the higher "
+    "score on the benchmark.\n"
+    "\n"
+    "Research goal:\n"
+    "{goal}\n"
+    "\n"
+    "Idea A:\n"
+    "{idea_a}\n"
+    "\n"
+    "Idea B:\n"
+    "{idea_b}\n"
+    "\n"
+    "Reason about how well each idea addresses the research goal, then give your "
+    "prediction. End your reply with exactly these two lines:\n"
+    "Answer: <A or B, the idea that scored higher>\n"
+    "Confidence: <a number between 0 and 1, the probability that your answer is correct>"
+)
+
+# Section 4, "Research Goal and Idea Extraction": one idea per leaderboard entry from its
+# paper, excluding results, comparisons, author/model names and years. The method name
+# and title tell the extractor which of the paper's methods the entry is.
+EXTRACT_IDEA_PROMPT = (
+    "You will read a research paper and describe one method from it in enough detail that "
+    "a researcher could understand and reimplement the idea without the paper.\n"
+    "\n"
+    "The method (as listed on a benchmark leaderboard): {method}\n"
+    "Paper title: {title}\n"
+    "\n"
+    "<paper>\n"
+    "{paper}\n"
+    "</paper>\n"
+    "\n"
+    "Describe the idea behind this method: the problem it addresses, the approach, the "
+    "architecture or algorithm, the training objective, and the mathematical details that "
+    "define it.\n"
+    "\n"
+    "Do not include: any empirical result, score, percentage or number from the "
+    "experiments; any comparison with other methods or statement of which performs better; "
+    "the name of the method, model, system or authors; the year, venue or any date. Refer "
+    'to the method only as "the proposed method".\n'
+    "\n"
+    "Write the description between <idea> and </idea> tags."
+)
+
+# Section 4: "a clear, comprehensive research goal including what the benchmark evaluates",
+# generated from the benchmark's official description.
+EXTRACT_GOAL_PROMPT = (
+    "Below is the description of a benchmark used to evaluate research methods.\n"
+    "\n"
+    "Task: {task}\n"
+    "Dataset: {dataset}\n"
+    "Metrics: {metrics}\n"
+    "\n"
+    "<description>\n"
+    "{description}\n"
+    "</description>\n"
+    "\n"
+    "Write a clear, comprehensive research goal for this benchmark: what it evaluates, on "
+    "what data, and what a method must do to score well on its metrics. Do not mention any "
+    "model or method names, any results or scores, or any dates.\n"
+    "\n"
+    "Write the goal between <goal> and </goal> tags."
+)
+
+# The fallback goal when no extraction runs (--no-extract) or the leaderboard has no
+# description: the benchmark's own words, no model involved.
+TEMPLATE_GOAL = (
+    'Achieve the best performance on the task "{task}" on the benchmark "{dataset}", as '
+    "measured by: {metrics}.{description}"
+)
+
+# The fallback idea text (--no-extract, or no paper text): method name and paper title.
+TEMPLATE_IDEA = "Method: {method}\nPaper: {title}"

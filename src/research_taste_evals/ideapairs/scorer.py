@@ -1,0 +1,153 @@
+"""Per-pair scoring: both orders' answers -> consistency-aware correctness and a probability.
+
+Section 6.1 of Mule et al.: a pair is correct only if the model picks the same idea in both
+orders (consistent) and that idea is the better one; chance is 25%. An answer that does not
+parse (no single "Answer: A|B" line) makes the pair unanswered: it is counted (``unparsed``)
+and the pair is neither consistent nor correct -- never silently dropped.
+
+Appendix B.11: the position-debiased probability is p~ = (p_orig + 1 - p_swap) / 2, with p the
+probability of class 1 (Idea B is better, section 2) in each order; p~ is then the debiased
+probability that the original order's Idea B is better, scored against y of the original.
+
+``Score.value`` holds every number the metrics need (so it survives epoch reduction):
+``correct``, ``consistent``, ``answered``, ``unparsed`` (0-2), ``original_correct``,
+``swapped_correct``, ``verdict`` (+1 consistent and right, -1 consistent and wrong, 0
+otherwise), ``p_debiased`` (NaN without both probabilities), ``p_from_logprobs`` (share of the
+two probabilities read from logprobs; NaN without them) and ``y``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.solver import TaskState
+
+from research_taste_evals.core.answers import parse_choice
+from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
+from research_taste_evals.core.stats import NAN
+from research_taste_evals.ideapairs.dataset import ORDERS
+from research_taste_evals.ideapairs.metrics import (
+    bias_report,
+    calibration,
+    consistency_accuracy,
+    leaderboard_ranking,
+    tier_accuracy,
+)
+from research_taste_evals.ideapairs.solvers import ANSWERS_KEY
+
+_ANSWER_LINE = re.compile(r"^\W*answer\W*:\W*(?:idea\s+)?([AB])\W*$", re.IGNORECASE | re.MULTILINE)
+_CONFIDENCE_LINE = re.compile(
+    r"^\W*confidence\W*:\s*([0-9]*\.?[0-9]+)\s*(%?)\W*$", re.IGNORECASE | re.MULTILINE
+)
+PERCENT = 100.0
+
+
+def parse_answer(text: str) -> str | None:
+    """ "A" or "B" from the reply's "Answer:" line(s), or from a reply that is only the letter.
+
+    None when there is no such line, or the lines contradict each other.
+    """
+    letters = {match.upper() for match in _ANSWER_LINE.findall(text)}
+    if not letters:
+        return parse_choice(text, ("A", "B"))
+    return letters.pop() if len(letters) == 1 else None
+
+
+def parse_confidence(text: str) -> float | None:
+    """The last "Confidence:" value as a probability (80% -> 0.8); None if absent/outside [0, 1]."""
+    matches = _CONFIDENCE_LINE.findall(text)
+    if not matches:
+        return None
+    number, percent = matches[-1]
+    value = float(number) / (PERCENT if percent else 1.0)
+    return value if 0.0 <= value <= 1.0 else None
+
+
+def probability_b(
+    answer: str | None, completion: str, from_logprobs: float | None
+) -> tuple[float | None, str]:
+    """P(Idea B is better) for one order and its source: logprobs, verbalised, or none."""
+    if answer is None:
+        return None, "none"
+    if from_logprobs is not None:
+        return from_logprobs, "logprobs"
+    confidence = parse_confidence(completion)
+    if confidence is None:
+        return None, "none"
+    return (confidence if answer == "B" else 1.0 - confidence), "verbalised"
+
+
+def pair_value(
+    metadata: dict[str, Any], answers: dict[str, dict[str, Any]]
+) -> tuple[dict[str, float], dict[str, Any]]:
+    """The score value of a pair and the diagnostics shown in the transcript."""
+    picks: dict[str, str | None] = {}
+    probabilities: dict[str, float | None] = {}
+    sources: dict[str, str] = {}
+    for order in ORDERS:
+        completion = answers[order]["completion"]
+        letter = parse_answer(completion)
+        shown = metadata["orders"][order]
+        picks[order] = None if letter is None else shown["idea_a" if letter == "A" else "idea_b"]
+        probabilities[order], sources[order] = probability_b(
+            letter, completion, answers[order]["p_b_logprobs"]
+        )
+    better = metadata["better_id"]
+    answered = all(pick is not None for pick in picks.values())
+    consistent = answered and picks["original"] == picks["swapped"]
+    correct = consistent and picks["original"] == better
+    p_orig, p_swap = probabilities["original"], probabilities["swapped"]
+    have_p = p_orig is not None and p_swap is not None
+    value = {
+        "correct": float(correct),
+        "consistent": float(consistent),
+        "answered": float(answered),
+        "unparsed": float(sum(pick is None for pick in picks.values())),
+        "original_correct": float(picks["original"] == better),
+        "swapped_correct": float(picks["swapped"] == better),
+        "verdict": (1.0 if correct else -1.0) if consistent else 0.0,
+        "p_debiased": (p_orig + 1.0 - p_swap) / 2.0 if have_p else NAN,  # type: ignore[operator]
+        "p_from_logprobs": sum(s == "logprobs" for s in sources.values()) / 2.0 if have_p else NAN,
+        "y": 1.0 if metadata["orders"]["original"]["label"] == "B" else 0.0,
+    }
+    details = {"picks": picks, "probabilities_b": probabilities, "probability_sources": sources}
+    return value, details
+
+
+@scorer(
+    metrics=[
+        consistency_accuracy(),
+        tier_accuracy(),
+        leaderboard_ranking(),
+        calibration(),
+        bias_report(),
+    ]
+)
+def idea_pairs_scorer() -> Scorer:
+    """Consistency-aware correctness of a pair judged in both orders, with its probability."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        answers = state.metadata[ANSWERS_KEY]
+        value, details = pair_value(state.metadata, answers)
+        letters = {
+            order: parse_answer(answers[order]["completion"]) or "unparsed" for order in ORDERS
+        }
+        return Score(
+            value=value,
+            answer=f"original: {letters['original']}, swapped: {letters['swapped']}",
+            explanation=(
+                "consistent and correct"
+                if value["correct"]
+                else "consistent but wrong"
+                if value["consistent"]
+                else "inconsistent"
+                if value["answered"]
+                else "unparsed answer"
+            ),
+            # The typed reason every family uses for an answer that did not parse.
+            metadata=details | ({"reason": INVALID_RESPONSE_FORMAT} if value["unparsed"] else {}),
+        )
+
+    return score

@@ -1,0 +1,88 @@
+"""The idea-pair solver: ask the model about both presentation orders of a pair, concurrently.
+
+Token log-probabilities are requested (``GenerateConfig(logprobs=True, top_logprobs=...)``);
+when the provider returns them, P(Idea B) is read from the answer letter's distribution,
+otherwise the scorer falls back to the verbalised confidence. Which source was used is
+recorded per order. The eval's generation config (e.g. ``--reasoning-effort``) applies, since
+the calls go through the evaluated model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import re
+from typing import Any
+
+from inspect_ai.model import ChatMessageUser, GenerateConfig, ModelOutput, get_model
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+
+from research_taste_evals.ideapairs.dataset import ORDERS, forecast_prompt
+
+TOP_LOGPROBS = 5
+ANSWERS_KEY = "answers"
+_ANSWER_PREFIX = re.compile(r"answer\W*:\W*$", re.IGNORECASE)
+
+
+def order_prompt(metadata: dict[str, Any], order: str) -> str:
+    """The prompt of one presentation order, from the sample metadata."""
+    shown = metadata["orders"][order]
+    ideas = metadata["ideas"]
+    return forecast_prompt(
+        metadata["goal"], ideas[shown["idea_a"]]["text"], ideas[shown["idea_b"]]["text"]
+    )
+
+
+def logprob_probability_b(output: ModelOutput) -> float | None:
+    """P(B) over {A, B} at the answer letter after "Answer:", from the token logprobs.
+
+    A reply that is only the letter counts too. None when the provider returned no logprobs or
+    no answer letter follows "Answer:". Among
+    the top alternatives at that position, every token reading "A" or "B" (after stripping
+    spaces and markup) adds to its letter; a letter absent from the top list counts as 0.
+    """
+    if not output.choices or output.choices[0].logprobs is None:
+        return None
+    tokens = output.choices[0].logprobs.content
+    text = ""
+    found = None
+    for token in tokens:
+        is_letter = token.token.strip(" *_") in ("A", "B")
+        if is_letter and _ANSWER_PREFIX.search(text):
+            found = token
+        text += token.token
+    letters = [token for token in tokens if token.token.strip(" *_`.") in ("A", "B")]
+    if found is None and text.strip(" *_`.\n") in ("A", "B") and len(letters) == 1:
+        found = letters[0]  # a reply that is only the letter
+    if found is None:
+        return None
+    mass = {"A": 0.0, "B": 0.0}
+    alternatives = [(a.token, a.logprob) for a in found.top_logprobs or []]
+    for text_token, logprob in alternatives or [(found.token, found.logprob)]:
+        letter = text_token.strip(" *_")
+        if letter in mass:
+            mass[letter] += math.exp(logprob)
+    total = mass["A"] + mass["B"]
+    return mass["B"] / total if total > 0 else None
+
+
+@solver
+def judge_both_orders(logprobs: bool = True) -> Solver:
+    """Generate the model's answer for the original and the swapped order of the pair."""
+    config = (
+        GenerateConfig(logprobs=True, top_logprobs=TOP_LOGPROBS) if logprobs else GenerateConfig()
+    )
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        model = get_model()
+        prompts = [order_prompt(state.metadata, order) for order in ORDERS]
+        outputs = await asyncio.gather(*(model.generate(p, config=config) for p in prompts))
+        state.metadata[ANSWERS_KEY] = {
+            order: {"completion": output.completion, "p_b_logprobs": logprob_probability_b(output)}
+            for order, output in zip(ORDERS, outputs, strict=True)
+        }
+        state.messages = [ChatMessageUser(content=prompts[0]), outputs[0].message]
+        state.output = outputs[0]
+        return state
+
+    return solve

@@ -1,0 +1,302 @@
+"""Dataset-level Long-Form Task metrics: per task over runs, then the mean of the task means.
+
+AISI's Long-Form Tasks report ("A Case Study", Figure 3) reports, per task and configuration,
+"the average over ten runs, with error bars giving the standard error". Here a run is a sample
+(``-T runs=N`` gives each task N samples, see :mod:`research_taste_evals.lft.dataset`), so:
+
+- ``<stat>/<task_id>`` is the mean over that task's runs and ``<stat>_stderr/<task_id>`` its
+  standard error over runs (n-1 denominator; NaN with one run: undefined, never 0);
+- ``<stat>`` is the mean of the per-task means (each task weighs the same whatever its number
+  of runs) and ``<stat>_stderr`` the standard error of that mean, ``sqrt(sum se_t^2) / T``
+  (NaN when any task has a single run).
+
+Each sample's score value is a dict (see :mod:`research_taste_evals.lft.scorer`). An unscored
+panel keeps its failure counts with NaN score fields, so the means skip it while ``unscored``
+counts it; :func:`lft_epochs_reducer` sums the counts over epochs, so an unscored epoch is
+counted whatever ``--epochs`` is. Every metric returns NaN on degenerate input and never
+raises.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Callable
+from typing import Any
+
+from inspect_ai.scorer import (
+    Metric,
+    SampleScore,
+    Score,
+    ScoreReducer,
+    Value,
+    krippendorff_alpha,
+    metric,
+    score_reducer,
+)
+
+from research_taste_evals.core.stats import NAN, mean_and_stderr
+
+TASK_ID_KEY = "task_id"
+UNKNOWN_TASK = "unknown"
+PANEL_LEVELS_KEY = "panel_levels"  # score metadata: each valid grader's end-to-end level
+PANEL_CREDITS_KEY = "panel_partial_credits"  # score metadata: each valid grader's partial credit
+EPOCH_UNITS_SUFFIX = "_by_epoch"  # reduced metadata: one list of grades per epoch
+LEVELS_TO_PERCENT = 10.0  # end-to-end 0..10 -> 0..100 %
+# Score-value fields that are counts: summed over epochs (a mean would hide an unscored epoch).
+COUNT_KEYS = frozenset({"valid_grades", "failed_grades", "unscored", "contradictions"})
+MIN_ALPHA_UNITS = 2  # with one unit Krippendorff's alpha is 0 by construction: undefined
+
+
+def value_dict(sample_score: SampleScore) -> dict[str, Any]:
+    value = sample_score.score.value
+    return value if isinstance(value, dict) else {}
+
+
+def number(value: dict[str, Any], key: str) -> float:
+    raw = value.get(key)
+    if isinstance(raw, bool) or not isinstance(raw, int | float):
+        return NAN
+    return float(raw)
+
+
+def task_of(sample_score: SampleScore) -> str:
+    """The sample's task id (its metadata ``task_id``, else its rubric's, else ``unknown``)."""
+    metadata = sample_score.sample_metadata or {}
+    task_id = metadata.get(TASK_ID_KEY)
+    if task_id is None and isinstance(metadata.get("rubric"), dict):
+        task_id = metadata["rubric"].get(TASK_ID_KEY)
+    return str(task_id) if task_id is not None else UNKNOWN_TASK
+
+
+def _groups(
+    scores: list[SampleScore],
+    extract: Callable[[dict[str, Any]], float],
+    group: Callable[[SampleScore], str],
+) -> dict[str, list[float]]:
+    groups: dict[str, list[float]] = {}
+    for sample_score in scores:
+        groups.setdefault(group(sample_score), []).append(extract(value_dict(sample_score)))
+    return groups
+
+
+def grouped_mean(
+    scores: list[SampleScore],
+    name: str,
+    extract: Callable[[dict[str, Any]], float],
+    group: Callable[[SampleScore], str],
+) -> dict[str, float]:
+    """``name``/``name_stderr`` pooled over all samples, and per group (the grader check's)."""
+    groups = _groups(scores, extract, group)
+    every = [v for values in groups.values() for v in values]
+    result: dict[str, float] = {}
+    for label, values in [("", every), *sorted(groups.items())]:
+        mean, stderr = mean_and_stderr(values)
+        suffix = f"/{label}" if label else ""
+        result[f"{name}{suffix}"] = mean
+        result[f"{name}_stderr{suffix}"] = stderr
+    return result
+
+
+def task_means(
+    scores: list[SampleScore], name: str, extract: Callable[[dict[str, Any]], float]
+) -> dict[str, float]:
+    """Per task: mean and standard error over runs; overall: the mean of the task means."""
+    result: dict[str, float] = {}
+    means: list[float] = []
+    errors: list[float] = []
+    for label, values in sorted(_groups(scores, extract, task_of).items()):
+        mean, stderr = mean_and_stderr(values)
+        result[f"{name}/{label}"] = mean
+        result[f"{name}_stderr/{label}"] = stderr
+        if not math.isnan(mean):
+            means.append(mean)
+            errors.append(stderr)
+    overall = sum(means) / len(means) if means else NAN
+    # Tasks are fixed, runs random: the variance of a mean of independent task means.
+    stderr = math.sqrt(sum(e * e for e in errors)) / len(errors) if errors else NAN
+    return {name: overall, f"{name}_stderr": stderr, **result}
+
+
+@metric
+def lft_end_to_end() -> Metric:
+    """End-to-end score (0-10, and %): per task over runs, overall the mean of task means."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return {
+            **task_means(scores, "end_to_end", lambda v: number(v, "end_to_end")),
+            **task_means(
+                scores,
+                "end_to_end_pct",
+                lambda v: number(v, "end_to_end") * LEVELS_TO_PERCENT,
+            ),
+        }
+
+    return compute
+
+
+@metric
+def lft_feasible() -> Metric:
+    """Share of scored runs whose median end-to-end score is feasible (>= 5), per task."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return task_means(scores, "feasible_share", lambda v: number(v, "feasible"))
+
+    return compute
+
+
+@metric
+def lft_partial_credit() -> Metric:
+    """Median partial credit (0-1: points met / points available), per task over runs."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return task_means(scores, "partial_credit", lambda v: number(v, "partial_credit"))
+
+    return compute
+
+
+def _units(sample_score: SampleScore, key: str) -> list[list[float]]:
+    metadata = sample_score.score.metadata or {}
+    per_epoch = metadata.get(key + EPOCH_UNITS_SUFFIX)
+    grades = per_epoch if isinstance(per_epoch, list) else [metadata.get(key)]
+    return [[float(g) for g in unit] for unit in grades if isinstance(unit, list) and unit]
+
+
+def panel_alpha(scores: list[SampleScore], key: str, level: str) -> float:
+    """Krippendorff's alpha over panels (units) x valid grades (score metadata ``key``).
+
+    A unit is one panel: one sample in one epoch (:func:`lft_epochs_reducer` keeps every
+    epoch's grades). Uses Inspect's ``krippendorff_alpha``. Units with fewer than two grades
+    add no pairable values. NaN when undefined: fewer than two units (alpha is then 0 by
+    construction), or every grade the same (Inspect would report 1.0).
+    """
+    units = [
+        SampleScore(score=Score(value=unit))
+        for sample_score in scores
+        for unit in _units(sample_score, key)
+        if len(unit) >= 2
+    ]
+    if len(units) < MIN_ALPHA_UNITS:
+        return NAN
+    distinct = {v for unit in units if isinstance(unit.score.value, list) for v in unit.score.value}
+    if len(distinct) < 2:
+        return NAN
+    alpha = krippendorff_alpha(level)  # type: ignore[arg-type]
+    try:
+        return float(alpha(units))  # type: ignore[arg-type]
+    except (ValueError, ZeroDivisionError):
+        return NAN
+
+
+@metric
+def lft_grader_agreement() -> Metric:
+    """Agreement within each panel: Krippendorff's alpha (levels ordinal, credits interval)."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return {
+            "grader_alpha": panel_alpha(scores, PANEL_LEVELS_KEY, "ordinal"),
+            "grader_alpha_partial_credit": panel_alpha(scores, PANEL_CREDITS_KEY, "interval"),
+        }
+
+    return compute
+
+
+def unscored_panels(value: dict[str, Any]) -> float:
+    """Unscored panels in a score value (its count, else 1 when the end-to-end is NaN)."""
+    if not value:
+        return 1.0
+    count = number(value, "unscored")
+    if not math.isnan(count):
+        return count
+    return 1.0 if math.isnan(number(value, "end_to_end")) else 0.0
+
+
+def _total(scores: list[SampleScore], key: str) -> float:
+    values = [number(value_dict(s), key) for s in scores if value_dict(s)]
+    return sum(v for v in values if not math.isnan(v))
+
+
+@metric
+def lft_grader_failures() -> Metric:
+    """Failed grader calls, unscored panels, and grades whose level contradicts their checklist.
+
+    - ``grader_failure_rate``: failed calls / all calls, pooled;
+    - ``unscored``: panels below quorum (every epoch counted; a sample with no score value
+      counts once);
+    - ``grade_contradiction_rate``: valid grades whose level claims a criterion their own
+      ``criteria_met`` does not list / valid grades (NaN when partial credit was not graded).
+    """
+
+    def compute(scores: list[SampleScore]) -> Value:
+        valid = _total(scores, "valid_grades")
+        failed = _total(scores, "failed_grades")
+        unscored = sum(unscored_panels(value_dict(s)) for s in scores)
+        checked = [s for s in scores if not math.isnan(number(value_dict(s), "contradictions"))]
+        contradictions = _total(checked, "contradictions")
+        checked_grades = _total(checked, "valid_grades")
+        return {
+            "grader_failure_rate": failed / (valid + failed) if valid + failed > 0 else NAN,
+            "unscored": float(unscored),
+            "grade_contradiction_rate": (
+                contradictions / checked_grades if checked_grades > 0 else NAN
+            ),
+        }
+
+    return compute
+
+
+@metric
+def lft_nudges() -> Metric:
+    """``followup="nudge"``: nudges needed to reach level 10 (capped), and the share that did.
+
+    NaN when the run did not nudge (the score values then carry no nudge fields).
+    """
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return {
+            **task_means(scores, "nudges_to_top", lambda v: number(v, "nudges_to_top")),
+            **task_means(scores, "reached_top", lambda v: number(v, "reached_top")),
+        }
+
+    return compute
+
+
+def _reduce_values(values: list[dict[str, Any]]) -> dict[str, Any]:
+    reduced: dict[str, Any] = {}
+    for key in dict.fromkeys(k for value in values for k in value):  # every epoch's keys
+        numbers = [number(v, key) for v in values]
+        finite = [n for n in numbers if not math.isnan(n)]
+        if key in COUNT_KEYS:
+            reduced[key] = float(sum(finite)) if finite else NAN
+        else:
+            reduced[key] = statistics.mean(finite) if finite else NAN
+    return reduced
+
+
+@score_reducer(name="lft_epochs")
+def lft_epochs_reducer() -> ScoreReducer:
+    """Reduce a sample's epochs: fields averaged over scored epochs, counts summed.
+
+    ``valid_grades``, ``failed_grades``, ``unscored`` and ``contradictions`` are summed, so an
+    unscored epoch stays counted; every other field is the mean over the epochs where it is
+    defined. The metadata keeps every epoch's panel grades (``panel_levels_by_epoch``,
+    ``panel_partial_credits_by_epoch``), so grader agreement uses every epoch's panels.
+    """
+
+    def reduce(scores: list[Score]) -> Score:
+        dicts = [s.value for s in scores if isinstance(s.value, dict)]
+        if not dicts:
+            return Score(value=NAN, metadata=scores[0].metadata if scores else None)
+        metadata = dict(scores[0].metadata or {})
+        for key in (PANEL_LEVELS_KEY, PANEL_CREDITS_KEY):
+            metadata[key + EPOCH_UNITS_SUFFIX] = [(s.metadata or {}).get(key, []) for s in scores]
+        reasons = {s.reason for s in scores}
+        return Score(
+            value=_reduce_values(dicts),
+            answer=scores[0].answer if len({s.answer for s in scores}) == 1 else None,
+            reason=scores[0].reason if len(reasons) == 1 else None,
+            explanation=scores[0].explanation if len(scores) == 1 else None,
+            metadata=metadata,
+        )
+
+    return reduce

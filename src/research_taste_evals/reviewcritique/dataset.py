@@ -1,0 +1,318 @@
+"""ReviewCritique data: one Sample per peer review, its segments labelled deficient or not.
+
+Du et al. (2024), "LLMs Assist NLP Researchers: Critique Paper (Meta-)Reviewing" (EMNLP 2024,
+arXiv:2406.16253), data at jiangshdd/ReviewCritique @ 629932bc; reused as the fourth task of
+AAAR-1.0 (Lou et al., 2024, Sections 3.4 / 5.4).
+
+LICENSE: the data is under the "Apache NON-AI License, Version 2.0": it may be used for
+evaluation, analysis and benchmarking only, NEVER in an AI training set or to train a model.
+
+Two layouts are read, one JSON object per line, both with bare ``NaN`` tokens (Python's json
+accepts them; they mean "no value"):
+
+- upstream (``data/ReviewCritique.jsonl``, ``data/ReviewCritique_LLM.jsonl``): ``title``,
+  ``decision``, ``body_text`` and one key per review (``review#1``... for human reviews, the
+  model name for LLM reviews) holding ``{"review": [segment, ...], "score": {...}}``;
+- derived (the third-party re-serialisation many people have): ``title``, ``decision``,
+  ``paper_text`` and ``reviews``, a list of those review objects (keys dropped; we name them
+  ``review#k`` by position).
+
+A segment is ``{segment_text, topic_class_1, topic_class_2, reliability "Yes"|"No",
+explanation, error_type}``; "No" marks a deficient segment, the positive class.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any, Literal
+
+from inspect_ai.dataset import MemoryDataset, Sample
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+
+from research_taste_evals.core.data import (
+    DataError,
+    PinnedFile,
+    ResolvedData,
+    describe_validation_error,
+    git_blob_id,
+    read_jsonl,
+    resolve_data,
+)
+from research_taste_evals.core.text import content_id, fill_template, first_words
+from research_taste_evals.reviewcritique.prompts import REVIEW_CONTEXT, SEGMENT_LINE
+
+Subset = Literal["human", "llm"]
+SUBSETS: tuple[Subset, ...] = ("human", "llm")
+UPSTREAM_REPO = "jiangshdd/ReviewCritique"
+UPSTREAM_COMMIT = "629932bcfa31879b1df1e011e3cd7188aa3b9b46"
+_RAW_BASE = f"https://github.com/{UPSTREAM_REPO}/raw/{UPSTREAM_COMMIT}/data/"
+# Digests from the upstream tree at the pinned commit; only the git blob id of the human file
+# is published, and it pins the bytes as firmly as a sha256.
+PINNED_FILES: dict[Subset, PinnedFile] = {
+    "human": PinnedFile(
+        url=_RAW_BASE + "ReviewCritique.jsonl",
+        sha256=None,
+        filename="ReviewCritique.jsonl",
+        git_blob="41428e6a74c197def46ccad51fe4b191259a0482",
+    ),
+    "llm": PinnedFile(
+        url=_RAW_BASE + "ReviewCritique_LLM.jsonl",
+        sha256="96e1fe6ca1a92f90e5063809c7f05197872fa4cfa2ffebd737c6a6d2db3b48f7",
+        filename="ReviewCritique_LLM.jsonl",
+        git_blob="db400bb4ed2bbcd1ae6c7500437d562c79602044",
+    ),
+}
+LICENSE_NOTE = (
+    "ReviewCritique (Du et al., 2024) is under the Apache NON-AI License 2.0: evaluation, "
+    "analysis and benchmarking only; never use it to train a model or in a training set."
+)
+# Neither paper states a paper-text budget; this keeps every paper of both files whole (the
+# longest has 23,628 words), so truncation only happens when a user asks for it.
+DEFAULT_PAPER_WORDS = 30_000
+UNSPECIFIED_ERROR_TYPE = "Unspecified"
+PAPER_TEXT_KEYS = ("body_text", "paper_text")
+DEFICIENT = "No"
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+class SegmentRecord(BaseModel):
+    """One review segment as stored upstream (bare NaN = no value)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    segment_text: str
+    reliability: Literal["Yes", "No"]
+    explanation: str | None = None
+    error_type: str | None = None
+    topic_class_1: str | None = None
+    topic_class_2: str | None = None
+
+    @field_validator("segment_text", mode="before")
+    @classmethod
+    def _number_as_text(cls, value: Any) -> Any:
+        # A few human segments are bare numbers ("2019", "4.1") that the source parsed as JSON
+        # numbers; they are text of the review, so keep them as written.
+        if isinstance(value, int | float) and not isinstance(value, bool) and not _missing(value):
+            return str(value)
+        return value
+
+    @field_validator("explanation", "error_type", "topic_class_1", "topic_class_2", mode="before")
+    @classmethod
+    def _nan_as_none(cls, value: Any) -> Any:
+        return None if _missing(value) else value
+
+
+class ReviewRecord(BaseModel):
+    """One review of one paper, flattened from either layout."""
+
+    title: str
+    decision: str | None = None
+    paper_text: str
+    reviewer: str
+    segments: list[SegmentRecord]
+    score: dict[str, Any] = {}
+
+    @field_validator("decision", mode="before")
+    @classmethod
+    def _nan_as_none(cls, value: Any) -> Any:
+        return None if _missing(value) else value
+
+
+def normalise_error_type(raw: str | None) -> str:
+    """Group spelling variants ("out-of-scope", "Misinterpret Novelty "): trim, capitalise."""
+    if raw is None or not raw.strip():
+        return UNSPECIFIED_ERROR_TYPE
+    text = " ".join(raw.split())
+    return text[0].upper() + text[1:]
+
+
+def flatten_reviews(paper: Any, source: str) -> list[dict[str, Any]]:
+    """The raw review records of one paper line, in either layout.
+
+    Raises:
+        DataError: the line is not an object, or has no paper text or no reviews.
+    """
+    if not isinstance(paper, dict):
+        raise DataError(f"{source}: expected a JSON object, got {type(paper).__name__}")
+    text_key = next((key for key in PAPER_TEXT_KEYS if key in paper), None)
+    if text_key is None:
+        raise DataError(f"{source}: field 'body_text' (or 'paper_text'): missing")
+    if "reviews" in paper:
+        if not isinstance(paper["reviews"], list):
+            raise DataError(f"{source}: field 'reviews': expected a list")
+        named = [(f"review#{k + 1}", review) for k, review in enumerate(paper["reviews"])]
+    else:
+        named = [
+            (key, value)
+            for key, value in paper.items()
+            if isinstance(value, dict) and "review" in value
+        ]
+    if not named:
+        raise DataError(f"{source}: no reviews (no 'reviews' list and no key holding 'review')")
+    flat = []
+    for reviewer, review in named:
+        if not isinstance(review, dict):
+            raise DataError(f"{source}: field '{reviewer}': expected an object with 'review'")
+        flat.append(
+            {
+                "title": paper.get("title"),
+                "decision": paper.get("decision"),
+                "paper_text": paper[text_key],
+                "reviewer": reviewer,
+                "segments": review.get("review"),
+                "score": review.get("score") or {},
+            }
+        )
+    return flat
+
+
+def validate_review(raw: dict[str, Any], source: str) -> ReviewRecord:
+    """Validate one flattened review; the error names the paper line, the review and the field."""
+    try:
+        return ReviewRecord.model_validate(raw)
+    except ValidationError as error:
+        reviewer = raw.get("reviewer")
+        raise DataError(
+            f"{source}, review '{reviewer}': {describe_validation_error(error)}"
+        ) from error
+
+
+def data_files(path: Path) -> list[Path]:
+    """The JSON-lines files at ``path``: the file itself, or every ``*.jsonl`` in a folder."""
+    if path.is_file():
+        return [path]
+    files = sorted(path.glob("*.jsonl"))
+    if not files:
+        raise DataError(f"{path}: no *.jsonl files in this folder")
+    return files
+
+
+def load_reviews(path: Path) -> tuple[list[ReviewRecord], int]:
+    """Validated reviews of every file at ``path``, with reviews repeated across files dropped.
+
+    The derived subset's files overlap (the same paper drawn twice, identical content); a review
+    whose content id was already read is counted and skipped.
+
+    Returns:
+        ``(reviews, duplicates_dropped)``.
+    """
+    reviews: list[ReviewRecord] = []
+    seen: set[str] = set()
+    duplicates = 0
+    for file in data_files(path):
+        for line_number, paper in enumerate(read_jsonl(file), start=1):
+            source = f"{file}: paper {line_number}"
+            for raw in flatten_reviews(paper, source):
+                record = validate_review(raw, source)
+                key = review_id(record)
+                if key in seen:
+                    duplicates += 1
+                    continue
+                seen.add(key)
+                reviews.append(record)
+    return reviews, duplicates
+
+
+def load_reviewcritique(
+    subset: Subset, data_path: str | None = None
+) -> tuple[list[ReviewRecord], ResolvedData, int]:
+    """Reviews of the pinned upstream file for ``subset``, or of a local file or folder.
+
+    Evaluation only: the license forbids training on this data (see ``LICENSE_NOTE``).
+    """
+    if subset not in SUBSETS:
+        raise ValueError(f"subset must be one of {SUBSETS}, got {subset!r}")
+    resolved = resolve_data(PINNED_FILES[subset], data_path)
+    reviews, duplicates = load_reviews(resolved.path)
+    return reviews, resolved, duplicates
+
+
+def matches_pinned(path: Path, subset: Subset) -> bool:
+    """Whether ``path`` is byte-identical to the pinned upstream file of ``subset``."""
+    return path.is_file() and git_blob_id(path) == PINNED_FILES[subset].git_blob
+
+
+def review_id(record: ReviewRecord) -> str:
+    """Stable id from the paper title and the review's segments and labels (not the file order)."""
+    return content_id(
+        record.title,
+        [(s.segment_text, s.reliability) for s in record.segments],
+    )
+
+
+def paper_id(title: str) -> str:
+    """Stable id of a paper (the bootstrap unit): its title."""
+    return content_id(" ".join(title.split()).lower())
+
+
+def record_to_sample(record: ReviewRecord, paper_words: int) -> Sample:
+    """One review -> one Sample. Pure.
+
+    Reads: ``title``, ``decision``, ``paper_text`` (first ``paper_words`` words kept),
+    ``reviewer``, ``score``, and per segment ``segment_text``, ``reliability``,
+    ``explanation``, ``error_type``. Segment ids are 1-based positions in the review.
+    """
+    words_total = len(record.paper_text.split())
+    paper = first_words(record.paper_text, paper_words)
+    segments = [
+        {
+            "id": index,
+            "text": segment.segment_text,
+            "deficient": segment.reliability == DEFICIENT,
+            "error_type": normalise_error_type(segment.error_type)
+            if segment.reliability == DEFICIENT
+            else None,
+            "error_type_raw": segment.error_type,
+            "explanation": segment.explanation,
+        }
+        for index, segment in enumerate(record.segments, start=1)
+    ]
+    listing = "\n".join(
+        fill_template(SEGMENT_LINE, id=str(s["id"]), text=" ".join(str(s["text"]).split()))
+        for s in segments
+    )
+    context = fill_template(
+        REVIEW_CONTEXT, title=record.title.strip(), paper=paper, segments=listing
+    )
+    deficient_ids = [s["id"] for s in segments if s["deficient"]]
+    return Sample(
+        id=review_id(record),
+        input=context,
+        target=",".join(str(i) for i in deficient_ids),
+        metadata={
+            "paper_id": paper_id(record.title),
+            "title": record.title,
+            "decision": record.decision,
+            "reviewer": record.reviewer,
+            "review_scores": {str(k): str(v) for k, v in record.score.items()},
+            "segments": segments,
+            "paper_words_total": words_total,
+            "paper_words_kept": min(words_total, paper_words),
+            "paper_truncated": words_total > paper_words,
+            "license": LICENSE_NOTE,
+        },
+    )
+
+
+def reviewcritique_dataset(
+    reviews: list[ReviewRecord], paper_words: int, name: str
+) -> MemoryDataset:
+    """The Inspect dataset of ``reviews``, one Sample each."""
+    if paper_words <= 0:
+        raise ValueError(f"paper_words must be positive, got {paper_words}")
+    return MemoryDataset([record_to_sample(r, paper_words) for r in reviews], name=name)
+
+
+def count_segments(reviews: list[ReviewRecord]) -> dict[str, int]:
+    """Papers, reviews, segments and deficient segments (for metadata and checks)."""
+    segments = [s for r in reviews for s in r.segments]
+    return {
+        "papers": len({paper_id(r.title) for r in reviews}),
+        "reviews": len(reviews),
+        "segments": len(segments),
+        "deficient_segments": sum(s.reliability == DEFICIENT for s in segments),
+    }

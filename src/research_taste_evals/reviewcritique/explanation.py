@@ -1,0 +1,176 @@
+"""Explanation quality: ROUGE-1/2/L and BERTScore of the model's explanation vs the human one.
+
+AAAR-1.0 Section 5.4 (Table 8, from Du et al., 2024) scores explanations only on segments the
+model correctly flags as deficient. Neither paper names the BERTScore model; we use the
+``bert-score`` package's default for English (``roberta-large``, layer 17, no idf, no baseline
+rescaling), loaded from the Hub by name at a revision that is recorded (pin it with
+``bertscore_revision``). Table 8's BERTScores (55-57) lie far below the ~0.83 that unrescaled
+roberta-large gives even unrelated English sentences, so Du et al. probably rescaled with
+bert-score's baseline (``rescale_with_baseline=True``) or used another model: we report the raw
+F1 (bert-score's default) and, from the same pairs, the rescaled one, (F1 - b) / (1 - b) with
+bert-score's packaged baseline b for roberta-large layer 17. Offline, ``offline-minilm`` names
+the packaged all-MiniLM-L6-v2 BERT weights (last of its 6 layers) explicitly; logs mark that as
+not paper-faithful. ROUGE uses ``rouge-score`` with Porter stemming, as the AAAR-1.0 release
+code does for its other tasks.
+
+A BERTScore model that cannot be loaded never stops the run and is never replaced: the task
+records why in its metadata and every BERTScore is NaN (counted as unscored).
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib.resources
+import logging
+import threading
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from research_taste_evals.core.data import cache_dir
+from research_taste_evals.core.embeddings import OFFLINE_MODEL, resolve_model
+from research_taste_evals.core.stats import NAN
+
+logger = logging.getLogger(__name__)
+
+ROUGE_TYPES = ("rouge1", "rouge2", "rougeL")
+PAPER_BERTSCORE_MODEL = "roberta-large"  # bert_score.utils.lang2model["en"]
+PAPER_BERTSCORE_HUB_REPO = "FacebookAI/roberta-large"
+PAPER_BERTSCORE_LAYERS = 17  # bert_score.utils.model2layers["roberta-large"]
+OFFLINE_BERTSCORE_LAYERS = 6  # all-MiniLM-L6-v2 has 6 layers; its sentence vectors use the last
+BERTSCORE_BATCH_SIZE = 32
+_HUB_FILES = ["*.json", "*.txt", "model.safetensors"]
+BASELINE_LANGUAGE = "en"
+
+
+def rescale_baseline(model: str, layer: int) -> float | None:
+    """bert-score's packaged F1 baseline for ``model`` at ``layer`` (None if it ships none)."""
+    resource = importlib.resources.files("bert_score").joinpath(
+        f"rescale_baseline/{BASELINE_LANGUAGE}/{model}.tsv"
+    )
+    if not resource.is_file():
+        return None
+    rows = list(csv.DictReader(resource.read_text(encoding="utf-8").splitlines()))
+    # bert-score indexes the table by row position = layer (its ``iloc[num_layers]``).
+    return float(rows[layer]["F"]) if layer < len(rows) else None
+
+
+@lru_cache(maxsize=1)
+def rouge_scorer_instance() -> Any:
+    """The shared ROUGE scorer (built when the scorer is, so NLTK never loads mid-run)."""
+    from rouge_score import rouge_scorer
+
+    return rouge_scorer.RougeScorer(list(ROUGE_TYPES), use_stemmer=True)
+
+
+def rouge_triplet(prediction: str, reference: str) -> dict[str, float]:
+    """ROUGE-1/2/L F-measure of one explanation pair."""
+    result = rouge_scorer_instance().score(target=reference, prediction=prediction)
+    return {name: float(result[name].fmeasure) for name in ROUGE_TYPES}
+
+
+@dataclass
+class BertScore:
+    """A loaded BERTScore scorer, or the reason it could not be loaded."""
+
+    model: str
+    revision: str | None
+    num_layers: int
+    paper_faithful: bool
+    scorer: Any = None
+    error: str | None = None
+    baseline_f1: float | None = None
+    # One torch model is not safe to share across concurrent scoring threads.
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "bertscore_model": self.model,
+            "bertscore_revision": self.revision,
+            "bertscore_num_layers": self.num_layers,
+            "bertscore_paper_faithful": self.paper_faithful,
+            "bertscore_rescale_baseline_f1": self.baseline_f1,
+            "bertscore_error": self.error,
+        }
+
+    def f1(self, candidates: list[str], references: list[str]) -> list[float]:
+        """BERTScore F1 per pair; NaN for every pair when the model is unavailable."""
+        if not candidates:
+            return []
+        if self.scorer is None:
+            return [NAN] * len(candidates)
+        # bert-score scores an empty sentence 0 by design, but its empty-sentence path calls a
+        # tokenizer method transformers 5 removed; give those pairs the 0 here instead.
+        scores = [0.0] * len(candidates)
+        keep = [
+            i
+            for i, (c, r) in enumerate(zip(candidates, references, strict=True))
+            if c.strip() and r.strip()
+        ]
+        if keep:
+            with self.lock:
+                _, _, f1 = self.scorer.score(
+                    [candidates[i] for i in keep],
+                    [references[i] for i in keep],
+                    batch_size=BERTSCORE_BATCH_SIZE,
+                )
+            for i, value in zip(keep, f1.tolist(), strict=True):
+                scores[i] = float(value)
+        return scores
+
+
+def _hub_snapshot(repo_id: str, revision: str | None) -> tuple[str, str]:
+    from huggingface_hub import snapshot_download
+
+    local = Path(
+        snapshot_download(
+            repo_id=repo_id,
+            revision=revision,
+            allow_patterns=_HUB_FILES,
+            cache_dir=cache_dir() / "hf",
+        )
+    )
+    return str(local), local.name  # the snapshot folder is named by the resolved commit
+
+
+@lru_cache(maxsize=4)
+def load_bertscore(
+    model: str, revision: str | None, num_layers: int | None, device: str
+) -> BertScore:
+    """Load BERTScore once per process: the paper's default, ``offline-minilm`` or a local dir."""
+    paper_faithful = model in (PAPER_BERTSCORE_MODEL, PAPER_BERTSCORE_HUB_REPO)
+    if paper_faithful:
+        layers = num_layers or PAPER_BERTSCORE_LAYERS
+    elif model == OFFLINE_MODEL:
+        layers = num_layers or OFFLINE_BERTSCORE_LAYERS
+    elif num_layers is None:
+        raise ValueError(f"bertscore_model={model!r}: pass bertscore_layers (which layer to use)")
+    else:
+        layers = num_layers
+    result = BertScore(
+        model=model,
+        revision=revision,
+        num_layers=layers,
+        paper_faithful=paper_faithful,
+        baseline_f1=rescale_baseline(PAPER_BERTSCORE_MODEL, layers) if paper_faithful else None,
+    )
+    try:
+        if paper_faithful:
+            path, result.revision = _hub_snapshot(PAPER_BERTSCORE_HUB_REPO, revision)
+        else:
+            spec = resolve_model(model, revision)
+            path, result.revision = spec.load_from, spec.revision
+        from bert_score import BERTScorer
+
+        result.scorer = BERTScorer(model_type=path, num_layers=layers, device=device)
+    except Exception as error:  # noqa: BLE001 - Hub and torch raise many types for one cause
+        result.error = f"{type(error).__name__}: {error}"[:500]
+        logger.warning(
+            "BERTScore model %s could not be loaded (%s); BERTScore will be NaN. Offline, pass "
+            "-T bertscore_model=%s explicitly (not paper-faithful).",
+            model,
+            result.error,
+            OFFLINE_MODEL,
+        )
+    return result

@@ -1,0 +1,196 @@
+"""A TastyBench demo set written by the project: ten invented papers (not upstream data).
+
+Titles, ideas, abstracts and citation series are made up. Each series is built like upstream's:
+cumulative citations at the month starts from publication to publication + 60 weeks, with the
+months after the fetch date (2025-11-08) flat-filled, so the recent papers show the gap between
+``velocity=upstream`` and ``velocity=windowed``. The files are written in the upstream layout
+(``model-elicitation/data/llm_rl_yix_curate.csv`` and ``..._with_ideas.csv``), so the demo goes
+through the same loader as real runs.
+
+The idea texts were written without looking at velocity, yet on these ten the length-prior
+baseline (``baseline/tastybench-longer``) happens to agree with velocity (Spearman about 0.5):
+the demo shows that the metrics respond, nothing more. Its figures on the real curated set are
+in the README's baseline table.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import json
+from pathlib import Path
+
+from research_taste_evals.core.demo import DemoRun
+from research_taste_evals.tastybench.dataset import IDEA_FILES, PAPER_FILES, UPSTREAM_DATA_DIR
+from research_taste_evals.tastybench.tastybench import tastybench
+from research_taste_evals.tastybench.tastybench_extract import tastybench_extract
+from research_taste_evals.tastybench.velocity import UPSTREAM_FETCH_DATE, ols_slope
+
+SERIES_MONTHS = 14  # month starts within pub_date + 60 weeks, as in upstream's series
+
+# (id, title, publication date, citations per month, idea); abstracts are derived below.
+DEMO_PAPERS: list[tuple[str, str, str, float, str]] = [
+    (
+        "demo0001",
+        "Group-Relative Advantages Without a Critic",
+        "2024-06-03",
+        42.0,
+        "Estimating advantages by normalising the verifiable rewards of a group of sampled "
+        "answers to the same prompt, so that policy-gradient training of a language model on "
+        "math problems needs no learned value network.",
+    ),
+    (
+        "demo0002",
+        "Curriculum by Pass Rate",
+        "2024-09-16",
+        9.0,
+        "Ordering reinforcement-learning prompts by the current policy's pass rate and "
+        "sampling mostly those it solves about half the time.",
+    ),
+    (
+        "demo0003",
+        "Rewarding Unit Tests That Fail Buggy Code",
+        "2025-02-10",
+        14.0,
+        "Training a code model with reinforcement learning to write unit tests, rewarding a "
+        "test when it passes on the reference solution and fails on mutated versions of it, "
+        "and using the learned test writer to filter candidate programs at inference time.",
+    ),
+    (
+        "demo0004",
+        "Token-Level Credit From Minimal Edits",
+        "2024-11-04",
+        6.0,
+        "Assigning credit to individual reasoning tokens by asking a rewriting model for the "
+        "smallest edit that turns a wrong solution into a right one, and weighting the policy "
+        "gradient towards the edited tokens.",
+    ),
+    (
+        "demo0005",
+        "Length Penalties That Respect Difficulty",
+        "2025-05-19",
+        30.0,
+        "Shaping the reward of a reasoning model with a length penalty scaled by the "
+        "estimated difficulty of each problem, so that easy questions get short chains of "
+        "thought while hard ones keep their budget.",
+    ),
+    (
+        "demo0006",
+        "Self-Verification as an Auxiliary Policy",
+        "2024-03-25",
+        18.0,
+        "Jointly training a solver and a verifier head of the same language model with "
+        "reinforcement learning, where the verifier is rewarded for predicting whether the "
+        "solver's final answer matches the reference and its score gates further sampling "
+        "during training and at test time.",
+    ),
+    (
+        "demo0007",
+        "Entropy Bonuses for Exploration in Proof Search",
+        "2024-08-12",
+        4.0,
+        "Adding a decaying entropy bonus over proof-step choices to keep a theorem-proving "
+        "policy from collapsing onto a few tactics early in training.",
+    ),
+    (
+        "demo0008",
+        "Off-Policy Replay of Rare Successes",
+        "2025-07-07",
+        22.0,
+        "Storing the rare successful trajectories on hard problems in a replay buffer and "
+        "mixing them into on-policy batches with importance weights clipped per token, so "
+        "that sparse successes keep contributing gradient after the policy drifts.",
+    ),
+    (
+        "demo0009",
+        "Stepwise Rewards From Symbolic Checkers",
+        "2024-05-06",
+        11.0,
+        "Checking each intermediate algebraic step of a model's solution with a computer "
+        "algebra system and using the verdicts as dense process rewards for policy "
+        "optimisation, in addition to the outcome reward.",
+    ),
+    (
+        "demo0010",
+        "Asynchronous Rollouts for Long Reasoning",
+        "2025-01-20",
+        35.0,
+        "Decoupling generation from training with a fleet of asynchronous rollout workers that "
+        "stream long reasoning traces to the learner, correcting for policy lag with "
+        "importance sampling so throughput does not wait on the longest sample.",
+    ),
+]
+
+
+def month_starts(pub_date: str, count: int = SERIES_MONTHS) -> list[dt.date]:
+    """The ``count`` month starts after ``pub_date`` (upstream's ``freq="MS"`` range)."""
+    day = dt.date.fromisoformat(pub_date)
+    year, month = (day.year, day.month + 1) if day.month < 12 else (day.year + 1, 1)
+    starts = []
+    for _ in range(count):
+        starts.append(dt.date(year, month, 1))
+        year, month = (year, month + 1) if month < 12 else (year + 1, 1)
+    return starts
+
+
+def citation_series(pub_date: str, per_month: float) -> tuple[list[str], list[int]]:
+    """Cumulative counts growing by ``per_month``, flat after the fetch date (as upstream)."""
+    dates = month_starts(pub_date)
+    counts: list[int] = []
+    for index, start in enumerate(dates):
+        observed = start <= UPSTREAM_FETCH_DATE
+        counts.append(round(per_month * (index + 1)) if observed or not counts else counts[-1])
+    return [start.isoformat() for start in dates], counts
+
+
+def write_demo_tastybench(directory: Path) -> Path:
+    """Write the demo set in the upstream layout under ``directory``; returns ``directory``."""
+    data_dir = directory / UPSTREAM_DATA_DIR
+    data_dir.mkdir(parents=True, exist_ok=True)
+    truth_rows, idea_rows = [], []
+    for paper_id, title, pub_date, per_month, idea in DEMO_PAPERS:
+        dates, counts = citation_series(pub_date, per_month)
+        truth_rows.append(
+            {
+                "paperId": paper_id,
+                "title": title,
+                "pub_date": pub_date,
+                "b": ols_slope(counts),
+                "citation_dates": json.dumps(dates),
+                "citation_counts": json.dumps(counts),
+            }
+        )
+        abstract = f"{title}. We propose the following. {idea} Experiments are omitted here."
+        idea_rows.append({"paper_id": paper_id, "abstract": abstract, "title": title, "idea": idea})
+    ideas_file = IDEA_FILES["curated"]
+    assert ideas_file is not None
+    files = ((PAPER_FILES["curated"].filename, truth_rows), (ideas_file.filename, idea_rows))
+    for name, rows in files:
+        with (data_dir / name).open("w", encoding="utf-8", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+    return directory
+
+
+# What ``research-taste demo`` runs for this family (collected by cli/demo.py).
+DEMO_RUNS: tuple[DemoRun, ...] = (
+    # Ten invented papers, every pair in both orders, judged by a length prior.
+    DemoRun(
+        name="tastybench",
+        build=lambda data_dir: tastybench(
+            data_path=str(write_demo_tastybench(data_dir / "tastybench")),
+            schedule="all_pairs",
+            bootstrap_resamples=200,
+        ),
+        model="baseline/tastybench-longer",
+    ),
+    # The extraction step on the same papers, with a lead-sentences extractor.
+    DemoRun(
+        name="tastybench_extract",
+        build=lambda data_dir: tastybench_extract(
+            data_path=str(write_demo_tastybench(data_dir / "tastybench_extract"))
+        ),
+        model="baseline/tastybench-lead",
+    ),
+)

@@ -1,0 +1,85 @@
+"""TastyBench dataset-level metrics: ratings vs velocity, their reliability, the picks' habits.
+
+- ``tastybench_ratings``: Bradley-Terry (headline, ``bt_*``) and upstream's sequential Elo
+  (``elo_*``, kept for comparison with upstream), each with Spearman rho and Kendall tau against
+  velocity, seeded bootstrap 95% CIs over papers and the Spearman controlling for publication
+  month (``*_partial_spearman``); ``elo_upstream_rank_pearson`` is upstream's own statistic.
+- ``tastybench_reliability``: split-half Spearman of each rating (halves split by unordered
+  pair, so repeats of a pair never straddle the halves) and its Spearman-Brown correction.
+- ``tastybench_decisions``: position bias, order consistency, unclear rate, comparisons used
+  and total, pairwise agreement with velocity, extractor rate and extractor failure rate.
+
+Unclear picks are left out of every rating and rate except ``unclear_rate``. Every metric
+returns NaN when undefined and never raises (a raising metric marks the whole log as failed).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from inspect_ai.scorer import Metric, SampleScore, Value, metric
+
+from research_taste_evals.core.stats import (
+    DEFAULT_BOOTSTRAP_RESAMPLES,
+    DEFAULT_BOOTSTRAP_SEED,
+    NAN,
+)
+from research_taste_evals.tastybench.ratings import (
+    DECISION_KEYS,
+    RATING_KEYS,
+    RELIABILITY_KEYS,
+    collect,
+    decision_summary,
+    rating_summary,
+    reliability_summary,
+)
+
+logger = logging.getLogger(__name__)
+
+
+def _guarded(
+    name: str, keys: list[str], compute: Callable[[], dict[str, float]]
+) -> dict[str, float]:
+    # A raising metric marks the whole log as failed; report NaN and log the cause instead.
+    try:
+        return compute()
+    except Exception:  # noqa: BLE001 - see comment above
+        logger.exception("tastybench metric %s failed; reporting NaN", name)
+        return dict.fromkeys(keys, NAN)
+
+
+@metric
+def tastybench_ratings(
+    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
+) -> Metric:
+    """Bradley-Terry (headline) and Elo rank correlations with citation velocity, with CIs."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return _guarded(
+            "ratings", RATING_KEYS, lambda: rating_summary(collect(scores), resamples, seed)
+        )
+
+    return compute
+
+
+@metric
+def tastybench_reliability(seed: int = DEFAULT_BOOTSTRAP_SEED) -> Metric:
+    """Split-half Spearman of the ratings and its Spearman-Brown correction, per method."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return _guarded(
+            "reliability", RELIABILITY_KEYS, lambda: reliability_summary(collect(scores), seed)
+        )
+
+    return compute
+
+
+@metric
+def tastybench_decisions() -> Metric:
+    """Position bias, order consistency, unclear rate, comparisons, agreement, extractor rates."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return _guarded("decisions", DECISION_KEYS, lambda: decision_summary(collect(scores)))
+
+    return compute

@@ -1,0 +1,55 @@
+"""Each family's eval.yaml is valid register metadata and agrees with the registered tasks."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from inspect_evals.metadata import InternalEvalMetadata
+
+from research_taste_evals._registry import TASKS
+from research_taste_evals.cli.sweep import build_tasks, load_sweep, plan
+from research_taste_evals.core.data import CACHE_DIR_ENV
+from research_taste_evals.reporting.families import family_eval_yamls, task_specs
+
+TASK_VERSION = re.compile(r"^\d+-[A-Z]$")  # inspect_evals' "N-X" scheme
+FAMILIES = ("aaar", "lft", "tastybench")
+DEMO_SWEEP = Path(__file__).resolve().parents[2] / "sweeps" / "demo.yaml"
+
+
+def test_every_family_has_valid_register_metadata() -> None:
+    yamls = family_eval_yamls()
+    assert set(FAMILIES) <= set(yamls)
+    for family, data in yamls.items():
+        metadata = InternalEvalMetadata.model_validate({**data, "id": family})
+        assert str(metadata.version) == data["version"]
+
+
+def test_eval_yaml_tasks_are_exactly_the_registered_tasks() -> None:
+    declared = [spec.task for spec in task_specs().values()]
+    assert sorted(declared) == sorted(fn.__name__ for fn in TASKS)
+    for spec in task_specs().values():
+        module = next(fn for fn in TASKS if fn.__name__ == spec.task).__module__
+        assert module.split(".")[1] == spec.family, f"{spec.task} declared in the wrong family"
+
+
+def _built_versions(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, str]:
+    """Each task's version as the task itself sets it (built offline, as the demo sweep does)."""
+    monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path))
+    first_of_each = {run.task: run for run in reversed(plan(load_sweep(DEMO_SWEEP)))}
+    return {name: str(build_tasks([run])[0].version) for name, run in sorted(first_of_each.items())}
+
+
+def test_eval_yaml_versions_match_the_tasks(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    built = _built_versions(monkeypatch, tmp_path)
+    declared = {name: spec.version for name, spec in task_specs().items()}
+    assert declared == built, "update metadata.extras.tasks.<task>.version in the eval.yaml"
+    old_scheme = sorted(name for name, version in built.items() if not TASK_VERSION.match(version))
+    if old_scheme:
+        pytest.skip(f"tasks not yet on the N-X version scheme: {old_scheme}")
+    for family, data in family_eval_yamls().items():
+        family_tasks = [spec for spec in task_specs().values() if spec.family == family]
+        assert data["version"] in {spec.version for spec in family_tasks}

@@ -1,0 +1,109 @@
+"""The demo sweep end to end (offline): sweep, rerun (nothing new), report, CLI errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from inspect_ai.log import list_eval_logs
+
+from research_taste_evals.cli import main
+from research_taste_evals.cli.sweep import load_sweep, plan, run_sweep
+from research_taste_evals.core.data import DataError
+from research_taste_evals.reporting.families import task_specs
+from research_taste_evals.reporting.report import write_report
+
+DEMO_SWEEP = Path(__file__).resolve().parents[2] / "sweeps" / "demo.yaml"
+DEMO_LIMIT = 4  # as in conftest.py
+
+
+def test_demo_sweep_covers_every_task_with_two_models() -> None:
+    runs = plan(load_sweep(DEMO_SWEEP))
+    assert {run.task for run in runs} == set(task_specs())
+    for task in task_specs():
+        assert len({run.model for run in runs if run.task == task}) >= 2
+
+
+def test_rerun_adds_no_logs_and_rewrites_none(demo_logs: Path) -> None:
+    before = {info.name: info.mtime for info in list_eval_logs(str(demo_logs))}
+    config = load_sweep(DEMO_SWEEP).model_copy(
+        update={"log_dir": str(demo_logs), "limit": DEMO_LIMIT}
+    )
+    assert run_sweep(config, display="none")
+    after = {info.name: info.mtime for info in list_eval_logs(str(demo_logs))}
+    assert after == before
+    assert len(before) == len(plan(config))
+
+
+def test_report_writes_markdown_csv_html_and_plots(demo_logs: Path, tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    assert main(["report", str(demo_logs), "--out", str(out), "--eval-report"]) == 0
+    report = (out / "report.md").read_text()
+    for task, spec in task_specs().items():
+        assert f"## {task} " in report
+        assert (out / f"{task}.png").stat().st_size > 1000
+        assert (out / f"{task}_trend.png").stat().st_size > 1000
+        assert all(metric in report for metric in spec.headline_metrics)
+    assert "## Excluded logs\n\nNone." in report
+    header = (out / "metrics.csv").read_text().splitlines()[0]
+    assert "score_eqinfer_binary_scorer_decision_f1" in header and "task_version" in header
+    html = (out / "index.html").read_text()
+    assert html.count("<section class='benchmark'") == len(task_specs())
+    assert "viewer/index.html#/logs/" in html
+    assert (out / "viewer" / "index.html").is_file()
+    evaluation = (out / "evaluation_report.md").read_text()
+    assert "inspect eval research_taste_evals/eqinfer --model baseline/all-positive" in evaluation
+    assert "Paper's numbers (Lou et al. 2024" in evaluation
+    assert "Paper's numbers: none. AISI released no rubrics" in evaluation
+
+
+def test_all_positive_row_has_paper_baseline_numbers(demo_logs: Path, tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    write_report(str(demo_logs), out, metrics=["decision_f1", "unparsed_rate"], bundle=False)
+    line = next(
+        row for row in (out / "report.md").read_text().splitlines() if "all-positive" in row
+    )
+    # 4 decisions of one equation: one correct -> P 0.25, R 1, F1 0.4 (the paper's baseline).
+    assert "| 0.4 |" in line and "| 4/4 |" in line
+
+
+def test_unknown_metric_is_an_error_listing_known_ones(
+    demo_logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["report", str(demo_logs), "--out", str(tmp_path / "r"), "--metric", "f1_typo"])
+    assert code == 2
+    error = capsys.readouterr().err
+    assert "unknown metric(s) ['f1_typo']" in error and "decision_f1" in error
+    assert not (tmp_path / "r").exists()
+    assert main(["leaderboard", "--log-dir", str(demo_logs), "--metric", "f1_typo"]) == 2
+
+
+def test_dry_run_prints_grid_and_calls(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sweep", str(DEMO_SWEEP), "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "baseline/all-positive" in out and "eqinfer" in out and "samples=24 (data)" in out
+    assert "grader=baseline/lft-grader+baseline/lft-grader" in out
+    assert out.strip().splitlines()[-1].startswith(f"{len(plan(load_sweep(DEMO_SWEEP)))} runs")
+
+
+def test_report_on_empty_folder_fails_clearly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["report", str(tmp_path), "--out", str(tmp_path / "r")]) == 2
+    assert "no successful current-version logs" in capsys.readouterr().err
+
+
+def test_bad_sweep_file_names_file_and_field(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("log_dir: x\nmodels: []\ntasks: [{task: eqinfer}]\n")
+    with pytest.raises(DataError, match=r"bad.yaml: field 'tasks.0.models'"):
+        load_sweep(bad)
+    bad.write_text("log_dir: x\nmodels: [m]\ntasks: [{task: nope}]\n")
+    with pytest.raises(DataError, match=r"bad.yaml: field 'tasks.0.task': unknown task 'nope'"):
+        load_sweep(bad)
+    bad.write_text("log_dir: x\nmodels: [m]\ntasks: [{task: lft, args: {rubric_dir: demo}}]\n")
+    with pytest.raises(DataError, match=r"field 'tasks.0.args.rubric_dir': 'demo' data"):
+        load_sweep(bad)
+    bad.write_text("log_dir: x\nmodels: [m]\nepochs: 0\ntasks: [{task: lft}]\n")
+    with pytest.raises(DataError, match=r"bad.yaml: field 'epochs'"):
+        load_sweep(bad)

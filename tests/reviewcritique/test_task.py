@@ -1,0 +1,222 @@
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageUser,
+    GenerateConfig,
+    Model,
+    ModelOutput,
+    ModelUsage,
+    get_model,
+)
+from log_metrics import metrics_of
+
+from research_taste_evals.core.embeddings import OFFLINE_MODEL
+from research_taste_evals.reviewcritique.demo import write_demo_reviewcritique
+from research_taste_evals.reviewcritique.metrics import STRATEGIES
+from research_taste_evals.reviewcritique.prompts import REVIEW_HEADER
+from research_taste_evals.reviewcritique.reviewcritique import review_critique
+
+LLM_FILE = Path("reviewcritique/data/ReviewCritique_LLM.jsonl")
+Responder = Callable[[list[ChatMessage]], str]
+
+
+def _listing(text: str) -> str:
+    return text.partition(REVIEW_HEADER)[2].strip("\n").split("\n\n")[0]
+
+
+def _prompt(messages: list[ChatMessage]) -> str:
+    return next(m.text for m in reversed(messages) if isinstance(m, ChatMessageUser))
+
+
+def _is_select(messages: list[ChatMessage]) -> bool:
+    return '"deficient_segments"' in _prompt(messages)
+
+
+def gold_responder(data_path: Path) -> Responder:
+    """Answers both prompts with the gold labels and explanations of the review asked about."""
+    task = review_critique(data_path=str(data_path), bertscore_model=OFFLINE_MODEL)
+    gold = {_listing(str(s.input)): (s.metadata or {})["segments"] for s in task.dataset}
+
+    def respond(messages: list[ChatMessage]) -> str:
+        segments = gold[_listing(_prompt(messages))]
+        if _is_select(messages):
+            chosen = [s for s in segments if s["deficient"]]
+            return json.dumps(
+                {
+                    "deficient_segments": [
+                        {"id": s["id"], "explanation": s["explanation"]} for s in chosen
+                    ]
+                }
+            )
+        return json.dumps(
+            {
+                "segments": [
+                    {
+                        "id": s["id"],
+                        "reliability": "No" if s["deficient"] else "Yes",
+                        "explanation": s["explanation"] or "",
+                    }
+                    for s in segments
+                ]
+            }
+        )
+
+    return respond
+
+
+def _run(
+    tmp_path: Path, model: str | Model, data_path: Path | None = None, **task_args: Any
+) -> dict[str, float]:
+    path = data_path or write_demo_reviewcritique(tmp_path / "data")
+    task = review_critique(data_path=str(path), bertscore_model=OFFLINE_MODEL, **task_args)
+    logs = inspect_eval(task, model=model, log_dir=str(tmp_path / "logs"), display="none")
+    return metrics_of(logs[0])
+
+
+def test_gold_answers_score_f1_one_on_all_four_strategies(
+    tmp_path: Path, scripted_model: Callable[[Responder], Model]
+) -> None:
+    path = write_demo_reviewcritique(tmp_path / "data")
+    metrics = _run(tmp_path, scripted_model(gold_responder(path)), path)
+    for strategy in STRATEGIES:
+        assert metrics[f"{strategy}_f1"] == 1.0
+        assert metrics[f"{strategy}_precision"] == 1.0
+        assert metrics[f"{strategy}_unscored_segments"] == 0.0
+        assert metrics[f"{strategy}_f1_ci_low"] == metrics[f"{strategy}_f1_ci_high"] == 1.0
+    for prompt in ("labeling_all", "select_deficient"):
+        # Identical explanations: ROUGE is exactly 1 and BERTScore ~1 on all 6 deficient ones.
+        assert metrics[f"{prompt}_explained_segments"] == 6.0
+        assert metrics[f"{prompt}_explanation_rouge2"] == pytest.approx(1.0)
+        assert metrics[f"{prompt}_explanation_bertscore"] == pytest.approx(1.0, abs=1e-4)
+        assert metrics[f"{prompt}_unparsed_rate"] == 0.0
+    assert metrics["recall_by_type/either_no/Neglect"] == 1.0
+
+
+def test_invalid_json_for_one_prompt_still_scores_the_other(
+    tmp_path: Path, scripted_model: Callable[[Responder], Model]
+) -> None:
+    path = write_demo_reviewcritique(tmp_path / "data")
+    gold = gold_responder(path)
+
+    def respond(messages: list[ChatMessage]) -> str:
+        return gold(messages) if _is_select(messages) else "Segments 2 and 3 look deficient."
+
+    metrics = _run(tmp_path, scripted_model(respond), path)
+    assert metrics["labeling_all_unparsed_rate"] == 1.0
+    assert metrics["select_deficient_unparsed_rate"] == 0.0
+    assert metrics["select_deficient_f1"] == 1.0
+    # Nothing is defaulted to "reliable": no Labeling-All decision, so its F1 is undefined and
+    # every segment is counted as unscored there and in the ensembles.
+    assert math.isnan(metrics["labeling_all_f1"])
+    for strategy in ("labeling_all", "both_no", "either_no"):
+        assert metrics[f"{strategy}_unscored_segments"] == 17.0
+    assert metrics["select_deficient_unscored_segments"] == 0.0
+
+
+def test_invented_ids_and_omissions_are_counted(
+    tmp_path: Path, scripted_model: Callable[[Responder], Model]
+) -> None:
+    def respond(messages: list[ChatMessage]) -> str:
+        if _is_select(messages):
+            return json.dumps({"deficient_segments": [{"id": 99, "explanation": "x"}]})
+        return json.dumps({"segments": [{"id": 1, "reliability": "No", "explanation": "x"}]})
+
+    metrics = _run(tmp_path, scripted_model(respond))
+    assert metrics["select_deficient_invented_ids"] == 5.0  # one per review
+    assert metrics["select_deficient_recall"] == 0.0
+    assert metrics["labeling_all_omitted_segments"] == 17.0 - 5.0
+    assert metrics["labeling_all_unscored_segments"] == 12.0
+    assert metrics["labeling_all_invented_ids"] == 0.0
+
+
+def test_epochs_with_answers_that_parse_only_sometimes(
+    tmp_path: Path, scripted_model: Callable[[Responder], Model]
+) -> None:
+    path = write_demo_reviewcritique(tmp_path / "data")
+    gold = gold_responder(path)
+    calls: list[int] = []
+
+    def respond(messages: list[ChatMessage]) -> str:
+        calls.append(1)
+        return gold(messages) if len(calls) % 3 else "not json"
+
+    task = review_critique(data_path=str(path), bertscore_model=OFFLINE_MODEL)
+    logs = inspect_eval(
+        task, model=scripted_model(respond), epochs=2, log_dir=str(tmp_path), display="none"
+    )
+    metrics = metrics_of(logs[0])  # the run succeeds: every epoch's value has the same keys
+    assert len(calls) == 2 * 2 * 5
+    failed = metrics["labeling_all_unparsed_rate"] + metrics["select_deficient_unparsed_rate"]
+    assert failed * 5 * 2 == pytest.approx(len(calls) // 3)
+    assert metrics["select_deficient_precision"] == 1.0  # gold answers whenever parsed
+
+
+def test_flag_none_baseline_has_zero_recall_and_undefined_precision(tmp_path: Path) -> None:
+    metrics = _run(tmp_path, "baseline/flag-none")
+    assert metrics["labeling_all_recall"] == 0.0
+    assert math.isnan(metrics["labeling_all_precision"])
+    assert metrics["either_no_f1"] == 0.0
+    assert math.isnan(metrics["labeling_all_explanation_rouge1"])  # nothing correctly flagged
+
+
+@pytest.mark.upstream
+def test_flag_all_on_upstream_llm_file_from_the_command_line(
+    upstream_dir: Path, tmp_path: Path
+) -> None:
+    command = [
+        sys.executable, "-m", "inspect_ai", "eval", "research_taste_evals/review_critique",
+        "--model", "baseline/flag-all", "-T", "subset=llm",
+        "-T", f"data_path={upstream_dir / LLM_FILE}",
+        "-T", f"bertscore_model={OFFLINE_MODEL}", "-T", "bootstrap_resamples=200",
+        "--log-dir", str(tmp_path), "--log-format", "json", "--display", "none",
+    ]  # fmt: skip
+    environment = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    subprocess.run(command, check=True, env=environment, capture_output=True, timeout=600)
+    (log_file,) = tmp_path.glob("*.json")
+    log = json.loads(log_file.read_text())
+    metrics = {name: m["value"] for name, m in log["results"]["scores"][0]["metrics"].items()}
+    assert metrics["labeling_all_recall"] == 1.0
+    assert metrics["labeling_all_precision"] == pytest.approx(226 / 1610)
+    assert metrics["select_deficient_precision"] == pytest.approx(226 / 1610)
+    metadata = log["eval"]["metadata"]
+    assert metadata["segments"] == 1610
+    assert metadata["bertscore_paper_faithful"] is False
+    assert "NON-AI" in metadata["license"] and "NON-AI" in metadata["provenance"]["license"]
+    # The local copy is byte-identical to the pinned upstream file; the prompt is ours.
+    assert metadata["provenance"]["paper_faithful"] == {
+        "data": True,
+        "prompt": False,
+        "bertscore": False,
+    }
+
+
+def test_structured_output_sends_each_prompts_schema(tmp_path: Path) -> None:
+    path = write_demo_reviewcritique(tmp_path / "data")
+    gold = gold_responder(path)
+    seen: list[GenerateConfig] = []
+
+    def output(
+        messages: list[ChatMessage], tools: Any, choice: Any, config: GenerateConfig
+    ) -> ModelOutput:
+        seen.append(config)
+        result = ModelOutput.from_content(model="mockllm/model", content=gold(messages))
+        result.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return result
+
+    metrics = _run(tmp_path, get_model("mockllm/model", custom_outputs=output), path)
+    assert metrics["either_no_f1"] == 1.0
+    names = sorted({c.response_schema.name for c in seen if c.response_schema})
+    assert names == ["reviewcritique_labeling_all", "reviewcritique_select_deficient"]
+    assert len(seen) == 2 * 5  # two prompts per review, five reviews

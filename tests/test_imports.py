@@ -1,0 +1,212 @@
+"""The package's structure: core is generic, families are independent, no import cycles.
+
+Read from the source with ``ast`` and ``tokenize`` (nothing is imported or executed), so a
+violation is reported even when importing the module would fail.
+"""
+
+from __future__ import annotations
+
+import ast
+import graphlib
+import importlib.util
+import io
+import pkgutil
+import re
+import tokenize
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+PACKAGE = "research_taste_evals"
+CORE = f"{PACKAGE}.core"
+# Top-level subpackages that are not benchmark families.
+NOT_FAMILIES = frozenset({"core", "cli", "reporting"})
+# Benchmark and task names core must not import, whether or not their folder exists yet
+# (families being built elsewhere are listed so the rule holds the day they arrive).
+BENCHMARK_WORDS = frozenset(
+    {
+        "aaar",
+        "eqinfer",
+        "expdesign",
+        "weakness",
+        "lft",
+        "tastybench",
+        "reviewcritique",
+        "review_critique",
+        "ideapairs",
+        "idea_pairs",
+    }
+)
+
+# A benchmark named in core's code, docstrings or comments (a benchmark-specific default or
+# statistic belongs to its family, which passes it to core).
+BENCHMARK_MENTION = re.compile(
+    r"\b(aaar|tastybench|lft|aisi|eqinfer|expdesign|paper_weakness|reviewcritique|"
+    r"review_critique|ideapairs|idea_pairs)\b|long-form tasks?",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Import:
+    """One import statement's target, as written and resolved to a package module."""
+
+    source: str  # the importing module
+    line: int
+    target: str  # the module imported (for ``from m import name``: m.name if that is a module)
+    names: tuple[str, ...]  # the names imported from it (empty for ``import m``)
+
+
+def _package_root() -> Path:
+    spec = importlib.util.find_spec(PACKAGE)
+    assert spec is not None and spec.submodule_search_locations, f"{PACKAGE} is not importable"
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def _modules(root: Path, prefix: str = PACKAGE) -> dict[str, Path]:
+    """Every module of the package: dotted name -> source file (packages -> ``__init__.py``)."""
+    found = {prefix: root / "__init__.py"}
+    for info in pkgutil.iter_modules([str(root)]):
+        name = f"{prefix}.{info.name}"
+        if info.ispkg:
+            found.update(_modules(root / info.name, name))
+        else:
+            found[name] = root / f"{info.name}.py"
+    return found
+
+
+MODULES = _modules(_package_root())
+
+
+def _resolve_relative(module: str, is_package: bool, level: int, target: str | None) -> str:
+    base = module.split(".") if is_package else module.split(".")[:-1]
+    base = base[: len(base) - (level - 1)]
+    return ".".join([*base, *([target] if target else [])])
+
+
+def _imports(module: str) -> list[Import]:
+    path = MODULES[module]
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for node in ast.walk(tree):  # every import, at module level or inside a function
+        if isinstance(node, ast.Import):
+            found.extend(Import(module, node.lineno, alias.name, ()) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            target = node.module or ""
+            if node.level:
+                target = _resolve_relative(
+                    module, path.name == "__init__.py", node.level, node.module
+                )
+            names = tuple(alias.name for alias in node.names)
+            found.append(Import(module, node.lineno, target, names))
+            # ``from pkg import submodule`` imports the submodule itself.
+            found.extend(
+                Import(module, node.lineno, f"{target}.{name}", ())
+                for name in names
+                if f"{target}.{name}" in MODULES
+            )
+    return found
+
+
+IMPORTS = {module: _imports(module) for module in MODULES}
+
+
+def _family(module: str) -> str | None:
+    """The benchmark family a package module belongs to (None for core, cli, reporting...)."""
+    parts = module.split(".")
+    if len(parts) < 2 or parts[0] != PACKAGE:
+        return None
+    top = parts[1]
+    if top in NOT_FAMILIES or top.startswith("_") or f"{PACKAGE}.{top}" not in MODULES:
+        return None
+    is_package = MODULES[f"{PACKAGE}.{top}"].name == "__init__.py"
+    return top if is_package else None
+
+
+def _where(statement: Import) -> str:
+    path = MODULES[statement.source].relative_to(_package_root().parent)
+    return f"{path}:{statement.line} ({statement.source})"
+
+
+def test_the_walk_sees_every_part_of_the_package() -> None:
+    # Guards the test itself: a walk that found nothing would pass every check below.
+    assert f"{CORE}.stats" in MODULES and f"{PACKAGE}.cli" in MODULES
+    assert {_family(m) for m in MODULES} >= {"aaar", "lft", "tastybench"}
+
+
+def test_core_imports_no_benchmark() -> None:
+    violations = []
+    for module in _core_modules():
+        for statement in IMPORTS[module]:
+            written = " ".join([statement.target, *statement.names]).lower()
+            words = sorted(word for word in BENCHMARK_WORDS if word in written)
+            family = _family(statement.target)
+            if words or family:
+                what = f"family '{family}'" if family else f"benchmark name(s) {words}"
+                imported = ", ".join(statement.names) or statement.target
+                violations.append(
+                    f"{_where(statement)} imports {imported} from {statement.target}: {what}"
+                )
+    assert not violations, "core must stay generic:\n" + "\n".join(violations)
+
+
+def _core_modules() -> list[str]:
+    return [m for m in MODULES if m == CORE or m.startswith(f"{CORE}.")]
+
+
+def test_core_mentions_no_benchmark_by_name() -> None:
+    violations = []
+    for module in _core_modules():
+        path = MODULES[module]
+        source = path.read_text(encoding="utf-8")
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type not in (tokenize.NAME, tokenize.STRING, tokenize.COMMENT):
+                continue
+            for match in BENCHMARK_MENTION.finditer(token.string):
+                line = token.start[0] + token.string[: match.start()].count("\n")
+                where = f"{path.relative_to(_package_root().parent)}:{line} ({module})"
+                violations.append(f"{where} mentions '{match.group(0)}'")
+    assert not violations, (
+        "core must not name a benchmark (move the benchmark-specific part to its family):\n"
+        + "\n".join(violations)
+    )
+
+
+def test_no_benchmark_family_imports_another() -> None:
+    violations = []
+    for module, statements in IMPORTS.items():
+        own = _family(module)
+        if own is None:
+            continue
+        for statement in statements:
+            other = _family(statement.target)
+            if other is not None and other != own:
+                violations.append(
+                    f"{_where(statement)}: family '{own}' imports {statement.target} "
+                    f"(family '{other}')"
+                )
+    assert not violations, "families must be independent:\n" + "\n".join(violations)
+
+
+def test_no_import_cycle() -> None:
+    graph = {
+        module: {s.target for s in statements if s.target in MODULES and s.target != module}
+        for module, statements in IMPORTS.items()
+    }
+    try:
+        graphlib.TopologicalSorter(graph).prepare()
+    except graphlib.CycleError as error:
+        cycle = error.args[1]
+        pytest.fail("import cycle: " + " -> ".join(cycle))
+
+
+def test_a_cycle_and_a_cross_family_import_would_be_reported() -> None:
+    # The checks above must be able to fail: the same machinery on a made-up graph.
+    with pytest.raises(graphlib.CycleError):
+        graphlib.TopologicalSorter({"a": {"b"}, "b": {"a"}}).prepare()
+    assert _family(f"{PACKAGE}.lft.scorer") == "lft"
+    assert _family(f"{PACKAGE}.aaar.scorer.eqinfer") == "aaar"
+    assert _family(f"{CORE}.stats") is None and _family(f"{PACKAGE}.cli.demo") is None
+    assert BENCHMARK_MENTION.search("as AAAR-1.0 does") and BENCHMARK_MENTION.search("AISI LFT")
+    assert not BENCHMARK_MENTION.search("shift the lifted tasks")
