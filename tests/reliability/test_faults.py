@@ -91,13 +91,24 @@ def _unparseable_judgements_are_counted(log: EvalLog, report: str) -> None:
     assert undecided, f"no unparseable judge answer was recorded as undecided\n{report}"
 
 
-UNPARSEABLE_CHECKS = {
+def _review_answers_are_all_read(log: EvalLog, report: str) -> None:
+    """Both prompts' scripted JSON answers parse, so F1 is a real number for every strategy."""
+    values = metrics(log)
+    for prompt in ("labeling_all", "select_deficient"):
+        assert values[f"{prompt}_unparsed_rate"] == 0, report
+        assert values[f"{prompt}_omitted_segments"] == 0, report
+    for strategy in ("labeling_all", "select_deficient", "both_no", "either_no"):
+        assert 0 < values[f"{strategy}_f1"] <= 1, report
+
+
+ANSWER_CHECKS = {
     "lft": _unparseable_grades_are_counted,
     "expdesign": _unparseable_judgements_are_counted,
+    "review_critique": _review_answers_are_all_read,
 }
 
 
-@pytest.mark.parametrize("task", ["eqinfer", "tastybench", "lft", "expdesign"])
+@pytest.mark.parametrize("task", ["eqinfer", "tastybench", "lft", "expdesign", "review_critique"])
 def test_transient_http_errors_lose_nothing_and_change_no_metric(
     task: str, fault_server: FaultServer, tmp_path: Path
 ) -> None:
@@ -116,9 +127,9 @@ def test_transient_http_errors_lose_nothing_and_change_no_metric(
     assert stats.answered == clean_stats.answered, report
     _scored_once(log)
     assert same_metrics(metrics(log), metrics(clean_log)), report
-    if task in UNPARSEABLE_CHECKS:  # a grader or judge that answers unparseably is counted
-        UNPARSEABLE_CHECKS[task](clean_log, report)
-        UNPARSEABLE_CHECKS[task](log, report)
+    if task in ANSWER_CHECKS:  # unparseable grader/judge answers counted; scripted ones read
+        ANSWER_CHECKS[task](clean_log, report)
+        ANSWER_CHECKS[task](log, report)
 
 
 @pytest.mark.parametrize("task", ["eqinfer", "tastybench"])

@@ -11,8 +11,10 @@ the same task get the same answers for the same calls, so their metrics must be 
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import os
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,6 +60,10 @@ def write_demo(family: str, folder: Path) -> Path:
         from research_taste_evals.tastybench.demo import write_demo_tastybench
 
         return write_demo_tastybench(folder)
+    if family == "reviewcritique":
+        from research_taste_evals.reviewcritique.demo import write_demo_reviewcritique
+
+        return write_demo_reviewcritique(folder)
     raise ValueError(f"no demo data for {family!r}")
 
 
@@ -89,6 +95,26 @@ def _expdesign_rule(model: str, messages: list[Message]) -> str:
         listed = "\n".join(f"{i}. experiment {stable(prompt, str(i)) % 97}" for i in range(1, 4))
         return "```\n" + "\n".join(listed.splitlines()[:items]) + "\n```"
     return f"To show effect {stable(prompt) % 13} holds."
+
+
+SEGMENT_ID = re.compile(r"^\[(\d+)\] ", re.MULTILINE)
+LABELING_ALL_MARKER = '"reliability"'  # only the Labeling-All prompt asks for this key
+REVIEW_HEADER = "Review, split into indexed segments:"  # the segments follow it (not the paper)
+
+
+def _review_critique_rule(model: str, messages: list[Message]) -> str:
+    """Valid JSON for both prompts; each segment's verdict is a hash of (prompt, id)."""
+    prompt = messages[-1]["content"]
+    ids = sorted({int(i) for i in SEGMENT_ID.findall(prompt.rpartition(REVIEW_HEADER)[2])})
+    deficient = {i: stable(prompt, str(i)) % 3 == 0 for i in ids}
+    if LABELING_ALL_MARKER in prompt:
+        entries = [
+            {"id": i, "reliability": "No" if bad else "Yes", "explanation": f"reason {i}"}
+            for i, bad in deficient.items()
+        ]
+        return json.dumps({"segments": entries})
+    selected = [{"id": i, "explanation": f"reason {i}"} for i, bad in deficient.items() if bad]
+    return json.dumps({"deficient_segments": selected})
 
 
 @dataclass(frozen=True)
@@ -126,6 +152,12 @@ TASKS: dict[str, FaultTask] = {
         demo="expdesign",
         args={"embedding_model": EMBEDDING_MODEL},
         roles={"grader": model_name(JUDGE)},
+    ),
+    "review_critique": FaultTask(
+        "review_critique",
+        _review_critique_rule,
+        demo="reviewcritique",
+        args={"bertscore_model": EMBEDDING_MODEL, "bootstrap_resamples": 50},
     ),
 }
 
