@@ -12,6 +12,7 @@ from research_taste_evals.cli.sweep import load_sweep, plan, run_sweep
 from research_taste_evals.core.data import DataError
 from research_taste_evals.reporting.families import task_specs
 from research_taste_evals.reporting.report import write_report
+from research_taste_evals.reporting.runs import read_runs
 
 DEMO_SWEEP = Path(__file__).resolve().parents[2] / "sweeps" / "demo.yaml"
 DEMO_LIMIT = 4  # as in conftest.py
@@ -107,3 +108,13 @@ def test_bad_sweep_file_names_file_and_field(tmp_path: Path) -> None:
     bad.write_text("log_dir: x\nmodels: [m]\nepochs: 0\ntasks: [{task: lft}]\n")
     with pytest.raises(DataError, match=r"bad.yaml: field 'epochs'"):
         load_sweep(bad)
+
+
+def test_declared_metrics_are_in_every_log_of_their_task(demo_logs: Path) -> None:
+    runs, excluded = read_runs(str(demo_logs))
+    assert not excluded and {run.task for run in runs} == set(task_specs())
+    for run in runs:
+        spec = task_specs()[run.task]
+        declared = [*spec.headline_metrics, *spec.failure_metrics]
+        missing = [name for name in declared if name not in run.metrics]
+        assert not missing, f"{run.task} ({run.model}): eval.yaml names metrics not in its log"
