@@ -52,3 +52,13 @@ def test_eval_yaml_versions_match_the_tasks(
     for family, data in family_eval_yamls().items():
         family_tasks = [spec for spec in task_specs().values() if spec.family == family]
         assert data["version"] in {spec.version for spec in family_tasks}
+
+
+def test_paper_rows_are_a_model_and_numbers() -> None:
+    # An unquoted comma in a flow mapping ({model: a (b, c), ...}) splits the name silently.
+    for task, spec in task_specs().items():
+        assert spec.paper.results or spec.paper.reason, f"{task}: paper numbers or a reason"
+        for row in spec.paper.results:
+            figures = {key: value for key, value in row.items() if key != "model"}
+            assert isinstance(row.get("model"), str) and figures, (task, row)
+            assert all(isinstance(value, int | float) for value in figures.values()), (task, row)
