@@ -56,6 +56,8 @@ def test_report_writes_markdown_csv_html_and_plots(demo_logs: Path, tmp_path: Pa
     assert "inspect eval research_taste_evals/eqinfer --model baseline/all-positive" in evaluation
     assert "Paper's numbers (Lou et al. 2024" in evaluation
     assert "Paper's numbers: none. AISI released no rubrics" in evaluation
+    # Every paper figure is shown, not only the headline ones (ReviewCritique's P and R).
+    assert '| Claude Opus (Either "No") |  | 21.99 | 16.94 | 42.12 |' in evaluation
 
 
 def test_all_positive_row_has_paper_baseline_numbers(demo_logs: Path, tmp_path: Path) -> None:
@@ -116,5 +118,15 @@ def test_declared_metrics_are_in_every_log_of_their_task(demo_logs: Path) -> Non
     for run in runs:
         spec = task_specs()[run.task]
         declared = [*spec.headline_metrics, *spec.failure_metrics]
+        declared += [key for row in spec.paper.results for key in row if key != "model"]
         missing = [name for name in declared if name not in run.metrics]
-        assert not missing, f"{run.task} ({run.model}): eval.yaml names metrics not in its log"
+        assert not missing, f"{run.task} ({run.model}): eval.yaml names {missing}, not in its log"
+
+
+def test_readme_report_excerpt_has_the_report_columns(demo_logs: Path, tmp_path: Path) -> None:
+    # The excerpt is copied from a full demo sweep (24 samples); this one runs a few samples, so
+    # only the header can match exactly. It must be the eqinfer header the report writes now.
+    readme = (DEMO_SWEEP.parents[1] / "README.md").read_text()
+    header = next(line for line in readme.splitlines() if line.startswith("| model | config"))
+    write_report(str(demo_logs), tmp_path / "report", bundle=False)
+    assert header in (tmp_path / "report" / "report.md").read_text().splitlines()
