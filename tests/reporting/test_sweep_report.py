@@ -107,6 +107,13 @@ def test_bad_sweep_file_names_file_and_field(tmp_path: Path) -> None:
     bad.write_text("log_dir: x\nmodels: [m]\ntasks: [{task: lft, args: {rubric_dir: demo}}]\n")
     with pytest.raises(DataError, match=r"field 'tasks.0.args.rubric_dir': 'demo' data"):
         load_sweep(bad)
+    bad.write_text(
+        "log_dir: x\nmodels: [m]\ntasks: [{task: eqinfer, args: {parse_mode: strict}}]\n"
+    )
+    with pytest.raises(
+        DataError, match=r"'tasks.0.args': eqinfer has no argument\(s\) \['parse_mode'\]"
+    ):
+        load_sweep(bad)
     bad.write_text("log_dir: x\nmodels: [m]\nepochs: 0\ntasks: [{task: lft}]\n")
     with pytest.raises(DataError, match=r"bad.yaml: field 'epochs'"):
         load_sweep(bad)
@@ -130,3 +137,8 @@ def test_readme_report_excerpt_has_the_report_columns(demo_logs: Path, tmp_path:
     header = next(line for line in readme.splitlines() if line.startswith("| model | config"))
     write_report(str(demo_logs), tmp_path / "report", bundle=False)
     assert header in (tmp_path / "report" / "report.md").read_text().splitlines()
+
+
+@pytest.mark.parametrize("sweep", sorted(DEMO_SWEEP.parent.glob("*.yaml")), ids=lambda p: p.name)
+def test_every_shipped_sweep_file_loads(sweep: Path) -> None:
+    assert plan(load_sweep(sweep))  # tasks, arguments and 'demo' data all known

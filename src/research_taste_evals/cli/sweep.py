@@ -10,6 +10,7 @@ shard is an ordinary eval set over its part of the grid, so retries and skipping
 from __future__ import annotations
 
 import contextvars
+import inspect
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -122,6 +123,13 @@ def load_sweep(path: str | Path) -> SweepConfig:
             raise DataError(
                 f"{source}: field 'tasks.{index}.task': unknown task {entry.task!r}; "
                 f"known: {sorted(known)}"
+            )
+        accepted = inspect.signature(known[entry.task]).parameters
+        unknown_args = sorted(set(entry.args) - set(accepted))
+        if unknown_args:
+            raise DataError(
+                f"{source}: field 'tasks.{index}.args': {entry.task} has no argument(s) "
+                f"{unknown_args}; its arguments: {sorted(accepted)}"
             )
         demo = demos.get(entry.task)
         for name, value in entry.args.items():
