@@ -36,7 +36,7 @@ SWEEPS = [
         "demo-data-for-unknown-argument",
         "log_dir: {logs}\nmodels: [baseline/all-positive]\n"
         "tasks: [{{task: eqinfer, args: {{dataset: demo}}}}]\n",
-        ("sweep.yaml", "field 'tasks.0.args.dataset'", "no argument 'dataset'"),
+        ("sweep.yaml", "field 'tasks.0.args'", "no argument(s) ['dataset']"),
     ),
     (
         "unknown-task",
@@ -47,7 +47,7 @@ SWEEPS = [
         "unknown-task-argument",
         "log_dir: {logs}\nmodels: [baseline/all-positive]\n"
         "tasks: [{{task: eqinfer}}, {{task: eqinfer, args: {{temprature: 1}}}}]\n",
-        ("sweep.yaml", "field 'tasks.1.args.temprature'", "no argument 'temprature'"),
+        ("sweep.yaml", "field 'tasks.1.args'", "no argument(s) ['temprature']"),
     ),
     (
         "unknown-provider",

@@ -12,6 +12,7 @@ from research_taste_evals.cli.sweep import load_sweep, plan, run_sweep
 from research_taste_evals.core.data import DataError
 from research_taste_evals.reporting.families import task_specs
 from research_taste_evals.reporting.report import write_report
+from research_taste_evals.reporting.runs import read_runs
 
 DEMO_SWEEP = Path(__file__).resolve().parents[2] / "sweeps" / "demo.yaml"
 DEMO_LIMIT = 4  # as in conftest.py
@@ -55,6 +56,8 @@ def test_report_writes_markdown_csv_html_and_plots(demo_logs: Path, tmp_path: Pa
     assert "inspect eval research_taste_evals/eqinfer --model baseline/all-positive" in evaluation
     assert "Paper's numbers (Lou et al. 2024" in evaluation
     assert "Paper's numbers: none. AISI released no rubrics" in evaluation
+    # Every paper figure is shown, not only the headline ones (ReviewCritique's P and R).
+    assert '| Claude Opus (Either "No") |  | 21.99 | 16.94 | 42.12 |' in evaluation
 
 
 def test_all_positive_row_has_paper_baseline_numbers(demo_logs: Path, tmp_path: Path) -> None:
@@ -104,6 +107,38 @@ def test_bad_sweep_file_names_file_and_field(tmp_path: Path) -> None:
     bad.write_text("log_dir: x\nmodels: [m]\ntasks: [{task: lft, args: {rubric_dir: demo}}]\n")
     with pytest.raises(DataError, match=r"field 'tasks.0.args.rubric_dir': 'demo' data"):
         load_sweep(bad)
+    bad.write_text(
+        "log_dir: x\nmodels: [m]\ntasks: [{task: eqinfer, args: {parse_mode: strict}}]\n"
+    )
+    with pytest.raises(
+        DataError, match=r"'tasks.0.args': eqinfer has no argument\(s\) \['parse_mode'\]"
+    ):
+        load_sweep(bad)
     bad.write_text("log_dir: x\nmodels: [m]\nepochs: 0\ntasks: [{task: lft}]\n")
     with pytest.raises(DataError, match=r"bad.yaml: field 'epochs'"):
         load_sweep(bad)
+
+
+def test_declared_metrics_are_in_every_log_of_their_task(demo_logs: Path) -> None:
+    runs, excluded = read_runs(str(demo_logs))
+    assert not excluded and {run.task for run in runs} == set(task_specs())
+    for run in runs:
+        spec = task_specs()[run.task]
+        declared = [*spec.headline_metrics, *spec.failure_metrics]
+        declared += [key for row in spec.paper.results for key in row if key != "model"]
+        missing = [name for name in declared if name not in run.metrics]
+        assert not missing, f"{run.task} ({run.model}): eval.yaml names {missing}, not in its log"
+
+
+def test_readme_report_excerpt_has_the_report_columns(demo_logs: Path, tmp_path: Path) -> None:
+    # The excerpt is copied from a full demo sweep (24 samples); this one runs a few samples, so
+    # only the header can match exactly. It must be the eqinfer header the report writes now.
+    readme = (DEMO_SWEEP.parents[1] / "README.md").read_text()
+    header = next(line for line in readme.splitlines() if line.startswith("| model | config"))
+    write_report(str(demo_logs), tmp_path / "report", bundle=False)
+    assert header in (tmp_path / "report" / "report.md").read_text().splitlines()
+
+
+@pytest.mark.parametrize("sweep", sorted(DEMO_SWEEP.parent.glob("*.yaml")), ids=lambda p: p.name)
+def test_every_shipped_sweep_file_loads(sweep: Path) -> None:
+    assert plan(load_sweep(sweep))  # tasks, arguments and 'demo' data all known

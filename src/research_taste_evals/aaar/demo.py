@@ -426,6 +426,8 @@ DEMO_RUNS: tuple[DemoRun, ...] = (
         name="eqinfer",
         build=lambda data_dir: eqinfer(data_path=str(write_demo_eqinfer(data_dir / "eqinfer"))),
         model="baseline/all-positive",
+        data_arg="data_path",
+        write_data=write_demo_eqinfer,
     ),
     # The embedding metrics use the packaged MiniLM explicitly (recorded in the log metadata):
     # the paper's all-mpnet-base-v2 needs the Hub, so these are not paper numbers.
@@ -437,6 +439,8 @@ DEMO_RUNS: tuple[DemoRun, ...] = (
         ),
         model="baseline/copy-input",
         model_roles={"grader": "baseline/word-overlap-judge"},
+        data_arg="data_path",
+        write_data=write_demo_expdesign,
     ),
     DemoRun(
         name="paper_weakness",
@@ -446,5 +450,7 @@ DEMO_RUNS: tuple[DemoRun, ...] = (
             itf_idf_model=OFFLINE_MODEL,
         ),
         model="baseline/generic-weaknesses",
+        data_arg="data_path",
+        write_data=write_demo_weakness,
     ),
 )

@@ -31,14 +31,17 @@ from research_taste_evals.core.data import (
     describe_validation_error,
     describe_yaml_error,
 )
+from research_taste_evals.core.demo import DemoRun
 
 # Sample-level retries of a transient error (a malformed or dropped provider response) before
 # the sample counts as errored; Inspect's own default is no retry.
 DEFAULT_RETRY_ON_ERROR = 3
-# A task argument with this value is replaced by demo data the project writes (see DEMO_DATA).
+# A task's data argument with this value is replaced by demo data its family's demo.py writes.
 DEMO_DATA_VALUE = "demo"
 # Every sweep run carries this tag, so reports can tell sweep logs from ad-hoc runs.
 SWEEP_TAG = "sweep"
+# Task arguments that name the data a run reads: with one, --dry-run counts the samples there.
+DATA_ARG_SUFFIXES = ("_path", "_file")
 
 ModelRoles = dict[str, str | list[str]]
 
@@ -88,22 +91,11 @@ class PlannedRun:
     model_roles: ModelRoles
 
 
-def _demo_writers() -> dict[str, Callable[[Path], Path]]:
-    """Per task, the family's writer of demo data (for ``data_path: demo``)."""
-    from research_taste_evals.aaar.demo import (
-        write_demo_eqinfer,
-        write_demo_expdesign,
-        write_demo_weakness,
-    )
-    from research_taste_evals.tastybench.demo import write_demo_tastybench
+def _demo_runs() -> dict[str, DemoRun]:
+    """Per task, the family's demo run that writes demo data (for ``<data_arg>: demo``)."""
+    from research_taste_evals.cli.demo import DEMO_RUNS
 
-    return {
-        "eqinfer": write_demo_eqinfer,
-        "expdesign": write_demo_expdesign,
-        "paper_weakness": write_demo_weakness,
-        "tastybench": write_demo_tastybench,
-        "tastybench_extract": write_demo_tastybench,
-    }
+    return {run.name: run for run in DEMO_RUNS if run.data_arg and run.write_data}
 
 
 def demo_data_dir() -> Path:
@@ -135,7 +127,7 @@ def load_sweep(path: str | Path) -> SweepConfig:
     except ValidationError as error:
         raise DataError(f"{source}: {describe_validation_error(error)}") from error
     known = _tasks_by_name()
-    writers = _demo_writers()
+    demos = _demo_runs()
     for index, entry in enumerate(config.tasks):
         if not (entry.models or config.models):
             raise DataError(
@@ -147,30 +139,23 @@ def load_sweep(path: str | Path) -> SweepConfig:
                 f"{source}: field 'tasks.{index}.task': unknown task {entry.task!r}; "
                 f"known: {sorted(known)}"
             )
-        check_task_args(source, index, entry, known[entry.task])
+        accepted = inspect.signature(known[entry.task]).parameters
+        unknown_args = sorted(set(entry.args) - set(accepted))
+        if unknown_args:
+            raise DataError(
+                f"{source}: field 'tasks.{index}.args': {entry.task} has no argument(s) "
+                f"{unknown_args}; its arguments: {sorted(accepted)}"
+            )
+        demo = demos.get(entry.task)
         for name, value in entry.args.items():
-            if value == DEMO_DATA_VALUE and (name != "data_path" or entry.task not in writers):
+            if value == DEMO_DATA_VALUE and (demo is None or name != demo.data_arg):
+                offered = sorted(f"{run.name}.{run.data_arg}" for run in demos.values())
                 raise DataError(
                     f"{source}: field 'tasks.{index}.args.{name}': 'demo' data exists only "
-                    f"for data_path of {sorted(writers)}"
+                    f"for these task arguments: {offered}"
                 )
     check_models(source, config)
     return config
-
-
-def check_task_args(source: Path, index: int, entry: SweepTask, task_fn: Any) -> None:
-    """Every ``args`` key must be a parameter of the task (else the sweep fails mid-way).
-
-    Raises:
-        DataError: naming the sweep file, the task entry and the unknown argument.
-    """
-    parameters = inspect.signature(task_fn).parameters
-    for name in entry.args:
-        if name not in parameters:
-            raise DataError(
-                f"{source}: field 'tasks.{index}.args.{name}': task {entry.task!r} has no "
-                f"argument {name!r}; known: {sorted(parameters)}"
-            )
 
 
 def _named_models(config: SweepConfig) -> list[tuple[str, str]]:
@@ -243,21 +228,32 @@ def parse_shard(text: str) -> tuple[int, int]:
 
 
 def resolve_args(run: PlannedRun) -> dict[str, Any]:
-    """The task arguments with ``demo`` replaced by demo data written to a stable folder."""
+    """The task arguments with ``demo`` replaced by the family's demo data (a stable folder)."""
     args = dict(run.args)
-    if args.get("data_path") == DEMO_DATA_VALUE:
-        args["data_path"] = str(_demo_writers()[run.task](demo_data_dir() / run.task))
+    demo = _demo_runs().get(run.task)
+    # _demo_runs keeps only runs with both fields; mypy needs them narrowed here.
+    if demo and demo.data_arg and demo.write_data and args.get(demo.data_arg) == DEMO_DATA_VALUE:
+        args[demo.data_arg] = str(demo.write_data(demo_data_dir() / run.task))
     return args
+
+
+def construct(run: PlannedRun) -> Task:
+    """The run's task as its @task function builds it, on the resolved arguments.
+
+    Built in an empty context: Inspect leaves the last eval's active model set in the calling
+    context, and a task that checks its roles when built by ``inspect eval`` (lft) would take
+    that for its own eval, whose roles are bound only later (``task_with``).
+    """
+    return contextvars.Context().run(_tasks_by_name()[run.task], **resolve_args(run))
 
 
 def build_tasks(runs: list[PlannedRun]) -> list[Task]:
     """One Inspect task per planned run, with its model and roles bound to it."""
-    known = _tasks_by_name()
     tasks = []
     for run in runs:
-        # Built as Inspect builds a task named on its command line: with the run's model and
-        # roles active, so a constructor's role check (core/roles.py) sees this run's roles.
-        task = contextvars.copy_context().run(_construct, known[run.task], run)
+        # Built with the run's model and roles active (as Inspect builds a task named on its
+        # command line), so a constructor's role check (core/roles.py) sees this run's roles.
+        task = contextvars.Context().run(_construct, _tasks_by_name()[run.task], run)
         if run.model_roles:
             tasks.append(task_with(task, model=run.model, model_roles=dict(run.model_roles)))
         else:
@@ -309,10 +305,9 @@ def _sample_count(run: PlannedRun) -> tuple[int | None, str]:
     from research_taste_evals.reporting.families import task_specs
 
     declared = task_specs()[run.task].dataset_samples if run.task in task_specs() else None
-    if "data_path" not in run.args:
+    if not any(key.endswith(DATA_ARG_SUFFIXES) for key in run.args):
         return declared, "eval.yaml"
-    task = _tasks_by_name()[run.task](**resolve_args(run))
-    return len(task.dataset), "data"
+    return len(construct(run).dataset), "data"
 
 
 def estimate_calls(run: PlannedRun, samples: int, config: SweepConfig) -> float:

@@ -24,9 +24,14 @@ class DemoRun:
             leaderboards) are the same from run to run.
         model: The offline ``baseline/<name>`` model that answers.
         model_roles: Offline models for other roles (e.g. ``grader``).
+        data_arg: The task argument that takes the demo data's location (what a sweep file's
+            ``<data_arg>: demo`` resolves), or None when the task runs on data it ships.
+        write_data: Writes the demo data into a folder and returns the value for ``data_arg``.
     """
 
     name: str
     build: Callable[[Path], Task]
     model: str
     model_roles: dict[str, str] = field(default_factory=dict)
+    data_arg: str | None = None
+    write_data: Callable[[Path], Path] | None = None

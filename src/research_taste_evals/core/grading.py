@@ -35,6 +35,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.util import LimitExceededError, span
 
+from research_taste_evals.core.failures import describe_error
 from research_taste_evals.core.stats import NAN
 
 GradeT = TypeVar("GradeT")
@@ -192,9 +193,7 @@ async def grade_member(
         except ModelRefusalError as error:  # raised instead of returned under fail_on_refusal
             return MemberGrade(index, name, repeat, None, "refusal", str(error))
         except Exception as error:  # any provider error is this member's failure, not the sample's
-            return MemberGrade(
-                index, name, repeat, None, "model_error", f"{type(error).__name__}: {error}"
-            )
+            return MemberGrade(index, name, repeat, None, "model_error", describe_error(error))
         text = output.completion
         refusal = _refusal_detail(output)
         if refusal is not None:

@@ -130,5 +130,7 @@ DEMO_RUNS: tuple[DemoRun, ...] = (
             bootstrap_resamples=1000,
         ),
         model="baseline/longer",
+        data_arg="pairs_file",
+        write_data=write_demo_pairs,
     ),
 )

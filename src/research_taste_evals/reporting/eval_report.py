@@ -56,7 +56,12 @@ def paper_section(spec: TaskReportSpec, metrics: list[str]) -> str:
     paper = spec.paper
     if not paper.results:
         return f"Paper's numbers: none. {paper.reason}".strip()
-    shown = [m for m in metrics if any(m in row for row in paper.results)] or metrics
+    # The headline metrics the paper reports first, then every other figure of its rows (the
+    # P and R beside an F1 headline, a ROUGE-1 beside ROUGE-L), so no paper number is dropped.
+    reported = [key for row in paper.results for key in row if key != "model"]
+    shown = [m for m in metrics if m in reported]
+    shown += [key for key in dict.fromkeys(reported) if key not in shown]
+    shown = shown or metrics
     lines = [["model (paper)", *shown]]
     for row in paper.results:
         lines.append([str(row.get("model", "")), *(str(row.get(m, "")) for m in shown)])

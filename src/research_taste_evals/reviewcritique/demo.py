@@ -152,5 +152,7 @@ DEMO_RUNS: tuple[DemoRun, ...] = (
             bootstrap_resamples=200,
         ),
         model="baseline/flag-all",
+        data_arg="data_path",
+        write_data=write_demo_reviewcritique,
     ),
 )

@@ -184,6 +184,8 @@ DEMO_RUNS: tuple[DemoRun, ...] = (
             bootstrap_resamples=200,
         ),
         model="baseline/tastybench-longer",
+        data_arg="data_path",
+        write_data=write_demo_tastybench,
     ),
     # The extraction step on the same papers, with a lead-sentences extractor.
     DemoRun(
@@ -192,5 +194,7 @@ DEMO_RUNS: tuple[DemoRun, ...] = (
             data_path=str(write_demo_tastybench(data_dir / "tastybench_extract"))
         ),
         model="baseline/tastybench-lead",
+        data_arg="data_path",
+        write_data=write_demo_tastybench,
     ),
 )

@@ -1,0 +1,101 @@
+"""An API key from the environment never reaches a log, a report or the cache.
+
+The run is a fresh ``inspect eval`` process (Inspect reads the key when it first creates the
+model) with a distinctive ``FAULT_API_KEY``, a grader panel with caching on (cache files), then
+``research-taste report`` in this process (a report folder). Every file written is searched,
+inside ``.eval`` archives too, for the key and for its base64 form.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+from fault_runs import EVALUATED, TASKS, model_name
+from fault_server import API_KEY_VAR, Faults, FaultServer
+
+from research_taste_evals.cli import main as cli_main
+
+SECRET = "sk-fault-SECRET-7f3a9c1e5b2d4a60"
+TIMEOUT = 300.0  # seconds for each subprocess
+
+
+def _contents(path: Path) -> list[tuple[str, bytes]]:
+    """A file's bytes, or each member's bytes for a zip archive such as an ``.eval`` log."""
+    if zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as archive:
+            return [(f"{path}!{name}", archive.read(name)) for name in archive.namelist()]
+    return [(str(path), path.read_bytes())]
+
+
+def _leaks(folder: Path, needles: list[bytes]) -> list[str]:
+    return [
+        name
+        for path in folder.rglob("*")
+        if path.is_file()
+        for name, data in _contents(path)
+        if any(needle in data for needle in needles)
+    ]
+
+
+def test_the_search_finds_a_key_inside_an_eval_archive(tmp_path: Path) -> None:
+    with zipfile.ZipFile(tmp_path / "run.eval", "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("samples/1.json", f'{{"headers": {{"authorization": "{SECRET}"}}}}')
+    (tmp_path / "plain.txt").write_text("nothing here")
+    assert _leaks(tmp_path, [SECRET.encode()]) == [f"{tmp_path / 'run.eval'}!samples/1.json"]
+
+
+def test_api_key_is_in_no_log_report_or_cache(fault_server: FaultServer, tmp_path: Path) -> None:
+    spec = TASKS["lft"]
+    fault_server.set_rule(spec.rule)
+    fault_server.set_faults(Faults(http_500=0.2), seed=0)  # failed calls are logged too
+    fault_server.reset_stats()
+    env = {
+        **os.environ,
+        API_KEY_VAR: SECRET,
+        "INSPECT_CACHE_DIR": str(tmp_path / "cache"),
+        "XDG_DATA_HOME": str(tmp_path / "data-home"),
+        "HF_HUB_OFFLINE": "1",
+        "PYTHONPATH": os.pathsep.join(p for p in sys.path if p),
+    }
+    graders = ",".join(spec.roles["grader"])
+    task_args = [part for k, v in spec.args.items() for part in ("-T", f"{k}={v}")]
+    command = [sys.executable, "-m", "inspect_ai._cli.main", "eval", "research_taste_evals/lft"]
+    run = subprocess.run(
+        [
+            *command,
+            "--model",
+            model_name(EVALUATED),
+            "--model-role",
+            f"grader={graders}",
+            *task_args,
+            "--log-dir",
+            str(tmp_path / "logs"),
+            "--log-model-api",
+            "--display",
+            "none",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    report_dir = tmp_path / "report"
+    report_code = cli_main(["report", str(tmp_path / "logs"), "--out", str(report_dir)])
+    stats = fault_server.reset_stats()
+    # The key was really used: every request carried it.
+    assert stats.auth_headers == {f"Bearer {SECRET}"}, stats.auth_headers
+    assert stats.faults["http_500"] > 0
+    assert any((tmp_path / "cache").rglob("*")), "the grader cache was not written"
+    needles = [SECRET.encode(), base64.b64encode(SECRET.encode())]
+    written = [tmp_path / name for name in ("logs", "cache", "report", "data-home")]
+    leaks = [leak for folder in written if folder.exists() for leak in _leaks(folder, needles)]
+    assert leaks == [], f"the API key was written to: {leaks}"
+    assert SECRET not in run.stdout + run.stderr
+    # Checked last, so the logs and cache are searched even when the report cannot be written.
+    assert report_code == 0 and any(report_dir.rglob("*.md")), "research-taste report failed"
