@@ -112,10 +112,10 @@ def test_citation_oracle_baseline_reaches_the_ceiling(
     """The oracle learns velocities from the ground truth the task loaded (default adjacent
     schedule): Bradley-Terry rho >= 0.95; the seeded coin stays near chance."""
     task = tastybench(data_path=str(demo_dir), bootstrap_resamples=50)
-    oracle = metrics_of(_run(task, "baseline/tastybench-citation-oracle", tmp_path))
+    oracle = metrics_of(_run(task, "baseline/citation-oracle", tmp_path))
     assert oracle["bt_spearman"] >= 0.95
     assert oracle["pairwise_agreement"] == 1.0 and oracle["unclear_rate"] == 0.0
-    coin = metrics_of(_run(task, "baseline/tastybench-random", tmp_path))
+    coin = metrics_of(_run(task, "baseline/random", tmp_path))
     assert coin["pairwise_agreement"] < 0.75 and coin["unclear_rate"] == 0.0
 
 

@@ -7,11 +7,11 @@ is known:
   (with ``schedule=all_pairs``) every paper wins and loses equally, so no rating signal.
 - ``tastybench-longer`` prefers the project with the longer description: a length prior, the
   kind of shortcut a real judge may take.
-- ``tastybench-random`` flips a seeded coin per ordered pair (a hash of the seed and the two
+- ``random`` flips a seeded coin per ordered pair (a hash of the seed and the two
   texts, so the same prompt always gets the same answer, under any concurrency): the scale's
   zero. Its answers repeat per pair, which is exactly the judge split-half reliability must not
   mistake for a reliable one.
-- ``tastybench-citation-oracle`` is an ORACLE, not a judge: it knows every paper's citation
+- ``citation-oracle`` is an ORACLE, not a judge: it knows every paper's citation
   velocity because it reads the ground truth the ``tastybench`` task loaded in this process
   (the task hands its papers' texts and velocities, in the run's velocity mode, to
   :func:`remember_velocities`), and picks the paper with the higher velocity. It shows the
@@ -97,7 +97,7 @@ def lead_sentences(messages: list[ChatMessage]) -> str:
 
 
 @register_baseline(
-    "tastybench-random",
+    "random",
     "TastyBench: a seeded coin per ordered pair (the chance level; repeats itself per pair)",
 )
 def seeded_coin(messages: list[ChatMessage]) -> str:
@@ -115,7 +115,7 @@ def remember_velocities(texts_and_velocities: Iterable[tuple[str, float]]) -> No
 
 
 @register_baseline(
-    "tastybench-citation-oracle",
+    "citation-oracle",
     "TastyBench ORACLE: reads the loaded ground truth and picks the higher citation velocity",
 )
 def citation_oracle(messages: list[ChatMessage]) -> str:

@@ -58,8 +58,8 @@ class BaselineRun:
 
 
 BASELINE_RUNS: tuple[BaselineRun, ...] = (
-    BaselineRun("baseline/tastybench-citation-oracle", "oracle: knows velocity", {}),
-    BaselineRun("baseline/tastybench-random", "seeded coin per pair", {}),
+    BaselineRun("baseline/citation-oracle", "oracle: knows velocity", {}),
+    BaselineRun("baseline/random", "seeded coin per pair", {}),
     BaselineRun("baseline/tastybench-longer", "longer idea wins", {}),
     BaselineRun("baseline/tastybench-longer", "longer idea wins", {"velocity": "upstream"}),
     BaselineRun("baseline/tastybench-longer", "longer idea wins", {"velocity": "common_window"}),

@@ -128,7 +128,7 @@ def tastybench(
                 f"only {len(papers)} papers have {window_months} months of citations; "
                 "lower window_months"
             )
-    # The offline citation oracle (baseline/tastybench-citation-oracle) reads this run's truth.
+    # The offline citation oracle (baseline/citation-oracle) reads this run's truth.
     remember_velocities((paper.text, paper.velocity(velocity)) for paper in papers)
     ids = [paper.paper_id for paper in papers]
     pairs = build_schedule(ids, schedule, rounds, seed, pairs_file)
