@@ -10,6 +10,7 @@ import os
 from collections.abc import Iterator
 
 import pytest
+from fault_runs import REPORT_LINES
 from fault_server import FaultServer
 
 SESSION_LIFETIME = 1800.0  # seconds: far beyond the suite, still bounded
@@ -44,3 +45,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "reliability" in item.path.parts:
             item.add_marker(pytest.mark.reliability)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Per task: calls made, faults injected, retries, samples completed (shown in every run)."""
+    if REPORT_LINES:
+        terminalreporter.section("fault and resume figures")
+        for text in REPORT_LINES:
+            terminalreporter.write_line(text)

@@ -20,6 +20,7 @@ from fault_runs import (
     figures,
     metrics,
     model_name,
+    report_lines,
     run,
     same_metrics,
 )
@@ -46,9 +47,7 @@ def _pair(
 
 
 def _report(*runs: RunFigures) -> str:
-    text = "\n".join(r.line() for r in runs)
-    print("\n" + text)
-    return text
+    return report_lines("\n".join(r.line() for r in runs))
 
 
 def _scored_once(log: EvalLog) -> None:

@@ -22,6 +22,7 @@ from fault_runs import (
     figures,
     metrics,
     model_name,
+    report_lines,
     run,
     same_metrics,
     stable,
@@ -182,7 +183,7 @@ def test_killed_run_resumes_without_repeating_completed_samples(
         f"{len(extracted_before & _answered(after, EXTRACTOR))} cached extractor calls repeated; "
         f"final: {figures('tastybench', log, after).line()}"
     )
-    print("\n" + report)
+    report_lines(report)
     assert log.status == "success" and log.samples is not None, report
     assert len(log.samples) == len(reference.samples or []), report
     assert all(s.error is None and s.scores for s in log.samples), report

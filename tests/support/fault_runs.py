@@ -35,6 +35,17 @@ DEFAULT_SEED = 14
 CACHE_VAR = "INSPECT_CACHE_DIR"
 MODEL_MAX_RETRIES = 6  # Inspect's own retries per call (each after the client's two quick ones)
 
+# Every fault and resume figure line a test printed, shown again at the end of the session by
+# tests/reliability/conftest.py (pytest captures prints of passing tests).
+REPORT_LINES: list[str] = []
+
+
+def report_lines(text: str) -> str:
+    """Print ``text`` and keep it for the end-of-session summary; returns it for assertions."""
+    print("\n" + text)
+    REPORT_LINES.append(text)
+    return text
+
 
 def model_name(name: str) -> str:
     """The Inspect model string reaching the fault server as ``name``."""
