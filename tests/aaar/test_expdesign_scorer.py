@@ -2,12 +2,9 @@ from __future__ import annotations
 
 import asyncio
 import math
-import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelName, ModelOutput, get_model
 from inspect_ai.scorer import SampleScore, Score, Target
@@ -24,7 +21,7 @@ from research_taste_evals.aaar.scorer.expdesign import (
     judge_lists,
 )
 from research_taste_evals.aaar.solvers import PREDICTED_EXPERIMENTS_KEY, PREDICTED_EXPLANATIONS_KEY
-from research_taste_evals.core.embeddings import OFFLINE_MODEL, Embedder
+from research_taste_evals.core.embeddings import OFFLINE_MODEL
 
 JUDGE = "baseline/word-overlap-judge"
 
@@ -125,19 +122,10 @@ def test_judge_calls_run_concurrently_one_per_item_in_order() -> None:
 
 
 def test_scoring_never_blocks_the_event_loop(
-    monkeypatch: pytest.MonkeyPatch, watch_event_loop: Callable[..., Any], tmp_path: Path
+    slow_encode: float, watch_event_loop: Callable[..., Any]
 ) -> None:
     """Encoding (made slow here) runs in a worker thread: a ticker keeps ticking meanwhile."""
-    # A fresh embedding cache: texts cached by an earlier test would skip the slow encode.
-    monkeypatch.setenv("RESEARCH_TASTE_CACHE_DIR", str(tmp_path))
-    original = Embedder.encode
-    slow_seconds = 0.6
-
-    def slow_encode(self: Embedder, texts: Any) -> np.ndarray:
-        time.sleep(slow_seconds)
-        return original(self, texts)
-
-    monkeypatch.setattr(Embedder, "encode", slow_encode)
+    slow_seconds = slow_encode
     # Inspect's own one-time work (entry points, its model-info YAML on the first generate) is
     # not scoring work: do it before the clock starts.
     asyncio.run(get_model(JUDGE).generate("warm up"))

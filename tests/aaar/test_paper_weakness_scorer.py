@@ -1,9 +1,7 @@
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -22,7 +20,7 @@ from research_taste_evals.aaar.metrics import (
 from research_taste_evals.aaar.scorer.paper_weakness import weakness_scorer
 from research_taste_evals.aaar.similarity import itf_idf
 from research_taste_evals.aaar.solvers import PREDICTED_WEAKNESSES_KEY
-from research_taste_evals.core.embeddings import OFFLINE_MODEL, Embedder
+from research_taste_evals.core.embeddings import OFFLINE_MODEL
 
 
 def _unit(rows: list[list[float]]) -> np.ndarray:
@@ -76,18 +74,9 @@ def test_s_metrics_skip_nan_papers() -> None:
 
 
 def test_weakness_scoring_never_blocks_the_event_loop(
-    monkeypatch: pytest.MonkeyPatch, watch_event_loop: Callable[..., Any], tmp_path: Path
+    slow_encode: float, watch_event_loop: Callable[..., Any]
 ) -> None:
-    # A fresh embedding cache: texts cached by an earlier test would skip the slow encode.
-    monkeypatch.setenv("RESEARCH_TASTE_CACHE_DIR", str(tmp_path))
-    original = Embedder.encode
-    slow_seconds = 0.6
-
-    def slow_encode(self: Embedder, texts: Any) -> np.ndarray:
-        time.sleep(slow_seconds)
-        return original(self, texts)
-
-    monkeypatch.setattr(Embedder, "encode", slow_encode)
+    slow_seconds = slow_encode
     score_fn = weakness_scorer(OFFLINE_MODEL, OFFLINE_MODEL)
     state = TaskState(
         model=ModelName("mockllm/model"),
