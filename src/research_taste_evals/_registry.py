@@ -11,6 +11,9 @@ from research_taste_evals.aaar import baselines as _aaar_baselines  # noqa: F401
 from research_taste_evals.aaar.eqinfer import eqinfer
 from research_taste_evals.aaar.expdesign import expdesign
 from research_taste_evals.aaar.paper_weakness import paper_weakness
+
+# Registers the hook that retries malformed 200 responses for every task of the package.
+from research_taste_evals.core import transient as _transient  # noqa: F401
 from research_taste_evals.ideapairs import baselines as _ideapairs_baselines  # noqa: F401
 from research_taste_evals.ideapairs.ideapairs import idea_pairs
 from research_taste_evals.lft import baselines as _lft_baselines  # noqa: F401

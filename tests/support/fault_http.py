@@ -117,6 +117,9 @@ def handler_for(server: FaultServer) -> type[BaseHTTPRequestHandler]:
                 self._send_raw(200, b"")
             elif kind == "malformed":
                 self._send_raw(200, b"<html>upstream proxy hiccup</html>{")
+            elif kind == "no_choices":
+                payload = _completion(model, text, messages)
+                self._send_raw(200, json.dumps({**payload, "choices": []}).encode("utf-8"))
             else:
                 with server.lock:
                     server.stats.answered[(model, prompt_hash(messages))] += 1

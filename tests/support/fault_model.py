@@ -9,9 +9,17 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-FAULT_KINDS = ("http_429", "http_500", "timeout", "truncated", "empty", "malformed")
+FAULT_KINDS = (
+    "http_429",
+    "http_500",
+    "timeout",
+    "truncated",
+    "empty",
+    "malformed",
+    "no_choices",
+)
 HELD = "held"  # not a drawn fault: a request held by hold_after() and dropped on release
-BODY_FAULTS = ("truncated", "empty", "malformed")
+BODY_FAULTS = ("truncated", "empty", "malformed", "no_choices")
 
 Message = dict[str, str]
 Rule = Callable[[str, list[Message]], str]
@@ -29,6 +37,7 @@ class Faults:
         truncated: Share answered 200 with the answer's JSON cut in half.
         empty: Share answered 200 with an empty ``application/json`` body.
         malformed: Share answered 200 with a body that is not JSON.
+        no_choices: Share answered 200 with a well-formed completion whose ``choices`` is empty.
         hang_seconds: How long a ``timeout`` request is held.
         models: Only requests for these model names get faults (``None``: every model).
     """
@@ -40,6 +49,7 @@ class Faults:
     truncated: float = 0.0
     empty: float = 0.0
     malformed: float = 0.0
+    no_choices: float = 0.0
     hang_seconds: float = 3.0
     models: frozenset[str] | None = None
 
@@ -61,7 +71,7 @@ class Faults:
         return None
 
 
-_RATE_FIELDS = ("http_429", "http_500", "timeout", "truncated", "empty", "malformed")
+_RATE_FIELDS = FAULT_KINDS
 
 
 def prompt_hash(messages: list[Message]) -> str:

@@ -75,6 +75,14 @@ def write_demo(family: str, folder: Path) -> Path:
         from research_taste_evals.reviewcritique.demo import write_demo_reviewcritique
 
         return write_demo_reviewcritique(folder)
+    if family == "paper_weakness":
+        from research_taste_evals.aaar.demo import write_demo_weakness
+
+        return write_demo_weakness(folder)
+    if family == "idea_pairs":
+        from research_taste_evals.ideapairs.demo import write_demo_pairs
+
+        return write_demo_pairs(folder)
     raise ValueError(f"no demo data for {family!r}")
 
 
@@ -84,6 +92,31 @@ def _eqinfer_rule(model: str, messages: list[Message]) -> str:
 
 def _tastybench_rule(model: str, messages: list[Message]) -> str:
     return f"Having weighed both, I recommend Project {1 + stable(messages[-1]['content']) % 2}."
+
+
+def _extract_rule(model: str, messages: list[Message]) -> str:
+    prompt = messages[-1]["content"]
+    if stable(prompt) % 5 == 0:
+        return "The abstract is too vague to say."  # no tags: counted as not extracted
+    return f"<idea>Core idea {stable(prompt) % 1000}: train with a verifier.</idea>"
+
+
+def _grader_rule(model: str, messages: list[Message]) -> str:
+    level = stable(model, messages[-1]["content"]) % 11
+    return f'Reasoning.\n```json\n{{"level": {level}, "criteria_met": [], "rationale": "r"}}\n```'
+
+
+def _weakness_rule(model: str, messages: list[Message]) -> str:
+    prompt = messages[-1]["content"]
+    items = 1 + stable(prompt) % 3
+    return "\n".join(f"{i}. weakness {stable(prompt, str(i)) % 89}" for i in range(1, items + 1))
+
+
+def _idea_pairs_rule(model: str, messages: list[Message]) -> str:
+    prompt = messages[-1]["content"]
+    letter = "AB"[stable(prompt) % 2]
+    confidence = 0.5 + (stable(prompt, "c") % 50) / 100
+    return f"Idea {letter} fits the goal better.\nAnswer: {letter}\nConfidence: {confidence}"
 
 
 def _lft_rule(model: str, messages: list[Message]) -> str:
@@ -137,11 +170,12 @@ class FaultTask:
     demo: str | None = None
     args: dict[str, Any] = field(default_factory=dict)
     roles: dict[str, str | list[str]] = field(default_factory=dict)
+    data_arg: str = "data_path"
 
     def task_args(self, folder: Path) -> dict[str, Any]:
         args = dict(self.args)
         if self.demo is not None:
-            args["data_path"] = str(write_demo(self.demo, folder / "data"))
+            args[self.data_arg] = str(write_demo(self.demo, folder / "data"))
         return args
 
 
@@ -169,6 +203,21 @@ TASKS: dict[str, FaultTask] = {
         _review_critique_rule,
         demo="reviewcritique",
         args={"bertscore_model": EMBEDDING_MODEL, "bootstrap_resamples": 50},
+    ),
+    "paper_weakness": FaultTask(
+        "paper_weakness",
+        _weakness_rule,
+        demo="paper_weakness",
+        args={"embedding_model": EMBEDDING_MODEL, "itf_idf_model": EMBEDDING_MODEL},
+    ),
+    "lft_grader_check": FaultTask("lft_grader_check", _grader_rule, args={"grader_repeats": 2}),
+    "tastybench_extract": FaultTask("tastybench_extract", _extract_rule, demo="tastybench"),
+    "idea_pairs": FaultTask(
+        "idea_pairs",
+        _idea_pairs_rule,
+        demo="idea_pairs",
+        args={"split": "all", "bootstrap_resamples": 50},
+        data_arg="pairs_file",
     ),
 }
 
