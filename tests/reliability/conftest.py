@@ -10,7 +10,7 @@ import os
 from collections.abc import Iterator
 
 import pytest
-from fault_runs import REPORT_LINES
+from fault_runs import REPORT_LINES, CleanRuns
 from fault_server import FaultServer
 
 SESSION_LIFETIME = 1800.0  # seconds: far beyond the suite, still bounded
@@ -31,6 +31,12 @@ def fault_server() -> Iterator[FaultServer]:
             os.environ.pop(name, None)
         else:
             os.environ[name] = value
+
+
+@pytest.fixture(scope="session")
+def clean_runs(fault_server: FaultServer, tmp_path_factory: pytest.TempPathFactory) -> CleanRuns:
+    """Fault-free runs, one per task, shared by every test that compares with one."""
+    return CleanRuns(fault_server, tmp_path_factory.mktemp("clean-runs"))
 
 
 def pytest_configure(config: pytest.Config) -> None:

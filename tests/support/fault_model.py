@@ -40,6 +40,8 @@ class Faults:
         no_choices: Share answered 200 with a well-formed completion whose ``choices`` is empty.
         hang_seconds: How long a ``timeout`` request is held.
         models: Only requests for these model names get faults (``None``: every model).
+        echo_auth: HTTP error bodies quote the request's ``Authorization`` header (as some
+            providers and proxies do), to check that a key echoed back is never stored.
     """
 
     latency: float = 0.0
@@ -52,6 +54,7 @@ class Faults:
     no_choices: float = 0.0
     hang_seconds: float = 3.0
     models: frozenset[str] | None = None
+    echo_auth: bool = False
 
     def __post_init__(self) -> None:
         rates = [getattr(self, kind) for kind in _RATE_FIELDS]
@@ -86,6 +89,7 @@ class ServerStats:
 
     calls: Counter[str] = field(default_factory=Counter)  # per model
     faults: Counter[str] = field(default_factory=Counter)  # per kind
+    faulted: Counter[str] = field(default_factory=Counter)  # faults per model
     answered: Counter[tuple[str, str]] = field(default_factory=Counter)  # (model, prompt hash)
     rule_errors: list[str] = field(default_factory=list)
     auth_headers: set[str] = field(default_factory=set)

@@ -34,6 +34,7 @@ EMBEDDING_MODEL = "offline-minilm"  # the packaged MiniLM: expdesign scores offl
 DEFAULT_SEED = 14
 CACHE_VAR = "INSPECT_CACHE_DIR"
 MODEL_MAX_RETRIES = 6  # Inspect's own retries per call (each after the client's two quick ones)
+LATENCY = 0.005  # seconds before every answer
 
 # Every fault and resume figure line a test printed, shown again at the end of the session by
 # tests/reliability/conftest.py (pytest captures prints of passing tests).
@@ -303,6 +304,23 @@ def run(
     return log, server.reset_stats()
 
 
+class CleanRuns:
+    """Each task's fault-free run, made once per session and shared by the tests comparing
+    a faulty run with it (same default eval arguments, its own folder)."""
+
+    def __init__(self, server: FaultServer, folder: Path) -> None:
+        self.server = server
+        self.folder = folder
+        self._runs: dict[str, tuple[EvalLog, ServerStats]] = {}
+
+    def get(self, task: str) -> tuple[EvalLog, ServerStats]:
+        if task not in self._runs:
+            log, stats = run(self.server, TASKS[task], self.folder / task, Faults(latency=LATENCY))
+            assert log.status == "success", log.error
+            self._runs[task] = (log, stats)
+        return self._runs[task]
+
+
 def metrics(log: EvalLog) -> dict[str, float]:
     """Every metric of a log by name (empty when the run has no results)."""
     if log.results is None:
@@ -310,11 +328,25 @@ def metrics(log: EvalLog) -> dict[str, float]:
     return {name: m.value for s in log.results.scores for name, m in s.metrics.items()}
 
 
+# Embedding metrics (S-Match, S-F1, ITF-IDF, BERTScore) come from float32 matrix products whose
+# last bits depend on how texts were batched (a warm embedding cache changes the batches).
+REL_TOL = 1e-6
+
+
+def differing_metrics(a: dict[str, float], b: dict[str, float]) -> dict[str, tuple[Any, Any]]:
+    """The metrics that differ (missing on one side, or unequal), NaN equal to NaN."""
+    return {
+        k: (a.get(k), b.get(k))
+        for k in sorted(a.keys() | b.keys())
+        if k not in a
+        or k not in b
+        or not (
+            (math.isnan(a[k]) and math.isnan(b[k]))
+            or math.isclose(a[k], b[k], rel_tol=REL_TOL, abs_tol=1e-12)
+        )
+    }
+
+
 def same_metrics(a: dict[str, float], b: dict[str, float]) -> bool:
     """Equal metric sets, NaN equal to NaN (an undefined metric stays undefined)."""
-    if a.keys() != b.keys():
-        return False
-    return all(
-        (math.isnan(a[k]) and math.isnan(b[k])) or math.isclose(a[k], b[k], abs_tol=1e-12)
-        for k in a
-    )
+    return not differing_metrics(a, b)
