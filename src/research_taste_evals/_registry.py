@@ -12,7 +12,8 @@ from research_taste_evals.aaar.eqinfer import eqinfer
 from research_taste_evals.aaar.expdesign import expdesign
 from research_taste_evals.aaar.paper_weakness import paper_weakness
 
-# Registers the hook that retries malformed 200 responses for every task of the package.
+# The hook that, for every task of the package, retries malformed 200 responses and redacts
+# credentials from provider errors.
 from research_taste_evals.core import transient as _transient  # noqa: F401
 from research_taste_evals.ideapairs import baselines as _ideapairs_baselines  # noqa: F401
 from research_taste_evals.ideapairs.ideapairs import idea_pairs
