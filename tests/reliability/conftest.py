@@ -42,6 +42,11 @@ def clean_runs(fault_server: FaultServer, tmp_path_factory: pytest.TempPathFacto
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
+        "heavy: the slowest reliability tests (every task under faults; a subprocess killed"
+        " midway): part of the normal run, deselect with -m 'not heavy' on a tight CI budget",
+    )
+    config.addinivalue_line(
+        "markers",
         "reliability: runs real tasks against the fault server (minutes; part of the normal run,"
         " select with -m reliability or skip with -m 'not reliability')",
     )

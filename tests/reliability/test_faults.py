@@ -156,6 +156,7 @@ def _no_grader_model_errors(log: EvalLog, report: str) -> None:
     assert errors == [], f"{errors}\n{report}"
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("task", ALL_TASKS)
 def test_bad_response_bodies_are_retried_and_change_no_metric(
     task: str, fault_server: FaultServer, clean_runs: CleanRuns, tmp_path: Path

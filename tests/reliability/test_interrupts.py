@@ -28,6 +28,7 @@ LATENCY = 0.05
 CLI = "import sys; from research_taste_evals.cli import main; sys.exit(main())"
 
 
+@pytest.mark.heavy
 def test_interrupted_sweep_exits_130_and_names_the_unfinished_tasks(
     fault_server: FaultServer, tmp_path: Path
 ) -> None:
