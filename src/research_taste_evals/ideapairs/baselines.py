@@ -6,7 +6,8 @@ None of them forecasts anything; they show what the metrics say about known beha
   (and 50% single-order accuracy) -- the position bias the metric is built to expose.
 - ``baseline/longer`` picks the idea with the longer description (ties: A): a length prior.
 - ``baseline/newer`` picks the idea published later (ties: A): the recency prior of appendix
-  B.7.5. Years are not in the prompt, so it reads them from the running sample's metadata --
+  B.7.5. Years are not in the prompt, so it reads them from the running sample's store
+  (``solvers.YEARS_STORE_KEY``, written by ``judge_both_orders``) --
   a deliberate peek that only an offline baseline may take.
 
 Each states a confidence of 0.5 (no knowledge), so their calibration figures are a floor.
@@ -17,9 +18,10 @@ from __future__ import annotations
 import re
 
 from inspect_ai.model import ChatMessage
-from inspect_ai.solver._task_state import sample_state  # the running sample (see module doc)
+from inspect_ai.util import store
 
 from research_taste_evals.core.baselines import register_baseline
+from research_taste_evals.ideapairs.solvers import YEARS_STORE_KEY
 
 _IDEAS = re.compile(r"\nIdea A:\n(.*?)\n\nIdea B:\n(.*?)\n\nReason about", re.DOTALL)
 NOT_A_FORECAST = "I can only answer idea-pair forecasting prompts."
@@ -55,12 +57,8 @@ def longer_idea(messages: list[ChatMessage]) -> str:
 
 
 def _year_of(text: str) -> int | None:
-    state = sample_state()
-    ideas = (state.metadata or {}).get("ideas", {}) if state is not None else {}
-    for facts in ideas.values():
-        if facts.get("text") == text:
-            return int(facts["year"])
-    return None
+    years: dict[str, int] = store().get(YEARS_STORE_KEY) or {}
+    return years.get(text)
 
 
 @register_baseline(

@@ -66,6 +66,16 @@ def logprob_probability_b(output: ModelOutput) -> float | None:
     return mass["B"] / total if total > 0 else None
 
 
+# The running sample's idea texts -> publication year (kept in the sample store).
+YEARS_STORE_KEY = "ideapairs_years"
+
+
+def idea_years(metadata: dict[str, Any]) -> dict[str, int]:
+    """Each idea's text -> its publication year, from a sample's metadata."""
+    ideas = (metadata or {}).get("ideas", {})
+    return {str(facts.get("text")): int(facts["year"]) for facts in ideas.values()}
+
+
 @solver
 def judge_both_orders(logprobs: bool = True) -> Solver:
     """Generate the model's answer for the original and the swapped order of the pair."""
@@ -75,6 +85,8 @@ def judge_both_orders(logprobs: bool = True) -> Solver:
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         model = get_model()
+        # Publication years, which only the offline baseline/newer reads (never in a prompt).
+        state.store.set(YEARS_STORE_KEY, idea_years(state.metadata))
         prompts = [order_prompt(state.metadata, order) for order in ORDERS]
         outputs = await asyncio.gather(*(model.generate(p, config=config) for p in prompts))
         state.metadata[ANSWERS_KEY] = {
