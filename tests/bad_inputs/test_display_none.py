@@ -1,6 +1,7 @@
 """Every bad-input corpus case, run as ``inspect eval --display none`` runs it, ends in its
-sentence on stderr (once) and a non-zero exit: the package's excepthook (core.errors) prints
-what Inspect's own hook would print through its display, which ``--display none`` silences."""
+sentence on stderr (once) and a non-zero exit: the package's excepthook (core.errors, installed
+when Inspect loads ``_registry``) prints what Inspect's own hook would print through its
+display, which ``--display none`` silences."""
 
 from __future__ import annotations
 
@@ -14,8 +15,7 @@ from bad_input_case import Case
 from bad_input_corpus import TASK_CASES
 from inspect_ai import eval as inspect_eval
 
-import research_taste_evals._registry  # noqa: F401  (installs the hook, as Inspect's loader does)
-from research_taste_evals.core.errors import UserError
+from research_taste_evals.core.errors import UserError, stderr_hook
 
 
 @pytest.mark.parametrize("case", TASK_CASES, ids=lambda case: case.name)
@@ -35,7 +35,7 @@ def test_bad_input_sentence_reaches_stderr_under_display_none(
     capsys.readouterr()
     error = raised.value
     with pytest.raises(SystemExit) as exited:
-        sys.excepthook(type(error), error, error.__traceback__)
+        stderr_hook(sys.__excepthook__)(type(error), error, error.__traceback__)
     assert exited.value.code == 1
     captured = capsys.readouterr()
     assert captured.out == ""

@@ -17,7 +17,9 @@ built. Other exceptions go to the hook that was there before (Inspect's).
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from types import TracebackType
+from typing import Any
 
 from inspect_ai._util.error import PrerequisiteError
 from inspect_ai.hooks import Hooks, RunEnd, hooks
@@ -45,15 +47,12 @@ class ConfigError(UserError, ValueError):
     """
 
 
-def report_user_errors() -> None:
-    """Print an uncaught :class:`UserError` once, as plain text on stderr, and exit 1.
+ExceptHook = Callable[[type[BaseException], BaseException, TracebackType | None], Any]
 
-    Installed once per process, over the current ``sys.excepthook`` (Inspect's, which it
-    keeps for every other exception).
-    """
-    previous = sys.excepthook
-    if getattr(previous, "_research_taste_errors", False):
-        return
+
+def stderr_hook(previous: ExceptHook) -> ExceptHook:
+    """An excepthook that prints a :class:`UserError` once, as plain text on stderr, and exits
+    1; any other exception goes to ``previous``."""
 
     def hook(
         kind: type[BaseException], error: BaseException, traceback: TracebackType | None
@@ -64,7 +63,14 @@ def report_user_errors() -> None:
         previous(kind, error, traceback)
 
     hook._research_taste_errors = True  # type: ignore[attr-defined]
-    sys.excepthook = hook
+    return hook
+
+
+def report_user_errors() -> None:
+    """Install :func:`stderr_hook` once per process, over the current ``sys.excepthook``
+    (Inspect's, which it keeps for every other exception)."""
+    if not getattr(sys.excepthook, "_research_taste_errors", False):
+        sys.excepthook = stderr_hook(sys.excepthook)
 
 
 @hooks(name="research_taste_user_errors", description="Print a task's user error on stderr.")
