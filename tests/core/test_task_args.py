@@ -101,3 +101,24 @@ def test_inspect_eval_prints_the_sentence_once_on_stderr_under_display_none(
     assert [line for line in lines if fragment in line] == lines, result.stderr
     assert len(lines) == 1 and fragment not in result.stdout
     assert not (tmp_path / "logs").exists()
+
+
+def test_the_sweep_builds_each_task_once(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from research_taste_evals.cli import sweep
+
+    built: list[dict] = []
+
+    def counting(**arguments: object) -> Task:
+        built.append(arguments)
+        return Task()
+
+    monkeypatch.setattr(sweep, "_tasks_by_name", lambda: {"toy": counting})
+    monkeypatch.setattr(sweep, "eval_set", lambda tasks, **_: (len(tasks) == 2, []))
+    config = sweep.SweepConfig(
+        log_dir=str(tmp_path),
+        models=["mockllm/a", "mockllm/b"],
+        model_roles={"grader": "mockllm/g"},
+        tasks=[sweep.SweepTask(task="toy", args={"n": 2})],
+    )
+    assert sweep.run_sweep(config)
+    assert built == [{"n": 2}, {"n": 2}]  # one build per planned run, nothing more

@@ -14,7 +14,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import yaml
 from inspect_ai import Task, eval_set, task_with
 from inspect_ai._util.entrypoints import ensure_entry_points
 from inspect_ai._util.registry import RegistryInfo, registry_find, registry_unqualified_name
@@ -24,7 +23,7 @@ from research_taste_evals.core.data import (
     DataError,
     cache_dir,
     describe_validation_error,
-    describe_yaml_error,
+    read_yaml,
 )
 from research_taste_evals.core.demo import DemoRun
 from research_taste_evals.core.errors import ConfigError
@@ -109,14 +108,7 @@ def _tasks_by_name() -> dict[str, Any]:
 def load_sweep(path: str | Path) -> SweepConfig:
     """Read and validate a sweep file; errors name the file and the field."""
     source = Path(path)
-    try:
-        raw = yaml.safe_load(source.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise DataError(f"{source}: cannot read: {error.strerror or error}") from error
-    except UnicodeDecodeError as error:
-        raise DataError(f"{source}: cannot read: not UTF-8 text: byte {error.start}") from error
-    except yaml.YAMLError as error:
-        raise DataError(f"{source}: invalid YAML {describe_yaml_error(error)}") from error
+    raw = read_yaml(source)
     if raw is None:
         raise DataError(f"{source}: the sweep file is empty (needs log_dir, tasks and models)")
     try:
