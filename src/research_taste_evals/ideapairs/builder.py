@@ -33,7 +33,7 @@ from research_taste_evals.ideapairs.leaderboards import (
     parse_cell,
     read_leaderboards,
 )
-from research_taste_evals.ideapairs.pairing import PlannedPair, clean_method, idea_id, plan_board
+from research_taste_evals.ideapairs.pairing import PlannedPair, clean_method, plan_board
 from research_taste_evals.ideapairs.pairs_schema import (
     SCHEMA_VERSION,
     IdeaRecord,
@@ -42,7 +42,7 @@ from research_taste_evals.ideapairs.pairs_schema import (
 )
 from research_taste_evals.ideapairs.prompts import TEMPLATE_GOAL, TEMPLATE_IDEA
 from research_taste_evals.ideapairs.scoring import DROP_REASONS, Drop, ScoredBoard, score_board
-from research_taste_evals.ideapairs.splitting import Splitter, paper_file_stem, paper_key
+from research_taste_evals.ideapairs.splitting import Splitter, paper_file_stem
 
 DEFAULT_SEED = 20260521
 REPORT_VERSION = "ideapairs-report/1"
@@ -99,8 +99,8 @@ def _paper_texts(folder: Path | None) -> dict[str, str]:
     }
 
 
-def _idea_record(entry: Entry, score: float, texts: dict[str, str]) -> IdeaRecord:
-    key = idea_id(entry)
+def _idea_record(board: ScoredBoard, index: int, texts: dict[str, str]) -> IdeaRecord:
+    entry, score, key = board.entries[index], board.scores[index], board.idea_ids[index]
     return IdeaRecord(
         idea_id=key,
         text=texts.get(key) or template_idea(entry),
@@ -117,8 +117,8 @@ def _records(
     pair: PlannedPair, goal: str, goal_source: str, texts: dict[str, str]
 ) -> list[PairRecord]:
     board = pair.board
-    better = _idea_record(board.entries[pair.better], board.scores[pair.better], texts)
-    worse = _idea_record(board.entries[pair.worse], board.scores[pair.worse], texts)
+    better = _idea_record(board, pair.better, texts)
+    worse = _idea_record(board, pair.worse, texts)
     shared: dict[str, object] = {
         "schema_version": SCHEMA_VERSION,
         "pair_id": pair.pair_id,
@@ -161,10 +161,10 @@ def _extract(
         numbers = _board_numbers(pair.board.board)
         for index in (pair.better, pair.worse):
             entry = pair.board.entries[index]
-            key = idea_id(entry)
-            paper = papers.get(paper_file_stem(paper_key(entry)))
+            key, stem = pair.board.idea_ids[index], paper_file_stem(pair.board.paper_keys[index])
+            paper = papers.get(stem)
             if paper is None:
-                without_paper[paper_file_stem(paper_key(entry))] = clean_method(entry.method)
+                without_paper[stem] = clean_method(entry.method)
             elif key not in ideas:
                 ideas[key] = IdeaSource(
                     key, entry.method, clean_method(entry.method), entry.paper_title, paper, numbers
@@ -228,12 +228,14 @@ def build(
     drops: list[Drop] = []
     pairs: list[PlannedPair] = []
     board_reports = []
+    disagree = 0
     for board in boards:
         result, board_drops = score_board(board)
         plan, small = plan_board(result, splitter)
         scored.append(result)
         drops += board_drops + small
         pairs += plan.pairs
+        disagree += plan.metrics_disagree
         board_reports.append(
             {
                 "board_id": board.board_id,
@@ -243,6 +245,9 @@ def build(
                 "kept": len(result.entries) - len(small),
                 "columns_used": result.columns,
                 "inverted": result.inverted,
+                "direction_source": result.direction_source,
+                "rank_column": result.rank_column,
+                "row_order_contradicts_polarity": [c["column"] for c in result.contradictions],
                 "left_out_columns": result.left_out_columns,
                 "sigma": result.sigma,
                 "buckets": [b.label for b in plan.buckets],
@@ -301,6 +306,10 @@ def build(
         "records": len(records),
         "pairs_by_split": dict(Counter(p.split for p in pairs)),
         "pairs_by_tier": {str(k): v for k, v in sorted(Counter(p.tier for p in pairs).items())},
+        "pairs_left_out_metrics_disagree": disagree,
+        # Boards listed worst-first (or otherwise against their metric's meaning): their
+        # direction came from the metric name, so their labels are right (issue #18).
+        "row_order_contradicts_polarity": [c for b in scored for c in b.contradictions],
         "leaderboards": board_reports,
         "drops": [d.as_dict() for d in drops],
     }
