@@ -110,3 +110,26 @@ def test_board_without_a_universal_metric_drops_every_entry_with_its_reason(
         ("a", "unparseable_value"),
         ("b", "missing_metric"),
     }
+
+
+def _naive_removal(ranks: np.ndarray, scores: np.ndarray) -> list[int]:
+    """Algorithm 1 recomputing every count after each removal (the O(n^3) reading)."""
+    alive, removed = list(range(len(ranks))), []
+    while len(alive) >= 2:
+        counts = discordance_counts(ranks[alive], scores[alive])
+        if counts.max() == 0:
+            break
+        candidates = [alive[i] for i in np.flatnonzero(counts == counts.max())]
+        victim = max(candidates, key=lambda i: (ranks[i], i))
+        alive.remove(victim)
+        removed.append(victim)
+    return removed
+
+
+def test_incremental_removal_equals_recomputing_every_count() -> None:
+    rng = np.random.default_rng(7)
+    for _ in range(50):
+        n = int(rng.integers(2, 40))
+        ranks = rng.integers(1, n + 1, size=n).astype(float)
+        scores = np.round(rng.random(n), 1)
+        assert remove_discordant(ranks, scores) == _naive_removal(ranks, scores)
