@@ -13,7 +13,14 @@ from inspect_ai.model import GenerateConfig
 
 from research_taste_evals.core.provenance import provenance
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_SEED
-from research_taste_evals.ideapairs.dataset import SPLITS, SplitChoice, load_pairs, parse_tiers
+from research_taste_evals.ideapairs.dataset import (
+    SPLITS,
+    ModeChoice,
+    PromptChoice,
+    SplitChoice,
+    load_pairs,
+    parse_tiers,
+)
 from research_taste_evals.ideapairs.metrics import (
     PAPER_BOOTSTRAP_RESAMPLES,
     bias_report,
@@ -25,7 +32,7 @@ from research_taste_evals.ideapairs.metrics import (
 from research_taste_evals.ideapairs.scorer import idea_pairs_scorer
 from research_taste_evals.ideapairs.solvers import TOP_LOGPROBS, judge_both_orders
 
-IDEA_PAIRS_VERSION = "1-A"
+IDEA_PAIRS_VERSION = "2-A"
 REASONING_EFFORTS = ("minimal", "low", "medium", "high")
 
 
@@ -38,6 +45,8 @@ def idea_pairs(
     reasoning_effort: str | None = None,
     bootstrap_resamples: int = PAPER_BOOTSTRAP_RESAMPLES,
     bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
+    prompt: PromptChoice = "paper",
+    mode: ModeChoice = "pairs",
 ) -> Task:
     """Idea pairs: predict which of two ideas scores higher on a benchmark (both orders judged).
 
@@ -52,6 +61,10 @@ def idea_pairs(
             ``high``); ``--reasoning-effort`` on the command line works too.
         bootstrap_resamples: Resamples of the bias report (paper: 10,000).
         bootstrap_seed: Seed of the bias report's bootstrap.
+        prompt: ``paper`` (section 5.1: the 0/1 label only, calibration from the label
+            tokens' logprobs) or ``reasoning`` (reason, then "Answer: A|B" and a confidence).
+        mode: ``pairs`` (the tier pairs) or ``ranking`` (appendix B.10: every C(n, 2) pair of
+            each leaderboard with >= 3 ideas; Top-1 and rank RMSE).
     """
     if split not in SPLITS:
         raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
@@ -62,15 +75,15 @@ def idea_pairs(
     if bootstrap_resamples < 1:
         raise ValueError(f"bootstrap_resamples must be >= 1, got {bootstrap_resamples}")
     selected = parse_tiers(tiers)
-    loaded = load_pairs(pairs_file, split, selected)
+    loaded = load_pairs(pairs_file, split, selected, prompt, mode)
+    by_mode = tier_accuracy() if mode == "pairs" else leaderboard_ranking()
     return Task(
         dataset=loaded.dataset,
-        solver=judge_both_orders(logprobs=logprobs),
+        solver=judge_both_orders(logprobs=logprobs, prompt=prompt),
         scorer=idea_pairs_scorer(),
         metrics=[
             consistency_accuracy(),
-            tier_accuracy(),
-            leaderboard_ranking(),
+            by_mode,
             calibration(),
             bias_report(resamples=bootstrap_resamples, seed=bootstrap_seed),
         ],
@@ -81,9 +94,10 @@ def idea_pairs(
             **provenance(
                 source=f"local:{loaded.metadata['pairs_file']}",
                 sha256=loaded.metadata["pairs_file_sha256"],
-                prompt_variant="restated",
-                # No pair data or prompt text was released (appendix C's prompts are images):
-                # the pairs come from our builder and the prompt restates sections 2 and 5.2.
+                prompt_variant=f"restated ({prompt})",
+                # The pair data (section 4's anonymous URL) cannot be reached here, and appendix
+                # C's prompts are images: the pairs come from our builder and the prompt restates
+                # section 5.1 (paper: label only) or sections 2 and 5.2 (reasoning).
                 paper_faithful={"data": False, "prompt": False, "metric": True},
             ),
             **loaded.metadata,
