@@ -80,7 +80,8 @@ def main() -> None:
     if 1600 in times:
         verdict = "ok" if times[1600] < TARGET_1600_SECONDS else "ABOVE TARGET"
         print(
-            f"1,600-row board: {times[1600]:.3f} s CPU (target < {TARGET_1600_SECONDS} s: {verdict})"
+            f"1,600-row board: {times[1600]:.3f} s CPU "
+            f"(target < {TARGET_1600_SECONDS} s: {verdict})"
         )
 
 

@@ -41,6 +41,11 @@ from research_taste_evals.ideapairs.pairs_schema import (
     write_pairs,
 )
 from research_taste_evals.ideapairs.prompts import TEMPLATE_GOAL, TEMPLATE_IDEA
+from research_taste_evals.ideapairs.pwc_archive import (
+    SOURCE_NAME,
+    fetch_pwc_archive,
+    source_report,
+)
 from research_taste_evals.ideapairs.scoring import DROP_REASONS, Drop, ScoredBoard, score_board
 from research_taste_evals.ideapairs.splitting import Splitter, paper_file_stem
 
@@ -197,6 +202,7 @@ def build(
     test_after: int | None = None,
     seed: int = DEFAULT_SEED,
     log_dir: str = "logs",
+    source: str | None = None,
 ) -> BuildResult:
     """Build a pairs file from leaderboard files (PapersWithCode JSON or NLP-progress markdown).
 
@@ -213,15 +219,20 @@ def build(
         test_after: Time split: papers after this year are test, the rest train.
         seed: Seed of the 80/20 split.
         log_dir: Where the extraction run writes its Inspect log.
+        source: ``"pwc-archive"``: the paper's source, the pinned HF evaluation tables
+            (downloaded into the cache; ``leaderboards`` must be empty), NLP tasks only;
+            ``"file"``: ``leaderboards`` is a copy of those tables, NLP tasks only too;
+            None: every leaderboard in ``leaderboards``.
     """
     if extract and not extractor:
         raise ValueError(
             "extraction needs an extractor model (--extractor MODEL), or use --no-extract"
         )
-    paths = [Path(p) for p in leaderboards]
+    paths = fetch_pwc_archive() if source == SOURCE_NAME else [Path(p) for p in leaderboards]
     if not paths:
         raise ValueError("give at least one leaderboard file")
-    boards = read_leaderboards(paths)
+    nlp_only = source is not None
+    boards = read_leaderboards(paths, nlp_only)
     papers = _paper_texts(Path(paper_texts) if paper_texts else None)
     splitter = Splitter(seed, test_after)
     scored: list[ScoredBoard] = []
@@ -285,6 +296,12 @@ def build(
             "withheld_for_leaks": extracted.withheld,
             "failed": extracted.failed,
             "ideas_without_paper_text": without_paper,
+            # Method name + paper title reveal the paper: a model can recall its result.
+            "identity_leak": any(
+                idea.text_source == "method_and_title"
+                for record in records
+                for idea in (record.idea_a, record.idea_b)
+            ),
         },
         "entries_read": read,
         "kept": read - len(drops),
@@ -300,6 +317,9 @@ def build(
         "dropped_by_reason": {
             reason: sum(d.reason == reason for d in drops) for reason in DROP_REASONS
         },
+        "source": source_report(
+            source, nlp_only, sum(len(b.entries) >= 2 for b in boards), len(pairs)
+        ),
         "leaderboards_read": len(boards),
         "leaderboards_with_pairs": len({p.board.board.board_id for p in pairs}),
         "pairs": len(pairs),

@@ -34,7 +34,8 @@ PAPER_PROMPT = (
 )
 
 # ``-T prompt=reasoning`` (the earlier default): section 2 (problem statement) and 5.2 (the
-# "Answer:" format the reward checks); the paper's own prompt box (appendix C, "Prompt format used for FT with RL") is an image.
+# "Answer:" format the reward checks); the paper's own prompt box (appendix C, "Prompt format
+# used for FT with RL") is an image.
 # Idea A / Idea B follow section 4's (idea_A, idea_B). The confidence line gives the
 # verbalised probability used for calibration (appendix B.11) when logprobs are unavailable.
 FORECAST_PROMPT = (
