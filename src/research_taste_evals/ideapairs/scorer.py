@@ -2,7 +2,8 @@
 
 Section 6.1 of Mule et al.: a pair is correct only if the model picks the same idea in both
 orders (consistent) and that idea is the better one; chance is 25%. An answer that does not
-parse (no single "Answer: A|B" line) makes the pair unanswered: it is counted (``unparsed``)
+parse (``prompt=paper``: not the 0/1 label alone; ``reasoning``: no single "Answer: A|B" line;
+both read by :func:`read_answer`) makes the pair unanswered: it is counted (``unparsed``)
 and the pair is neither consistent nor correct -- never silently dropped.
 
 Appendix B.11: the position-debiased probability is p~ = (p_orig + 1 - p_swap) / 2, with p the
