@@ -20,17 +20,10 @@ from inspect_ai.model import Model
 
 from research_taste_evals.core.data import DataError, sha256_of
 from research_taste_evals.core.text import fill_template
-from research_taste_evals.ideapairs.extraction import (
-    Extracted,
-    GoalSource,
-    IdeaSource,
-    number_forms,
-    run_extraction,
-)
+from research_taste_evals.ideapairs.extraction import Extracted, extract_pairs
 from research_taste_evals.ideapairs.leaderboards import (
     Entry,
     Leaderboard,
-    parse_cell,
     read_leaderboards,
 )
 from research_taste_evals.ideapairs.pairing import PlannedPair, clean_method, plan_board
@@ -47,7 +40,7 @@ from research_taste_evals.ideapairs.pwc_archive import (
     source_report,
 )
 from research_taste_evals.ideapairs.scoring import DROP_REASONS, Drop, ScoredBoard, score_board
-from research_taste_evals.ideapairs.splitting import Splitter, paper_file_stem
+from research_taste_evals.ideapairs.splitting import Splitter
 
 DEFAULT_SEED = 20260521
 REPORT_VERSION = "ideapairs-report/1"
@@ -61,16 +54,6 @@ class BuildResult:
 
     records: list[PairRecord]
     report: dict[str, Any]
-
-
-def _board_numbers(board: Leaderboard) -> tuple[str, ...]:
-    forms: set[str] = set()
-    for entry in board.entries:
-        for raw in entry.cells.values():
-            status, value = parse_cell(raw)
-            if status == "ok" and value is not None:
-                forms |= number_forms(value)
-    return tuple(sorted(forms))
 
 
 def template_goal(board: Leaderboard, columns: list[str]) -> str:
@@ -151,46 +134,6 @@ def _records(
     ]
 
 
-def _extract(
-    pairs: list[PlannedPair],
-    boards: list[ScoredBoard],
-    papers: dict[str, str],
-    model: str | Model,
-    log_dir: str,
-) -> tuple[Extracted, list[dict[str, str]]]:
-    """Extract the ideas and goals the pairs use; list the ideas without a paper text."""
-    ideas: dict[str, IdeaSource] = {}
-    # Ideas without a paper text, by the file name their text would be read from.
-    without_paper: dict[str, str] = {}
-    for pair in pairs:
-        numbers = _board_numbers(pair.board.board)
-        for index in (pair.better, pair.worse):
-            entry = pair.board.entries[index]
-            key, stem = pair.board.idea_ids[index], paper_file_stem(pair.board.paper_keys[index])
-            paper = papers.get(stem)
-            if paper is None:
-                without_paper[stem] = clean_method(entry.method)
-            elif key not in ideas:
-                ideas[key] = IdeaSource(
-                    key, entry.method, clean_method(entry.method), entry.paper_title, paper, numbers
-                )
-    used = {pair.board.board.board_id for pair in pairs}
-    goals = [
-        GoalSource(
-            b.board.board_id,
-            b.board.task,
-            b.board.dataset,
-            ", ".join(b.columns),
-            b.board.description,
-            _board_numbers(b.board),
-        )
-        for b in boards
-        if b.board.board_id in used and b.board.description.strip()
-    ]
-    missing = [{"paper_file": stem, "method": m} for stem, m in sorted(without_paper.items())]
-    return run_extraction(list(ideas.values()), goals, model, log_dir), missing
-
-
 def build(
     leaderboards: Sequence[str | Path],
     out: str | Path,
@@ -267,7 +210,7 @@ def build(
         )
     extracted, without_paper = Extracted(), list[dict[str, str]]()
     if extract and pairs:
-        extracted, without_paper = _extract(pairs, scored, papers, extractor, log_dir)  # type: ignore[arg-type]
+        extracted, without_paper = extract_pairs(pairs, scored, papers, extractor, log_dir)  # type: ignore[arg-type]
     records: list[PairRecord] = []
     for pair in pairs:
         goal = extracted.goals.get(pair.board.board.board_id)
