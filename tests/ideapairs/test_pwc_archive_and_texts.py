@@ -89,6 +89,13 @@ def test_parquet_shard_reads_like_the_json_dump_and_keeps_nlp_only(tmp_path: Pat
     assert squad.entries[0].cells == {"Accuracy": "90.0"} and squad.entries[0].year == 2015
 
 
+def test_nlp_filter_needs_categories(tmp_path: Path) -> None:
+    shard = tmp_path / "no-categories.parquet"
+    pq.write_table(pa.Table.from_pylist([{"task": "QA", "datasets": [], "subtasks": []}]), shard)
+    with pytest.raises(DataError, match="no task has a 'categories' field"):
+        read_leaderboards([shard], nlp_only=True)
+
+
 def test_build_from_the_pinned_source_sets_its_counts_beside_the_papers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -239,6 +239,11 @@ def read_pwc_json(path: Path, nlp_only: bool = False) -> list[Leaderboard]:
     """
     tasks = read_parquet_tasks(path) if path.suffix == ".parquet" else read_json(path)
     if nlp_only and isinstance(tasks, list):
+        if not any(isinstance(t, dict) and "categories" in t for t in tasks):
+            raise DataError(
+                f"{path}: no task has a 'categories' field, so its NLP leaderboards cannot be "
+                "told apart (pass the files as leaderboards to read every board)"
+            )
         tasks = nlp_tasks(tasks)
     return list(_pwc_tasks(path, tasks, "tasks"))
 
