@@ -38,6 +38,7 @@ from research_taste_evals.lft.grader import (
     MEDIAN_RULES,
     MedianRule,
     require_grader_role,
+    require_reachable_quorum,
 )
 from research_taste_evals.lft.metrics import lft_epochs_reducer
 from research_taste_evals.lft.prompts import LFT_SYSTEM
@@ -69,7 +70,9 @@ def rubric_block_list(state: TaskState) -> list[str]:
 
 
 @solver
-def grader_role_required(allow_self_grading: bool) -> Solver:
+def grader_role_required(
+    allow_self_grading: bool, quorum: int | None = None, grader_repeats: int = 1
+) -> Solver:
     """First in the chain: stop each sample before any model call if nobody but it would grade.
 
     Covers a task built outside ``inspect eval`` (``eval(lft(), ...)``), whose roles are only
@@ -78,6 +81,7 @@ def grader_role_required(allow_self_grading: bool) -> Solver:
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         require_grader_role(allow_self_grading)
+        require_reachable_quorum(quorum, grader_repeats)
         return state
 
     return solve
@@ -138,6 +142,7 @@ def lft(
         raise ValueError(f"median must be one of {MEDIAN_RULES}, got {median!r}")
     if active_model() is not None:  # built by inspect eval: the roles are known now
         require_grader_role(allow_self_grading)
+        require_reachable_quorum(quorum, grader_repeats)
     providers = _providers(web_providers)
     rubrics, source = load_lft_rubrics(rubric_dir, task_ids)
     if access == "context":
@@ -149,7 +154,7 @@ def lft(
             web_search_providers(rubric.web_block_list, providers)
     cache: bool | CachePolicy = grader_cache
     solver = [
-        grader_role_required(allow_self_grading),
+        grader_role_required(allow_self_grading, quorum, grader_repeats),
         system_message(LFT_SYSTEM),
         information_access(access, rubric_documents, rubric_block_list, providers),
         generate(),
