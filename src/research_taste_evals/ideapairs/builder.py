@@ -20,6 +20,13 @@ from inspect_ai.model import Model
 
 from research_taste_evals.core.data import DataError, sha256_of
 from research_taste_evals.core.text import fill_template
+from research_taste_evals.ideapairs.build_inputs import (
+    check_boards_found,
+    check_extractor,
+    check_leaderboard_paths,
+    check_outputs,
+    check_pairs_made,
+)
 from research_taste_evals.ideapairs.extraction import (
     Extracted,
     GoalSource,
@@ -214,14 +221,12 @@ def build(
         seed: Seed of the 80/20 split.
         log_dir: Where the extraction run writes its Inspect log.
     """
-    if extract and not extractor:
-        raise ValueError(
-            "extraction needs an extractor model (--extractor MODEL), or use --no-extract"
-        )
     paths = [Path(p) for p in leaderboards]
-    if not paths:
-        raise ValueError("give at least one leaderboard file")
+    check_outputs(out, report_path)
+    check_extractor(extract, extractor)
+    check_leaderboard_paths(paths)
     boards = read_leaderboards(paths)
+    check_boards_found(paths, boards)
     papers = _paper_texts(Path(paper_texts) if paper_texts else None)
     splitter = Splitter(seed, test_after)
     scored: list[ScoredBoard] = []
@@ -249,6 +254,12 @@ def build(
                 "pairs": len(plan.pairs),
             }
         )
+    check_pairs_made(
+        len(pairs),
+        len(boards),
+        sum(len(b.entries) for b in boards),
+        {reason: sum(d.reason == reason for d in drops) for reason in DROP_REASONS},
+    )
     extracted, without_paper = Extracted(), list[dict[str, str]]()
     if extract and pairs:
         extracted, without_paper = _extract(pairs, scored, papers, extractor, log_dir)  # type: ignore[arg-type]
