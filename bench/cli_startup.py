@@ -1,4 +1,4 @@
-"""How long ``research-taste --help`` and ``research-taste list`` take, beside ``import inspect_ai``.
+"""Time `research-taste --help` and `research-taste list` beside a bare `import inspect_ai`.
 
 Each is run in a fresh interpreter (best of ``--repeat`` runs, so a busy machine's worst moment
 does not count) and printed with its ratio to a bare ``import inspect_ai``; the CLI must stay

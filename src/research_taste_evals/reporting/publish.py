@@ -45,7 +45,7 @@ def check_target(out: Path, log_dir: str, force: bool = False) -> None:
     if _is_within(Path.cwd().resolve(), target):
         raise DataError(
             f"--out {out}: refusing to write a report over the current folder (or one holding "
-            "it); name a new folder, e.g. --out reports/demo"
+            "it); name a new folder such as --out reports/demo"
         )
     if target.is_file():
         raise DataError(f"--out {out}: is a file, not a folder; name a new folder")
