@@ -93,7 +93,8 @@ def test_dry_run_prints_grid_and_calls(capsys: pytest.CaptureFixture[str]) -> No
 def test_report_on_empty_folder_fails_clearly(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["report", str(tmp_path), "--out", str(tmp_path / "r")]) == 2
+    (tmp_path / "logs").mkdir()
+    assert main(["report", str(tmp_path / "logs"), "--out", str(tmp_path / "r")]) == 2
     assert "no successful current-version logs" in capsys.readouterr().err
 
 

@@ -52,12 +52,23 @@ def tasks() -> list[tuple[str, str]]:
     for name in order:
         source = ast.parse(_module_file(origin[name]).read_text(encoding="utf-8"))
         function = next(
-            node
-            for node in ast.walk(source)
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name
+            (
+                node
+                for node in ast.walk(source)
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name
+            ),
+            None,
         )
+        if function is None:  # defined elsewhere and re-exported: ask the registry (slower)
+            return _imported_tasks()
         listed.append((name, _first_line(ast.get_docstring(function))))
     return listed
+
+
+def _imported_tasks() -> list[tuple[str, str]]:
+    from research_taste_evals._registry import TASKS
+
+    return [(fn.__name__, _first_line(fn.__doc__)) for fn in TASKS]
 
 
 def baselines() -> list[tuple[str, str]]:
