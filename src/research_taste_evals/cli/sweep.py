@@ -19,6 +19,7 @@ from inspect_ai._util.entrypoints import ensure_entry_points
 from inspect_ai._util.registry import RegistryInfo, registry_find, registry_unqualified_name
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from research_taste_evals.cli.sweep_checks import check_sweep
 from research_taste_evals.core.data import (
     DataError,
     cache_dir,
@@ -141,6 +142,7 @@ def load_sweep(path: str | Path) -> SweepConfig:
                     f"for these task arguments: {offered}"
                 )
     check_models(source, config)
+    check_sweep(source, config)  # roles nobody reads, repeated runs, a log_dir that is a file
     return config
 
 
