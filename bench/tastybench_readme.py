@@ -21,6 +21,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 import research_taste_evals._registry  # noqa: F401  (registers the baseline provider)
+from research_taste_evals.core.text import replace_block
 from research_taste_evals.tastybench.readme_tables import (
     BASELINE_DEFAULTS,
     BASELINE_RUNS,
@@ -28,7 +29,6 @@ from research_taste_evals.tastybench.readme_tables import (
     baselines_table,
     data_facts,
     parser_facts,
-    replace_block,
     upstream_runs_table,
 )
 from research_taste_evals.tastybench.tastybench import tastybench

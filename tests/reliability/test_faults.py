@@ -271,7 +271,8 @@ def test_sweep_retries_bad_bodies_by_default(
     fault_server: FaultServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``research-taste sweep`` sets Inspect's sample retry on error: 30% bad bodies, no loss."""
-    from research_taste_evals.cli.sweep import DEFAULT_RETRY_ON_ERROR, load_sweep, run_sweep
+    from research_taste_evals.cli.sweep import load_sweep, run_sweep
+    from research_taste_evals.cli.sweep_schema import DEFAULT_RETRY_ON_ERROR
 
     spec = TASKS["eqinfer"]
     sweep_file = tmp_path / "sweep.yaml"

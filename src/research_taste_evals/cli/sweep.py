@@ -17,9 +17,13 @@ from typing import Any
 from inspect_ai import Task, eval_set, task_with
 from inspect_ai._util.entrypoints import ensure_entry_points
 from inspect_ai._util.registry import RegistryInfo, registry_find, registry_unqualified_name
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
-from research_taste_evals.cli.sweep_checks import check_sweep
+from research_taste_evals.cli.sweep_checks import check_sweep, named_models
+from research_taste_evals.cli.sweep_schema import (
+    ModelRoles,
+    SweepConfig,
+)
 from research_taste_evals.core.data import (
     DataError,
     cache_dir,
@@ -30,52 +34,12 @@ from research_taste_evals.core.demo import DemoRun
 from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.core.task_args import check_task_arguments
 
-# Sample-level retries of a transient error (a malformed or dropped provider response) before
-# the sample counts as errored; Inspect's own default is no retry.
-DEFAULT_RETRY_ON_ERROR = 3
 # A task's data argument with this value is replaced by demo data its family's demo.py writes.
 DEMO_DATA_VALUE = "demo"
 # Every sweep run carries this tag, so reports can tell sweep logs from ad-hoc runs.
 SWEEP_TAG = "sweep"
 # Task arguments that name the data a run reads: with one, --dry-run counts the samples there.
 DATA_ARG_SUFFIXES = ("_path", "_file")
-
-ModelRoles = dict[str, str | list[str]]
-
-
-class SweepTask(BaseModel):
-    """One task of the grid, with its arguments and (optionally) its own models and roles."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    task: str
-    args: dict[str, Any] = Field(default_factory=dict)
-    models: list[str] | None = Field(default=None, min_length=1)
-    model_roles: ModelRoles | None = None
-
-
-class SweepConfig(BaseModel):
-    """A sweep file: which models run which tasks, how, and where the logs go."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    log_dir: str
-    tasks: list[SweepTask] = Field(min_length=1)
-    models: list[str] = Field(default_factory=list)
-    model_roles: ModelRoles = Field(default_factory=dict)
-    epochs: int | None = Field(default=None, ge=1)
-    limit: int | None = Field(default=None, ge=1)
-    max_connections: int | None = Field(default=None, ge=1)
-    max_samples: int | None = Field(default=None, ge=1)
-    max_tasks: int | None = Field(default=None, ge=1)
-    batch: bool | int | None = None
-    retry_attempts: int | None = Field(default=None, ge=0)
-    retry_on_error: int = Field(default=DEFAULT_RETRY_ON_ERROR, ge=0)
-    fail_on_error: bool | float | None = None
-    # Samples written to the log between flushes: what survives a killed process to be resumed.
-    log_buffer: int | None = Field(default=None, ge=1)
-    tags: list[str] = Field(default_factory=list)
-    metadata: dict[str, Any] = Field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -146,22 +110,6 @@ def load_sweep(path: str | Path) -> SweepConfig:
     return config
 
 
-def _named_models(config: SweepConfig) -> list[tuple[str, str]]:
-    """(field, model) for every model and role member the file names, top level and per task."""
-    named = [(f"models.{i}", model) for i, model in enumerate(config.models)]
-    scopes: list[tuple[str, ModelRoles]] = [("model_roles", config.model_roles)]
-    for index, entry in enumerate(config.tasks):
-        named += [(f"tasks.{index}.models.{i}", m) for i, m in enumerate(entry.models or [])]
-        scopes.append((f"tasks.{index}.model_roles", entry.model_roles or {}))
-    for prefix, roles in scopes:
-        for role, members in roles.items():
-            if isinstance(members, list):
-                named += [(f"{prefix}.{role}.{i}", model) for i, model in enumerate(members)]
-            else:
-                named.append((f"{prefix}.{role}", members))
-    return named
-
-
 def check_models(source: Path, config: SweepConfig) -> None:
     """Each model and role member must name a known provider (``<provider>/<model>``).
 
@@ -172,7 +120,7 @@ def check_models(source: Path, config: SweepConfig) -> None:
         DataError: naming the sweep file, the field and the model.
     """
     ensure_entry_points()  # providers registered by installed packages (e.g. baseline/)
-    for field, model in _named_models(config):
+    for field, model in named_models(config):
         provider, slash, _ = model.partition("/")
         if not slash:
             raise DataError(f"{source}: field '{field}': {model!r} is not <provider>/<model>")

@@ -137,3 +137,16 @@ def fill_template(template: str, **fields: str) -> str:
         return template
     pattern = re.compile("|".join(re.escape("{" + name + "}") for name in fields))
     return pattern.sub(lambda match: fields[match.group(0)[1:-1]], template)
+
+
+def replace_block(text: str, name: str, content: str) -> str:
+    """``text`` with the generated block ``name`` replaced by ``content``.
+
+    Raises:
+        ValueError: the README lacks the block's markers.
+    """
+    begin, end = f"<!-- BEGIN generated: {name} -->", f"<!-- END generated: {name} -->"
+    pattern = re.compile(re.escape(begin) + r".*?" + re.escape(end), re.DOTALL)
+    if not pattern.search(text):
+        raise ValueError(f"README has no generated block {name!r} ({begin} ... {end})")
+    return pattern.sub(lambda _: f"{begin}\n{content}\n{end}", text)
