@@ -104,7 +104,7 @@ def test_inspect_eval_prints_the_sentence_once_on_stderr_under_display_none(
 
 
 def test_the_sweep_builds_each_task_once(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from research_taste_evals.cli import sweep
+    from research_taste_evals.cli import sweep, sweep_schema
 
     built: list[dict] = []
 
@@ -114,11 +114,11 @@ def test_the_sweep_builds_each_task_once(monkeypatch: pytest.MonkeyPatch, tmp_pa
 
     monkeypatch.setattr(sweep, "_tasks_by_name", lambda: {"toy": counting})
     monkeypatch.setattr(sweep, "eval_set", lambda tasks, **_: (len(tasks) == 2, []))
-    config = sweep.SweepConfig(
+    config = sweep_schema.SweepConfig(
         log_dir=str(tmp_path),
         models=["mockllm/a", "mockllm/b"],
         model_roles={"grader": "mockllm/g"},
-        tasks=[sweep.SweepTask(task="toy", args={"n": 2})],
+        tasks=[sweep_schema.SweepTask(task="toy", args={"n": 2})],
     )
     assert sweep.run_sweep(config)
     assert built == [{"n": 2}, {"n": 2}]  # one build per planned run, nothing more
