@@ -28,7 +28,12 @@ from research_taste_evals.aaar.scorer.expdesign import (
 from research_taste_evals.aaar.solvers import ExplainMode, expdesign_solver
 from research_taste_evals.core.provenance import provenance
 from research_taste_evals.core.roles import require_role_or_key
-from research_taste_evals.core.text import WordCounting, load_word_counting
+from research_taste_evals.core.text import (
+    WordCounting,
+    load_word_counting,
+    nltk_counting_is_upstream,
+    word_counting_provenance,
+)
 
 EXPDESIGN_VERSION = "2-A"
 # The release code re-asks a whole-list explanation up to 3 times when its length differs from
@@ -56,7 +61,8 @@ def expdesign(
         data_path: A local folder in the upstream layout (``Experiment_Design/<id>/data_text.json``)
             or one ``data_text.json``; default: the pinned Hugging Face dataset.
         context_words: Words of pre-experiment context shown (3,000 for closed models in the paper).
-        word_counting: ``nltk`` (``word_tokenize`` tokens, as released) or ``whitespace``.
+        word_counting: ``nltk`` (``word_tokenize`` tokens under NLTK 3.6.7's rules, as
+            released), ``nltk_installed`` (the installed NLTK's rules) or ``whitespace``.
         explain_mode: ``one_by_one`` (paper Table 2: one call per oracle experiment) or
             ``whole_list`` (Table 4: the whole oracle list in one call).
         explanation_retries: ``whole_list`` only: re-asks when the list lengths differ.
@@ -106,11 +112,12 @@ def expdesign(
                     "data": not resolved.source.startswith("local:"),
                     "judge_prompt": judge_prompt == "v2",
                     "judge_decoding": True,
-                    "word_counting": word_counting == "nltk",
+                    "word_counting": nltk_counting_is_upstream(word_counting),
                     "context_words": context_words == DEFAULT_CONTEXT_WORDS,
                     "embeddings": is_paper_model(embedder, S_METRIC_MODEL),
                 },
                 benchmark="AAAR-1.0 ExpDesign",
+                word_counting=word_counting_provenance(word_counting),
                 embeddings=embedder.describe(),
                 judge_decoding={
                     "temperature": JUDGE_TEMPERATURE,

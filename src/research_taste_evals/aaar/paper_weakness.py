@@ -26,7 +26,12 @@ from research_taste_evals.aaar.metrics import FULL_WEAKNESS_PAPERS, mean_keeping
 from research_taste_evals.aaar.scorer.paper_weakness import weakness_scorer
 from research_taste_evals.aaar.solvers import weakness_solver
 from research_taste_evals.core.provenance import provenance
-from research_taste_evals.core.text import WordCounting, load_word_counting
+from research_taste_evals.core.text import (
+    WordCounting,
+    load_word_counting,
+    nltk_counting_is_upstream,
+    word_counting_provenance,
+)
 
 WEAKNESS_VERSION = "2-A"
 
@@ -52,7 +57,8 @@ def paper_weakness(
         split: ``split_combine`` (paper: every piece reviewed, lists concatenated) or ``none``
             (only the first ``window_words`` words).
         window_words: Words per piece (3,000 for closed models in the paper).
-        word_counting: ``nltk`` (``word_tokenize`` tokens, as released) or ``whitespace``.
+        word_counting: ``nltk`` (``word_tokenize`` tokens under NLTK 3.6.7's rules, as
+            released), ``nltk_installed`` (the installed NLTK's rules) or ``whitespace``.
         embedding_model: S-P/S-R/S-F1 model: all-mpnet-base-v2 (paper), ``offline-mpnet`` (its
             packaged, hash-checked copy), ``offline-minilm`` (not paper-faithful) or a directory.
         itf_idf_model: ITF-IDF model: all-MiniLM-L6-v2 (paper; ``offline-minilm`` holds the same
@@ -88,13 +94,14 @@ def paper_weakness(
                     "data": not resolved.source.startswith("local:"),
                     "prompt": True,
                     "split": split == "split_combine",
-                    "word_counting": word_counting == "nltk",
+                    "word_counting": nltk_counting_is_upstream(word_counting),
                     "window_words": window_words == DEFAULT_WINDOW_WORDS,
                     "embeddings": is_paper_model(s_embedder, S_METRIC_MODEL),
                     "itf_idf_embeddings": is_paper_model(itf_embedder, ITF_IDF_MODEL),
                     "itf_idf_w": len(records) == FULL_WEAKNESS_PAPERS,
                 },
                 benchmark="AAAR-1.0 PaperWeakness",
+                word_counting=word_counting_provenance(word_counting),
                 embeddings=s_embedder.describe(),
                 itf_idf_embeddings=itf_embedder.describe(),
             ),
