@@ -68,8 +68,9 @@ def expdesign(
         explanation_retries: ``whole_list`` only: re-asks when the list lengths differ.
         judge_model: Entailment judge; default: the ``grader`` model role, else GPT-4o
             (the paper's).
-        judge_prompt: ``v2`` (``Exp_entailment_v2``, the released metric script's) or ``v1``
-            (``Exp_entailment``, pairwise wording).
+        judge_prompt: ``v2`` (``Exp_entailment_v2``, the released metric script's: one call per
+            item against the other side's whole list) or ``v1`` (upstream's earlier protocol:
+            ``Exp_entailment`` on every (reference, predicted) pair, ``any()`` per item).
         judge_cache: Cache judge calls (each call has its own cache scope).
         embedding_model: S-Match model: all-mpnet-base-v2 (paper), ``offline-mpnet`` (its
             packaged, hash-checked copy), ``offline-minilm`` (not paper-faithful) or a directory.
