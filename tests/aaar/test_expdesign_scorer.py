@@ -210,4 +210,3 @@ def test_v1_judges_every_reference_prediction_pair_and_aggregates_with_any() -> 
     failing = _TrackingJudge(fail_on="alpha")
     judged = asyncio.run(judge_lists(failing, predicted, reference, "v1"))  # type: ignore[arg-type]
     assert judged.decisions(strict_decision) == ([None, None], [None, 0, 0])
-

@@ -17,6 +17,7 @@ import pytest
 from inspect_ai import Task, eval
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessage, ChatMessageUser
+from mock_models import scripted_model
 
 from research_taste_evals.aaar.dataset.expdesign import (
     EXPERIMENTS_KEY,
@@ -32,7 +33,6 @@ from research_taste_evals.core.text import (
     nltk_words,
     word_counting_provenance,
 )
-from tests.support.mock_models import scripted_model
 
 FIXTURES = Path(__file__).parent / "fixtures" / "nltk367"
 TEXTS = json.loads((FIXTURES / "texts.json").read_text(encoding="utf-8"))

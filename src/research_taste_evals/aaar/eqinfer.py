@@ -17,12 +17,18 @@ from research_taste_evals.aaar.dataset.eqinfer import (
     eqinfer_dataset,
     load_eqinfer_records,
 )
-from research_taste_evals.aaar.parsing import strict_choice
+from research_taste_evals.aaar.decoding import (
+    EQINFER_MAX_TOKENS,
+    decoding_provenance,
+    upstream_decoding,
+)
+from research_taste_evals.aaar.parsing import FaithfulReader, strict_choice
 from research_taste_evals.aaar.prompts import EQINFER_MC_SYSTEM, EQINFER_SYSTEM
 from research_taste_evals.aaar.scorer.eqinfer import eqinfer_binary_scorer, eqinfer_choice_scorer
 from research_taste_evals.aaar.solvers import binary_until_parsed
 from research_taste_evals.core.answers import generate_until_parsed
 from research_taste_evals.core.provenance import provenance
+from research_taste_evals.core.text import word_counting_provenance
 
 EQINFER_VERSION = "2-A"
 # subtask1_equation_model_eval_binary.py re-asks up to 3 times before forcing the wrong label;
@@ -39,6 +45,7 @@ def eqinfer(
     parse_retries: int = UPSTREAM_PARSE_RETRIES,
     shuffle_options: bool = True,
     choice_retries: int = UPSTREAM_CHOICE_RETRIES,
+    faithful_reader: FaithfulReader = "api",
 ) -> Task:
     """AAAR-1.0 EqInfer: judge whether a candidate LaTeX equation fits its paper's context.
 
@@ -56,6 +63,12 @@ def eqinfer(
         shuffle_options: ``multiple_choice`` only: permute options per instance (seeded).
         choice_retries: ``multiple_choice`` only: re-asks while the answer is not one option
             letter (release: 0, one call; a non-zero value is recorded as not paper-faithful).
+        faithful_reader: ``binary`` only: which release script's reading fills ``faithful_*``:
+            ``api`` (``int()``, re-asks; the paper's API models) or ``vllm`` (exact ``0``/``1``
+            on the first answer, never re-asked; its open-weights script). Same answers.
+
+    The evaluated model decodes as the release code (temperature 1, top-p 0.99, 200 max tokens)
+    unless ``--temperature`` / ``--top-p`` / ``--max-tokens`` say otherwise.
     """
     if context_words <= 0:
         raise ValueError(f"context_words must be positive, got {context_words}")
@@ -67,7 +80,7 @@ def eqinfer(
     dataset = eqinfer_dataset(records, variant, context_words, shuffle_options, name="eqinfer")
     if variant == "binary":
         solver = [system_message(EQINFER_SYSTEM), binary_until_parsed(parse_retries)]
-        scorer = eqinfer_binary_scorer()
+        scorer = eqinfer_binary_scorer(faithful_reader)
     else:
         ask = (
             generate_until_parsed(partial(strict_choice, letters=LETTERS), choice_retries)
@@ -76,10 +89,12 @@ def eqinfer(
         )
         solver = [system_message(EQINFER_MC_SYSTEM), ask]
         scorer = eqinfer_choice_scorer()
+    decoding = upstream_decoding(EQINFER_MAX_TOKENS)
     return Task(
         dataset=dataset,
         solver=solver,
         scorer=scorer,
+        config=decoding,
         version=EQINFER_VERSION,
         metadata={
             **provenance(
@@ -99,6 +114,14 @@ def eqinfer(
                 },
                 benchmark="AAAR-1.0 EqInfer",
                 parse_modes="strict (decision_*, headline) and faithful (faithful_*) per answer",
+                faithful_reader=faithful_reader if variant == "binary" else None,
+                word_counting=word_counting_provenance("whitespace"),
+                model_decoding=decoding_provenance(
+                    decoding,
+                    "subtask1_equation_model_eval_binary.py"
+                    if variant == "binary"
+                    else "subtask1_equation_model_eval.py",
+                ),
             ),
             "variant": variant,
             "context_words": context_words,

@@ -16,6 +16,11 @@ from research_taste_evals.aaar.dataset.expdesign import (
     expdesign_dataset,
     load_expdesign_records,
 )
+from research_taste_evals.aaar.decoding import (
+    EXPDESIGN_MAX_TOKENS,
+    decoding_provenance,
+    upstream_decoding,
+)
 from research_taste_evals.aaar.embedding_models import S_METRIC_MODEL, aaar_embedder, is_paper_model
 from research_taste_evals.aaar.scorer.expdesign import (
     DEFAULT_JUDGE_MODEL,
@@ -93,6 +98,7 @@ def expdesign(
     records, resolved = load_expdesign_records(data_path)
     # Loaded now so a model that cannot be loaded fails before any model call (shared per process).
     embedder = aaar_embedder(embedding_model, embedding_revision, embedding_device)
+    decoding = upstream_decoding(EXPDESIGN_MAX_TOKENS)
     return Task(
         dataset=expdesign_dataset(records, context_words, word_counting),
         solver=expdesign_solver(explain_mode, explanation_retries),
@@ -104,6 +110,7 @@ def expdesign(
             judge_prompt,
             judge_cache,
         ),
+        config=decoding,
         version=EXPDESIGN_VERSION,
         metadata={
             **provenance(
@@ -119,6 +126,9 @@ def expdesign(
                 },
                 benchmark="AAAR-1.0 ExpDesign",
                 word_counting=word_counting_provenance(word_counting),
+                model_decoding=decoding_provenance(
+                    decoding, "subtask2_experiment_model_prediction.close_source.v2.py"
+                ),
                 embeddings=embedder.describe(),
                 judge_decoding={
                     "temperature": JUDGE_TEMPERATURE,

@@ -16,6 +16,11 @@ from research_taste_evals.aaar.dataset.paper_weakness import (
     load_weakness_records,
     weakness_dataset,
 )
+from research_taste_evals.aaar.decoding import (
+    WEAKNESS_MAX_TOKENS,
+    decoding_provenance,
+    upstream_decoding,
+)
 from research_taste_evals.aaar.embedding_models import (
     ITF_IDF_MODEL,
     S_METRIC_MODEL,
@@ -77,6 +82,7 @@ def paper_weakness(
     # Loaded now so a model that cannot be loaded fails before any model call (shared per process).
     s_embedder = aaar_embedder(embedding_model, embedding_revision, embedding_device)
     itf_embedder = aaar_embedder(itf_idf_model, itf_idf_revision, embedding_device)
+    decoding = upstream_decoding(WEAKNESS_MAX_TOKENS)
     return Task(
         dataset=weakness_dataset(records),
         solver=weakness_solver(split, window_words, word_counting),
@@ -85,6 +91,7 @@ def paper_weakness(
         ),
         # ITF-IDF compares lists of the same run: keep every epoch's lists (see metrics.py).
         epochs=Epochs(1, mean_keeping_epoch_lists()),
+        config=decoding,
         version=WEAKNESS_VERSION,
         metadata={
             **provenance(
@@ -102,6 +109,9 @@ def paper_weakness(
                 },
                 benchmark="AAAR-1.0 PaperWeakness",
                 word_counting=word_counting_provenance(word_counting),
+                model_decoding=decoding_provenance(
+                    decoding, "subtask3_review_model_prediction.close_source.py"
+                ),
                 embeddings=s_embedder.describe(),
                 itf_idf_embeddings=itf_embedder.describe(),
             ),

@@ -28,7 +28,7 @@ NLTK_RULES_VERSION = "3.6.7"
 _CONTRACTIONS = MacIntyreContractions()
 
 
-class NLTK367WordTokenizer(NLTKWordTokenizer):  # type: ignore[misc]
+class NLTK367WordTokenizer(NLTKWordTokenizer):
     """``NLTKWordTokenizer`` (what ``word_tokenize`` runs per sentence) with 3.6.7's rules."""
 
     STARTING_QUOTES = [
@@ -71,7 +71,7 @@ class NLTK367WordTokenizer(NLTKWordTokenizer):  # type: ignore[misc]
     CONTRACTIONS3 = [re.compile(pattern) for pattern in _CONTRACTIONS.CONTRACTIONS3]
 
 
-class Treebank367Detokenizer(TreebankWordDetokenizer):  # type: ignore[misc]
+class Treebank367Detokenizer(TreebankWordDetokenizer):
     """``TreebankWordDetokenizer`` with 3.6.7's rules and its unpadded ``tokenize``."""
 
     CONTRACTIONS2 = [
@@ -138,7 +138,7 @@ class Treebank367Detokenizer(TreebankWordDetokenizer):  # type: ignore[misc]
         return str(text.strip())
 
 
-class Punkt367LanguageVars(PunktLanguageVars):  # type: ignore[misc]
+class Punkt367LanguageVars(PunktLanguageVars):
     """English Punkt language variables as 3.6.7 had them: curly quotes and guillemets are
     neither closing punctuation (realigned onto the sentence) nor word-ending characters."""
 
@@ -146,12 +146,11 @@ class Punkt367LanguageVars(PunktLanguageVars):  # type: ignore[misc]
 
     @property
     def _re_non_word_chars(self) -> str:
-        return r"(?:[)\";}\]\*:@\'\({\[%s])" % re.escape(
-            "".join(set(self.sent_end_chars) - {"."})
-        )
+        others = re.escape("".join(set(self.sent_end_chars) - {"."}))
+        return r"(?:[)\";}\]\*:@\'\({\[" + others + "])"
 
 
-class Punkt367SentenceTokenizer(PunktSentenceTokenizer):  # type: ignore[misc]
+class Punkt367SentenceTokenizer(PunktSentenceTokenizer):
     """``PunktSentenceTokenizer`` with 3.6.7's language variables and its right-to-left search
     for potential sentence ends (a period directly followed by ``!`` or ``?`` is one context,
     not two, so "tasks.![" stays one sentence)."""

@@ -103,9 +103,10 @@ def nltk_counting_is_upstream(counting: WordCounting) -> bool:
     """True when ``counting`` gives NLTK 3.6.7's tokens and re-joined text, as AAAR-1.0's."""
     if counting == "nltk":
         return True
-    return counting == "nltk_installed" and word_counting_provenance(counting)[
-        "nltk_version"
-    ] == UPSTREAM_NLTK
+    return (
+        counting == "nltk_installed"
+        and word_counting_provenance(counting)["nltk_version"] == UPSTREAM_NLTK
+    )
 
 
 def load_word_counting(counting: WordCounting) -> None:

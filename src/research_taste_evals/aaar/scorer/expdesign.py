@@ -5,8 +5,9 @@ Follows RenzeLou/AAAR-1.0 ``calculate_metrics_subtask2_exp_entailment.v2.py`` (o
 item with ``Exp_entailment_v2``: a predicted experiment against all reference experiments joined
 by spaces, and each reference experiment against all predicted ones; temperature 1, top-p 0.99,
 720 max tokens; ``judge_prompt="v1"``: ``calculate_metrics_subtask2_exp_entailment.py``, every
-(reference, predicted) pair judged with ``Exp_entailment``, aggregated with ``np.any``), ``subtask2_metric_llm_as_judge.py`` (per-paper F1, then means over ALL papers,
-a paper with no predicted experiment counting 0) and ``calculate_metrics_src.py``
+(reference, predicted) pair judged with ``Exp_entailment``, aggregated with ``np.any``),
+``subtask2_metric_llm_as_judge.py`` (per-paper F1, then means over ALL papers, a paper with no
+predicted experiment counting 0) and ``calculate_metrics_src.py``
 (``soft_score`` and ``rouge_score``). Each judge call goes through the package's one grading
 path (:func:`research_taste_evals.core.grading.grade_member`): a provider error, a refusal or an
 answer with no 0/1 is a typed failure of that call, counted, never a failed sample.
