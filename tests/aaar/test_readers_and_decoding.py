@@ -25,8 +25,8 @@ from research_taste_evals.aaar.demo import (
 )
 from research_taste_evals.aaar.eqinfer import eqinfer
 from research_taste_evals.aaar.expdesign import expdesign
-from research_taste_evals.aaar.parsing import faithful_binary, vllm_binary
 from research_taste_evals.aaar.paper_weakness import paper_weakness
+from research_taste_evals.aaar.parsing import faithful_binary, vllm_binary
 from research_taste_evals.core.embeddings import OFFLINE_MODEL
 
 
