@@ -30,7 +30,7 @@ from research_taste_evals.core.answers import generate_until_parsed
 from research_taste_evals.core.provenance import provenance
 from research_taste_evals.core.text import word_counting_provenance
 
-EQINFER_VERSION = "2-A"
+EQINFER_VERSION = "3-A"
 # subtask1_equation_model_eval_binary.py re-asks up to 3 times before forcing the wrong label;
 # subtask1_equation_model_eval.py (multiple choice) calls once.
 UPSTREAM_PARSE_RETRIES = 3

@@ -40,7 +40,7 @@ from research_taste_evals.core.text import (
     word_counting_provenance,
 )
 
-EXPDESIGN_VERSION = "2-A"
+EXPDESIGN_VERSION = "3-A"
 # The release code re-asks a whole-list explanation up to 3 times when its length differs from
 # the experiment list's, then records an empty list (scored 0).
 UPSTREAM_EXPLANATION_RETRIES = 3

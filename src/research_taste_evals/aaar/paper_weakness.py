@@ -38,7 +38,7 @@ from research_taste_evals.core.text import (
     word_counting_provenance,
 )
 
-WEAKNESS_VERSION = "2-A"
+WEAKNESS_VERSION = "3-A"
 
 
 @task
