@@ -19,9 +19,9 @@ from pathlib import Path
 
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
-from readme_logs import save_headers
 
 import research_taste_evals._registry  # noqa: F401  (registers the baseline provider)
+from readme_logs import save_headers
 from research_taste_evals.tastybench.readme_tables import (
     BASELINE_DEFAULTS,
     BASELINE_RUNS,

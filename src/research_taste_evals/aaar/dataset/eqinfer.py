@@ -9,12 +9,18 @@ GPT-4-synthesised wrong ones.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from inspect_ai.dataset import MemoryDataset, Sample
 from pydantic import BaseModel, ConfigDict, Field
 
+from research_taste_evals.aaar.decoding import (
+    EQINFER_MAX_TOKENS,
+    decoding_provenance,
+    upstream_decoding,
+)
 from research_taste_evals.aaar.prompts import (
     EQINFER_BINARY_PROMPT,
     EQINFER_MC_PROMPT,
@@ -29,7 +35,14 @@ from research_taste_evals.core.data import (
     resolve_data,
     validate_records,
 )
-from research_taste_evals.core.text import content_id, fill_template, first_words, last_words
+from research_taste_evals.core.provenance import provenance
+from research_taste_evals.core.text import (
+    content_id,
+    fill_template,
+    first_words,
+    last_words,
+    word_counting_provenance,
+)
 
 # HF dataset Reza8848/AAAR-1.0, commit 26738cf ("update README"), the newest seen. The Hub
 # resolves this short hash; the full hash it resolved to is recorded in each log's metadata.
@@ -176,3 +189,50 @@ def eqinfer_dataset(
         if count:
             sample.id = f"{sample.id}-dup{count}"
     return MemoryDataset(samples=samples, name=name)
+
+
+# subtask1_equation_model_eval_binary.py re-asks up to 3 times before forcing the wrong label;
+# subtask1_equation_model_eval.py (multiple choice) calls once.
+UPSTREAM_PARSE_RETRIES = 3
+UPSTREAM_CHOICE_RETRIES = 0
+
+
+def eqinfer_metadata(
+    arguments: Mapping[str, Any], instances: int, resolved: ResolvedData
+) -> dict[str, Any]:
+    """The ``eqinfer`` task's metadata: the provenance block and the run's settings."""
+    binary = arguments["variant"] == "binary"
+    context_words = arguments["context_words"]
+    return {
+        **provenance(
+            resolved,
+            prompt_variant="Equation_eval_binary" if binary else "Equation_eval",
+            paper_faithful={
+                "data": not resolved.source.startswith("local:"),
+                "prompt": True,
+                "word_counting": True,  # whitespace words, as the release counts them
+                "context_words": context_words == DEFAULT_CONTEXT_WORDS,
+                "retries": (
+                    arguments["parse_retries"] == UPSTREAM_PARSE_RETRIES
+                    if binary
+                    else arguments["choice_retries"] == UPSTREAM_CHOICE_RETRIES
+                ),
+                "options_order": binary or not arguments["shuffle_options"],
+            },
+            benchmark="AAAR-1.0 EqInfer",
+            parse_modes="strict (decision_*, headline) and faithful (faithful_*) per answer",
+            faithful_reader=arguments.get("faithful_reader", "api") if binary else None,
+            word_counting=word_counting_provenance("whitespace"),
+            model_decoding=decoding_provenance(
+                upstream_decoding(EQINFER_MAX_TOKENS),
+                "subtask1_equation_model_eval_binary.py"
+                if binary
+                else "subtask1_equation_model_eval.py",
+            ),
+        ),
+        "variant": arguments["variant"],
+        "context_words": context_words,
+        "parse_retries": arguments["parse_retries"] if binary else arguments["choice_retries"],
+        "shuffle_options": None if binary else arguments["shuffle_options"],
+        "instances": instances,
+    }
