@@ -157,3 +157,30 @@ def test_unequal_opponents_are_not_tied_even_with_equal_win_counts() -> None:
     comparisons = [("s", "w"), ("s", "w"), ("x", "s"), ("y", "w"), ("s", "x"), ("w", "y")]
     ratings = bradley_terry(comparisons)
     assert ratings["x"] > ratings["y"]
+
+
+def test_double_round_robin_ties_are_exact_where_the_fit_alone_leaves_them_apart() -> None:
+    """A seeded coin on every ordered pair of 20 papers (the all_pairs design): without the
+    exchangeability step 7 equal-win pairs come out ~1e-13 apart; here none does, and the
+    Spearman rho against any truth equals the one of the win counts (ties averaged)."""
+    import itertools
+
+    from scipy import stats as scipy_stats
+
+    from research_taste_evals.core.pairwise import bradley_terry
+    from research_taste_evals.core.stats import rank_correlation_with_ci
+
+    rng = random.Random(0)
+    ids = [f"p{i:02d}" for i in range(20)]
+    comparisons = [
+        (a, b) if rng.random() < 0.5 else (b, a) for a, b in itertools.permutations(ids, 2)
+    ]
+    wins = {paper: sum(1 for winner, _ in comparisons if winner == paper) for paper in ids}
+    ratings = bradley_terry(comparisons)
+    tied = [(a, b) for a, b in itertools.combinations(ids, 2) if wins[a] == wins[b]]
+    assert len(tied) >= 7
+    assert all(ratings[a] == ratings[b] for a, b in tied)
+    truth = {paper: rng.random() for paper in ids}
+    expected = scipy_stats.spearmanr([wins[i] for i in ids], [truth[i] for i in ids]).statistic
+    rho = rank_correlation_with_ci(ratings, truth, "spearman", seed=0, resamples=10)["rho"]
+    assert rho == pytest.approx(expected, abs=1e-12)
