@@ -77,8 +77,8 @@ def main() -> int:
     text = README.read_text(encoding="utf-8")
     baselines = baseline_logs(args.upstream, args.log_dir, args.from_logs)
     if not args.check:
-        # Kept for tests/test_readme_figures.py (``--log-dir tests/readme_logs/tastybench
-        # --from-logs`` also renders from them).
+        # Headers kept in tests/readme_logs/tastybench: tests/test_readme_figures.py
+        # re-renders the baselines block from them.
         keys = [
             f"{i:02d}-{log.eval.model.replace('/', '_')}" for i, (log, _) in enumerate(baselines)
         ]
