@@ -5,8 +5,9 @@ that writes it. Blocks computed from runs are re-rendered here from the runs' sa
 (``tests/readme_logs/<family>``, written by the generators through ``bench/readme_logs.py``);
 blocks computed from upstream data are re-computed when that data is present. A new marker
 block without a generator, a README edited by hand, or a generator changed without
-regenerating the README fails here. Figures not yet inside markers (the idea-pairs tables, the
-ReviewCritique README's counts) are their owners' to move into a generated block.
+regenerating the README fails here (the idea-pairs blocks are re-computed by
+``tests/ideapairs/test_readme_tables.py``). Figures not yet inside markers (the root README's
+demo-report excerpt, the ReviewCritique README's counts) are their owners' to move into one.
 """
 
 from __future__ import annotations
@@ -32,6 +33,10 @@ GENERATORS = {
     ("tastybench", "BEGIN generated: baselines"): "bench/tastybench_readme.py",
     ("aaar", "paper-table:start"): "bench/aaar_paper_table.py",
     ("lft", "figures:start"): "python -m research_taste_evals.lft.figures --write-readme",
+    # Re-computed and compared by tests/ideapairs/test_readme_tables.py (the ideapairs owner's).
+    ("ideapairs", "BEGIN generated: build-facts"): "bench/ideapairs_readme.py",
+    ("ideapairs", "BEGIN generated: baselines"): "bench/ideapairs_readme.py",
+    ("ideapairs", "BEGIN generated: ranking"): "bench/ideapairs_readme.py",
 }
 
 
