@@ -9,20 +9,14 @@ shard is an ordinary eval set over its part of the grid, so retries and skipping
 
 from __future__ import annotations
 
-import contextvars
-import inspect
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-import yaml
 from inspect_ai import Task, eval_set, task_with
 from inspect_ai._util.entrypoints import ensure_entry_points
 from inspect_ai._util.registry import RegistryInfo, registry_find, registry_unqualified_name
-from inspect_ai.model import GenerateConfig, get_model
-from inspect_ai.model._model import init_active_model, init_model_roles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from research_taste_evals.cli.sweep_checks import check_sweep
@@ -30,9 +24,11 @@ from research_taste_evals.core.data import (
     DataError,
     cache_dir,
     describe_validation_error,
-    describe_yaml_error,
+    read_yaml,
 )
 from research_taste_evals.core.demo import DemoRun
+from research_taste_evals.core.errors import ConfigError
+from research_taste_evals.core.task_args import check_task_arguments
 
 # Sample-level retries of a transient error (a malformed or dropped provider response) before
 # the sample counts as errored; Inspect's own default is no retry.
@@ -113,14 +109,7 @@ def _tasks_by_name() -> dict[str, Any]:
 def load_sweep(path: str | Path) -> SweepConfig:
     """Read and validate a sweep file; errors name the file and the field."""
     source = Path(path)
-    try:
-        raw = yaml.safe_load(source.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise DataError(f"{source}: cannot read: {error.strerror or error}") from error
-    except UnicodeDecodeError as error:
-        raise DataError(f"{source}: cannot read: not UTF-8 text: byte {error.start}") from error
-    except yaml.YAMLError as error:
-        raise DataError(f"{source}: invalid YAML {describe_yaml_error(error)}") from error
+    raw = read_yaml(source)
     if raw is None:
         raise DataError(f"{source}: the sweep file is empty (needs log_dir, tasks and models)")
     try:
@@ -140,13 +129,10 @@ def load_sweep(path: str | Path) -> SweepConfig:
                 f"{source}: field 'tasks.{index}.task': unknown task {entry.task!r}; "
                 f"known: {sorted(known)}"
             )
-        accepted = inspect.signature(known[entry.task]).parameters
-        unknown_args = sorted(set(entry.args) - set(accepted))
-        if unknown_args:
-            raise DataError(
-                f"{source}: field 'tasks.{index}.args': {entry.task} has no argument(s) "
-                f"{unknown_args}; its arguments: {sorted(accepted)}"
-            )
+        try:  # the same check as `inspect eval -T` (core.task_args), before anything runs
+            check_task_arguments(known[entry.task], entry.args)
+        except ConfigError as error:
+            raise DataError(f"{source}: field 'tasks.{index}.args': {error}") from error
         demo = demos.get(entry.task)
         for name, value in entry.args.items():
             if value == DEMO_DATA_VALUE and (demo is None or name != demo.data_arg):
@@ -242,36 +228,22 @@ def resolve_args(run: PlannedRun) -> dict[str, Any]:
 def construct(run: PlannedRun) -> Task:
     """The run's task as its @task function builds it, on the resolved arguments.
 
-    Built in an empty context: Inspect leaves the last eval's active model set in the calling
-    context, and a task that checks its roles when built by ``inspect eval`` (lft) would take
-    that for its own eval, whose roles are bound only later (``task_with``).
+    Nothing about models is decided here: roles are resolved when the task runs (core.roles),
+    so a task is built once, anywhere.
     """
-    return contextvars.Context().run(_tasks_by_name()[run.task], **resolve_args(run))
+    return _tasks_by_name()[run.task](**resolve_args(run))
 
 
 def build_tasks(runs: list[PlannedRun]) -> list[Task]:
-    """One Inspect task per planned run, with its model and roles bound to it."""
+    """One Inspect task per planned run (built once), with its model and roles bound to it."""
     tasks = []
     for run in runs:
-        # Built with the run's model and roles active (as Inspect builds a task named on its
-        # command line), so a constructor's role check (core/roles.py) sees this run's roles.
-        task = contextvars.Context().run(_construct, _tasks_by_name()[run.task], run)
+        task = construct(run)
         if run.model_roles:
             tasks.append(task_with(task, model=run.model, model_roles=dict(run.model_roles)))
         else:
             tasks.append(task_with(task, model=run.model))
     return tasks
-
-
-def _construct(task_fn: Callable[..., Task], run: PlannedRun) -> Task:
-    """Call a task constructor with ``run``'s model and roles active (call in a copied context)."""
-    roles = {
-        role: [get_model(m) for m in members] if isinstance(members, list) else get_model(members)
-        for role, members in run.model_roles.items()
-    }
-    init_model_roles(roles)
-    init_active_model(get_model(run.model), GenerateConfig())
-    return task_fn(**resolve_args(run))
 
 
 def run_sweep(
