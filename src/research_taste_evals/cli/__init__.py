@@ -10,6 +10,7 @@ from inspect_ai._util.error import PrerequisiteError
 
 from research_taste_evals.cli import ideapairs as ideapairs_commands
 from research_taste_evals.cli import lft as lft_commands
+from research_taste_evals.cli import local_model as local_model_commands
 from research_taste_evals.cli import reporting as reporting_commands
 from research_taste_evals.cli import tastybench as tastybench_commands
 
@@ -24,6 +25,7 @@ def _first_line(text: str | None) -> str:
 def cmd_list(_: argparse.Namespace) -> int:
     from research_taste_evals._registry import TASKS
     from research_taste_evals.core.baselines import registered_baselines
+    from research_taste_evals.core.local_llm import LOCAL_MODELS
 
     print("Tasks (inspect eval research_taste_evals/<name>):")
     for task_fn in TASKS:
@@ -31,6 +33,9 @@ def cmd_list(_: argparse.Namespace) -> int:
     print("\nOffline baseline models (--model baseline/<name>):")
     for name, baseline in sorted(registered_baselines().items()):
         print(f"  {name:<20} {baseline.description}")
+    print("\nPackaged open-weights models (--model local/<name>; the local-llm extra):")
+    for name, model in sorted(LOCAL_MODELS.items()):
+        print(f"  {name:<22} {model.package} ({model.license}), context {model.context_length}")
     return 0
 
 
@@ -61,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     lft_commands.register(commands)  # lft-export, lft-agreement (LFT human validation)
     tastybench_commands.register(commands)  # tastybench-extract
     ideapairs_commands.register(commands)  # ideapairs build
+    local_model_commands.register(commands)  # local-model (the local-llm extra's models)
     return parser
 
 

@@ -47,6 +47,8 @@ SINGLE_CALL = 1
 DEFAULT_QUORUM_SHARE = 0.5  # a panel result needs valid grades from at least half its members
 CACHE_SCOPE_KEY = "panel_member"
 REFUSAL_STOP_REASON = "content_filter"
+# Inspect's stop reason for a prompt longer than the model's context (API providers, local/).
+OVERFLOW_STOP_REASON = "model_length"
 
 FailureKind = Literal["unparseable", "refusal", "model_error"]
 FAILURE_KINDS: tuple[FailureKind, ...] = ("unparseable", "refusal", "model_error")
@@ -198,6 +200,10 @@ async def grade_member(
         refusal = _refusal_detail(output)
         if refusal is not None:
             return MemberGrade(index, name, repeat, None, "refusal", refusal, text)
+        if output.stop_reason == OVERFLOW_STOP_REASON and not text.strip():
+            # The prompt did not fit the grader's context: a failed call, with its reason.
+            detail = output.error or "stop_reason model_length (prompt longer than the context)"
+            return MemberGrade(index, name, repeat, None, "model_error", detail, text)
         try:
             grade = parse(text)
         except ValueError as error:
