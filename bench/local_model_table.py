@@ -2,6 +2,9 @@
 
     python bench/local_model_table.py                 # print the table
     python bench/local_model_table.py --write         # and replace it in README.md
+    # after a new sweep: replace the committed logs with the sweep's, then the README table
+    research-taste sweep sweeps/local.yaml && \
+        python bench/local_model_table.py --import logs/sweep-local --write
 
 Reads every ``.eval`` log under ``docs/local-model/logs`` (the logs of
 ``research-taste sweep sweeps/local.yaml``, copied there; ``--log-dir`` reads another folder) and
@@ -19,6 +22,7 @@ from __future__ import annotations
 import argparse
 import math
 import re
+import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -141,11 +145,36 @@ def replace_in(text: str, generated: str) -> str:
     return pattern.sub(lambda _: f"{BEGIN}\n{generated}\n{END}", text)
 
 
+def import_logs(source: Path, target: Path) -> None:
+    """Replace the ``.eval`` logs in ``target`` with the newest log of each task in ``source``."""
+    newest: dict[str, tuple[str, Path]] = {}
+    for info in list_eval_logs(str(source)):
+        log = read_eval_log(info.name, header_only=True)
+        task = log.eval.task.split("/")[-1]
+        if task not in newest or log.eval.created > newest[task][0]:
+            newest[task] = (log.eval.created, Path(info.name.removeprefix("file://")))
+    if not newest:
+        raise SystemExit(f"{source}: no .eval logs")
+    target.mkdir(parents=True, exist_ok=True)
+    for old in target.glob("*.eval"):
+        old.unlink()
+    for _, path in newest.values():
+        shutil.copy2(path, target / path.name)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--log-dir", type=Path, default=LOG_DIR)
+    parser.add_argument(
+        "--import",
+        dest="source",
+        type=Path,
+        help="first replace the logs in --log-dir with the newest per task from this folder",
+    )
     parser.add_argument("--write", action="store_true", help="replace the table in README.md")
     args = parser.parse_args(argv)
+    if args.source is not None:
+        import_logs(args.source, args.log_dir)
     generated = table(read_rows(args.log_dir))
     print(generated)
     if args.write:

@@ -48,7 +48,7 @@ class LocalChatAPI(HuggingFaceAPI):
         model_name: str,
         base_url: str | None = None,
         api_key: str | None = None,
-        config: GenerateConfig = GenerateConfig(),
+        config: GenerateConfig | None = None,
         **model_args: Any,
     ) -> None:
         packaged = local_model(model_name)
@@ -65,7 +65,7 @@ class LocalChatAPI(HuggingFaceAPI):
             model_name,
             base_url=base_url,
             api_key=api_key,
-            config=config,
+            config=config or GenerateConfig(),
             model_path=str(converted_folder(model_name)),
             **model_args,
         )
