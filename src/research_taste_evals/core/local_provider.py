@@ -9,7 +9,7 @@ named in :mod:`research_taste_evals.core.local_llm`, with three additions a CPU 
   providers return for a context overflow: ``stop_reason="model_length"``, empty text, and the
   reason in ``error`` (prompt tokens, context), so the task counts it like any unparsed or
   failed answer and the log says why.
-- **Bounded answers.** ``max_new_tokens`` (default 256) caps each answer, and the answer never
+- **Bounded answers.** ``max_new_tokens`` (default 128) caps each answer, and the answer never
   runs past the context; an answer cut there ends with ``stop_reason="max_tokens"``.
 - **Reproducible by default**: greedy decoding (``do_sample=False``) unless set otherwise.
 
@@ -30,7 +30,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from research_taste_evals.core.local_llm import converted_folder, local_model
 
-DEFAULT_MAX_NEW_TOKENS = 256  # a CPU budget: a 135M model rarely says more that parses
+DEFAULT_MAX_NEW_TOKENS = 128  # a CPU budget: a 135M model rarely says more that parses
 
 
 def context_overflow_message(prompt_tokens: int, context_length: int) -> str:
