@@ -15,13 +15,17 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ChatMessageUser, GenerateConfig, ModelOutput
 from mock_models import scripted_model
 
+from research_taste_evals._registry import TASKS
 from research_taste_evals.aaar.demo import write_demo_eqinfer
 from research_taste_evals.aaar.eqinfer import eqinfer
+from research_taste_evals.cli.sweep import load_sweep, plan
 from research_taste_evals.core import local_llm
 from research_taste_evals.core.grading import grade_member
 from research_taste_evals.core.local_llm import LocalModel, converted_folder, local_model
 from research_taste_evals.core.local_provider import LocalChatAPI, context_overflow_message
 from research_taste_evals.core.packaged_models import PackagedModelError
+from research_taste_evals.core.reasons import CONTEXT_OVERFLOW
+from research_taste_evals.lft.lft import lft
 from research_taste_evals.reviewcritique.demo import write_demo_reviewcritique
 from research_taste_evals.reviewcritique.reviewcritique import review_critique
 
@@ -127,3 +131,28 @@ def test_a_grader_whose_prompt_overflows_is_a_typed_model_error() -> None:
     grade = asyncio.run(grade_member(scripted_model(_overflowing), 0, 0, "grade this", int))
     assert grade.failure == "model_error"
     assert "context overflow" in grade.detail
+
+
+def test_an_lft_protocol_lost_to_overflow_is_unscored_not_level_0(tmp_path: Path) -> None:
+    [log] = inspect_eval(
+        lft(allow_self_grading=True, grader_repeats=1),
+        model=scripted_model(_overflowing),
+        limit=1,
+        log_dir=str(tmp_path / "logs"),
+    )
+    assert log.status == "success", log.error
+    [sample] = log.samples or []
+    [score] = sample.scores.values()  # type: ignore[union-attr]
+    assert score.reason == CONTEXT_OVERFLOW
+    assert "context overflow: the prompt has 9000 tokens" in (score.explanation or "")
+    metrics = {n: m.value for s in log.results.scores for n, m in s.metrics.items()}
+    assert metrics["unscored"] == 1.0
+
+
+def test_the_local_sweep_names_every_task_and_carries_its_model_arguments() -> None:
+    config = load_sweep(Path(__file__).resolve().parents[2] / "sweeps" / "local.yaml")
+    runs = plan(config)
+    assert sorted(run.task for run in runs) == sorted(fn.__name__ for fn in TASKS)
+    assert all(run.model == "local/smollm2-135m-instruct" for run in runs)
+    assert all(run.model_args == config.model_args for run in runs)
+    assert config.model_args["local/smollm2-135m-instruct"]["context_length"] == 2048

@@ -13,6 +13,7 @@ import contextvars
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ import yaml
 from inspect_ai import Task, eval_set, task_with
 from inspect_ai._util.entrypoints import ensure_entry_points
 from inspect_ai._util.registry import RegistryInfo, registry_find, registry_unqualified_name
-from inspect_ai.model import GenerateConfig, get_model
+from inspect_ai.model import GenerateConfig, Model, get_model
 from inspect_ai.model._model import init_active_model, init_model_roles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -66,6 +67,8 @@ class SweepConfig(BaseModel):
     tasks: list[SweepTask] = Field(min_length=1)
     models: list[str] = Field(default_factory=list)
     model_roles: ModelRoles = Field(default_factory=dict)
+    # Per model name, its model arguments (``-M``), wherever it runs: evaluated or in a role.
+    model_args: dict[str, dict[str, Any]] = Field(default_factory=dict)
     epochs: int | None = Field(default=None, ge=1)
     limit: int | None = Field(default=None, ge=1)
     max_connections: int | None = Field(default=None, ge=1)
@@ -89,6 +92,11 @@ class PlannedRun:
     args: dict[str, Any]
     model: str
     model_roles: ModelRoles
+    model_args: dict[str, dict[str, Any]] = dataclass_field(default_factory=dict)
+
+    def get(self, name: str, role: str | None = None) -> Model:
+        """The Inspect model ``name`` with its sweep model arguments."""
+        return get_model(name, role=role, **self.model_args.get(name, {}))
 
 
 def _demo_runs() -> dict[str, DemoRun]:
@@ -206,6 +214,7 @@ def plan(config: SweepConfig, shard: tuple[int, int] | None = None) -> list[Plan
             args=entry.args,
             model=model,
             model_roles=entry.model_roles if entry.model_roles is not None else config.model_roles,
+            model_args=config.model_args,
         )
         for entry in config.tasks
         for model in entry.models or config.models
@@ -254,21 +263,34 @@ def build_tasks(runs: list[PlannedRun]) -> list[Task]:
         # Built with the run's model and roles active (as Inspect builds a task named on its
         # command line), so a constructor's role check (core/roles.py) sees this run's roles.
         task = contextvars.Context().run(_construct, _tasks_by_name()[run.task], run)
-        if run.model_roles:
-            tasks.append(task_with(task, model=run.model, model_roles=dict(run.model_roles)))
+        model: str | Model = run.get(run.model) if run.model in run.model_args else run.model
+        roles: dict[str, Any] = {
+            role: (
+                [run.get(m, role) if m in run.model_args else m for m in members]
+                if isinstance(members, list)
+                else run.get(members, role)
+                if members in run.model_args
+                else members
+            )
+            for role, members in run.model_roles.items()
+        }
+        if roles:
+            tasks.append(task_with(task, model=model, model_roles=roles))
         else:
-            tasks.append(task_with(task, model=run.model))
+            tasks.append(task_with(task, model=model))
     return tasks
 
 
 def _construct(task_fn: Callable[..., Task], run: PlannedRun) -> Task:
     """Call a task constructor with ``run``'s model and roles active (call in a copied context)."""
     roles = {
-        role: [get_model(m) for m in members] if isinstance(members, list) else get_model(members)
+        role: [run.get(m, role) for m in members]
+        if isinstance(members, list)
+        else run.get(members, role)
         for role, members in run.model_roles.items()
     }
     init_model_roles(roles)
-    init_active_model(get_model(run.model), GenerateConfig())
+    init_active_model(run.get(run.model), GenerateConfig())
     return task_fn(**resolve_args(run))
 
 

@@ -36,6 +36,7 @@ from inspect_ai.model import (
 from inspect_ai.util import LimitExceededError, span
 
 from research_taste_evals.core.failures import describe_error
+from research_taste_evals.core.reasons import OVERFLOW_STOP_REASON
 from research_taste_evals.core.stats import NAN
 
 GradeT = TypeVar("GradeT")
@@ -47,8 +48,6 @@ SINGLE_CALL = 1
 DEFAULT_QUORUM_SHARE = 0.5  # a panel result needs valid grades from at least half its members
 CACHE_SCOPE_KEY = "panel_member"
 REFUSAL_STOP_REASON = "content_filter"
-# Inspect's stop reason for a prompt longer than the model's context (API providers, local/).
-OVERFLOW_STOP_REASON = "model_length"
 
 FailureKind = Literal["unparseable", "refusal", "model_error"]
 FAILURE_KINDS: tuple[FailureKind, ...] = ("unparseable", "refusal", "model_error")
