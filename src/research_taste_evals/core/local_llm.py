@@ -136,7 +136,7 @@ def _convert(gguf: Path, out: Path) -> None:
         str(gguf.parent), gguf_file=gguf.name, dtype=torch.float32
     )
     # The weights are de-quantized floats now; drop the GGUF quantizer so they can be saved.
-    model.hf_quantizer = None
+    setattr(model, "hf_quantizer", None)  # noqa: B010 (typed as a module attribute)
     if hasattr(model.config, "quantization_config"):
         del model.config.quantization_config
     tokenizer.save_pretrained(str(out))
