@@ -83,3 +83,24 @@ def tastybench_decisions() -> Metric:
         return _guarded("decisions", DECISION_KEYS, lambda: decision_summary(collect(scores)))
 
     return compute
+
+
+def tastybench_metrics(resamples: int, seed: int) -> list[Metric | dict[str, list[Metric]]]:
+    """The ``tastybench`` task's dataset-level metrics (ratings, reliability, decisions)."""
+    return [
+        tastybench_ratings(resamples=resamples, seed=seed),
+        tastybench_reliability(seed=seed),
+        tastybench_decisions(),
+    ]
+
+
+# ``tastybench_extract``
+@metric
+def extraction_rate() -> Metric:
+    """Share of papers whose reply had non-empty tags."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        values = [float(score.score.as_float()) for score in scores]
+        return sum(values) / len(values) if values else NAN
+
+    return compute
