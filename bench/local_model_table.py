@@ -3,8 +3,8 @@
     python bench/local_model_table.py                 # print the table
     python bench/local_model_table.py --write         # and replace it in README.md
     # after a new sweep: replace the committed logs with the sweep's, then the README table
-    research-taste sweep sweeps/local.yaml && \
-        python bench/local_model_table.py --import logs/sweep-local --write
+    research-taste sweep sweeps/local.yaml --log-dir logs/local-refresh && \
+        python bench/local_model_table.py --import logs/local-refresh --write
 
 Reads every ``.eval`` log under ``docs/local-model/logs`` (the logs of
 ``research-taste sweep sweeps/local.yaml``, copied there; ``--log-dir`` reads another folder) and
