@@ -20,6 +20,13 @@ from inspect_ai.model import Model
 
 from research_taste_evals.core.data import DataError, sha256_of
 from research_taste_evals.core.text import fill_template
+from research_taste_evals.ideapairs.build_inputs import (
+    check_boards_found,
+    check_extractor,
+    check_leaderboard_paths,
+    check_outputs,
+    check_pairs_made,
+)
 from research_taste_evals.ideapairs.extraction import Extracted, extract_pairs
 from research_taste_evals.ideapairs.leaderboards import (
     Entry,
@@ -167,15 +174,13 @@ def build(
             ``"file"``: ``leaderboards`` is a copy of those tables, NLP tasks only too;
             None: every leaderboard in ``leaderboards``.
     """
-    if extract and not extractor:
-        raise ValueError(
-            "extraction needs an extractor model (--extractor MODEL), or use --no-extract"
-        )
+    check_outputs(out, report_path)
+    check_extractor(extract, extractor)
     paths = fetch_pwc_archive() if source == SOURCE_NAME else [Path(p) for p in leaderboards]
-    if not paths:
-        raise ValueError("give at least one leaderboard file")
+    check_leaderboard_paths(paths)
     nlp_only = source is not None
     boards = read_leaderboards(paths, nlp_only)
+    check_boards_found(paths, boards)
     papers = _paper_texts(Path(paper_texts) if paper_texts else None)
     splitter = Splitter(seed, test_after)
     scored: list[ScoredBoard] = []
@@ -208,6 +213,12 @@ def build(
                 "pairs": len(plan.pairs),
             }
         )
+    check_pairs_made(
+        len(pairs),
+        len(boards),
+        sum(len(b.entries) for b in boards),
+        {reason: sum(d.reason == reason for d in drops) for reason in DROP_REASONS},
+    )
     extracted, without_paper = Extracted(), list[dict[str, str]]()
     if extract and pairs:
         extracted, without_paper = extract_pairs(pairs, scored, papers, extractor, log_dir)  # type: ignore[arg-type]
