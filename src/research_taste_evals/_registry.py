@@ -47,9 +47,18 @@ def baseline() -> type[ModelAPI]:
     return BaselineModelAPI
 
 
+@modelapi(name="local")
+def local() -> type[ModelAPI]:
+    # Imports torch and transformers: only when a local/ model is used (local-llm extra).
+    from research_taste_evals.core.local_provider import LocalChatAPI
+
+    return LocalChatAPI
+
+
 __all__ = [
     "TASKS",
     "baseline",
+    "local",
     "eqinfer",
     "expdesign",
     "paper_weakness",

@@ -10,6 +10,7 @@ shard is an ordinary eval set over its part of the grid, so retries and skipping
 from __future__ import annotations
 
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from typing import Any
 from inspect_ai import Task, eval_set, task_with
 from inspect_ai._util.entrypoints import ensure_entry_points
 from inspect_ai._util.registry import RegistryInfo, registry_find, registry_unqualified_name
+from inspect_ai.model import Model, get_model
 from pydantic import ValidationError
 
 from research_taste_evals.cli.sweep_checks import check_sweep, named_models
@@ -50,6 +52,11 @@ class PlannedRun:
     args: dict[str, Any]
     model: str
     model_roles: ModelRoles
+    model_args: dict[str, dict[str, Any]] = dataclass_field(default_factory=dict)
+
+    def get(self, name: str, role: str | None = None) -> Model:
+        """The Inspect model ``name`` with its sweep model arguments."""
+        return get_model(name, role=role, **self.model_args.get(name, {}))
 
 
 def _demo_runs() -> dict[str, DemoRun]:
@@ -142,6 +149,7 @@ def plan(config: SweepConfig, shard: tuple[int, int] | None = None) -> list[Plan
             args=entry.args,
             model=model,
             model_roles=entry.model_roles if entry.model_roles is not None else config.model_roles,
+            model_args=config.model_args,
         )
         for entry in config.tasks
         for model in entry.models or config.models
@@ -187,10 +195,21 @@ def build_tasks(runs: list[PlannedRun]) -> list[Task]:
     tasks = []
     for run in runs:
         task = construct(run)
-        if run.model_roles:
-            tasks.append(task_with(task, model=run.model, model_roles=dict(run.model_roles)))
+        model: str | Model = run.get(run.model) if run.model in run.model_args else run.model
+        roles: dict[str, Any] = {
+            role: (
+                [run.get(m, role) if m in run.model_args else m for m in members]
+                if isinstance(members, list)
+                else run.get(members, role)
+                if members in run.model_args
+                else members
+            )
+            for role, members in run.model_roles.items()
+        }
+        if roles:
+            tasks.append(task_with(task, model=model, model_roles=roles))
         else:
-            tasks.append(task_with(task, model=run.model))
+            tasks.append(task_with(task, model=model))
     return tasks
 
 

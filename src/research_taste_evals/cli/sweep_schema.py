@@ -33,6 +33,8 @@ class SweepConfig(BaseModel):
     tasks: list[SweepTask] = Field(min_length=1)
     models: list[str] = Field(default_factory=list)
     model_roles: ModelRoles = Field(default_factory=dict)
+    # Per model name, its model arguments (``-M``), wherever it runs: evaluated or in a role.
+    model_args: dict[str, dict[str, Any]] = Field(default_factory=dict)
     epochs: int | None = Field(default=None, ge=1)
     limit: int | None = Field(default=None, ge=1)
     max_connections: int | None = Field(default=None, ge=1)
