@@ -2,7 +2,8 @@
 
 Section 6.1 of Mule et al.: a pair is correct only if the model picks the same idea in both
 orders (consistent) and that idea is the better one; chance is 25%. An answer that does not
-parse (no single "Answer: A|B" line) makes the pair unanswered: it is counted (``unparsed``)
+parse (``prompt=paper``: not the 0/1 label alone; ``reasoning``: no single "Answer: A|B" line;
+both read by :func:`read_answer`) makes the pair unanswered: it is counted (``unparsed``)
 and the pair is neither consistent nor correct -- never silently dropped.
 
 Appendix B.11: the position-debiased probability is p~ = (p_orig + 1 - p_swap) / 2, with p the
@@ -32,7 +33,6 @@ from research_taste_evals.ideapairs.metrics import (
     bias_report,
     calibration,
     consistency_accuracy,
-    leaderboard_ranking,
     tier_accuracy,
 )
 from research_taste_evals.ideapairs.solvers import ANSWERS_KEY
@@ -55,6 +55,26 @@ def parse_answer(text: str) -> str | None:
     return letters.pop() if len(letters) == 1 else None
 
 
+_LABEL_ONLY = re.compile(r"^\W*(?:label\W*:?\W*)?([01])\W*$", re.IGNORECASE)
+
+
+def parse_label(text: str) -> str | None:
+    """The ``paper`` prompt's answer: "0" -> "A" (Idea A is better, y = 0), "1" -> "B".
+
+    Only a reply that is the label (optionally "Label: 1", markup, a full stop) parses.
+    """
+    match = _LABEL_ONLY.match(text.strip())
+    return None if match is None else ("A" if match.group(1) == "0" else "B")
+
+
+def read_answer(text: str, prompt: str) -> str | None:
+    """The picked position, "A" or "B", under the prompt that ran; None when it does not parse.
+
+    The one place the scorer reads answers (swap point for ``ideapairs/answers.py``).
+    """
+    return parse_label(text) if prompt == "paper" else parse_answer(text)
+
+
 def parse_confidence(text: str) -> float | None:
     """The last "Confidence:" value as a probability (80% -> 0.8); None if absent/outside [0, 1]."""
     matches = _CONFIDENCE_LINE.findall(text)
@@ -66,13 +86,18 @@ def parse_confidence(text: str) -> float | None:
 
 
 def probability_b(
-    answer: str | None, completion: str, from_logprobs: float | None
+    answer: str | None, completion: str, from_logprobs: float | None, prompt: str = "reasoning"
 ) -> tuple[float | None, str]:
-    """P(Idea B is better) for one order and its source: logprobs, verbalised, or none."""
+    """P(Idea B is better) for one order and its source: logprobs, verbalised, or none.
+
+    The ``paper`` prompt never reads a verbalised confidence: label-token logprobs or nothing.
+    """
     if answer is None:
         return None, "none"
     if from_logprobs is not None:
         return from_logprobs, "logprobs"
+    if prompt == "paper":
+        return None, "none"
     confidence = parse_confidence(completion)
     if confidence is None:
         return None, "none"
@@ -86,13 +111,14 @@ def pair_value(
     picks: dict[str, str | None] = {}
     probabilities: dict[str, float | None] = {}
     sources: dict[str, str] = {}
+    prompt = metadata.get("prompt", "reasoning")
     for order in ORDERS:
         completion = answers[order]["completion"]
-        letter = parse_answer(completion)
+        letter = read_answer(completion, prompt)
         shown = metadata["orders"][order]
         picks[order] = None if letter is None else shown["idea_a" if letter == "A" else "idea_b"]
         probabilities[order], sources[order] = probability_b(
-            letter, completion, answers[order]["p_b_logprobs"]
+            letter, completion, answers[order]["p_b_logprobs"], prompt
         )
     better = metadata["better_id"]
     answered = all(pick is not None for pick in picks.values())
@@ -120,7 +146,6 @@ def pair_value(
     metrics=[
         consistency_accuracy(),
         tier_accuracy(),
-        leaderboard_ranking(),
         calibration(),
         bias_report(),
     ]
@@ -131,8 +156,10 @@ def idea_pairs_scorer() -> Scorer:
     async def score(state: TaskState, target: Target) -> Score:
         answers = state.metadata[ANSWERS_KEY]
         value, details = pair_value(state.metadata, answers)
+        prompt = state.metadata.get("prompt", "reasoning")
         letters = {
-            order: parse_answer(answers[order]["completion"]) or "unparsed" for order in ORDERS
+            order: read_answer(answers[order]["completion"], prompt) or "unparsed"
+            for order in ORDERS
         }
         return Score(
             value=value,

@@ -24,13 +24,42 @@ ANSWERS_KEY = "answers"
 _ANSWER_PREFIX = re.compile(r"answer\W*:\W*$", re.IGNORECASE)
 
 
+# The answer tokens of each prompt, as (token meaning Idea A is better, ... Idea B ...).
+LABEL_TOKENS: dict[str, tuple[str, str]] = {"paper": ("0", "1"), "reasoning": ("A", "B")}
+
+
 def order_prompt(metadata: dict[str, Any], order: str) -> str:
     """The prompt of one presentation order, from the sample metadata."""
     shown = metadata["orders"][order]
     ideas = metadata["ideas"]
     return forecast_prompt(
-        metadata["goal"], ideas[shown["idea_a"]]["text"], ideas[shown["idea_b"]]["text"]
+        metadata["goal"],
+        ideas[shown["idea_a"]]["text"],
+        ideas[shown["idea_b"]]["text"],
+        metadata.get("prompt", "paper"),
     )
+
+
+def label_probability_b(output: ModelOutput) -> float | None:
+    """P(class 1) = P(Idea B is better) from the first "0"/"1" label token's logprobs.
+
+    The ``paper`` prompt's reply is the label alone (section 5.1); among the top alternatives at
+    the first token that reads "0" or "1", each reading "0"/"1" adds to its label. None without
+    logprobs or without a label token.
+    """
+    if not output.choices or output.choices[0].logprobs is None:
+        return None
+    for token in output.choices[0].logprobs.content:
+        if token.token.strip(" *_`.\n") in ("0", "1"):
+            mass = {"0": 0.0, "1": 0.0}
+            alternatives = [(a.token, a.logprob) for a in token.top_logprobs or []]
+            for text, logprob in alternatives or [(token.token, token.logprob)]:
+                label = text.strip(" *_`.\n")
+                if label in mass:
+                    mass[label] += math.exp(logprob)
+            total = mass["0"] + mass["1"]
+            return mass["1"] / total if total > 0 else None
+    return None
 
 
 def logprob_probability_b(output: ModelOutput) -> float | None:
@@ -66,19 +95,42 @@ def logprob_probability_b(output: ModelOutput) -> float | None:
     return mass["B"] / total if total > 0 else None
 
 
+# The running sample's idea texts -> facts (kept in the sample store).
+FACTS_STORE_KEY = "ideapairs_facts"
+# The facts offline baselines may peek at (never in a prompt): year (baseline/newer) and the
+# unified score (baseline/idea-oracle).
+PEEKED_FACTS = ("year", "unified_score")
+
+
+def idea_facts(metadata: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """Each idea's text -> its peeked facts, from a sample's metadata."""
+    ideas = (metadata or {}).get("ideas", {})
+    return {
+        str(facts.get("text")): {k: float(facts[k]) for k in PEEKED_FACTS if k in facts}
+        for facts in ideas.values()
+    }
+
+
 @solver
-def judge_both_orders(logprobs: bool = True) -> Solver:
-    """Generate the model's answer for the original and the swapped order of the pair."""
+def judge_both_orders(logprobs: bool = True, prompt: str = "paper") -> Solver:
+    """Generate the model's answer for the original and the swapped order of the pair.
+
+    ``prompt`` picks how P(Idea B) is read from the logprobs: the label token (``paper``) or
+    the letter after "Answer:" (``reasoning``).
+    """
+    read = label_probability_b if prompt == "paper" else logprob_probability_b
     config = (
         GenerateConfig(logprobs=True, top_logprobs=TOP_LOGPROBS) if logprobs else GenerateConfig()
     )
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         model = get_model()
+        # Facts only the offline baselines read (never in a prompt): no module state needed.
+        state.store.set(FACTS_STORE_KEY, idea_facts(state.metadata))
         prompts = [order_prompt(state.metadata, order) for order in ORDERS]
         outputs = await asyncio.gather(*(model.generate(p, config=config) for p in prompts))
         state.metadata[ANSWERS_KEY] = {
-            order: {"completion": output.completion, "p_b_logprobs": logprob_probability_b(output)}
+            order: {"completion": output.completion, "p_b_logprobs": read(output)}
             for order, output in zip(ORDERS, outputs, strict=True)
         }
         state.messages = [ChatMessageUser(content=prompts[0]), outputs[0].message]

@@ -14,8 +14,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 from inspect_ai.dataset import MemoryDataset, Sample
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from research_taste_evals.aaar.decoding import (
+    EQINFER_MAX_TOKENS,
+    decoding_provenance,
+    upstream_decoding,
+)
 from research_taste_evals.aaar.prompts import (
     EQINFER_BINARY_PROMPT,
     EQINFER_MC_PROMPT,
@@ -31,7 +36,13 @@ from research_taste_evals.core.data import (
     validate_records,
 )
 from research_taste_evals.core.provenance import provenance
-from research_taste_evals.core.text import content_id, fill_template, first_words, last_words
+from research_taste_evals.core.text import (
+    content_id,
+    fill_template,
+    first_words,
+    last_words,
+    word_counting_provenance,
+)
 
 # HF dataset Reza8848/AAAR-1.0, commit 26738cf ("update README"), the newest seen. The Hub
 # resolves this short hash; the full hash it resolved to is recorded in each log's metadata.
@@ -61,6 +72,15 @@ class EqInferRecord(BaseModel):
     answer: Literal["A", "B", "C", "D"]
     options: str | None = None
 
+    @field_validator("context_before", "context_after")
+    @classmethod
+    def _has_text(cls, value: str) -> str:
+        # The task is to pick the equation that fits between the two contexts: without one
+        # side the model sees only half of the question, and the score would not say so.
+        if not value.strip():
+            raise ValueError("empty (the equation's surrounding text is the question)")
+        return value
+
 
 def load_eqinfer_records(data_path: str | Path | None) -> tuple[list[EqInferRecord], ResolvedData]:
     """Load and validate EqInfer records from ``data_path`` or the pinned HF file.
@@ -82,7 +102,26 @@ def load_eqinfer_records(data_path: str | Path | None) -> tuple[list[EqInferReco
                 "in this folder"
             )
         path = found[0]
-    return validate_records(read_json(path), EqInferRecord, source=path), resolved
+    records = validate_records(read_json(path), EqInferRecord, source=path)
+    check_no_repeats(records, path)
+    return records, resolved
+
+
+def check_no_repeats(records: list[EqInferRecord], source: Path) -> None:
+    """An instance listed twice would be evaluated and counted twice: name both records.
+
+    Raises:
+        DataError: ``<file>: record j repeats record i`` (same contexts and options).
+    """
+    first: dict[str, int] = {}
+    for index, record in enumerate(records):
+        key = instance_id(record)
+        if key in first:
+            raise DataError(
+                f"{source}: record {index} repeats record {first[key]} (same context_before, "
+                "context_after and options_list); remove one so it is not scored twice"
+            )
+        first[key] = index
 
 
 def instance_id(record: EqInferRecord) -> str:
@@ -210,6 +249,14 @@ def eqinfer_metadata(
             },
             benchmark="AAAR-1.0 EqInfer",
             parse_modes="strict (decision_*, headline) and faithful (faithful_*) per answer",
+            faithful_reader=arguments.get("faithful_reader", "api") if binary else None,
+            word_counting=word_counting_provenance("whitespace"),
+            model_decoding=decoding_provenance(
+                upstream_decoding(EQINFER_MAX_TOKENS),
+                "subtask1_equation_model_eval_binary.py"
+                if binary
+                else "subtask1_equation_model_eval.py",
+            ),
         ),
         "variant": arguments["variant"],
         "context_words": context_words,

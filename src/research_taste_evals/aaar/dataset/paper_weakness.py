@@ -12,10 +12,15 @@ from pathlib import Path
 from typing import Any, Literal
 
 from inspect_ai.dataset import MemoryDataset, Sample
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from research_taste_evals.aaar.dataset.eqinfer import AAAR_HF_REPO, AAAR_HF_REVISION
 from research_taste_evals.aaar.dataset.paper_folders import RECORD_FILE, load_paper_records
+from research_taste_evals.aaar.decoding import (
+    WEAKNESS_MAX_TOKENS,
+    decoding_provenance,
+    upstream_decoding,
+)
 from research_taste_evals.aaar.embedding_models import ITF_IDF_MODEL, S_METRIC_MODEL, is_paper_model
 from research_taste_evals.core.data import (
     HubFolder,
@@ -23,7 +28,13 @@ from research_taste_evals.core.data import (
 )
 from research_taste_evals.core.embeddings import Embedder
 from research_taste_evals.core.provenance import provenance
-from research_taste_evals.core.text import WordCounting, first_counted_words, split_into_pieces
+from research_taste_evals.core.text import (
+    WordCounting,
+    first_counted_words,
+    nltk_counting_is_upstream,
+    split_into_pieces,
+    word_counting_provenance,
+)
 
 WEAKNESS_FOLDER = "Paper_Weakness/ICLR_2023"
 WEAKNESS_SOURCE = HubFolder(
@@ -54,6 +65,14 @@ class PaperInput(BaseModel):
     abstractText: str | None = None  # noqa: N815 - the upstream field name
     sections: list[Section]
 
+    @model_validator(mode="after")
+    def _has_text(self) -> PaperInput:
+        # Without it the model would review the words "None" (see paper_text) and be scored.
+        texts = [self.abstractText, *(section.text for section in self.sections)]
+        if not any(text and text.strip() for text in texts):
+            raise ValueError("the paper has no text (abstractText and every sections[].text empty)")
+        return self
+
 
 class WeaknessRecord(BaseModel):
     """One PaperWeakness paper as released upstream (``data_text.json``)."""
@@ -64,6 +83,17 @@ class WeaknessRecord(BaseModel):
     track: str | None = None
     input: PaperInput
     output: list[list[str]] = Field(min_length=1)
+
+    @field_validator("output")
+    @classmethod
+    def _some_reviewer_has_weaknesses(cls, output: list[list[str]]) -> list[list[str]]:
+        # A reviewer with an empty list is valid (upstream keeps it; S-Precision and S-Recall
+        # average over the other reviewers), but with none left the paper has no reference.
+        if not any(output):
+            raise ValueError(
+                f"all {len(output)} reviewers' weakness lists are empty (nothing to score against)"
+            )
+        return output
 
 
 def load_weakness_records(
@@ -144,7 +174,7 @@ def weakness_metadata(
                 "data": not resolved.source.startswith("local:"),
                 "prompt": True,
                 "split": arguments["split"] == "split_combine",
-                "word_counting": arguments["word_counting"] == "nltk",
+                "word_counting": nltk_counting_is_upstream(arguments["word_counting"]),
                 "window_words": arguments["window_words"] == DEFAULT_WINDOW_WORDS,
                 "embeddings": is_paper_model(s_embedder, S_METRIC_MODEL),
                 "itf_idf_embeddings": is_paper_model(itf_embedder, ITF_IDF_MODEL),
@@ -153,6 +183,11 @@ def weakness_metadata(
             benchmark="AAAR-1.0 PaperWeakness",
             embeddings=s_embedder.describe(),
             itf_idf_embeddings=itf_embedder.describe(),
+            word_counting=word_counting_provenance(arguments["word_counting"]),
+            model_decoding=decoding_provenance(
+                upstream_decoding(WEAKNESS_MAX_TOKENS),
+                "subtask3_review_model_prediction.close_source.py",
+            ),
         ),
         "split": arguments["split"],
         "window_words": arguments["window_words"],
