@@ -11,6 +11,10 @@ from research_taste_evals.aaar import baselines as _aaar_baselines  # noqa: F401
 from research_taste_evals.aaar.eqinfer import eqinfer
 from research_taste_evals.aaar.expdesign import expdesign
 from research_taste_evals.aaar.paper_weakness import paper_weakness
+
+# The hook that, for every task of the package, retries malformed 200 responses and redacts
+# credentials from provider errors.
+from research_taste_evals.core import transient as _transient  # noqa: F401
 from research_taste_evals.core.errors import report_user_errors
 from research_taste_evals.ideapairs import baselines as _ideapairs_baselines  # noqa: F401
 from research_taste_evals.ideapairs.ideapairs import idea_pairs

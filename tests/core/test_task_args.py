@@ -113,12 +113,14 @@ def test_the_sweep_builds_each_task_once(monkeypatch: pytest.MonkeyPatch, tmp_pa
         return Task()
 
     monkeypatch.setattr(sweep, "_tasks_by_name", lambda: {"toy": counting})
-    monkeypatch.setattr(sweep, "eval_set", lambda tasks, **_: (len(tasks) == 2, []))
+    given: list[int] = []  # tasks handed to eval_set (the sweep then reads the log folder)
+    monkeypatch.setattr(sweep, "eval_set", lambda tasks, **_: given.append(len(tasks)))
     config = sweep_schema.SweepConfig(
         log_dir=str(tmp_path),
         models=["mockllm/a", "mockllm/b"],
         model_roles={"grader": "mockllm/g"},
         tasks=[sweep_schema.SweepTask(task="toy", args={"n": 2})],
     )
-    assert sweep.run_sweep(config)
+    sweep.run_sweep(config)
+    assert given == [2]
     assert built == [{"n": 2}, {"n": 2}]  # one build per planned run, nothing more

@@ -10,7 +10,7 @@ import os
 from collections.abc import Iterator
 
 import pytest
-from fault_runs import REPORT_LINES
+from fault_runs import REPORT_LINES, CleanRuns
 from fault_server import FaultServer
 
 SESSION_LIFETIME = 1800.0  # seconds: far beyond the suite, still bounded
@@ -33,7 +33,18 @@ def fault_server() -> Iterator[FaultServer]:
             os.environ[name] = value
 
 
+@pytest.fixture(scope="session")
+def clean_runs(fault_server: FaultServer, tmp_path_factory: pytest.TempPathFactory) -> CleanRuns:
+    """Fault-free runs, one per task, shared by every test that compares with one."""
+    return CleanRuns(fault_server, tmp_path_factory.mktemp("clean-runs"))
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "heavy: the slowest reliability tests (every task under faults; a subprocess killed"
+        " midway): part of the normal run, deselect with -m 'not heavy' on a tight CI budget",
+    )
     config.addinivalue_line(
         "markers",
         "reliability: runs real tasks against the fault server (minutes; part of the normal run,"

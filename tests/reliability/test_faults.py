@@ -14,9 +14,13 @@ import pytest
 from fault_runs import (
     EVALUATED,
     GRADERS,
+    JUDGE,
+    LATENCY,
     TASKS,
+    CleanRuns,
     FaultTask,
     RunFigures,
+    differing_metrics,
     figures,
     metrics,
     model_name,
@@ -24,13 +28,15 @@ from fault_runs import (
     run,
     same_metrics,
 )
-from fault_server import Faults, FaultServer, ServerStats
+from fault_server import BODY_FAULTS, Faults, FaultServer, ServerStats
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
-LATENCY = 0.005
 TRANSIENT = Faults(latency=LATENCY, http_429=0.1, http_500=0.1)  # 20% transient HTTP errors
-BAD_BODIES = Faults(latency=LATENCY, truncated=0.1, empty=0.1, malformed=0.1)  # 30% bad 200s
-SAMPLE_RETRIES = 10  # at 30% per call, a one-call sample fails 11 times in a row ~2e-6 of runs
+# 30% bad 200 bodies: empty, not JSON (truncated JSON or an HTML page), or ``choices: []``.
+BAD_BODIES = Faults(
+    latency=LATENCY, empty=0.075, truncated=0.075, malformed=0.075, no_choices=0.075
+)
+ALL_TASKS = sorted(TASKS)  # every task of `research-taste list` (checked below)
 ATTEMPT_TIMEOUT = 1  # seconds Inspect waits for one attempt
 HANG_SECONDS = 2.5  # a "timeout" fault holds the request longer than that
 PERSISTENT_MAX_RETRIES = 1  # Inspect's retries per call when a model never answers
@@ -109,10 +115,11 @@ ANSWER_CHECKS = {
 
 @pytest.mark.parametrize("task", ["eqinfer", "tastybench", "lft", "expdesign", "review_critique"])
 def test_transient_http_errors_lose_nothing_and_change_no_metric(
-    task: str, fault_server: FaultServer, tmp_path: Path
+    task: str, fault_server: FaultServer, clean_runs: CleanRuns, tmp_path: Path
 ) -> None:
     spec = TASKS[task]
-    (clean_log, clean_stats), (log, stats) = _pair(fault_server, spec, tmp_path, TRANSIENT)
+    clean_log, clean_stats = clean_runs.get(task)
+    log, stats = run(fault_server, spec, tmp_path / "faulty", TRANSIENT)
     clean, faulty = figures(f"{task} fault-free", clean_log, clean_stats), figures(task, log, stats)
     report = _report(clean, faulty)
     assert not clean_stats.rule_errors and not stats.rule_errors, report
@@ -131,54 +138,93 @@ def test_transient_http_errors_lose_nothing_and_change_no_metric(
         ANSWER_CHECKS[task](log, report)
 
 
-@pytest.mark.parametrize("task", ["eqinfer", "tastybench"])
-def test_bad_response_bodies_are_retried_per_sample(
-    task: str, fault_server: FaultServer, tmp_path: Path
-) -> None:
-    """30% truncated, empty or non-JSON 200 bodies: without sample retries the run errors;
-    with Inspect's ``retry_on_error`` it completes with the fault-free metrics."""
-    spec = TASKS[task]
-    server = fault_server
-    clean_log, clean_stats = run(server, spec, tmp_path / "clean", Faults(latency=LATENCY))
-    lost_log, lost_stats = run(server, spec, tmp_path / "no-retry", BAD_BODIES)
-    log, stats = run(server, spec, tmp_path / "retry", BAD_BODIES, retry_on_error=SAMPLE_RETRIES)
-    lost, faulty = figures(f"{task} no retry", lost_log, lost_stats), figures(task, log, stats)
-    report = _report(figures(f"{task} fault-free", clean_log, clean_stats), lost, faulty)
-    assert lost.status == "error", report  # today's behaviour without the flag
-    assert faulty.status == "success", f"{report}\n{faulty.sample_errors}"
-    assert faulty.samples_completed == faulty.samples_total == len(clean_log.samples or []), report
-    assert set(faulty.faults) <= {"truncated", "empty", "malformed"}, report
-    assert faulty.sample_retries == stats.total_faults > 0, report
-    _scored_once(log)
-    assert same_metrics(metrics(log), metrics(clean_log)), report
+def test_the_fault_tests_cover_every_task() -> None:
+    from research_taste_evals._registry import TASKS as REGISTERED
+
+    assert sorted(task.__name__ for task in REGISTERED) == ALL_TASKS
 
 
-def test_bad_grader_bodies_are_counted_failures_in_words(
-    fault_server: FaultServer, tmp_path: Path
-) -> None:
-    """A grader call with a bad body fails that panel member only; the record says why."""
-    spec = TASKS["lft"]
-    grader_faults = Faults(
-        latency=LATENCY,
-        truncated=0.1,
-        empty=0.1,
-        malformed=0.1,
-        models=frozenset(GRADERS),
-    )
-    log, stats = run(fault_server, spec, tmp_path, grader_faults)
-    report = _report(figures("lft grader bodies", log, stats))
-    assert log.status == "success", report
-    records = [
+def _no_grader_model_errors(log: EvalLog, report: str) -> None:
+    """No grader/judge call ended as a model_error: every bad body was retried."""
+    errors = [
         grader
         for sample in log.samples or []
         for score in (sample.scores or {}).values()
         for grader in (score.metadata or {}).get("graders", [])
+        if grader.get("failure") == "model_error"
     ]
-    errors = [r for r in records if r.get("failure") == "model_error"]
-    assert len(errors) == stats.total_faults > 0, report
-    for record in errors:
-        assert record["detail"].startswith("JSONDecodeError: "), record
-        assert "Future" not in record["detail"] and "RetryError" not in record["detail"]
+    assert errors == [], f"{errors}\n{report}"
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("task", ALL_TASKS)
+def test_bad_response_bodies_are_retried_and_change_no_metric(
+    task: str, fault_server: FaultServer, clean_runs: CleanRuns, tmp_path: Path
+) -> None:
+    """30% of 200 responses empty, not JSON or ``choices: []``, on every call (evaluated model,
+    graders, judges, extractors): each is retried as a transient error, so the run completes
+    with no sample retry, no call answered twice and the fault-free metrics."""
+    spec = TASKS[task]
+    clean_log, clean_stats = clean_runs.get(task)
+    log, stats = run(fault_server, spec, tmp_path / "faulty", BAD_BODIES)
+    faulty = figures(f"{task} bad bodies", log, stats)
+    report = _report(figures(f"{task} fault-free", clean_log, clean_stats), faulty)
+    assert not stats.rule_errors, report
+    assert faulty.status == "success", f"{report}\n{faulty.sample_errors}"
+    assert faulty.samples_completed == faulty.samples_total == len(clean_log.samples or []), report
+    assert set(faulty.faults) <= set(BODY_FAULTS) and stats.total_faults > 0, report
+    # Every model the task calls met bad bodies (graders and judges too, not only the first).
+    assert set(stats.faulted) == set(clean_stats.calls), report
+    # Every bad body was retried at the call, none at the sample: calls = answers + faults.
+    assert faulty.retried_calls == stats.total_faults and faulty.sample_retries == 0, report
+    assert stats.answered == clean_stats.answered, report  # no (model, prompt) answered twice
+    _scored_once(log)
+    _no_grader_model_errors(log, report)
+    assert same_metrics(metrics(log), metrics(clean_log)), (
+        f"{report}\n{differing_metrics(metrics(log), metrics(clean_log))}"
+    )
+
+
+def test_expdesign_judge_bad_bodies_keep_the_fault_free_en_f1(
+    fault_server: FaultServer, clean_runs: CleanRuns, tmp_path: Path
+) -> None:
+    """30% malformed bodies on the ExpDesign judge alone (~10 judge calls a sample)."""
+    spec = TASKS["expdesign"]
+    clean_log, _ = clean_runs.get("expdesign")
+    judge_faults = Faults(
+        latency=LATENCY, empty=0.1, malformed=0.1, no_choices=0.1, models=frozenset({JUDGE})
+    )
+    log, stats = run(fault_server, spec, tmp_path, judge_faults)
+    report = _report(figures("expdesign judge bodies", log, stats))
+    assert log.status == "success" and stats.faulted[JUDGE] == stats.total_faults > 0, report
+    assert metrics(log)["en_f1"] == metrics(clean_log)["en_f1"], report
+    assert same_metrics(metrics(log), metrics(clean_log)), report
+    _no_grader_model_errors(log, report)
+
+
+def test_a_model_that_only_answers_malformed_bodies_is_retried_within_limits(
+    fault_server: FaultServer, tmp_path: Path
+) -> None:
+    """A grader whose every answer is ``choices: []``: each call is tried 1 + max_retries times
+    (the SDK does not retry a 200), then recorded as that member's failure in words."""
+    spec = TASKS["lft"]
+    broken = GRADERS[-1]
+    faults = Faults(latency=LATENCY, no_choices=1.0, models=frozenset({broken}))
+    log, stats = run(fault_server, spec, tmp_path, faults, max_retries=PERSISTENT_MAX_RETRIES)
+    report = _report(figures("lft choices-less grader", log, stats))
+    assert log.status == "success", report
+    member_calls = len(log.samples or []) * spec.args["grader_repeats"]
+    assert stats.calls[broken] == member_calls * (1 + PERSISTENT_MAX_RETRIES), report
+    details = {
+        grader["detail"]
+        for sample in log.samples or []
+        for score in (sample.scores or {}).values()
+        for grader in (score.metadata or {}).get("graders", [])
+        if grader.get("failure") == "model_error"
+    }
+    host = fault_server.base_url.split("//")[1].split("/")[0]
+    expected = f"openai-api ({host}): HTTP 200 MalformedResponseError: a completion without choices"
+    assert details == {expected}, report
 
 
 def test_a_grader_that_always_fails_is_retried_within_limits_then_reported_in_words(
@@ -270,7 +316,8 @@ def test_fault_server_counts_and_stops_by_itself() -> None:
 def test_sweep_retries_bad_bodies_by_default(
     fault_server: FaultServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``research-taste sweep`` sets Inspect's sample retry on error: 30% bad bodies, no loss."""
+    """``research-taste sweep`` at 30% bad bodies: every one retried at its call, no loss (the
+    sweep also sets Inspect's sample retry on error, for errors no call retry covers)."""
     from research_taste_evals.cli.sweep import load_sweep, run_sweep
     from research_taste_evals.cli.sweep_schema import DEFAULT_RETRY_ON_ERROR
 
@@ -293,5 +340,6 @@ def test_sweep_retries_bad_bodies_by_default(
     (log,) = [read_eval_log(info.name) for info in list_eval_logs(str(tmp_path / "logs"))]
     faulty = figures("eqinfer sweep", log, stats)
     report = _report(faulty)
-    assert faulty.status == "success" and faulty.sample_retries > 0, report
+    assert faulty.status == "success" and stats.total_faults > 0, report
+    assert faulty.sample_retries == 0 and faulty.retried_calls == stats.total_faults, report
     assert faulty.samples_completed == faulty.samples_total, report

@@ -2,8 +2,11 @@
 
 The run is a fresh ``inspect eval`` process (Inspect reads the key when it first creates the
 model) with a distinctive ``FAULT_API_KEY``, a grader panel with caching on (cache files), then
-``research-taste report`` in this process (a report folder). Every file written is searched,
-inside ``.eval`` archives too, for the key and for its base64 form.
+``research-taste report`` in this process (a report folder). The server echoes the request's
+``Authorization`` header in every HTTP error body, as some providers and proxies do, and one
+grader always fails, so the echoed key is in the exceptions Inspect records (model events,
+retry messages) and in that grader's failure details. Every file written is searched, inside
+``.eval`` archives too, for the key and for its base64 form.
 """
 
 from __future__ import annotations
@@ -15,10 +18,12 @@ import sys
 import zipfile
 from pathlib import Path
 
-from fault_runs import EVALUATED, TASKS, model_name
+import pytest
+from fault_runs import EVALUATED, GRADERS, TASKS, model_name
 from fault_server import API_KEY_VAR, Faults, FaultServer
 
 from research_taste_evals.cli import main as cli_main
+from research_taste_evals.core.redaction import REDACTED, redact
 
 SECRET = "sk-fault-SECRET-7f3a9c1e5b2d4a60"
 TIMEOUT = 300.0  # seconds for each subprocess
@@ -49,10 +54,34 @@ def test_the_search_finds_a_key_inside_an_eval_archive(tmp_path: Path) -> None:
     assert _leaks(tmp_path, [SECRET.encode()]) == [f"{tmp_path / 'run.eval'}!samples/1.json"]
 
 
+def test_credentials_are_redacted_and_prose_is_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "plainvalue-without-prefix-123")
+    cases = {
+        f"server error; request had Authorization: Bearer {SECRET}": (
+            "server error; request had Authorization: [REDACTED]"
+        ),
+        '{"authorization": "abcdefghijkl"}': '{"authorization": "[REDACTED]"}',
+        "x-api-key=abc123456789 rest": "x-api-key=[REDACTED] rest",
+        "token Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig end": "token Bearer [REDACTED] end",
+        "key sk-proj-abcdefghijk123 leaked": "key [REDACTED] leaked",
+        "echo plainvalue-without-prefix-123 here": "echo [REDACTED] here",
+        # Prose that merely mentions the words stays as it is.
+        "Basic considerations about authorization and the bearer of bad news": (
+            "Basic considerations about authorization and the bearer of bad news"
+        ),
+        "the risk-free sk- prefix": "the risk-free sk- prefix",
+    }
+    for text, expected in cases.items():
+        assert redact(text) == expected, text
+
+
 def test_api_key_is_in_no_log_report_or_cache(fault_server: FaultServer, tmp_path: Path) -> None:
     spec = TASKS["lft"]
     fault_server.set_rule(spec.rule)
-    fault_server.set_faults(Faults(http_500=0.2), seed=0)  # failed calls are logged too
+    broken = GRADERS[-1]  # every call fails: its errors (echoing the key) are recorded
+    fault_server.set_faults(
+        Faults(http_500=1.0, echo_auth=True, models=frozenset({broken})), seed=0
+    )
     fault_server.reset_stats()
     env = {
         **os.environ,
@@ -76,6 +105,8 @@ def test_api_key_is_in_no_log_report_or_cache(fault_server: FaultServer, tmp_pat
             "--log-dir",
             str(tmp_path / "logs"),
             "--log-model-api",
+            "--max-retries",
+            "1",
             "--display",
             "none",
         ],
@@ -90,12 +121,15 @@ def test_api_key_is_in_no_log_report_or_cache(fault_server: FaultServer, tmp_pat
     stats = fault_server.reset_stats()
     # The key was really used: every request carried it.
     assert stats.auth_headers == {f"Bearer {SECRET}"}, stats.auth_headers
-    assert stats.faults["http_500"] > 0
+    assert stats.faults["http_500"] == stats.calls[broken] > 0
     assert any((tmp_path / "cache").rglob("*")), "the grader cache was not written"
     needles = [SECRET.encode(), base64.b64encode(SECRET.encode())]
     written = [tmp_path / name for name in ("logs", "cache", "report", "data-home")]
     leaks = [leak for folder in written if folder.exists() for leak in _leaks(folder, needles)]
     assert leaks == [], f"the API key was written to: {leaks}"
+    # The echoed errors were recorded, redacted: the failure details say so in words.
+    redacted = [REDACTED.encode()]
+    assert any(_leaks(tmp_path / "logs", redacted)), "no redacted error reached the log"
     assert SECRET not in run.stdout + run.stderr
     # Checked last, so the logs and cache are searched even when the report cannot be written.
     assert report_code == 0 and any(report_dir.rglob("*.md")), "research-taste report failed"

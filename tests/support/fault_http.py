@@ -97,11 +97,16 @@ def handler_for(server: FaultServer) -> type[BaseHTTPRequestHandler]:
                 return
             if faults.latency:
                 time.sleep(faults.latency)
+            echo = ""
+            if faults.echo_auth:
+                echo = f"; request had Authorization: {self.headers.get('authorization', '')}"
             if kind == "http_429":
-                self._send(429, {"error": {"message": "rate limited (injected)"}}, retry=True)
+                message = f"rate limited (injected){echo}"
+                self._send(429, {"error": {"message": message}}, retry=True)
                 return
             if kind == "http_500":
-                self._send(500, {"error": {"message": "server error (injected)"}}, retry=True)
+                message = f"server error (injected){echo}"
+                self._send(500, {"error": {"message": message}}, retry=True)
                 return
             try:
                 text = server.rule(model, messages)
@@ -117,6 +122,9 @@ def handler_for(server: FaultServer) -> type[BaseHTTPRequestHandler]:
                 self._send_raw(200, b"")
             elif kind == "malformed":
                 self._send_raw(200, b"<html>upstream proxy hiccup</html>{")
+            elif kind == "no_choices":
+                payload = _completion(model, text, messages)
+                self._send_raw(200, json.dumps({**payload, "choices": []}).encode("utf-8"))
             else:
                 with server.lock:
                     server.stats.answered[(model, prompt_hash(messages))] += 1

@@ -9,9 +9,17 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-FAULT_KINDS = ("http_429", "http_500", "timeout", "truncated", "empty", "malformed")
+FAULT_KINDS = (
+    "http_429",
+    "http_500",
+    "timeout",
+    "truncated",
+    "empty",
+    "malformed",
+    "no_choices",
+)
 HELD = "held"  # not a drawn fault: a request held by hold_after() and dropped on release
-BODY_FAULTS = ("truncated", "empty", "malformed")
+BODY_FAULTS = ("truncated", "empty", "malformed", "no_choices")
 
 Message = dict[str, str]
 Rule = Callable[[str, list[Message]], str]
@@ -29,8 +37,11 @@ class Faults:
         truncated: Share answered 200 with the answer's JSON cut in half.
         empty: Share answered 200 with an empty ``application/json`` body.
         malformed: Share answered 200 with a body that is not JSON.
+        no_choices: Share answered 200 with a well-formed completion whose ``choices`` is empty.
         hang_seconds: How long a ``timeout`` request is held.
         models: Only requests for these model names get faults (``None``: every model).
+        echo_auth: HTTP error bodies quote the request's ``Authorization`` header (as some
+            providers and proxies do), to check that a key echoed back is never stored.
     """
 
     latency: float = 0.0
@@ -40,8 +51,10 @@ class Faults:
     truncated: float = 0.0
     empty: float = 0.0
     malformed: float = 0.0
+    no_choices: float = 0.0
     hang_seconds: float = 3.0
     models: frozenset[str] | None = None
+    echo_auth: bool = False
 
     def __post_init__(self) -> None:
         rates = [getattr(self, kind) for kind in _RATE_FIELDS]
@@ -61,7 +74,7 @@ class Faults:
         return None
 
 
-_RATE_FIELDS = ("http_429", "http_500", "timeout", "truncated", "empty", "malformed")
+_RATE_FIELDS = FAULT_KINDS
 
 
 def prompt_hash(messages: list[Message]) -> str:
@@ -76,6 +89,7 @@ class ServerStats:
 
     calls: Counter[str] = field(default_factory=Counter)  # per model
     faults: Counter[str] = field(default_factory=Counter)  # per kind
+    faulted: Counter[str] = field(default_factory=Counter)  # faults per model
     answered: Counter[tuple[str, str]] = field(default_factory=Counter)  # (model, prompt hash)
     rule_errors: list[str] = field(default_factory=list)
     auth_headers: set[str] = field(default_factory=set)

@@ -34,6 +34,7 @@ EMBEDDING_MODEL = "offline-minilm"  # the packaged MiniLM: expdesign scores offl
 DEFAULT_SEED = 14
 CACHE_VAR = "INSPECT_CACHE_DIR"
 MODEL_MAX_RETRIES = 6  # Inspect's own retries per call (each after the client's two quick ones)
+LATENCY = 0.005  # seconds before every answer
 
 # Every fault and resume figure line a test printed, shown again at the end of the session by
 # tests/reliability/conftest.py (pytest captures prints of passing tests).
@@ -75,6 +76,14 @@ def write_demo(family: str, folder: Path) -> Path:
         from research_taste_evals.reviewcritique.demo import write_demo_reviewcritique
 
         return write_demo_reviewcritique(folder)
+    if family == "paper_weakness":
+        from research_taste_evals.aaar.demo import write_demo_weakness
+
+        return write_demo_weakness(folder)
+    if family == "idea_pairs":
+        from research_taste_evals.ideapairs.demo import write_demo_pairs
+
+        return write_demo_pairs(folder)
     raise ValueError(f"no demo data for {family!r}")
 
 
@@ -84,6 +93,31 @@ def _eqinfer_rule(model: str, messages: list[Message]) -> str:
 
 def _tastybench_rule(model: str, messages: list[Message]) -> str:
     return f"Having weighed both, I recommend Project {1 + stable(messages[-1]['content']) % 2}."
+
+
+def _extract_rule(model: str, messages: list[Message]) -> str:
+    prompt = messages[-1]["content"]
+    if stable(prompt) % 5 == 0:
+        return "The abstract is too vague to say."  # no tags: counted as not extracted
+    return f"<idea>Core idea {stable(prompt) % 1000}: train with a verifier.</idea>"
+
+
+def _grader_rule(model: str, messages: list[Message]) -> str:
+    level = stable(model, messages[-1]["content"]) % 11
+    return f'Reasoning.\n```json\n{{"level": {level}, "criteria_met": [], "rationale": "r"}}\n```'
+
+
+def _weakness_rule(model: str, messages: list[Message]) -> str:
+    prompt = messages[-1]["content"]
+    items = 1 + stable(prompt) % 3
+    return "\n".join(f"{i}. weakness {stable(prompt, str(i)) % 89}" for i in range(1, items + 1))
+
+
+def _idea_pairs_rule(model: str, messages: list[Message]) -> str:
+    prompt = messages[-1]["content"]
+    letter = "AB"[stable(prompt) % 2]
+    confidence = 0.5 + (stable(prompt, "c") % 50) / 100
+    return f"Idea {letter} fits the goal better.\nAnswer: {letter}\nConfidence: {confidence}"
 
 
 def _lft_rule(model: str, messages: list[Message]) -> str:
@@ -137,11 +171,12 @@ class FaultTask:
     demo: str | None = None
     args: dict[str, Any] = field(default_factory=dict)
     roles: dict[str, str | list[str]] = field(default_factory=dict)
+    data_arg: str = "data_path"
 
     def task_args(self, folder: Path) -> dict[str, Any]:
         args = dict(self.args)
         if self.demo is not None:
-            args["data_path"] = str(write_demo(self.demo, folder / "data"))
+            args[self.data_arg] = str(write_demo(self.demo, folder / "data"))
         return args
 
 
@@ -169,6 +204,21 @@ TASKS: dict[str, FaultTask] = {
         _review_critique_rule,
         demo="reviewcritique",
         args={"bertscore_model": EMBEDDING_MODEL, "bootstrap_resamples": 50},
+    ),
+    "paper_weakness": FaultTask(
+        "paper_weakness",
+        _weakness_rule,
+        demo="paper_weakness",
+        args={"embedding_model": EMBEDDING_MODEL, "itf_idf_model": EMBEDDING_MODEL},
+    ),
+    "lft_grader_check": FaultTask("lft_grader_check", _grader_rule, args={"grader_repeats": 2}),
+    "tastybench_extract": FaultTask("tastybench_extract", _extract_rule, demo="tastybench"),
+    "idea_pairs": FaultTask(
+        "idea_pairs",
+        _idea_pairs_rule,
+        demo="idea_pairs",
+        args={"split": "all", "bootstrap_resamples": 50},
+        data_arg="pairs_file",
     ),
 }
 
@@ -254,6 +304,23 @@ def run(
     return log, server.reset_stats()
 
 
+class CleanRuns:
+    """Each task's fault-free run, made once per session and shared by the tests comparing
+    a faulty run with it (same default eval arguments, its own folder)."""
+
+    def __init__(self, server: FaultServer, folder: Path) -> None:
+        self.server = server
+        self.folder = folder
+        self._runs: dict[str, tuple[EvalLog, ServerStats]] = {}
+
+    def get(self, task: str) -> tuple[EvalLog, ServerStats]:
+        if task not in self._runs:
+            log, stats = run(self.server, TASKS[task], self.folder / task, Faults(latency=LATENCY))
+            assert log.status == "success", log.error
+            self._runs[task] = (log, stats)
+        return self._runs[task]
+
+
 def metrics(log: EvalLog) -> dict[str, float]:
     """Every metric of a log by name (empty when the run has no results)."""
     if log.results is None:
@@ -261,11 +328,25 @@ def metrics(log: EvalLog) -> dict[str, float]:
     return {name: m.value for s in log.results.scores for name, m in s.metrics.items()}
 
 
+# Embedding metrics (S-Match, S-F1, ITF-IDF, BERTScore) come from float32 matrix products whose
+# last bits depend on how texts were batched (a warm embedding cache changes the batches).
+REL_TOL = 1e-6
+
+
+def differing_metrics(a: dict[str, float], b: dict[str, float]) -> dict[str, tuple[Any, Any]]:
+    """The metrics that differ (missing on one side, or unequal), NaN equal to NaN."""
+    return {
+        k: (a.get(k), b.get(k))
+        for k in sorted(a.keys() | b.keys())
+        if k not in a
+        or k not in b
+        or not (
+            (math.isnan(a[k]) and math.isnan(b[k]))
+            or math.isclose(a[k], b[k], rel_tol=REL_TOL, abs_tol=1e-12)
+        )
+    }
+
+
 def same_metrics(a: dict[str, float], b: dict[str, float]) -> bool:
     """Equal metric sets, NaN equal to NaN (an undefined metric stays undefined)."""
-    if a.keys() != b.keys():
-        return False
-    return all(
-        (math.isnan(a[k]) and math.isnan(b[k])) or math.isclose(a[k], b[k], abs_tol=1e-12)
-        for k in a
-    )
+    return not differing_metrics(a, b)

@@ -170,4 +170,5 @@ class FaultServer:
             kind = None if over else HELD if held else self.faults.draw(model, self._rng)
             if kind is not None:
                 self.stats.faults[kind] += 1
+                self.stats.faulted[model] += 1
             return kind, self.faults, over

@@ -7,6 +7,7 @@ Nothing heavy is imported at module level (Inspect, the tasks, plotting): ``rese
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from typing import Any
 
@@ -32,7 +33,23 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     except DataError as error:
         print(f"research-taste {args.command}: error: {error}", file=sys.stderr)
         return USAGE_ERROR
-    return 0 if run_sweep(config, shard) else 1
+    outcome = run_sweep(config, shard)
+    if not outcome.success:  # what is unfinished and how to resume, in every display mode
+        print(
+            f"research-taste {args.command}: {outcome.summary(_resume_command(args))}",
+            file=sys.stderr,
+        )
+    return outcome.exit_code()
+
+
+def _resume_command(args: argparse.Namespace) -> str:
+    """The command that resumes this sweep: the same one again."""
+    parts = ["research-taste", "sweep", args.config]
+    if args.shard:
+        parts += ["--shard", args.shard]
+    if args.log_dir:
+        parts += ["--log-dir", args.log_dir]
+    return shlex.join(parts)
 
 
 def cmd_report(args: argparse.Namespace) -> int:

@@ -26,6 +26,7 @@ from research_taste_evals.cli.sweep_schema import (
     ModelRoles,
     SweepConfig,
 )
+from research_taste_evals.cli.sweep_status import SweepOutcome, sweep_outcome
 from research_taste_evals.core.data import (
     DataError,
     cache_dir,
@@ -215,12 +216,31 @@ def build_tasks(runs: list[PlannedRun]) -> list[Task]:
 
 def run_sweep(
     config: SweepConfig, shard: tuple[int, int] | None = None, display: str | None = None
-) -> bool:
-    """Run the sweep (or one shard of it); True when every run succeeded."""
+) -> SweepOutcome:
+    """Run the sweep (or one shard of it); the outcome is true when every run finished.
+
+    An interrupt (Ctrl-C) ends the sweep with the outcome marked ``interrupted``, not an
+    exception: the outcome lists the unfinished runs, read from the log folder.
+    """
     runs = plan(config, shard)
     if not runs:
-        return True
-    success, _ = eval_set(
+        return SweepOutcome()
+    interrupted = False
+    try:
+        _run_eval_set(config, runs, shard, display)
+    except KeyboardInterrupt:
+        interrupted = True
+    planned = [(run.task, run.model, resolve_args(run)) for run in runs]
+    return sweep_outcome(config.log_dir, planned, interrupted)
+
+
+def _run_eval_set(
+    config: SweepConfig,
+    runs: list[PlannedRun],
+    shard: tuple[int, int] | None,
+    display: str | None,
+) -> None:
+    eval_set(
         tasks=build_tasks(runs),
         log_dir=config.log_dir,
         log_dir_allow_dirty=shard is not None,  # other shards' logs share the folder
@@ -238,7 +258,6 @@ def run_sweep(
         metadata=config.metadata or None,
         display=display,  # type: ignore[arg-type]
     )
-    return bool(success)
 
 
 def _sample_count(run: PlannedRun) -> tuple[int | None, str]:

@@ -13,6 +13,8 @@ import sys
 from concurrent.futures import Future
 from typing import Any
 
+from research_taste_evals.core.redaction import redact
+
 MAX_MESSAGE_CHARS = 300  # a record is read by people: keep the server's message, not a page
 MAX_UNWRAP_DEPTH = 10  # wrappers never nest deeper in practice; guards against cycles
 GROUP_JOINER = "; "
@@ -40,7 +42,11 @@ def unwrap_error(error: BaseException) -> BaseException:
 
 
 def _provider(error: BaseException) -> str:
-    """The library that raised ``error`` (``openai``, ``anthropic``, ``httpx``; '' for stdlib)."""
+    """The library that raised ``error`` (``openai``, ``anthropic``, ``httpx``; '' for stdlib),
+    or the provider an error names itself (core/transient.py's malformed responses)."""
+    named = getattr(error, "provider", None)
+    if isinstance(named, str) and named:
+        return named
     root = type(error).__module__.split(".")[0]
     if root == "builtins" or root in sys.stdlib_module_names:
         return ""
@@ -48,6 +54,9 @@ def _provider(error: BaseException) -> str:
 
 
 def _host(error: BaseException) -> str:
+    named = getattr(error, "host", None)
+    if isinstance(named, str) and named:
+        return named
     request = getattr(error, "request", None)
     url = getattr(request, "url", None)
     host = getattr(url, "host", None)
@@ -90,9 +99,12 @@ def describe_error(error: BaseException) -> str:
     ``JSONDecodeError: Expecting value: line 1 column 1 (char 0)``. An exception group lists
     each distinct member, joined with ``; ``.
     """
-    error = unwrap_error(error)
+    return redact(_describe(unwrap_error(error)))
+
+
+def _describe(error: BaseException) -> str:
     if isinstance(error, BaseExceptionGroup):
-        parts = dict.fromkeys(describe_error(member) for member in error.exceptions)
+        parts = dict.fromkeys(_describe(unwrap_error(m)) for m in error.exceptions)
         return GROUP_JOINER.join(parts) or f"{type(error).__name__}: (empty group)"
     provider, host, status = _provider(error), _host(error), _status(error)
     where = f"{provider} ({host})" if provider and host else provider or host

@@ -38,6 +38,7 @@ from inspect_ai.util import LimitExceededError, span
 from research_taste_evals.core.failures import describe_error
 from research_taste_evals.core.reasons import OVERFLOW_STOP_REASON
 from research_taste_evals.core.stats import NAN
+from research_taste_evals.core.transient import harden
 
 GradeT = TypeVar("GradeT")
 
@@ -147,13 +148,13 @@ def resolve_graders(
         listed = [graders] if isinstance(graders, str | Model) else list(graders)
         if not listed:
             raise ValueError("graders must name at least one model")
-        return [get_model(g) for g in listed]
+        return [harden(get_model(g)) for g in listed]
     bound = model_roles().get(role)
     if isinstance(bound, list):
-        return list(bound)
+        return [harden(m) for m in bound]
     if bound is not None:
-        return [bound]
-    return [get_model()]
+        return [harden(bound)]
+    return [harden(get_model())]
 
 
 def member_cache(cache: bool | CachePolicy, index: int) -> bool | CachePolicy:
@@ -165,6 +166,10 @@ def member_cache(cache: bool | CachePolicy, index: int) -> bool | CachePolicy:
 
 
 def _refusal_detail(output: ModelOutput) -> str | None:
+    """Why ``output`` is a refusal, or None (an output without choices is no refusal: a
+    hardened model retries those, see core/transient.py, so one here is a provider's bug)."""
+    if not output.choices:
+        return None
     if output.stop_reason == REFUSAL_STOP_REASON:
         return output.error or "stop_reason content_filter"
     content = output.message.content
@@ -184,6 +189,7 @@ async def grade_member(
 ) -> MemberGrade[GradeT]:
     """One member's call: generate with its own cache scope, then parse or classify the failure."""
     name = str(model)
+    harden(model)  # malformed 200 responses are retried, not this member's failure
     async with span(f"grader {index + 1} ({name}, repeat {repeat + 1})", type="grader"):
         try:
             output = await model.generate(
@@ -196,6 +202,8 @@ async def grade_member(
         except Exception as error:  # any provider error is this member's failure, not the sample's
             return MemberGrade(index, name, repeat, None, "model_error", describe_error(error))
         text = output.completion
+        if not output.choices:  # only from an unhardened provider path: a failure, not a grade
+            return MemberGrade(index, name, repeat, None, "model_error", "no choices in output")
         refusal = _refusal_detail(output)
         if refusal is not None:
             return MemberGrade(index, name, repeat, None, "refusal", refusal, text)

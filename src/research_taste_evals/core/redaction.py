@@ -1,0 +1,129 @@
+"""Credentials never reach a log, a score's detail, a summary or a report.
+
+A provider (or a proxy) may echo the request's ``Authorization`` header in an error body; the
+SDK puts that body in its exception, Inspect writes the exception into the model event, the
+retry messages and the sample error, and a grader failure's detail repeats it. The one place
+every provider error passes through is the hardened provider of
+:mod:`research_taste_evals.core.transient`: it calls :func:`redact_error` on every exception
+and error output before Inspect sees them, so nothing downstream (transcript, ``.eval`` file,
+realtime sample buffer, the report's bundled viewer copy of the logs) ever holds the key.
+:func:`redact` is also applied to failure details (:mod:`research_taste_evals.core.failures`)
+and to Python log records of Inspect and the provider SDKs (:func:`install_log_filter`).
+
+What counts as a credential: the values of the API-key variables the package reads (the keys
+in ``.env.example``, and any ``*_API_KEY``/``*_TOKEN`` variable set), ``Bearer``/``Basic``
+tokens and ``Authorization``/``api-key`` header values, and ``sk-...``-shaped keys.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import re
+from typing import Any
+
+REDACTED = "[REDACTED]"
+# The key variables .env.example lists (the package reads these), plus any *_API_KEY/_TOKEN.
+KEY_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_API_KEY", "TAVILY_API_KEY")
+KEY_VARIABLE_SUFFIXES = ("_API_KEY", "_TOKEN", "_SECRET")
+MIN_SECRET_CHARS = 8  # shorter values ("1", "true") are not keys and would redact everyday text
+_PATTERNS = (
+    # "Authorization: Bearer abc", "authorization": "abc", x-api-key=abc, api-key: abc
+    re.compile(
+        r"(?i)((?:authorization|x-api-key|api[-_]key|x-goog-api-key)[\"']?\s*[:=]\s*[\"']?)"
+        r"(?:(?:bearer|basic)\s+)?[^\s\"',;}]+"
+    ),
+    # a token after Bearer/Basic has a digit or a symbol ("Basic considerations" is prose)
+    re.compile(r"(?i)\b(bearer|basic)\s+(?=[A-Za-z._~+/=-]*[0-9._~+/=-])[A-Za-z0-9._~+/=-]{8,}"),
+    re.compile(r"\bsk-[A-Za-z0-9_-]{8,}"),
+)
+_MAX_DEPTH = 20  # nesting guard for redact_value
+
+
+def _secret_values() -> list[str]:
+    """The values of credential variables in the environment, longest first."""
+    names = {name for name in os.environ if name.upper().endswith(KEY_VARIABLE_SUFFIXES)} | set(
+        KEY_VARIABLES
+    )
+    values = {os.environ.get(name, "") for name in names}
+    return sorted((v for v in values if len(v) >= MIN_SECRET_CHARS), key=len, reverse=True)
+
+
+def _pattern_replacement(match: re.Match[str]) -> str:
+    prefix = match.group(1) if match.re.groups and match.group(1) else ""
+    if prefix.lower() in ("bearer", "basic"):
+        return f"{prefix} {REDACTED}"
+    return f"{prefix}{REDACTED}"
+
+
+def redact(text: str) -> str:
+    """``text`` with every credential replaced by ``[REDACTED]``."""
+    if not text:
+        return text
+    for secret in _secret_values():
+        text = text.replace(secret, REDACTED)
+    for pattern in _PATTERNS:
+        text = pattern.sub(_pattern_replacement, text)
+    return text
+
+
+def redact_value(value: Any, depth: int = 0) -> Any:
+    """A JSON-like value (dict, list, str) with every string redacted."""
+    if depth > _MAX_DEPTH:
+        return value
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {key: redact_value(item, depth + 1) for key, item in value.items()}
+    if isinstance(value, list):
+        return [redact_value(item, depth + 1) for item in value]
+    return value
+
+
+def redact_error(error: BaseException) -> BaseException:
+    """Redact ``error`` in place (its args, message and body) and its causes; returns it."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        current.args = tuple(redact_value(arg) for arg in current.args)
+        for attribute in ("message", "body", "msg", "doc"):
+            value = getattr(current, attribute, None)
+            if isinstance(value, str | dict | list):
+                # a read-only attribute keeps its text; str() and repr() read args, redacted above
+                with contextlib.suppress(AttributeError, TypeError):
+                    setattr(current, attribute, redact_value(value))
+        current = current.__cause__ or current.__context__
+    return error
+
+
+class RedactingFilter(logging.Filter):
+    """Redacts each record's message (its arguments merged in) before any handler sees it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = redact(message)
+        if redacted != message:
+            record.msg, record.args = redacted, None
+        return True
+
+
+_FILTER = RedactingFilter()
+LOGGERS = ("inspect_ai", "openai", "anthropic", "httpx", "google_genai", "research_taste_evals")
+
+
+def install_log_filter() -> None:
+    """Redact every record reaching the root logger's handlers (Inspect's transcript and
+    console handlers among them) and the records of the provider SDKs' loggers (idempotent).
+
+    A logger's own filter sees only records logged on it (not its children's), a handler's
+    filter sees every record it handles: both are set.
+    """
+    for handler in logging.getLogger().handlers:
+        if _FILTER not in handler.filters:
+            handler.addFilter(_FILTER)
+    for name in LOGGERS:
+        logger = logging.getLogger(name)
+        if _FILTER not in logger.filters:
+            logger.addFilter(_FILTER)
