@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from inspect_ai import Task, task
 
+from research_taste_evals.core.answers import DEFAULT_REASK
 from research_taste_evals.core.provenance import provenance
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.reviewcritique.dataset import (
@@ -27,7 +28,7 @@ from research_taste_evals.reviewcritique.metrics import reviewcritique_metrics
 from research_taste_evals.reviewcritique.scorer import reviewcritique_scorer
 from research_taste_evals.reviewcritique.solvers import critique_solver
 
-REVIEW_CRITIQUE_VERSION = "1-A"
+REVIEW_CRITIQUE_VERSION = "2-A"
 # Our JSON wording of the two strategies AAAR-1.0 Section 5.4 describes (not published verbatim).
 PROMPT_VARIANT = "json-v1"
 
@@ -38,6 +39,7 @@ def review_critique(
     data_path: str | None = None,
     paper_words: int = DEFAULT_PAPER_WORDS,
     structured_output: bool = True,
+    reask: int = DEFAULT_REASK,
     bertscore_model: str = PAPER_BERTSCORE_MODEL,
     bertscore_revision: str | None = None,
     bertscore_layers: int | None = None,
@@ -56,7 +58,9 @@ def review_critique(
             layout (``paper_text`` + ``reviews`` list); default: the pinned upstream file.
         paper_words: Words of paper text kept (truncation is recorded per sample).
         structured_output: Send each prompt's JSON schema as the response schema (providers that
-            support it); answers are parsed strictly either way.
+            support it); answers are read under the same contract either way (README).
+        reask: Times an answer that breaks the answer contract is asked again afresh
+            (default 1; 0 = the paper's single call). Counted in ``reasked_rate``.
         bertscore_model: ``roberta-large`` (bert-score's English default; paper-faithful choice),
             ``offline-minilm`` (packaged, not paper-faithful) or a local model directory.
         bertscore_revision: Hub commit of ``roberta-large`` (default: latest; the resolved commit
@@ -70,12 +74,14 @@ def review_critique(
         raise ValueError(f"subset must be one of {SUBSETS}, got {subset!r}")
     if paper_words <= 0:
         raise ValueError(f"paper_words must be positive, got {paper_words}")
+    if reask < 0:
+        raise ValueError(f"reask must be >= 0, got {reask}")
     reviews, resolved, duplicates = load_reviewcritique(subset, data_path)
     # Loaded before any model call; a model that cannot load is recorded, never replaced.
     bert = load_bertscore(bertscore_model, bertscore_revision, bertscore_layers, bertscore_device)
     return Task(
         dataset=reviewcritique_dataset(reviews, paper_words, name=f"review_critique_{subset}"),
-        solver=critique_solver(structured_output),
+        solver=critique_solver(structured_output, reask),
         scorer=reviewcritique_scorer(bert),
         metrics=[reviewcritique_metrics(bootstrap_resamples, bootstrap_seed, bert.baseline_f1)],
         version=REVIEW_CRITIQUE_VERSION,
@@ -99,7 +105,11 @@ def review_critique(
             "subset": subset,
             "paper_words": paper_words,
             "structured_output": structured_output,
-            "failure_policy": "strict: undecided segments excluded from P/R/F1 and counted",
+            "reask": reask,
+            "failure_policy": (
+                "headline: an undecided deficient segment is missed (false negative); "
+                "*_parsed_only: segments both prompts decided"
+            ),
             "duplicate_reviews_dropped": duplicates,
             "bootstrap_resamples": bootstrap_resamples,
             "bootstrap_seed": bootstrap_seed,
