@@ -22,9 +22,9 @@ Per id (the answer parses; counted, per prompt): an id outside 1..n is *invented
 ignored; an id listed again with the same label is a *duplicate* (its first entry counts);
 an id listed with **contradictory labels** (``Yes`` and ``No``) is *contradictory*: that id
 gets no decision; for Labeling-All an id with no entry is *omitted* (no decision). A segment
-without a decision is never read as "reliable": the scorer counts it (see ``scorer.py`` for how it enters
-the headline and parsed-only figures). Under Select-Deficient, not listing an id IS the answer
-"reliable" (that is the prompt), so a parsed answer decides every listed-or-not segment.
+without a decision is never read as "reliable": the scorer counts it (``scorer.py`` says how it
+enters the headline and parsed-only figures). Under Select-Deficient, not listing an id IS the
+answer "reliable" (that is the prompt), so a parsed answer decides every segment.
 """
 
 from __future__ import annotations
