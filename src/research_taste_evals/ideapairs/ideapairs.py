@@ -11,6 +11,7 @@ from __future__ import annotations
 from inspect_ai import Task, task
 from inspect_ai.model import GenerateConfig
 
+from research_taste_evals.core.answers import DEFAULT_REASK
 from research_taste_evals.core.provenance import provenance
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.ideapairs.dataset import SPLITS, SplitChoice, load_pairs, parse_tiers
@@ -25,7 +26,7 @@ from research_taste_evals.ideapairs.metrics import (
 from research_taste_evals.ideapairs.scorer import idea_pairs_scorer
 from research_taste_evals.ideapairs.solvers import TOP_LOGPROBS, judge_both_orders
 
-IDEA_PAIRS_VERSION = "1-A"
+IDEA_PAIRS_VERSION = "2-A"
 REASONING_EFFORTS = ("minimal", "low", "medium", "high")
 
 
@@ -35,6 +36,7 @@ def idea_pairs(
     split: SplitChoice = "test",
     tiers: str | None = None,
     logprobs: bool = True,
+    reask: int = DEFAULT_REASK,
     reasoning_effort: str | None = None,
     bootstrap_resamples: int = PAPER_BOOTSTRAP_RESAMPLES,
     bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
@@ -48,6 +50,8 @@ def idea_pairs(
         tiers: Sigma tiers to keep, e.g. ``"1"`` or ``"1,2"`` (default: all three).
         logprobs: Request token logprobs for the calibration probability (else only the
             verbalised confidence is used).
+        reask: Times an answer that breaks the answer contract is asked again afresh
+            (default 1; 0 = one call per order). Counted in ``reasked_rate``.
         reasoning_effort: Passed to models that support it (``minimal``/``low``/``medium``/
             ``high``); ``--reasoning-effort`` on the command line works too.
         bootstrap_resamples: Resamples of the bias report (paper: 10,000).
@@ -61,11 +65,13 @@ def idea_pairs(
         )
     if bootstrap_resamples < 1:
         raise ValueError(f"bootstrap_resamples must be >= 1, got {bootstrap_resamples}")
+    if reask < 0:
+        raise ValueError(f"reask must be >= 0, got {reask}")
     selected = parse_tiers(tiers)
     loaded = load_pairs(pairs_file, split, selected)
     return Task(
         dataset=loaded.dataset,
-        solver=judge_both_orders(logprobs=logprobs),
+        solver=judge_both_orders(logprobs=logprobs, reask=reask),
         scorer=idea_pairs_scorer(),
         metrics=[
             consistency_accuracy(),
@@ -88,6 +94,7 @@ def idea_pairs(
             ),
             **loaded.metadata,
             "logprobs_requested": logprobs,
+            "reask": reask,
             "top_logprobs": TOP_LOGPROBS if logprobs else None,
             "reasoning_effort": reasoning_effort,
             "bootstrap_resamples": bootstrap_resamples,

@@ -17,6 +17,8 @@ from typing import Any
 from inspect_ai.model import ChatMessageUser, GenerateConfig, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from research_taste_evals.core.answers import DEFAULT_REASK, last_parses, until_parsed
+from research_taste_evals.ideapairs.answers import parse_answer
 from research_taste_evals.ideapairs.dataset import ORDERS, forecast_prompt
 
 TOP_LOGPROBS = 5
@@ -67,8 +69,12 @@ def logprob_probability_b(output: ModelOutput) -> float | None:
 
 
 @solver
-def judge_both_orders(logprobs: bool = True) -> Solver:
-    """Generate the model's answer for the original and the swapped order of the pair."""
+def judge_both_orders(logprobs: bool = True, reask: int = DEFAULT_REASK) -> Solver:
+    """Generate the model's answer for the original and the swapped order of the pair.
+
+    An answer that breaks the answer contract (``answers.py``) is asked again afresh, up to
+    ``reask`` times (``core.answers.until_parsed``); the number of attempts is recorded.
+    """
     config = (
         GenerateConfig(logprobs=True, top_logprobs=TOP_LOGPROBS) if logprobs else GenerateConfig()
     )
@@ -76,10 +82,25 @@ def judge_both_orders(logprobs: bool = True) -> Solver:
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         model = get_model()
         prompts = [order_prompt(state.metadata, order) for order in ORDERS]
-        outputs = await asyncio.gather(*(model.generate(p, config=config) for p in prompts))
+        results = await asyncio.gather(
+            *(
+                until_parsed(
+                    lambda p=p: model.generate(p, config=config),
+                    lambda output: output.completion,
+                    last_parses(parse_answer),
+                    reask,
+                )
+                for p in prompts
+            )
+        )
+        outputs = [output for output, _ in results]
         state.metadata[ANSWERS_KEY] = {
-            order: {"completion": output.completion, "p_b_logprobs": logprob_probability_b(output)}
-            for order, output in zip(ORDERS, outputs, strict=True)
+            order: {
+                "completion": output.completion,
+                "p_b_logprobs": logprob_probability_b(output),
+                "attempts": attempts,
+            }
+            for order, (output, attempts) in zip(ORDERS, results, strict=True)
         }
         state.messages = [ChatMessageUser(content=prompts[0]), outputs[0].message]
         state.output = outputs[0]
