@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import math
 import re
+from functools import partial
 from typing import Any
 
 from inspect_ai.model import ChatMessageUser, GenerateConfig, ModelOutput, get_model
@@ -85,7 +86,7 @@ def judge_both_orders(logprobs: bool = True, reask: int = DEFAULT_REASK) -> Solv
         results = await asyncio.gather(
             *(
                 until_parsed(
-                    lambda p=p: model.generate(p, config=config),
+                    partial(model.generate, p, config=config),
                     lambda output: output.completion,
                     last_parses(parse_answer),
                     reask,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 
 from inspect_ai.model import (
+    ChatMessage,
     ChatMessageAssistant,
     ChatMessageSystem,
     ChatMessageUser,
@@ -65,7 +66,7 @@ def critique_solver(structured_output: bool = True, reask: int = DEFAULT_REASK) 
         model = get_model()
 
         async def ask(prompt: Prompt) -> tuple[ModelOutput, list[str]]:
-            messages = [
+            messages: list[ChatMessage] = [
                 ChatMessageSystem(content=CRITIQUE_SYSTEM),
                 ChatMessageUser(
                     content=fill_template(PROMPT_TEMPLATES[prompt], context=state.input_text)

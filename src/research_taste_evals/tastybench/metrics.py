@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
+from research_taste_evals.core.answers import answer_rates
 from research_taste_evals.core.stats import (
     DEFAULT_BOOTSTRAP_RESAMPLES,
     DEFAULT_BOOTSTRAP_SEED,
@@ -77,9 +78,18 @@ def tastybench_reliability(seed: int = DEFAULT_BOOTSTRAP_SEED) -> Metric:
 
 @metric
 def tastybench_decisions() -> Metric:
-    """Position bias, order consistency, unclear rate, comparisons, agreement, extractor rates."""
+    """Position bias, order consistency, unclear rate, comparisons, agreement, extractor rates.
+
+    Also the agreed ``unparsed_rate`` (answers neither the parser nor the extractor could read;
+    ``unclear_rate`` adds failed extractor calls) and ``reasked_rate`` (0: an unclear answer
+    goes to the extractor, never back to the judge).
+    """
 
     def compute(scores: list[SampleScore]) -> Value:
-        return _guarded("decisions", DECISION_KEYS, lambda: decision_summary(collect(scores)))
+        return _guarded(
+            "decisions",
+            [*DECISION_KEYS, "unparsed_rate", "reasked_rate"],
+            lambda: decision_summary(collect(scores)) | answer_rates(scores),
+        )
 
     return compute

@@ -98,11 +98,19 @@ def load_sources(
 
 @metric
 def extraction_rate() -> Metric:
-    """Share of papers whose reply had non-empty tags."""
+    """Share of papers whose reply had non-empty tags; the rest is ``unparsed_rate``.
+
+    ``reasked_rate`` is 0: a reply without tags is not asked again.
+    """
 
     def compute(scores: list[SampleScore]) -> Value:
         values = [float(score.score.as_float()) for score in scores]
-        return sum(values) / len(values) if values else NAN
+        rate = sum(values) / len(values) if values else NAN
+        return {
+            "extraction_rate": rate,
+            "unparsed_rate": 1.0 - rate,
+            "reasked_rate": 0.0 if values else NAN,
+        }
 
     return compute
 
