@@ -86,10 +86,7 @@ def tastybench_decisions() -> Metric:
     """
 
     def compute(scores: list[SampleScore]) -> Value:
-        return _guarded(
-            "decisions",
-            [*DECISION_KEYS, "unparsed_rate", "reasked_rate"],
-            lambda: decision_summary(collect(scores)) | answer_rates(scores),
-        )
+        decisions = _guarded("decisions", DECISION_KEYS, lambda: decision_summary(collect(scores)))
+        return decisions | answer_rates(scores)
 
     return compute
