@@ -9,7 +9,6 @@ from research_taste_evals.tastybench.baselines import (
     lead_sentences,
     longer_description,
     project_texts,
-    remember_velocities,
     seeded_coin,
 )
 from research_taste_evals.tastybench.choice import parse_judge_answer
@@ -63,15 +62,6 @@ def test_seeded_coin_repeats_itself_per_ordered_pair_and_is_balanced() -> None:
     assert 0.35 < answers.count(1) / len(answers) < 0.65
 
 
-def test_citation_oracle_picks_the_remembered_higher_velocity() -> None:
-    remember_velocities([("fast idea", 9.0), ("slow idea", 1.0), ("no data", float("nan"))])
-    fast_second = fill_template(
-        JUDGE_PROMPTS["goodhart"], project_1="slow idea", project_2="fast idea"
-    )
-    assert parse_judge_answer(citation_oracle.respond(_ask(fast_second))) == 2
-    fast_first = fill_template(
-        JUDGE_PROMPTS["max_goodhart"], project_1="fast idea", project_2="slow idea"
-    )
-    assert parse_judge_answer(citation_oracle.respond(_ask(fast_first))) == 1
-    unknown = fill_template(JUDGE_PROMPTS["normal"], project_1="fast idea", project_2="no data")
-    assert parse_judge_answer(citation_oracle.respond(_ask(unknown))) is None
+def test_citation_oracle_outside_a_tastybench_sample_picks_no_project() -> None:
+    prompt = fill_template(JUDGE_PROMPTS["normal"], project_1="fast idea", project_2="slow idea")
+    assert parse_judge_answer(citation_oracle.respond(_ask(prompt))) is None

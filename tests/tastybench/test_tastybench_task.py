@@ -109,7 +109,7 @@ def test_a_velocity_oracle_ranks_perfectly(
 def test_citation_oracle_baseline_reaches_the_ceiling(
     demo_dir: Path, tmp_path: Path, metrics_of: Metrics
 ) -> None:
-    """The oracle learns velocities from the ground truth the task loaded (default adjacent
+    """The oracle reads each sample's own ground truth (default adjacent
     schedule): Bradley-Terry rho >= 0.95; the seeded coin stays near chance."""
     task = tastybench(data_path=str(demo_dir), bootstrap_resamples=50)
     oracle = metrics_of(_run(task, "baseline/citation-oracle", tmp_path))
@@ -117,6 +117,20 @@ def test_citation_oracle_baseline_reaches_the_ceiling(
     assert oracle["pairwise_agreement"] == 1.0 and oracle["unclear_rate"] == 0.0
     coin = metrics_of(_run(task, "baseline/random", tmp_path))
     assert coin["pairwise_agreement"] < 0.75 and coin["unclear_rate"] == 0.0
+
+
+def test_oracle_reads_the_running_tasks_truth_after_another_task_is_built(
+    demo_dir: Path, tmp_path: Path, metrics_of: Metrics
+) -> None:
+    """No module state: building a second task (another velocity mode, another ground truth)
+    before running the first leaves the oracle answering from the first task's samples."""
+    first = tastybench(data_path=str(demo_dir), schedule="all_pairs", velocity="windowed")
+    second = tastybench(data_path=str(demo_dir), schedule="all_pairs", velocity="upstream")
+    truths = [{s.input: s.target for s in task.dataset} for task in (first, second)]
+    assert truths[0] != truths[1], "the two modes must disagree for this test to mean anything"
+    log = _run(first, "baseline/citation-oracle", tmp_path)
+    metrics = metrics_of(log)
+    assert metrics["pairwise_agreement"] == 1.0 and metrics["unclear_rate"] == 0.0
 
 
 def test_both_neither_and_empty_answers_are_unclear(

@@ -4,7 +4,7 @@ Lou et al. (2024), "AAAR-1.0: Assessing AI's Potential to Assist Research", Sect
 The model reads the pre-experiment part of a paper and lists the experiments it would run
 (scored by an entailment judge against the authors' experiments); separately, it explains why
 each of the authors' (ORACLE) experiments is run (scored by S-Match and ROUGE against the
-annotators' explanations).
+annotators' explanations). Parameters: ``aaar/README.md`` ("ExpDesign").
 """
 
 from __future__ import annotations
@@ -14,29 +14,30 @@ from inspect_ai import Task, task
 from research_taste_evals.aaar.dataset.expdesign import (
     DEFAULT_CONTEXT_WORDS,
     expdesign_dataset,
+    expdesign_metadata,
     load_expdesign_records,
 )
-from research_taste_evals.aaar.embedding_models import S_METRIC_MODEL, aaar_embedder, is_paper_model
+from research_taste_evals.aaar.embedding_models import S_METRIC_MODEL, aaar_embedder
 from research_taste_evals.aaar.scorer.expdesign import (
     DEFAULT_JUDGE_MODEL,
-    JUDGE_MAX_TOKENS,
-    JUDGE_TEMPERATURE,
-    JUDGE_TOP_P,
+    JUDGE_DECODING,
     JudgePrompt,
     expdesign_scorer,
+    judge_spec,
 )
 from research_taste_evals.aaar.solvers import ExplainMode, expdesign_solver
-from research_taste_evals.core.provenance import provenance
-from research_taste_evals.core.roles import require_role_or_key
+from research_taste_evals.core.provenance import task_version
+from research_taste_evals.core.roles import roles_ready
+from research_taste_evals.core.task_args import checked_arguments
 from research_taste_evals.core.text import WordCounting, load_word_counting
 
-EXPDESIGN_VERSION = "2-A"
 # The release code re-asks a whole-list explanation up to 3 times when its length differs from
 # the experiment list's, then records an empty list (scored 0).
 UPSTREAM_EXPLANATION_RETRIES = 3
 
 
 @task
+@checked_arguments({"context_words": (1, None), "explanation_retries": (0, None)})
 def expdesign(
     data_path: str | None = None,
     context_words: int = DEFAULT_CONTEXT_WORDS,
@@ -52,79 +53,25 @@ def expdesign(
 ) -> Task:
     """AAAR-1.0 ExpDesign: propose a paper's experiments and explain the authors' ones.
 
-    Args:
-        data_path: A local folder in the upstream layout (``Experiment_Design/<id>/data_text.json``)
-            or one ``data_text.json``; default: the pinned Hugging Face dataset.
-        context_words: Words of pre-experiment context shown (3,000 for closed models in the paper).
-        word_counting: ``nltk`` (``word_tokenize`` tokens, as released) or ``whitespace``.
-        explain_mode: ``one_by_one`` (paper Table 2: one call per oracle experiment) or
-            ``whole_list`` (Table 4: the whole oracle list in one call).
-        explanation_retries: ``whole_list`` only: re-asks when the list lengths differ.
-        judge_model: Entailment judge; default: the ``grader`` model role, else GPT-4o
-            (the paper's).
-        judge_prompt: ``v2`` (``Exp_entailment_v2``, the released metric script's) or ``v1``
-            (``Exp_entailment``, pairwise wording).
-        judge_cache: Cache judge calls (each call has its own cache scope).
-        embedding_model: S-Match model: all-mpnet-base-v2 (paper), ``offline-mpnet`` (its
-            packaged, hash-checked copy), ``offline-minilm`` (not paper-faithful) or a directory.
-        embedding_revision: Hub revision of ``embedding_model`` (pinned by default for the paper's).
-        embedding_device: Torch device for the embedding model.
+    Judge: ``judge_model`` > the ``grader`` role > GPT-4o (the paper's).
     """
-    if context_words <= 0:
-        raise ValueError(f"context_words must be positive, got {context_words}")
-    if explain_mode not in ("one_by_one", "whole_list"):
-        raise ValueError(f"explain_mode must be 'one_by_one' or 'whole_list', got {explain_mode!r}")
-    if explanation_retries < 0:
-        raise ValueError(f"explanation_retries must be >= 0, got {explanation_retries}")
-    if judge_prompt not in ("v2", "v1"):
-        raise ValueError(f"judge_prompt must be 'v2' or 'v1', got {judge_prompt!r}")
+    arguments = dict(locals())
     load_word_counting(word_counting)
-    require_role_or_key(
-        "grader", DEFAULT_JUDGE_MODEL, explicit=judge_model, parameter="judge_model"
-    )
     # Data first: bad data then fails before the embedder opens its cache file.
     records, resolved = load_expdesign_records(data_path)
     # Loaded now so a model that cannot be loaded fails before any model call (shared per process).
     embedder = aaar_embedder(embedding_model, embedding_revision, embedding_device)
+    embedding = (embedding_model, embedding_revision, embedding_device)
     return Task(
         dataset=expdesign_dataset(records, context_words, word_counting),
-        solver=expdesign_solver(explain_mode, explanation_retries),
-        scorer=expdesign_scorer(
-            judge_model,
-            embedding_model,
-            embedding_revision,
-            embedding_device,
-            judge_prompt,
-            judge_cache,
+        # The judge is resolved first: a missing key stops before the evaluated model's call.
+        solver=[
+            roles_ready(judge_spec(judge_model)),
+            expdesign_solver(explain_mode, explanation_retries),
+        ],
+        scorer=expdesign_scorer(judge_model, *embedding, judge_prompt, judge_cache),
+        version=task_version(__file__, "expdesign"),
+        metadata=expdesign_metadata(
+            arguments, len(records), resolved, embedder, JUDGE_DECODING, DEFAULT_JUDGE_MODEL
         ),
-        version=EXPDESIGN_VERSION,
-        metadata={
-            **provenance(
-                resolved,
-                prompt_variant=f"Exp_eval + Exp_explanation_eval + Exp_entailment_{judge_prompt}",
-                paper_faithful={
-                    "data": not resolved.source.startswith("local:"),
-                    "judge_prompt": judge_prompt == "v2",
-                    "judge_decoding": True,
-                    "word_counting": word_counting == "nltk",
-                    "context_words": context_words == DEFAULT_CONTEXT_WORDS,
-                    "embeddings": is_paper_model(embedder, S_METRIC_MODEL),
-                },
-                benchmark="AAAR-1.0 ExpDesign",
-                embeddings=embedder.describe(),
-                judge_decoding={
-                    "temperature": JUDGE_TEMPERATURE,
-                    "top_p": JUDGE_TOP_P,
-                    "max_tokens": JUDGE_MAX_TOKENS,
-                },
-                parse_modes="strict (en_*, headline) and faithful (faithful_en_*) per answer",
-            ),
-            "context_words": context_words,
-            "word_counting": word_counting,
-            "explain_mode": explain_mode,
-            "explanation_retries": explanation_retries if explain_mode == "whole_list" else None,
-            "judge_model": judge_model or f"role:grader (default {DEFAULT_JUDGE_MODEL})",
-            "judge_prompt": judge_prompt,
-            "papers": len(records),
-        },
     )

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+from functools import partial
 from typing import Literal
 
 from inspect_ai.model import (
@@ -26,12 +27,15 @@ from inspect_ai.model import (
     ModelOutput,
     get_model,
 )
-from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.solver import Generate, Solver, TaskState, generate, solver, system_message
 
+from research_taste_evals.aaar.dataset.eqinfer import LETTERS, Variant
 from research_taste_evals.aaar.dataset.expdesign import extract_list_items
 from research_taste_evals.aaar.dataset.paper_weakness import Split, split_pieces
-from research_taste_evals.aaar.parsing import faithful_binary, strict_binary
+from research_taste_evals.aaar.parsing import faithful_binary, strict_binary, strict_choice
 from research_taste_evals.aaar.prompts import (
+    EQINFER_MC_SYSTEM,
+    EQINFER_SYSTEM,
     EXPDESIGN_PROMPT,
     EXPDESIGN_SYSTEM,
     EXPLANATION_LIST_PROMPT,
@@ -209,3 +213,16 @@ def weakness_solver(split: Split, window_words: int, counting: WordCounting) -> 
         return state
 
     return solve
+
+
+def eqinfer_solver(variant: Variant, parse_retries: int, choice_retries: int) -> list[Solver]:
+    """EqInfer's chain: binary judgments re-asked until parsed, or one multiple-choice answer
+    (re-asked only when ``choice_retries`` > 0; the release calls once)."""
+    if variant == "binary":
+        return [system_message(EQINFER_SYSTEM), binary_until_parsed(parse_retries)]
+    ask = (
+        generate_until_parsed(partial(strict_choice, letters=LETTERS), choice_retries)
+        if choice_retries
+        else generate()
+    )
+    return [system_message(EQINFER_MC_SYSTEM), ask]

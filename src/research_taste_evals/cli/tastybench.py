@@ -3,9 +3,67 @@
 from __future__ import annotations
 
 import argparse
+import csv
+from pathlib import Path
 from typing import Any
 
-from research_taste_evals.tastybench.tastybench_extract import run_extraction
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import EvalLog
+
+from research_taste_evals.tastybench.tastybench_extract import tastybench_extract
+
+
+def write_representations(log: EvalLog, output: str | Path) -> tuple[int, list[str]]:
+    """Write an extraction log's texts as a representations CSV.
+
+    Columns: ``paper_id,title,abstract,idea`` (upstream's ``*_with_ideas.csv`` layout) or
+    ``paper_id,title,summary``. A paper whose reply had no tags gets an empty text (the judge
+    task leaves it out and lists it in its metadata).
+
+    Returns:
+        (papers written with a text, ids of papers without one).
+    """
+    samples = log.samples or []
+    kind = str((samples[0].metadata or {}).get("kind", "idea")) if samples else "idea"
+    columns = ["paper_id", "title"] + (["abstract", "idea"] if kind == "idea" else ["summary"])
+    rows, failed = [], []
+    for sample in samples:
+        metadata = sample.metadata or {}
+        score = next(iter((sample.scores or {}).values()), None)
+        text = score.answer if score is not None and score.answer else ""
+        if not text:
+            failed.append(str(metadata.get("paper_id", sample.id)))
+        row = {"paper_id": metadata.get("paper_id", sample.id), "title": metadata.get("title", "")}
+        row.update({"abstract": metadata.get("abstract") or ""} if kind == "idea" else {})
+        row[kind] = text
+        rows.append(row)
+    path = Path(output)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=columns)
+        writer.writeheader()
+        writer.writerows(rows)
+    return len(rows) - len(failed), failed
+
+
+def run_extraction(
+    model: str,
+    output: str | Path,
+    log_dir: str = "logs",
+    **task_args: str | None,
+) -> tuple[EvalLog, int, list[str]]:
+    """Run ``tastybench_extract`` with ``model`` as the extractor and write ``output``."""
+    log = inspect_eval(
+        tastybench_extract(**task_args),  # type: ignore[arg-type]
+        model=model,
+        log_dir=log_dir,
+        display="none",
+    )[0]
+    if log.status != "success":
+        message = log.error.message if log.error else log.status
+        raise RuntimeError(f"extraction run failed: {message}")
+    written, failed = write_representations(log, output)
+    return log, written, failed
 
 
 def _cmd_extract(args: argparse.Namespace) -> int:

@@ -257,6 +257,22 @@ def read_json(path: Path) -> Any:
         ) from error
 
 
+def read_yaml(path: Path) -> Any:
+    """Parse a YAML file (``yaml.safe_load``); errors name the file, line and column."""
+    import yaml  # imported on use: most runs read no YAML
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise DataError(f"{path}: cannot read: {error.strerror or error}") from error
+    except UnicodeDecodeError as error:
+        raise DataError(f"{path}: cannot read: not UTF-8 text: byte {error.start}") from error
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise DataError(f"{path}: invalid YAML {describe_yaml_error(error)}") from error
+
+
 def read_jsonl(path: Path) -> list[Any]:
     """Parse a JSON-lines file (Python's json, which accepts bare NaN); errors name the line."""
     try:

@@ -1,4 +1,8 @@
-"""The embedding disk cache: one SQLite file per (model, revision), keyed by sha256(text)."""
+"""The disk cache of vectors: one SQLite file per (model, revision), keyed by sha256 of the text.
+
+Embeddings store float32 rows keyed by :func:`text_hash`; pair scores (BERTScore, ROUGE) store
+float64 rows keyed by :func:`pair_hash` of (candidate, reference).
+"""
 
 from __future__ import annotations
 
@@ -20,14 +24,29 @@ def text_hash(text: str) -> bytes:
     return hashlib.sha256(text.encode("utf-8")).digest()
 
 
+def pair_hash(candidate: str, reference: str) -> bytes:
+    """The cache key of an ordered text pair (length-prefixed, so no separator can collide)."""
+    digest = hashlib.sha256()
+    for text in (candidate, reference):
+        data = text.encode("utf-8")
+        digest.update(len(data).to_bytes(8, "big"))
+        digest.update(data)
+    return digest.digest()
+
+
 class EmbeddingCache:
     """Vectors on disk, one SQLite file per (model, revision), keyed by sha256(text).
 
     SQLite gives atomic, concurrent-safe writes across threads and processes (WAL mode); each
-    vector is a float32 blob. A connection is opened per operation, so instances are thread-safe.
+    vector is a blob of ``dtype`` (float32 for embeddings; float64 for pair scores, so a cached
+    score equals the computed one exactly). A connection is opened per operation, so instances
+    are thread-safe.
     """
 
-    def __init__(self, root: Path, model_id: str, revision: str) -> None:
+    def __init__(
+        self, root: Path, model_id: str, revision: str, dtype: type[np.floating] = np.float32
+    ) -> None:
+        self.dtype = dtype
         label = re.sub(r"[^A-Za-z0-9._-]+", "_", model_id.rsplit("/", 1)[-1])[:40]
         digest = hashlib.sha256(f"{model_id}\n{revision}".encode()).hexdigest()[:16]
         self.path = root / f"{label}-{digest}.sqlite"
@@ -61,13 +80,13 @@ class EmbeddingCache:
                     f"SELECT hash, vector FROM vectors WHERE hash IN ({marks})", chunk
                 ).fetchall()
                 for key, blob in rows:
-                    found[key] = np.frombuffer(blob, dtype=np.float32)
+                    found[key] = np.frombuffer(blob, dtype=self.dtype)
         return found
 
     def put(self, hashes: Sequence[bytes], vectors: np.ndarray) -> None:
-        """Store float32 ``vectors`` (one row per hash)."""
+        """Store ``vectors`` (one row per hash) as ``dtype``."""
         rows = [
-            (key, np.ascontiguousarray(row, np.float32).tobytes())
+            (key, np.ascontiguousarray(row, self.dtype).tobytes())
             for key, row in zip(hashes, vectors, strict=True)
         ]
         with self._connect() as db:

@@ -11,9 +11,11 @@ entries say, per aspect (``data``, ``prompt``, ``embeddings``, ``judge``, ``word
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
 from typing import Any
 
-from research_taste_evals.core.data import ResolvedData
+from research_taste_evals.core.data import ResolvedData, read_yaml
 
 PROVENANCE_KEY = "provenance"
 
@@ -21,6 +23,7 @@ PROVENANCE_KEY = "provenance"
 def provenance(
     data: ResolvedData | None = None,
     *,
+    benchmark: str,
     source: str | None = None,
     revision: str | None = None,
     sha256: str | None = None,
@@ -31,6 +34,8 @@ def provenance(
     """The ``{"provenance": {...}}`` entry for a task's metadata.
 
     Args:
+        benchmark: The benchmark's name as the paper gives it (e.g. ``"AAAR-1.0 EqInfer"``),
+            required: the one place a log names its benchmark.
         data: Where the data was read from (its source and revision are used unless
             ``source``/``revision`` are given explicitly).
         source: Data source (a URL, ``hf://...`` or ``local:/path``).
@@ -42,6 +47,7 @@ def provenance(
     """
     faithful = {name: bool(flag) for name, flag in (paper_faithful or {}).items()}
     block: dict[str, Any] = {
+        "benchmark": benchmark,
         "data_source": source if source is not None else (data.source if data else None),
         "data_revision": revision if revision is not None else (data.revision if data else None),
         "data_sha256": sha256,
@@ -51,3 +57,15 @@ def provenance(
         **details,
     }
     return {PROVENANCE_KEY: block}
+
+
+@cache
+def task_version(family_file: str, task: str) -> str:
+    """A task's version ("N-X") as its family's ``eval.yaml`` declares it, the one source.
+
+    Args:
+        family_file: ``__file__`` of a module in the family folder (beside its ``eval.yaml``).
+        task: The task name (``metadata.extras.tasks.<task>.version`` in that file).
+    """
+    declared = read_yaml(Path(family_file).parent / "eval.yaml")
+    return str(declared["metadata"]["extras"]["tasks"][task]["version"])

@@ -1,64 +1,102 @@
-"""Check, when a task is built, that a scorer's model role or its default model can be used.
+"""Which model plays a scorer's or solver's role, resolved when the task runs (Inspect's roles).
 
-A judge that defaults to a hosted model (``role`` unset) otherwise fails at its first call,
-after the evaluated model has already answered every sample, and ``inspect eval`` still exits
-0. Inspect sets the run's model (and its roles) before it builds the tasks named on its command
-line, in ``eval()`` or in a sweep, so the check runs in the task constructor, before any call.
+One precedence everywhere: an explicit task argument > the model role given to ``inspect eval
+--model-role`` (or a sweep's ``model_roles``) > the documented default > a clear error. Roles
+are bound per task while it runs, so :func:`role_models` is called inside ``solve()`` or
+``score()`` (never while a task is built); :func:`roles_ready` is the first step of a task's
+solver chain, so a role that cannot be played stops each sample before the evaluated model is
+called, with one sentence naming the role and how to give it.
 """
 
 from __future__ import annotations
 
-from inspect_ai._util.error import PrerequisiteError
-from inspect_ai.model import get_model, model_roles
-from inspect_ai.model._model import active_model
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from inspect_ai.model import Model, get_model, model_roles
+from inspect_ai.solver import Generate, Solver, TaskState, solver
 from rich.text import Text
 
 from research_taste_evals.core.errors import UserError
 
+# ``default=EVALUATED_MODEL``: the evaluated model itself plays the role.
+EVALUATED_MODEL = "evaluated-model"
+
 
 class RoleError(UserError):
-    """A scorer's model role is unset and its default model cannot be used (no key, no package)."""
+    """A role is unbound and has no usable default (no key, no client package, or none at all)."""
 
 
-def require_role_or_key(
-    role: str, default_model: str, *, explicit: str | None = None, parameter: str | None = None
-) -> str:
-    """Return which model will play ``role``; raise now when it cannot be reached.
+@dataclass(frozen=True)
+class RoleSpec:
+    """A role as one task uses it.
 
-    Precedence as in the scorers: an explicit task parameter, then the ``role`` given to
-    ``inspect eval --model-role``, then ``default_model``. Only the default is checked here:
-    building it runs the provider's own prerequisite checks (its API key variable, its
-    client package) without making a call.
+    Attributes:
+        role: The role name (``grader``, ``critic``, ``extractor``).
+        explicit: Model(s) given as a task argument, which override the role.
+        default: The documented default: a model name, ``EVALUATED_MODEL`` or None (required).
+        parameter: The task argument that gives ``explicit`` (for the message).
+        missing: The sentence to raise when the role is required and unbound.
+    """
 
-    Args:
-        role: The model role the scorer reads (e.g. ``"grader"``).
-        default_model: The documented default, e.g. ``"openai/gpt-4o-2024-08-06"``.
-        explicit: A model given as a task parameter, which overrides the role.
-        parameter: That task parameter's name, for the message (e.g. ``"judge_model"``).
+    role: str
+    explicit: str | Sequence[str] | None = None
+    default: str | None = None
+    parameter: str | None = None
+    missing: str | None = None
+
+
+def role_models(spec: RoleSpec) -> list[Model]:
+    """The model(s) playing ``spec.role`` in the running task (a list: a role may be a panel).
 
     Raises:
-        RoleError: naming the role, the default model and the provider's complaint.
+        RoleError: the role is unbound and has no default, or its default cannot be built.
     """
-    if explicit is not None:
-        return explicit
-    if role in model_roles():
-        return f"role:{role}"
-    if active_model() is None:
-        # Built outside an eval (a Task object handed to eval() later with its roles): the
-        # roles are not known yet, so the scorer's own precedence decides at score time.
-        return default_model
+    if spec.explicit is not None:
+        listed = [spec.explicit] if isinstance(spec.explicit, str) else list(spec.explicit)
+        return [get_model(name) for name in listed]
+    bound = model_roles().get(spec.role)
+    if isinstance(bound, list):
+        return list(bound)
+    if bound is not None:
+        return [bound]
+    if spec.default is None:
+        raise RoleError(spec.missing or _how_to_bind(spec, f"model role '{spec.role}' is not set"))
+    if spec.default == EVALUATED_MODEL:
+        return [get_model()]
     try:
-        get_model(default_model)
-    except PrerequisiteError as error:
+        return [get_model(spec.default)]  # runs the provider's key and package checks, no call
+    except Exception as error:
+        reason = _plain(error)
         raise RoleError(
-            f"model role '{role}' is not set and its default {default_model} cannot be used: "
-            f"{_plain(error)}\nGive one with --model-role {role}=<provider/model>"
-            + (f" or -T {parameter}=<provider/model>." if parameter else ".")
+            _how_to_bind(
+                spec,
+                f"model role '{spec.role}' is not set and its default {spec.default} "
+                f"cannot be used ({reason})",
+            )
         ) from error
-    return default_model
 
 
-def _plain(error: PrerequisiteError) -> str:
-    """The provider's message without its rich markup, on one line."""
+@solver
+def roles_ready(*specs: RoleSpec) -> Solver:
+    """First step of a solver chain: resolve every role before the evaluated model is called."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        for spec in specs:
+            role_models(spec)
+        return state
+
+    return solve
+
+
+def _how_to_bind(spec: RoleSpec, problem: str) -> str:
+    hint = f"give --model-role {spec.role}=<provider/model>"
+    if spec.parameter:
+        hint += f" or -T {spec.parameter}=<provider/model>"
+    return f"{problem}: {hint}."
+
+
+def _plain(error: BaseException) -> str:
+    """The provider's complaint without rich markup, on one line."""
     text = Text.from_markup(str(getattr(error, "message", "") or error)).plain
-    return " ".join(text.split())
+    return " ".join(text.split()).rstrip(".")

@@ -12,12 +12,17 @@ get their own cache scope.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import CachePolicy
 
+from research_taste_evals.core.access import DEFAULT_WEB_PROVIDERS, web_search_providers
+from research_taste_evals.core.errors import ConfigError
+from research_taste_evals.core.provenance import provenance
+from research_taste_evals.lft.grader import LFT_GRADER_REPEATS
 from research_taste_evals.lft.metrics import TASK_ID_KEY  # the metrics group by it
 from research_taste_evals.lft.rubric import (
     DEFAULT_RUBRIC_DIR,
@@ -103,3 +108,56 @@ def load_lft_rubrics(
     if rubric_dir is None:
         return rubrics, f"package:{DEFAULT_RUBRIC_DIR.name}"
     return rubrics, f"local:{Path(rubric_dir).expanduser().resolve()}"
+
+
+def web_provider_names(web_providers: str | Sequence[str] | None) -> tuple[str, ...]:
+    """The search providers of ``access="web"`` (default: anthropic, grok, tavily)."""
+    if web_providers is None:
+        return DEFAULT_WEB_PROVIDERS
+    return tuple(split_names(web_providers, "web_providers") or ())
+
+
+def check_access(access: str, rubrics: Sequence[Rubric], providers: Sequence[str]) -> None:
+    """Fail now (not mid-run) when the rubrics cannot support ``access``."""
+    if access == "context":
+        bare = [r.task_id for r in rubrics if not r.context_documents]
+        if bare:
+            raise ConfigError(f"access='context' but these tasks have no context_documents: {bare}")
+    if access == "web":
+        for rubric in rubrics:  # a provider that would ignore a block list fails now
+            web_search_providers(rubric.web_block_list, providers)
+
+
+def lft_metadata(
+    arguments: Mapping[str, Any], rubrics: Sequence[Rubric], source: str, providers: Sequence[str]
+) -> dict[str, Any]:
+    """The ``lft`` task's metadata: the provenance block and the run's settings."""
+    followup, access = arguments["followup"], arguments["access"]
+    return {
+        **provenance(
+            benchmark="AISI Long-Form Tasks",
+            source=source,
+            revision=None,
+            prompt_variant="lft-ours",  # AISI did not publish its prompts (see prompts.py)
+            paper_faithful={
+                "grader_repeats": arguments["grader_repeats"] == LFT_GRADER_REPEATS,
+                "independent_grader": not arguments["allow_self_grading"],
+                "integer_median": arguments["median"] == "lower",
+            },
+            rubric_hashes={r.task_id: r.content_hash() for r in rubrics},
+            allow_self_grading=arguments["allow_self_grading"],
+        ),
+        "task_ids": [r.task_id for r in rubrics],
+        "runs": arguments["runs"],
+        "followup": followup,
+        "followup_rounds": (
+            arguments["followup_rounds"] if followup in ("static", "critique") else None
+        ),
+        "max_nudges": arguments["max_nudges"] if followup == "nudge" else None,
+        "access": access,
+        "web_providers": list(providers) if access == "web" else None,
+        "grader_repeats": arguments["grader_repeats"],
+        "quorum": arguments["quorum"],
+        "partial_credit": arguments["partial_credit"],
+        "median": arguments["median"],
+    }

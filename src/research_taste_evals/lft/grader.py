@@ -15,8 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from inspect_ai._util.error import PrerequisiteError  # Inspect prints its message, no traceback
-from inspect_ai.model import CachePolicy, GenerateConfig, Model, model_roles
+from inspect_ai.model import CachePolicy, GenerateConfig, Model
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from research_taste_evals.core.grading import (
@@ -26,6 +25,7 @@ from research_taste_evals.core.grading import (
     run_panel,
     spread,
 )
+from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.lft.prompts import (
     ALTERNATIVES_LINE,
@@ -51,7 +51,7 @@ MEDIAN_RULES: tuple[MedianRule, ...] = ("midpoint", "lower")
 DEFAULT_MEDIAN_RULE: MedianRule = "midpoint"
 SELF_GRADING_MESSAGE = (
     "No 'grader' model role is bound, so the evaluated model would grade its own solutions "
-    "(AISI's Long-Form Tasks use grader panels 'to avoid introducing bias'). Bind graders with "
+    "(AISI's Long-Form Tasks use grader panels 'to avoid introducing bias'): bind graders with "
     "--model-role grader=<provider/model> (several models make a panel), or pass "
     "-T allow_self_grading=true to let the evaluated model grade itself."
 )
@@ -93,14 +93,22 @@ class LftGrade:
         return bool(self.unlisted_below_level)
 
 
+def grader_spec(allow_self_grading: bool) -> RoleSpec:
+    """The ``grader`` role of a Long-Form Task: required, unless self-grading is allowed."""
+    return RoleSpec(
+        GRADER_ROLE,
+        default=EVALUATED_MODEL if allow_self_grading else None,
+        missing=SELF_GRADING_MESSAGE,
+    )
+
+
 def require_grader_role(allow_self_grading: bool) -> None:
-    """Stop (before any model call) unless a ``grader`` role is bound or self-grading allowed.
+    """Stop unless a ``grader`` role is bound or self-grading allowed (in ``solve``/``score``).
 
     Raises:
-        PrerequisiteError: no ``grader`` role and ``allow_self_grading`` is false.
+        RoleError: no ``grader`` role and ``allow_self_grading`` is false.
     """
-    if not allow_self_grading and GRADER_ROLE not in model_roles():
-        raise PrerequisiteError(SELF_GRADING_MESSAGE)
+    role_models(grader_spec(allow_self_grading))
 
 
 def criterion_id(listed: str) -> str:

@@ -309,3 +309,43 @@ def lft_epochs_reducer() -> ScoreReducer:
         )
 
     return reduce
+
+
+# ``lft_grader_check``: how well the grader panel recovers the known level, by reference kind.
+
+
+def _kind(sample_score: SampleScore) -> str:
+    return str((sample_score.sample_metadata or {}).get("reference_kind", "unknown"))
+
+
+def _by_kind(scores: list[SampleScore], name: str, key: str) -> dict[str, float]:
+    return grouped_mean(scores, name, lambda v: number(v, key), group=_kind)
+
+
+@metric
+def grader_recovery() -> Metric:
+    """Exact and within-one recovery of the known level, by reference kind."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return {
+            **_by_kind(scores, "exact", "exact"),
+            **_by_kind(scores, "within_one", "within_one"),
+            **_by_kind(scores, "member_exact", "member_exact"),
+        }
+
+    return compute
+
+
+@metric
+def grader_error() -> Metric:
+    """Mean absolute and signed level error (positive: lenient), over-scored share, by kind."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return {
+            **_by_kind(scores, "abs_error", "abs_error"),
+            **_by_kind(scores, "bias", "error"),
+            **_by_kind(scores, "overscored", "overscored"),
+            **_by_kind(scores, "partial_credit_abs_error", "partial_credit_abs_error"),
+        }
+
+    return compute

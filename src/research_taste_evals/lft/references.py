@@ -14,15 +14,19 @@ constructed reference the stated ``known_level`` must equal the computed one.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from importlib.resources import files
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import yaml
 from inspect_ai.dataset import MemoryDataset, Sample
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from research_taste_evals.core.data import DataError, validation_location
+from research_taste_evals.core.errors import ConfigError
+from research_taste_evals.core.provenance import provenance
+from research_taste_evals.lft.grader import LFT_GRADER_REPEATS
 from research_taste_evals.lft.rubric import (
     MAX_LEVEL,
     MIN_LEVEL,
@@ -225,3 +229,35 @@ def grader_check_dataset(references: list[Reference], rubrics: list[Rubric]) -> 
     by_id = {r.task_id: r for r in rubrics}
     samples = [reference_to_sample(ref, by_id[ref.task_id]) for ref in references]
     return MemoryDataset(samples=samples, name=DATASET_NAME)
+
+
+def select_references(references: list[Reference], task_ids: list[str] | None) -> list[Reference]:
+    """The references of ``task_ids`` (all when None); an unknown id is a config error."""
+    if task_ids is None:
+        return references
+    known_ids = sorted({r.task_id for r in references})
+    unknown = [t for t in task_ids if t not in known_ids]
+    if unknown:
+        raise ConfigError(f"no references for task id(s) {unknown}; known: {known_ids}")
+    return [r for r in references if r.task_id in task_ids]
+
+
+def grader_check_metadata(
+    arguments: Mapping[str, Any], references: list[Reference], rubrics: list[Rubric]
+) -> dict[str, Any]:
+    """The ``lft_grader_check`` task's metadata: the provenance block and the run's settings."""
+    references_dir = arguments["references_dir"]
+    return {
+        **provenance(
+            benchmark="AISI Long-Form Tasks: grader meta-evaluation",
+            source="package:grader_references" if references_dir is None else references_dir,
+            prompt_variant="lft-ours",
+            paper_faithful={"grader_repeats": arguments["grader_repeats"] == LFT_GRADER_REPEATS},
+            rubric_hashes={r.task_id: r.content_hash() for r in rubrics},
+        ),
+        "task_ids": sorted({r.task_id for r in references}),
+        "references": len(references),
+        "grader_repeats": arguments["grader_repeats"],
+        "quorum": arguments["quorum"],
+        "partial_credit": arguments["partial_credit"],
+    }

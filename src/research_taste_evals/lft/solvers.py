@@ -22,18 +22,32 @@ below quorum ends the loop as a grading failure rather than counting as level 0.
 from __future__ import annotations
 
 import math
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Literal
 
-from inspect_ai.model import CachePolicy, ChatMessageSystem, ChatMessageUser, Model, get_model
-from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.model import (
+    CachePolicy,
+    ChatMessageAssistant,
+    ChatMessageSystem,
+    ChatMessageUser,
+    Model,
+    ModelOutput,
+)
+from inspect_ai.solver import Generate, Solver, TaskState, generate, solver, system_message
 from inspect_ai.util import span
 
+from research_taste_evals.core.access import Document, information_access
 from research_taste_evals.core.grading import resolve_graders
+from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models, roles_ready
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.lft.dataset import RUN_KEY, run_cache
-from research_taste_evals.lft.grader import DEFAULT_MEDIAN_RULE, MedianRule, grade_solution
-from research_taste_evals.lft.prompts import NUDGE_REQUIREMENT_LINE
+from research_taste_evals.lft.grader import (
+    DEFAULT_MEDIAN_RULE,
+    MedianRule,
+    grade_solution,
+    grader_spec,
+)
+from research_taste_evals.lft.prompts import LFT_SYSTEM, NUDGE_REQUIREMENT_LINE
 from research_taste_evals.lft.rubric import MAX_LEVEL, rubric_from_metadata
 
 FollowUp = Literal["none", "static", "critique", "nudge"]
@@ -103,7 +117,7 @@ def last_answer(state: TaskState) -> str:
 
 def critic_model() -> Model:
     """The ``critic`` role's model, or the evaluated model itself when no role is given."""
-    return get_model(role=CRITIC_ROLE, default=get_model())
+    return role_models(RoleSpec(CRITIC_ROLE, default=EVALUATED_MODEL))[0]
 
 
 def _followup_message(
@@ -308,3 +322,53 @@ def next_level_requirements() -> RequirementsOf:
         return "\n".join(fill_template(NUDGE_REQUIREMENT_LINE, text=c.text) for c in criteria)
 
     return requirements_of
+
+
+def rubric_documents(state: TaskState) -> list[Document]:
+    """The sample's context documents as plain text (``access="context"``)."""
+    rubric = rubric_from_metadata(state.metadata)
+    return [Document(title=d.title, text=d.content()) for d in rubric.context_documents]
+
+
+def rubric_block_list(state: TaskState) -> list[str]:
+    """The sample's web-search block list (``access="web"``)."""
+    return list(rubric_from_metadata(state.metadata).web_block_list)
+
+
+def lft_solver(arguments: Mapping[str, Any], providers: Sequence[str]) -> list[Solver]:
+    """The ``lft`` task's chain for its (checked) arguments: the grader role is resolved first,
+    so a missing one stops each sample before the evaluated model is called."""
+    cache: bool | CachePolicy = arguments["grader_cache"]
+    return [
+        roles_ready(grader_spec(arguments["allow_self_grading"])),
+        system_message(LFT_SYSTEM),
+        information_access(arguments["access"], rubric_documents, rubric_block_list, providers),
+        generate(),
+        *followup_solver(
+            arguments["followup"],
+            arguments["followup_rounds"],
+            level_of=panel_level_of(
+                arguments["grader_repeats"], arguments["quorum"], cache, arguments["median"]
+            ),
+            requirements_of=next_level_requirements(),
+            max_nudges=arguments["max_nudges"],
+            top_level=MAX_LEVEL,
+        ),
+    ]
+
+
+# ``lft_grader_check``: the reference solution stands in for a model's answer.
+REFERENCE_MODEL = "reference"
+
+
+@solver
+def reference_answer() -> Solver:
+    """Put the sample's reference solution in place of a model answer (no model call)."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        text = str(state.metadata["reference_text"])
+        state.messages.append(ChatMessageAssistant(content=text, model=REFERENCE_MODEL))
+        state.output = ModelOutput.from_content(model=REFERENCE_MODEL, content=text)
+        return state
+
+    return solve

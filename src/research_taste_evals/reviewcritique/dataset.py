@@ -24,6 +24,7 @@ explanation, error_type}``; "No" marks a deficient segment, the positive class.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -39,6 +40,7 @@ from research_taste_evals.core.data import (
     read_jsonl,
     resolve_data,
 )
+from research_taste_evals.core.provenance import provenance
 from research_taste_evals.core.text import content_id, fill_template, first_words
 from research_taste_evals.reviewcritique.prompts import REVIEW_CONTEXT, SEGMENT_LINE
 
@@ -315,4 +317,56 @@ def count_segments(reviews: list[ReviewRecord]) -> dict[str, int]:
         "reviews": len(reviews),
         "segments": len(segments),
         "deficient_segments": sum(s.reliability == DEFICIENT for s in segments),
+    }
+
+
+# Our JSON wording of the two strategies AAAR-1.0 Section 5.4 describes (not published verbatim).
+PROMPT_VARIANT = "json-v1"
+
+
+def reviewcritique_metadata(
+    arguments: Mapping[str, Any],
+    reviews: list[Any],
+    resolved: Any,
+    duplicates: int,
+    bert: Any,
+) -> dict[str, Any]:
+    """The ``review_critique`` task's metadata: the provenance block and the run's settings.
+
+    Args:
+        arguments: The task's (checked) arguments.
+        reviews: The loaded reviews (their segments are counted).
+        resolved: Where the data came from (``load_reviewcritique``).
+        duplicates: Duplicate reviews dropped while loading.
+        bert: The loaded BERTScore model (``explanation.load_bertscore``).
+    """
+    return {
+        **provenance(
+            resolved,
+            benchmark="ReviewCritique (AAAR-1.0 task 4)",
+            prompt_variant=PROMPT_VARIANT,
+            paper_faithful={
+                "data": matches_pinned(resolved.path, arguments["subset"]),
+                "prompt": False,
+                "bertscore": bert.paper_faithful and bert.error is None,
+            },
+            upstream_commit=UPSTREAM_COMMIT,
+            license=LICENSE_NOTE,
+        ),
+        **resolved.as_metadata(),
+        **bert.describe(),
+        **count_segments(reviews),
+        "upstream_commit": UPSTREAM_COMMIT,
+        "subset": arguments["subset"],
+        "paper_words": arguments["paper_words"],
+        "structured_output": arguments["structured_output"],
+        "reask": arguments["reask"],
+        "failure_policy": (
+            "headline: an undecided deficient segment is missed (false negative); "
+            "*_parsed_only: segments both prompts decided"
+        ),
+        "duplicate_reviews_dropped": duplicates,
+        "bootstrap_resamples": arguments["bootstrap_resamples"],
+        "bootstrap_seed": arguments["bootstrap_seed"],
+        "license": LICENSE_NOTE,
     }

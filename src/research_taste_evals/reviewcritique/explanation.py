@@ -15,11 +15,17 @@ code does for its other tasks.
 
 A BERTScore model that cannot be loaded never stops the run and is never replaced: the task
 records why in its metadata and every BERTScore is NaN (counted as unscored).
+
+Both scores are cached on disk like embeddings (``core/embedding_cache``), keyed by the pair's
+texts: BERTScore per (model, resolved revision, layer, bert-score version), ROUGE per
+(rouge-score version, types, stemming). The BERTScore weights are loaded on the first pair the
+cache lacks, so a warm re-score loads and computes nothing.
 """
 
 from __future__ import annotations
 
 import csv
+import importlib.metadata
 import importlib.resources
 import logging
 import threading
@@ -28,7 +34,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from research_taste_evals.core.data import cache_dir
+from research_taste_evals.core.embedding_cache import EmbeddingCache, pair_hash
 from research_taste_evals.core.embeddings import OFFLINE_MODEL, resolve_model
 from research_taste_evals.core.stats import NAN
 
@@ -42,6 +51,7 @@ OFFLINE_BERTSCORE_LAYERS = 6  # all-MiniLM-L6-v2 has 6 layers; its sentence vect
 BERTSCORE_BATCH_SIZE = 32
 _HUB_FILES = ["*.json", "*.txt", "model.safetensors"]
 BASELINE_LANGUAGE = "en"
+CACHE_SUBDIR = "explanation_scores"
 
 
 def rescale_baseline(model: str, layer: int) -> float | None:
@@ -70,9 +80,62 @@ def rouge_triplet(prediction: str, reference: str) -> dict[str, float]:
     return {name: float(result[name].fmeasure) for name in ROUGE_TYPES}
 
 
+def _score_cache(label: str, identity: str) -> EmbeddingCache:
+    return _opened_score_cache(cache_dir() / CACHE_SUBDIR, label, identity)
+
+
+@lru_cache(maxsize=8)
+def _opened_score_cache(root: Path, label: str, identity: str) -> EmbeddingCache:
+    return EmbeddingCache(root, label, identity, dtype=np.float64)
+
+
+def cached_pair_scores(
+    cache: EmbeddingCache | None,
+    pairs: list[tuple[str, str]],
+    compute: Any,
+) -> list[np.ndarray | None]:
+    """One score row per (candidate, reference) pair: from ``cache``, else ``compute(missing)``.
+
+    ``compute`` takes the distinct uncached pairs and returns one row each, or None when the
+    scores cannot be computed (then those pairs are None and nothing is cached).
+    """
+    keys = [pair_hash(candidate, reference) for candidate, reference in pairs]
+    unique = dict(zip(keys, pairs, strict=True))
+    found: dict[bytes, np.ndarray | None] = dict(cache.get(list(unique))) if cache else {}
+    missing = [key for key in unique if key not in found]
+    if missing:
+        rows = compute([unique[key] for key in missing])
+        if rows is None:
+            found.update(dict.fromkeys(missing))
+        else:
+            fresh = np.asarray(rows, dtype=np.float64).reshape(len(missing), -1)
+            if cache:
+                cache.put(missing, fresh)
+            found.update(zip(missing, fresh, strict=True))
+    return [found[key] for key in keys]
+
+
+def rouge_cache() -> EmbeddingCache:
+    """ROUGE rows (rouge1, rouge2, rougeL F-measures) by pair, per rouge-score version."""
+    version = importlib.metadata.version("rouge-score")
+    return _score_cache("rouge", f"rouge-score=={version} {','.join(ROUGE_TYPES)} stemmer")
+
+
+def rouge_triplets(predictions: list[str], references: list[str]) -> list[dict[str, float]]:
+    """:func:`rouge_triplet` for many pairs, served from the disk cache where present."""
+
+    def compute(pairs: list[tuple[str, str]]) -> list[list[float]]:
+        return [list(rouge_triplet(*pair).values()) for pair in pairs]
+
+    rows = cached_pair_scores(
+        rouge_cache(), list(zip(predictions, references, strict=True)), compute
+    )
+    return [dict(zip(ROUGE_TYPES, map(float, row), strict=True)) for row in rows if row is not None]
+
+
 @dataclass
 class BertScore:
-    """A loaded BERTScore scorer, or the reason it could not be loaded."""
+    """A resolved BERTScore model (weights loaded on first need), or why it is unavailable."""
 
     model: str
     revision: str | None
@@ -81,8 +144,38 @@ class BertScore:
     scorer: Any = None
     error: str | None = None
     baseline_f1: float | None = None
+    load_from: str | None = None  # the resolved weights folder; loaded when a pair needs it
+    device: str = "cpu"
+    cache: EmbeddingCache | None = None
     # One torch model is not safe to share across concurrent scoring threads.
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def _loaded_scorer(self) -> Any:
+        """The BERTScorer, loading it on first use (call with ``lock`` held); None if it fails."""
+        if self.scorer is None and self.error is None and self.load_from is not None:
+            try:
+                from bert_score import BERTScorer
+
+                self.scorer = BERTScorer(
+                    model_type=self.load_from, num_layers=self.num_layers, device=self.device
+                )
+            except Exception as error:  # noqa: BLE001 - torch raises many types for one cause
+                self.error = f"{type(error).__name__}: {error}"[:500]
+                logger.warning("BERTScore model %s could not be loaded (%s); BERTScore will be "
+                               "NaN.", self.model, self.error)  # fmt: skip
+        return self.scorer
+
+    def _compute(self, pairs: list[tuple[str, str]]) -> list[float] | None:
+        with self.lock:
+            scorer = self._loaded_scorer()
+            if scorer is None:
+                return None
+            _, _, f1 = scorer.score(
+                [candidate for candidate, _ in pairs],
+                [reference for _, reference in pairs],
+                batch_size=BERTSCORE_BATCH_SIZE,
+            )
+        return [float(value) for value in f1.tolist()]
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -95,10 +188,10 @@ class BertScore:
         }
 
     def f1(self, candidates: list[str], references: list[str]) -> list[float]:
-        """BERTScore F1 per pair; NaN for every pair when the model is unavailable."""
+        """BERTScore F1 per pair (cached pairs from disk); NaN when the model is unavailable."""
         if not candidates:
             return []
-        if self.scorer is None:
+        if self.scorer is None and self.load_from is None:
             return [NAN] * len(candidates)
         # bert-score scores an empty sentence 0 by design, but its empty-sentence path calls a
         # tokenizer method transformers 5 removed; give those pairs the 0 here instead.
@@ -108,15 +201,11 @@ class BertScore:
             for i, (c, r) in enumerate(zip(candidates, references, strict=True))
             if c.strip() and r.strip()
         ]
-        if keep:
-            with self.lock:
-                _, _, f1 = self.scorer.score(
-                    [candidates[i] for i in keep],
-                    [references[i] for i in keep],
-                    batch_size=BERTSCORE_BATCH_SIZE,
-                )
-            for i, value in zip(keep, f1.tolist(), strict=True):
-                scores[i] = float(value)
+        rows = cached_pair_scores(
+            self.cache, [(candidates[i], references[i]) for i in keep], self._compute
+        )
+        for i, row in zip(keep, rows, strict=True):
+            scores[i] = NAN if row is None else float(row[0])
         return scores
 
 
@@ -138,7 +227,11 @@ def _hub_snapshot(repo_id: str, revision: str | None) -> tuple[str, str]:
 def load_bertscore(
     model: str, revision: str | None, num_layers: int | None, device: str
 ) -> BertScore:
-    """Load BERTScore once per process: the paper's default, ``offline-minilm`` or a local dir."""
+    """Resolve BERTScore once per process: the paper's default, ``offline-minilm`` or a local dir.
+
+    The weights are found (and the revision resolved) now; they are loaded on the first pair
+    the disk cache lacks.
+    """
     paper_faithful = model in (PAPER_BERTSCORE_MODEL, PAPER_BERTSCORE_HUB_REPO)
     if paper_faithful:
         layers = num_layers or PAPER_BERTSCORE_LAYERS
@@ -161,10 +254,12 @@ def load_bertscore(
         else:
             spec = resolve_model(model, revision)
             path, result.revision = spec.load_from, spec.revision
-        from bert_score import BERTScorer
-
-        result.scorer = BERTScorer(model_type=path, num_layers=layers, device=device)
-    except Exception as error:  # noqa: BLE001 - Hub and torch raise many types for one cause
+        result.load_from, result.device = path, device
+        bert_score_version = importlib.metadata.version("bert-score")
+        result.cache = _score_cache(
+            f"bertscore-{model}-L{layers}", f"{result.revision} bert-score=={bert_score_version}"
+        )
+    except Exception as error:  # noqa: BLE001 - the Hub raises many types for one cause
         result.error = f"{type(error).__name__}: {error}"[:500]
         logger.warning(
             "BERTScore model %s could not be loaded (%s); BERTScore will be NaN. Offline, pass "

@@ -35,7 +35,7 @@ from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
 from research_taste_evals.reviewcritique.explanation import (
     BertScore,
     rouge_scorer_instance,
-    rouge_triplet,
+    rouge_triplets,
 )
 from research_taste_evals.reviewcritique.metrics import (
     EXPLANATION_MEASURES,
@@ -146,8 +146,8 @@ def explanation_value(
 ) -> dict[str, float]:
     """Sums of ROUGE-1/2/L and BERTScore F1 over the pairs, and the pair counts (CPU work)."""
     sums = dict.fromkeys(EXPLANATION_MEASURES, 0.0)
-    for prediction, reference in zip(predictions, references, strict=True):
-        for name, score in rouge_triplet(prediction, reference).items():
+    for triplet in rouge_triplets(predictions, references):
+        for name, score in triplet.items():
             sums[name] += score
     bert_scores = bert.f1(predictions, references)
     scored = [s for s in bert_scores if s == s]  # NaN when the model is unavailable

@@ -11,12 +11,13 @@ is known:
   texts, so the same prompt always gets the same answer, under any concurrency): the scale's
   zero. Its answers repeat per pair, which is exactly the judge split-half reliability must not
   mistake for a reliable one.
-- ``citation-oracle`` is an ORACLE, not a judge: it knows every paper's citation
-  velocity because it reads the ground truth the ``tastybench`` task loaded in this process
-  (the task hands its papers' texts and velocities, in the run's velocity mode, to
-  :func:`remember_velocities`), and picks the paper with the higher velocity. It shows the
-  scale's ceiling (rho near 1 with Bradley-Terry); it answers "unclear" for a text it was not
-  given or a missing velocity.
+- ``citation-oracle`` is an ORACLE (a reference judge), not a judge: it reads the running
+  sample's own ground truth (the two velocities, in the run's velocity mode, which the
+  ``judge`` solver keeps in the sample store under ``TRUTH_STORE_KEY``) and picks the paper
+  with the higher velocity. It keeps no state between tasks, so any number of tastybench
+  tasks can be built before one runs. It shows the scale's ceiling (rho near 1 with
+  Bradley-Terry); it answers with no pick outside a tastybench sample or for a missing
+  velocity.
 - ``tastybench-lead`` is an extractor: it returns the first sentences of the abstract or full
   text inside the requested tags, so the extraction pipeline runs offline.
 
@@ -28,11 +29,12 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from collections.abc import Iterable
 
 from inspect_ai.model import ChatMessage
+from inspect_ai.util import store
 
 from research_taste_evals.core.baselines import register_baseline
+from research_taste_evals.tastybench.solvers import TRUTH_STORE_KEY
 
 _PLAIN_PROJECTS = re.compile(r"Project 1: (.*?)\n\nProject 2: (.*)\Z", re.DOTALL)
 _TAGGED_PROJECTS = re.compile(
@@ -44,8 +46,6 @@ LEAD_SENTENCES = 2
 UNCLEAR = "UNCLEAR"
 NO_PICK = "Both projects look equally promising to me."
 RANDOM_SEED = 20251108
-# Text shown to the judge -> velocity, as loaded by the most recently built tastybench task.
-_ORACLE_VELOCITIES: dict[str, float] = {}
 
 
 def _prompt(messages: list[ChatMessage]) -> str:
@@ -108,21 +108,15 @@ def seeded_coin(messages: list[ChatMessage]) -> str:
     return f"I recommend Project {1 + digest[0] % 2}."
 
 
-def remember_velocities(texts_and_velocities: Iterable[tuple[str, float]]) -> None:
-    """Give the citation oracle the ground truth of the task being built (text -> velocity)."""
-    _ORACLE_VELOCITIES.clear()
-    _ORACLE_VELOCITIES.update(texts_and_velocities)
-
-
 @register_baseline(
     "citation-oracle",
     "TastyBench ORACLE: reads the loaded ground truth and picks the higher citation velocity",
 )
 def citation_oracle(messages: list[ChatMessage]) -> str:
-    projects = project_texts(_prompt(messages))
-    if projects is None:
+    if project_texts(_prompt(messages)) is None:
         return UNCLEAR
-    first, second = (_ORACLE_VELOCITIES.get(text.strip(), math.nan) for text in projects)
+    truth = store().get(TRUTH_STORE_KEY) or [None, None]
+    first, second = (math.nan if v is None else float(v) for v in truth)
     if math.isnan(first) or math.isnan(second) or first == second:
         return NO_PICK
     return f"I recommend Project {1 if first > second else 2}."

@@ -90,3 +90,32 @@ def tastybench_decisions() -> Metric:
         return decisions | answer_rates(scores)
 
     return compute
+
+
+def tastybench_metrics(resamples: int, seed: int) -> list[Metric | dict[str, list[Metric]]]:
+    """The ``tastybench`` task's dataset-level metrics (ratings, reliability, decisions)."""
+    return [
+        tastybench_ratings(resamples=resamples, seed=seed),
+        tastybench_reliability(seed=seed),
+        tastybench_decisions(),
+    ]
+
+
+# ``tastybench_extract``
+@metric
+def extraction_rate() -> Metric:
+    """Share of papers whose reply had non-empty tags; the rest is ``unparsed_rate``.
+
+    ``reasked_rate`` is 0: a reply without tags is not asked again.
+    """
+
+    def compute(scores: list[SampleScore]) -> Value:
+        values = [float(score.score.as_float()) for score in scores]
+        rate = sum(values) / len(values) if values else NAN
+        return {
+            "extraction_rate": rate,
+            "unparsed_rate": 1.0 - rate,
+            "reasked_rate": 0.0 if values else NAN,
+        }
+
+    return compute

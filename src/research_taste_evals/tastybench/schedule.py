@@ -8,18 +8,23 @@ order, so ratings never depend on the order in which concurrent samples finished
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from research_taste_evals.core.data import DataError, read_csv
+from research_taste_evals.core.data import DataError, read_csv, sha256_of
+from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.core.pairwise import adjacent_schedule, all_pairs_schedule
+from research_taste_evals.core.provenance import provenance
 from research_taste_evals.core.text import content_id, fill_template
-from research_taste_evals.tastybench.dataset import Paper
-from research_taste_evals.tastybench.velocity import VelocityMode
+from research_taste_evals.tastybench.dataset import UPSTREAM_COMMIT, Paper
+from research_taste_evals.tastybench.ratings import HEADLINE_METRIC, UPSTREAM_COMPARABLE_METRIC
+from research_taste_evals.tastybench.solvers import EXTRACTOR_ROLE
+from research_taste_evals.tastybench.velocity import UPSTREAM_FETCH_DATE, VelocityMode
+from research_taste_evals.tastybench.websearch import CITATION_COUNT_DOMAINS
 
 Schedule = Literal["adjacent", "all_pairs", "file"]
 SCHEDULES: tuple[Schedule, ...] = ("adjacent", "all_pairs", "file")
@@ -163,3 +168,61 @@ def comparison_dataset(
     by_id = {paper.paper_id: paper for paper in papers}
     samples = [pair_to_sample(pair, by_id, template, velocity) for pair in pairs]
     return MemoryDataset(samples=samples, name=name, shuffled=False)
+
+
+def judged_papers(papers: list[Paper], velocity: VelocityMode, window_months: int) -> list[Paper]:
+    """The papers a run judges: with ``velocity="common_window"`` a paper without the window
+    has no ground truth, so it is not judged at all (no calls spent on it) and is counted."""
+    if velocity != "common_window":
+        return papers
+    kept = [paper for paper in papers if not math.isnan(paper.velocity_common)]
+    if len(kept) < 2:
+        raise ConfigError(
+            f"only {len(kept)} papers have {window_months} months of citations; lower window_months"
+        )
+    return kept
+
+
+def tastybench_metadata(
+    arguments: Mapping[str, Any],
+    loaded_metadata: Mapping[str, Any],
+    papers_judged: int,
+    comparisons: int,
+) -> dict[str, Any]:
+    """The ``tastybench`` task's metadata: the provenance block and the run's settings."""
+    args = arguments
+    sources = {key: loaded_metadata[key] for key in ("papers_source", "representation_source")}
+    details = {key: value for key, value in loaded_metadata.items() if key not in sources}
+    schedule, pairs_file = args["schedule"], args["pairs_file"]
+    return {
+        **provenance(
+            benchmark="TastyBench",
+            source=sources["papers_source"],
+            revision=UPSTREAM_COMMIT,
+            prompt_variant=args["prompt"],
+            paper_faithful={
+                "velocity": args["velocity"] == "upstream",
+                "choice_method": args["choice_method"] == "extractor",
+                "schedule": schedule in ("adjacent", "file"),
+            },
+            representation_source=sources["representation_source"],
+        ),
+        "headline_metric": HEADLINE_METRIC,
+        "upstream_comparable_metric": UPSTREAM_COMPARABLE_METRIC,
+        **details,
+        "papers_judged": papers_judged,
+        "representation": args["representation"],
+        "prompt": args["prompt"],
+        "velocity": args["velocity"],
+        "velocity_fetch_date": UPSTREAM_FETCH_DATE.isoformat(),
+        "schedule": schedule,
+        "rounds": args["rounds"] if schedule == "adjacent" else None,
+        "seed": args["seed"] if schedule != "file" else None,
+        "pairs_file": pairs_file,
+        "pairs_file_sha256": sha256_of(Path(pairs_file)) if pairs_file else None,
+        "comparisons": comparisons,
+        "choice_method": args["choice_method"],
+        "extractor_role": f"{EXTRACTOR_ROLE} (default: the judge model itself)",
+        "web_search": args["web_search"],
+        "web_search_blocked_domains": list(CITATION_COUNT_DOMAINS) if args["web_search"] else None,
+    }

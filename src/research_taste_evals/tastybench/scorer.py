@@ -9,12 +9,16 @@ comparisons from them; the task attaches those metrics, as they take the bootstr
 
 from __future__ import annotations
 
+import re
+
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from research_taste_evals.core.reasons import GRADER_FAILED, INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.tastybench.choice import ChoiceMethod
+from research_taste_evals.tastybench.dataset import ExtractKind
+from research_taste_evals.tastybench.metrics import extraction_rate
 from research_taste_evals.tastybench.solvers import read_pick, stored_pick
 
 EXTRACTOR_FAILURES = ("extractor_failed", "extractor_refused")
@@ -55,6 +59,32 @@ def tastybench_scorer(choice_method: ChoiceMethod = "parser_then_extractor") -> 
                 "unclear_reason": result.unclear_reason,
                 "extractor_reply": result.extractor_reply,
             },
+        )
+
+    return score
+
+
+# ``tastybench_extract``: did the extractor's reply hold the tagged text?
+
+
+def parse_tagged(text: str, tag: str) -> str | None:
+    """The stripped content of the first ``<tag>...</tag>`` (upstream's regex), or None."""
+    match = re.search(rf"<{tag}>(.*?)</{tag}>", text, re.DOTALL)
+    content = match.group(1).strip() if match else ""
+    return content or None
+
+
+@scorer(metrics=[extraction_rate()])
+def extraction_scorer(kind: ExtractKind) -> Scorer:
+    """1 when the reply holds the ``<idea>``/``<summary>`` text, 0 (counted, reported) when not."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        text = parse_tagged(state.output.completion, kind)
+        return Score(
+            value=0.0 if text is None else 1.0,
+            answer=text or "",
+            reason=INVALID_RESPONSE_FORMAT if text is None else None,
+            explanation=f"no <{kind}> tags in the reply" if text is None else None,
         )
 
     return score

@@ -24,14 +24,23 @@ from research_taste_evals.tastybench.websearch import guarded_web_search
 
 EXTRACTOR_ROLE = "extractor"
 CHOICE_STORE_KEY = "tastybench_choice"
+# The sample's own ground truth (velocities of Project 1 and 2, as shown), which only the
+# offline reference judge ``baseline/citation-oracle`` reads (the judged model never sees the
+# store; the same values are in the sample's metadata).
+TRUTH_STORE_KEY = "tastybench_truth"
 
 
 @solver
 def judge(web_search: bool = False) -> Solver:
     """The evaluated model answers the judge prompt (with guarded web search if asked)."""
-    if web_search:
-        return chain(use_tools(guarded_web_search()), generate())
-    return generate()
+    ask = chain(use_tools(guarded_web_search()), generate()) if web_search else generate()
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        truth = [state.metadata.get("velocity_1"), state.metadata.get("velocity_2")]
+        state.store.set(TRUTH_STORE_KEY, truth)
+        return await ask(state, generate)
+
+    return solve
 
 
 async def read_pick(state: TaskState, choice_method: ChoiceMethod) -> ChoiceResult:

@@ -9,8 +9,9 @@ GPT-4-synthesised wrong ones.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from inspect_ai.dataset import MemoryDataset, Sample
 from pydantic import BaseModel, ConfigDict, Field
@@ -29,6 +30,7 @@ from research_taste_evals.core.data import (
     resolve_data,
     validate_records,
 )
+from research_taste_evals.core.provenance import provenance
 from research_taste_evals.core.text import content_id, fill_template, first_words, last_words
 
 # HF dataset Reza8848/AAAR-1.0, commit 26738cf ("update README"), the newest seen. The Hub
@@ -176,3 +178,42 @@ def eqinfer_dataset(
         if count:
             sample.id = f"{sample.id}-dup{count}"
     return MemoryDataset(samples=samples, name=name)
+
+
+# subtask1_equation_model_eval_binary.py re-asks up to 3 times before forcing the wrong label;
+# subtask1_equation_model_eval.py (multiple choice) calls once.
+UPSTREAM_PARSE_RETRIES = 3
+UPSTREAM_CHOICE_RETRIES = 0
+
+
+def eqinfer_metadata(
+    arguments: Mapping[str, Any], instances: int, resolved: ResolvedData
+) -> dict[str, Any]:
+    """The ``eqinfer`` task's metadata: the provenance block and the run's settings."""
+    binary = arguments["variant"] == "binary"
+    context_words = arguments["context_words"]
+    return {
+        **provenance(
+            resolved,
+            prompt_variant="Equation_eval_binary" if binary else "Equation_eval",
+            paper_faithful={
+                "data": not resolved.source.startswith("local:"),
+                "prompt": True,
+                "word_counting": True,  # whitespace words, as the release counts them
+                "context_words": context_words == DEFAULT_CONTEXT_WORDS,
+                "retries": (
+                    arguments["parse_retries"] == UPSTREAM_PARSE_RETRIES
+                    if binary
+                    else arguments["choice_retries"] == UPSTREAM_CHOICE_RETRIES
+                ),
+                "options_order": binary or not arguments["shuffle_options"],
+            },
+            benchmark="AAAR-1.0 EqInfer",
+            parse_modes="strict (decision_*, headline) and faithful (faithful_*) per answer",
+        ),
+        "variant": arguments["variant"],
+        "context_words": context_words,
+        "parse_retries": arguments["parse_retries"] if binary else arguments["choice_retries"],
+        "shuffle_options": None if binary else arguments["shuffle_options"],
+        "instances": instances,
+    }

@@ -9,18 +9,23 @@ experiment list with its one-to-one explanation list.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from research_taste_evals.aaar.dataset.eqinfer import AAAR_HF_REPO, AAAR_HF_REVISION
 from research_taste_evals.aaar.dataset.paper_folders import RECORD_FILE, load_paper_records
+from research_taste_evals.aaar.embedding_models import S_METRIC_MODEL, is_paper_model
 from research_taste_evals.aaar.prompts import UPSTREAM_LIST_ITEM
 from research_taste_evals.core.data import (
     HubFolder,
     ResolvedData,
 )
+from research_taste_evals.core.embeddings import Embedder
+from research_taste_evals.core.provenance import provenance
 from research_taste_evals.core.text import WordCounting, first_counted_words
 
 EXPDESIGN_FOLDER = "Experiment_Design"
@@ -115,3 +120,42 @@ def extract_list_items(answer: str) -> list[str]:
     a decimal number ("drops 0.5 points") yields an item from that number on.
     """
     return re.findall(UPSTREAM_LIST_ITEM, answer.strip())
+
+
+def expdesign_metadata(
+    arguments: Mapping[str, Any],
+    papers: int,
+    resolved: ResolvedData,
+    embedder: Embedder,
+    judge_decoding: Mapping[str, Any],
+    default_judge: str,
+) -> dict[str, Any]:
+    """The ``expdesign`` task's metadata: the provenance block and the run's settings."""
+    judge_prompt, explain_mode = arguments["judge_prompt"], arguments["explain_mode"]
+    return {
+        **provenance(
+            resolved,
+            prompt_variant=f"Exp_eval + Exp_explanation_eval + Exp_entailment_{judge_prompt}",
+            paper_faithful={
+                "data": not resolved.source.startswith("local:"),
+                "judge_prompt": judge_prompt == "v2",
+                "judge_decoding": True,
+                "word_counting": arguments["word_counting"] == "nltk",
+                "context_words": arguments["context_words"] == DEFAULT_CONTEXT_WORDS,
+                "embeddings": is_paper_model(embedder, S_METRIC_MODEL),
+            },
+            benchmark="AAAR-1.0 ExpDesign",
+            embeddings=embedder.describe(),
+            judge_decoding=dict(judge_decoding),
+            parse_modes="strict (en_*, headline) and faithful (faithful_en_*) per answer",
+        ),
+        "context_words": arguments["context_words"],
+        "word_counting": arguments["word_counting"],
+        "explain_mode": explain_mode,
+        "explanation_retries": (
+            arguments["explanation_retries"] if explain_mode == "whole_list" else None
+        ),
+        "judge_model": arguments["judge_model"] or f"role:grader (default {default_judge})",
+        "judge_prompt": judge_prompt,
+        "papers": papers,
+    }

@@ -7,18 +7,22 @@ VILA-parsed submission and each reviewer's weaknesses, kept in the reviewer's ow
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from inspect_ai.dataset import MemoryDataset, Sample
 from pydantic import BaseModel, ConfigDict, Field
 
 from research_taste_evals.aaar.dataset.eqinfer import AAAR_HF_REPO, AAAR_HF_REVISION
 from research_taste_evals.aaar.dataset.paper_folders import RECORD_FILE, load_paper_records
+from research_taste_evals.aaar.embedding_models import ITF_IDF_MODEL, S_METRIC_MODEL, is_paper_model
 from research_taste_evals.core.data import (
     HubFolder,
     ResolvedData,
 )
+from research_taste_evals.core.embeddings import Embedder
+from research_taste_evals.core.provenance import provenance
 from research_taste_evals.core.text import WordCounting, first_counted_words, split_into_pieces
 
 WEAKNESS_FOLDER = "Paper_Weakness/ICLR_2023"
@@ -121,3 +125,38 @@ def weakness_dataset(records: list[WeaknessRecord]) -> MemoryDataset:
     return MemoryDataset(
         samples=[record_to_sample(record) for record in records], name="paper_weakness"
     )
+
+
+def weakness_metadata(
+    arguments: Mapping[str, Any],
+    papers: int,
+    full_set: int,
+    resolved: ResolvedData,
+    embedders: tuple[Embedder, Embedder],
+) -> dict[str, Any]:
+    """The ``paper_weakness`` task's metadata (``embedders``: the S-metric and ITF-IDF ones)."""
+    s_embedder, itf_embedder = embedders
+    return {
+        **provenance(
+            resolved,
+            prompt_variant="Weakness_eval",
+            paper_faithful={
+                "data": not resolved.source.startswith("local:"),
+                "prompt": True,
+                "split": arguments["split"] == "split_combine",
+                "word_counting": arguments["word_counting"] == "nltk",
+                "window_words": arguments["window_words"] == DEFAULT_WINDOW_WORDS,
+                "embeddings": is_paper_model(s_embedder, S_METRIC_MODEL),
+                "itf_idf_embeddings": is_paper_model(itf_embedder, ITF_IDF_MODEL),
+                "itf_idf_w": papers == full_set,
+            },
+            benchmark="AAAR-1.0 PaperWeakness",
+            embeddings=s_embedder.describe(),
+            itf_idf_embeddings=itf_embedder.describe(),
+        ),
+        "split": arguments["split"],
+        "window_words": arguments["window_words"],
+        "word_counting": arguments["word_counting"],
+        "papers": papers,
+        "itf_idf_full_set": full_set,
+    }

@@ -23,7 +23,6 @@ from inspect_ai.model import (
     ChatMessageUser,
     GenerateConfig,
     Model,
-    get_model,
 )
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
@@ -54,15 +53,22 @@ from research_taste_evals.aaar.solvers import (
 from research_taste_evals.core.grading import MemberGrade, grade_member
 from research_taste_evals.core.metrics import answer_shape, empty_prediction_rate
 from research_taste_evals.core.reasons import GRADER_FAILED, INVALID_RESPONSE_FORMAT
+from research_taste_evals.core.roles import RoleSpec, role_models
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.core.text import fill_template
 
 # The paper's judge (Section 4: "we used GPT-4o as an evaluator"; Appendix B.2 names the snapshot).
 DEFAULT_JUDGE_MODEL = "openai/gpt-4o-2024-08-06"
+
 # OpenAIDecodingArguments of calculate_metrics_subtask2_exp_entailment.v2.py.
 JUDGE_TEMPERATURE = 1.0
 JUDGE_TOP_P = 0.99
 JUDGE_MAX_TOKENS = 720
+JUDGE_DECODING = {
+    "temperature": JUDGE_TEMPERATURE,
+    "top_p": JUDGE_TOP_P,
+    "max_tokens": JUDGE_MAX_TOKENS,
+}
 JUDGE_CONFIG = GenerateConfig(
     temperature=JUDGE_TEMPERATURE, top_p=JUDGE_TOP_P, max_tokens=JUDGE_MAX_TOKENS
 )
@@ -70,6 +76,15 @@ JUDGE_CONFIG = GenerateConfig(
 LIST_JOINER = " "
 
 JudgePrompt = Literal["v2", "v1"]
+
+
+def judge_spec(judge_model: str | None) -> RoleSpec:
+    """The entailment judge: ``judge_model`` > the ``grader`` role > GPT-4o (the paper's)."""
+    return RoleSpec(
+        "grader", explicit=judge_model, default=DEFAULT_JUDGE_MODEL, parameter="judge_model"
+    )
+
+
 JudgeResult = MemberGrade[int]
 
 
@@ -174,11 +189,7 @@ def expdesign_scorer(
     rouge_scorer_instance()  # import rouge_score/NLTK now, not in a worker thread mid-scoring
 
     async def score(state: TaskState, target: Target) -> Score:
-        judge = (
-            get_model(judge_model)
-            if judge_model
-            else get_model(role="grader", default=DEFAULT_JUDGE_MODEL)
-        )
+        judge = role_models(judge_spec(judge_model))[0]
         predicted: list[str] = state.store.get(PREDICTED_EXPERIMENTS_KEY, [])
         reference: list[str] = state.metadata["experiments"]
         explanations: list[str] = state.store.get(PREDICTED_EXPLANATIONS_KEY, [])
