@@ -34,6 +34,8 @@ READ = [
     ("\\boxed{A}", "A"),
     ("The better idea is the first.\n\n**Final Answer:** $\\boxed{B}$", "B"),
     ("\\boxed{\\text{B}}", "B"),
+    ("$\\boxed{\\mathbf{A}}$", "A"),
+    ("**Final Answer: A**", "A"),
     ("A", "A"),
     ("**B**", "B"),
     ("Reasoning about both ideas...\n\nB", "B"),

@@ -12,11 +12,11 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, Model
 
 from research_taste_evals.cli import main
+from research_taste_evals.cli.tastybench import write_representations
 from research_taste_evals.core.data import DataError
 from research_taste_evals.tastybench.dataset import load_papers
 from research_taste_evals.tastybench.demo import DEMO_PAPERS
 from research_taste_evals.tastybench.tastybench import tastybench
-from research_taste_evals.cli.tastybench import write_representations
 from research_taste_evals.tastybench.tastybench_extract import parse_tagged, tastybench_extract
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]

@@ -9,7 +9,7 @@ Read, once ``<think>...</think>``-style reasoning blocks are stripped
   markup (``**A**``, ``(A)``, ``[B]``), optionally followed by a parenthetical or more text
   (``Answer: A (Idea A)``, ``Answer: B, with moderate confidence``), or on the next line
   when the label's line holds nothing else (``**Final Answer:**`` then ``**B**``);
-- ``\\boxed{A}`` (also ``\\boxed{\\text{B}}``, ``$\\boxed{A}$``);
+- ``\\boxed{A}`` (also ``\\boxed{\\text{B}}``, ``\\boxed{\\mathbf{B}}``, ``$\\boxed{A}$``);
 - if neither is present, a **bare last line** that is only the letter (``A``, ``**B**``,
   ``Idea A``), so a reply that is just the letter is read;
 - with the paper's prompt (``prompt="paper"``: the binary label y of section 2 / 5.1, y = 0
@@ -50,7 +50,7 @@ _LABEL = re.compile(
     re.IGNORECASE,
 )
 _BOXED = re.compile(
-    r"\\boxed\s*\{\s*(?:\\text(?:bf)?\s*\{)?\s*(?:idea\s+)?([A-Za-z0-9]+)\s*\}?\s*\}",
+    r"\\boxed\s*\{\s*(?:\\(?:text|textbf|mathbf|mathrm)\s*\{)?\s*(?:idea\s+)?([A-Za-z0-9]+)\s*\}?\s*\}",
     re.IGNORECASE,
 )
 _OPEN = r"[\s*_`$(\[\"']*"

@@ -27,9 +27,7 @@ from research_taste_evals.reviewcritique.solvers import critique_solver
 
 
 @task
-@checked_arguments(
-    {"paper_words": (1, None), "bootstrap_resamples": (1, None), "reask": (0, None)}
-)
+@checked_arguments({"paper_words": (1, None), "bootstrap_resamples": (1, None), "reask": (0, None)})
 def review_critique(
     subset: Subset = "human",
     data_path: str | None = None,
