@@ -75,7 +75,8 @@ def test_loads_a_file_or_a_folder_holding_the_upstream_name(tmp_path: Path) -> N
     path = _write(tmp_path, [FIXTURE])
     records, resolved = load_eqinfer_records(str(path))
     assert len(records) == 1 and resolved.source == f"local:{path.resolve()}"
-    (tmp_path / "equation.1049.json").write_text(json.dumps([FIXTURE, FIXTURE]))
+    other = {**FIXTURE, "context_after": "eleven twelve"}
+    (tmp_path / "equation.1049.json").write_text(json.dumps([FIXTURE, other]))
     assert len(load_eqinfer_records(str(tmp_path))[0]) == 2
 
 

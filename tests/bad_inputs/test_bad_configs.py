@@ -162,6 +162,6 @@ def test_sweep_provider_check_needs_no_api_key(
     sweep.write_text(
         f"log_dir: {tmp_path / 'logs'}\nmodels: [openai/gpt-4o]\n"
         "model_roles: {grader: [openai/gpt-4o, baseline/all-positive]}\n"
-        "tasks: [{task: eqinfer}]\n"
+        "tasks: [{task: expdesign}]\n"
     )
     assert load_sweep(sweep).models == ["openai/gpt-4o"]

@@ -38,6 +38,31 @@ def _set_tier(records: Records) -> Records:
     return records
 
 
+def _swapped_edit(path: tuple[str, ...], value: Any) -> Callable[[Records], Records]:
+    """Change one field of the first pair's swapped record (its original left as it is)."""
+
+    def edit(records: Records) -> Records:
+        first = records[0]["pair_id"]
+        swapped = next(r for r in records if r["pair_id"] == first and r["order"] == "swapped")
+        target = swapped
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value(target[path[-1]]) if callable(value) else value
+        return records
+
+    return edit
+
+
+# A swapped record differing from its original in anything but the order of the ideas: the
+# sample is built from the original alone, so the difference used to be silently ignored.
+SWAPPED_MISMATCHES = [
+    ("benchmark", ("benchmark",), lambda v: v + " (other)", "benchmark"),
+    ("goal", ("goal",), lambda v: v + " Also faster.", "goal"),
+    ("tier", ("tier",), lambda v: 1 if v != 1 else 2, "tier"),
+    ("idea-text", ("idea_b", "text"), lambda v: v + " With more data.", "idea_b.text"),
+    ("score", ("idea_a", "unified_score"), lambda v: v - 0.001, "idea_a.unified_score"),
+]
+
 PAIR_EDITS: list[tuple[str, Callable[[Records], Records] | bytes, tuple[str, ...]]] = [
     ("not-utf8", NOT_UTF8, ("demo_pairs.jsonl", "line 1", "UTF-8")),
     ("bad-json-line", b'{"schema_version": ', ("demo_pairs.jsonl", "line 1", "invalid JSON")),
@@ -45,6 +70,14 @@ PAIR_EDITS: list[tuple[str, Callable[[Records], Records] | bytes, tuple[str, ...
     ("missing-mirrored-pair", _drop_swapped, ("demo_pairs.jsonl", "pair ", "swapped")),
     # The record's own check (label against the scores) fires before the mirrored-pair check.
     ("both-orders-same-label", _same_label, ("demo_pairs.jsonl", "line 2", "record", "label")),
+    *(
+        (
+            f"swapped-{name}-differs",
+            _swapped_edit(path, value),
+            ("demo_pairs.jsonl", "pair ", "(swapped)", f"field '{field}'", "(original)"),
+        )
+        for name, path, value, field in SWAPPED_MISMATCHES
+    ),
 ]
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from bad_input_case import Case
 from bad_input_corpus import TASK_CASES
+from bad_input_corpus_content import CONTENT_CASES
 from inspect_ai import eval as inspect_eval
 
 from research_taste_evals.core.data import DataError
@@ -20,7 +21,10 @@ def _snapshot(folder: Path) -> list[str]:
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*")) if folder.exists() else []
 
 
-@pytest.mark.parametrize("case", TASK_CASES, ids=lambda case: case.name)
+CASES = [*TASK_CASES, *CONTENT_CASES]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
 def test_bad_input_fails_before_any_call_naming_file_record_and_field(
     case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -49,7 +53,7 @@ def test_bad_input_fails_before_any_call_naming_file_record_and_field(
 
 
 def test_corpus_names_are_unique() -> None:
-    names = [case.name for case in TASK_CASES]
+    names = [case.name for case in CASES]
     assert len(names) == len(set(names))
 
 

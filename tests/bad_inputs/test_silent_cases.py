@@ -6,11 +6,19 @@ import json
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
+from inspect_ai import eval as inspect_eval
 
 from research_taste_evals.aaar.dataset.expdesign import load_expdesign_records
-from research_taste_evals.aaar.demo import write_demo_expdesign
+from research_taste_evals.aaar.dataset.paper_weakness import (
+    load_weakness_records,
+    record_to_sample,
+)
+from research_taste_evals.aaar.demo import write_demo_expdesign, write_demo_weakness
+from research_taste_evals.aaar.similarity import soft_precision_recall
 from research_taste_evals.core.data import DataError
+from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.lft.rubric import DEFAULT_RUBRIC_DIR, load_rubrics
 
 EXPLANATIONS = "Why do you suggest these experiments?"
@@ -49,3 +57,44 @@ def test_unequal_experiment_and_explanation_lists_are_an_error(tmp_path: Path, k
     message = str(raised.value)
     assert str(path) in message and "record 0" in message and "field 'output'" in message
     assert f"{experiments} experiments but {keep} explanations" in message
+
+
+@pytest.mark.parametrize(
+    ("quorum", "graders", "size"),
+    [(99, "baseline/lft-grader", 10), (21, ["baseline/lft-grader", "baseline/lft-grader"], 20)],
+)
+def test_lft_quorum_above_the_panel_fails_before_any_call(
+    quorum: int, graders: str | list[str], size: int, tmp_path: Path
+) -> None:
+    """It used to fail at scoring, after the model had answered, and exit 0."""
+    logs = tmp_path / "logs"
+    with pytest.raises(ConfigError) as raised:
+        inspect_eval(
+            "research_taste_evals/lft",
+            task_args={"quorum": quorum, "task_ids": "ablation-plan"},
+            model="baseline/lft-generic-protocol",
+            model_roles={"grader": graders},  # type: ignore[dict-item]
+            log_dir=str(logs),
+            display="none",
+        )
+    message = str(raised.value)
+    assert f"quorum={quorum}" in message and f"1..{size}" in message, message
+    assert "grader_repeats=10" in message
+    assert not logs.exists() or not any(logs.iterdir())
+
+
+def test_reviewer_with_an_empty_weakness_list_is_valid_and_skipped(tmp_path: Path) -> None:
+    """Documented as valid (AAAR README): upstream keeps such reviewers and S-Precision /
+    S-Recall average over the others; only a paper whose reviewers are all empty stops."""
+    root = write_demo_weakness(tmp_path)
+    path = sorted(root.glob("Paper_Weakness/ICLR_2023/*/data_text.json"))[0]
+    record = json.loads(path.read_text())
+    record["output"] = [[], *record["output"]]
+    path.write_text(json.dumps(record))
+    records, _ = load_weakness_records(str(root))
+    sample = record_to_sample(next(r for r in records if r.output[0] == []))
+    assert sample.metadata is not None and sample.metadata["reviewer_weaknesses"][0] == []
+    reviewer = np.array([[1.0, 0.0]])
+    empty = np.zeros((0, 2))
+    precision, recall, _ = soft_precision_recall(reviewer, [empty, reviewer])
+    assert (precision, recall) == pytest.approx((1.0, 1.0))

@@ -78,7 +78,7 @@ UNPARSED = [
 @pytest.mark.parametrize(("text", "pick"), READ)
 def test_realistic_shapes_are_read(text: str, pick: str) -> None:
     assert parse_answer(text) == pick
-    assert parse_answer(text, "paper") == pick  # letters are read under the paper prompt too
+    assert parse_answer(text, "paper") is None  # the paper prompt asks for the 0/1 label
 
 
 @pytest.mark.parametrize("text", UNPARSED)
@@ -91,7 +91,8 @@ def test_paper_prompt_label_zero_means_idea_a() -> None:
     for text, pick in [("0", "A"), ("1", "B"), ("Answer: 0", "A"), ("Final Answer: 1", "B"),
                        ("\\boxed{1}", "B"), ("Label: 0", "A"), ("**Answer:** 1", "B")]:  # fmt: skip
         assert parse_answer(text, "paper") == pick, text
-    for text in ["Answer: 0 or 1", "Answer: 0\nAnswer: 1", "Answer: 2", "Answer: 0.5", "10"]:
+    for text in ["Answer: 0 or 1", "Answer: 0\nAnswer: 1", "Answer: 2", "Answer: 0.5", "10",
+                 "Answer: B", "Idea B"]:  # fmt: skip
         assert parse_answer(text, "paper") is None, text
     with pytest.raises(ValueError, match="prompt"):
         parse_answer("A", "other")  # type: ignore[arg-type]

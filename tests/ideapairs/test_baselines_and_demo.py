@@ -17,11 +17,15 @@ from research_taste_evals.ideapairs.demo import write_demo_pairs
 from research_taste_evals.ideapairs.ideapairs import idea_pairs
 
 
-def test_baselines_read_the_prompt() -> None:
-    prompt = [ChatMessageUser(content=forecast_prompt("Goal.", "short", "a much longer idea"))]
+@pytest.mark.parametrize(
+    ("variant", "first", "second"), [("paper", "0", "1"), ("reasoning", "Answer: A", "Answer: B")]
+)
+def test_baselines_read_the_prompt(variant: str, first: str, second: str) -> None:
+    text = forecast_prompt("Goal.", "short", "a much longer idea", variant)
+    prompt = [ChatMessageUser(content=text)]
     assert idea_texts(prompt) == ("short", "a much longer idea")
-    assert always_first.respond(prompt).startswith("Answer: A")
-    assert longer_idea.respond(prompt).startswith("Answer: B")
+    assert always_first.respond(prompt).startswith(first)
+    assert longer_idea.respond(prompt).startswith(second)
     assert "only answer" in always_first.respond([ChatMessageUser(content="hello")])
 
 

@@ -59,7 +59,10 @@ def test_build_command_on_upstream_nlp_progress(
     assert written["leaderboards_with_pairs"] >= MIN_UPSTREAM_LEADERBOARDS
 
 
-def test_build_command_needs_an_extractor_without_no_extract(tmp_path: Path) -> None:
+def test_build_command_needs_an_extractor_without_no_extract(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     source = write_demo_leaderboards(tmp_path)
-    with pytest.raises(ValueError, match="--extractor"):
-        main(["ideapairs", "build", str(source), "--out", str(tmp_path / "p.jsonl")])
+    assert main(["ideapairs", "build", str(source), "--out", str(tmp_path / "p.jsonl")]) == 2
+    assert "--extractor" in capsys.readouterr().err
+    assert not (tmp_path / "p.jsonl").exists()

@@ -46,20 +46,32 @@ def test_higher_is_better_metric_is_kept_and_columns_are_averaged(
 
 
 def test_discordant_entry_is_removed(board_from_rows: MakeBoard) -> None:
-    # "d" is ranked 2nd but scores below three entries ranked after it on the averaged score.
+    # Ranked by accuracy (values, not rows): "d" is 2nd on accuracy but its F1 is so low that
+    # its unified score sits below b's and c's, both ranked after it -> 2 discordant pairs.
     board = board_from_rows(
         [
-            ("a", 2019, {"m1": 100.0, "m2": 100.0}),
-            ("d", 2019, {"m1": 10.0, "m2": 20.0}),
-            ("b", 2018, {"m1": 80.0, "m2": 85.0}),
-            ("c", 2018, {"m1": 70.0, "m2": 60.0}),
-            ("e", 2017, {"m1": 50.0, "m2": 40.0}),
+            ("a", 2019, {"acc": 100.0, "F1": 100.0}),
+            ("d", 2019, {"acc": 90.0, "F1": 0.0}),
+            ("b", 2018, {"acc": 80.0, "F1": 85.0}),
+            ("c", 2018, {"acc": 70.0, "F1": 60.0}),
+            ("e", 2017, {"acc": 50.0, "F1": 40.0}),
         ]
     )
     scored, drops = score_board(board)
+    assert scored.rank_column == "acc"
     assert [d.method for d in drops] == ["d"]
     assert drops[0].reason == "discordance"
     assert [e.method for e in scored.entries] == ["a", "b", "c", "e"]
+
+
+def test_rank_comes_from_values_not_rows(board_from_rows: MakeBoard) -> None:
+    # A row placed out of order is ranked by its value, not dropped.
+    board = board_from_rows(
+        [("a", 2019, {"m": 90.0}), ("d", 2019, {"m": 10.0}), ("b", 2018, {"m": 80.0})]
+    )
+    scored, drops = score_board(board)
+    assert drops == []
+    assert scored.ranks == [1, 3, 2]
 
 
 def test_discordance_counts_and_tie_break() -> None:
@@ -98,3 +110,26 @@ def test_board_without_a_universal_metric_drops_every_entry_with_its_reason(
         ("a", "unparseable_value"),
         ("b", "missing_metric"),
     }
+
+
+def _naive_removal(ranks: np.ndarray, scores: np.ndarray) -> list[int]:
+    """Algorithm 1 recomputing every count after each removal (the O(n^3) reading)."""
+    alive, removed = list(range(len(ranks))), []
+    while len(alive) >= 2:
+        counts = discordance_counts(ranks[alive], scores[alive])
+        if counts.max() == 0:
+            break
+        candidates = [alive[i] for i in np.flatnonzero(counts == counts.max())]
+        victim = max(candidates, key=lambda i: (ranks[i], i))
+        alive.remove(victim)
+        removed.append(victim)
+    return removed
+
+
+def test_incremental_removal_equals_recomputing_every_count() -> None:
+    rng = np.random.default_rng(7)
+    for _ in range(50):
+        n = int(rng.integers(2, 40))
+        ranks = rng.integers(1, n + 1, size=n).astype(float)
+        scores = np.round(rng.random(n), 1)
+        assert remove_discordant(ranks, scores) == _naive_removal(ranks, scores)

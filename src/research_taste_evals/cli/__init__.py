@@ -70,7 +70,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except PrerequisiteError as error:  # DataError is one: the message names file and field
-        print(f"research-taste {args.command}: error: {error}", file=sys.stderr)
+        from research_taste_evals.core.errors import UserError
+        from research_taste_evals.core.roles import _plain
+
+        # Inspect's own (a provider's missing key) carry rich markup: print them plain.
+        message = str(error) if isinstance(error, UserError) else _plain(error)
+        print(f"research-taste {args.command}: error: {message}", file=sys.stderr)
         return USAGE_ERROR_EXIT
 
 

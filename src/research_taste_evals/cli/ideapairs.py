@@ -5,12 +5,19 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from research_taste_evals.core.data import DataError
 from research_taste_evals.ideapairs.builder import DEFAULT_SEED, build
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
+    if bool(args.source) == bool(args.leaderboards):
+        raise DataError(
+            "give leaderboard files, or --source pwc-archive (the paper's source) or "
+            "--source FILE (a copy of the PapersWithCode evaluation tables), not both or neither"
+        )
+    source = None if not args.source else "pwc-archive" if args.source == "pwc-archive" else "file"
     result = build(
-        args.leaderboards,
+        args.leaderboards or [args.source],
         args.out,
         args.report,
         extract=not args.no_extract,
@@ -19,8 +26,16 @@ def _cmd_build(args: argparse.Namespace) -> int:
         test_after=args.test_after,
         seed=args.seed,
         log_dir=args.log_dir,
+        source=source,
     )
     report = result.report
+    beside = report["source"].get("beside_the_paper")
+    if beside:
+        boards = beside["nlp_leaderboards_with_2_entries"]
+        print(
+            f"NLP leaderboards with >= 2 entries: {boards['ours']} (paper: {boards['paper']:,}); "
+            f"pairs {beside['pairs']['ours']} (paper: {beside['pairs']['paper']:,})"
+        )
     print(
         f"read {report['entries_read']} entries on {report['leaderboards_read']} leaderboards: "
         f"kept {report['kept']}, dropped {report['dropped']} {report['dropped_by_reason']}"
@@ -30,6 +45,11 @@ def _cmd_build(args: argparse.Namespace) -> int:
         f"from {report['leaderboards_with_pairs']} leaderboards; by split "
         f"{report['pairs_by_split']}, by tier {report['pairs_by_tier']}"
     )
+    if report["extraction"]["identity_leak"]:
+        print(
+            "identity_leak: true -- some idea texts are the method name and paper title, which "
+            "reveal the paper (the task logs identity_leak: true); prefer extracted texts"
+        )
     if args.report:
         print(f"wrote {args.report}")
     print(f"evaluate with: inspect eval research_taste_evals/idea_pairs -T pairs_file={args.out}")
@@ -46,7 +66,16 @@ def register(commands: Any) -> None:
         "build",
         help="leaderboards (PapersWithCode JSON or NLP-progress markdown) -> pairs JSONL + report",
     )
-    builder.add_argument("leaderboards", nargs="+", help=".json / .md files or folders of them")
+    builder.add_argument(
+        "leaderboards", nargs="*", help=".json / .parquet / .md files or folders of them"
+    )
+    builder.add_argument(
+        "--source",
+        metavar="pwc-archive|FILE",
+        help="the paper's source: 'pwc-archive' downloads HF pwc-archive/evaluation-tables at a "
+        "pinned commit into the cache; FILE is a local copy (JSON dump or parquet shards); "
+        "either way only NLP leaderboards are kept, as the paper does",
+    )
     builder.add_argument("--out", required=True, help="the pairs JSONL to write")
     builder.add_argument("--report", help="write the build report (every entry's fate) here")
     builder.add_argument(

@@ -13,15 +13,18 @@ USAGE_ERROR = 2
 
 def cmd_sweep(args: argparse.Namespace) -> int:
     from research_taste_evals.cli.sweep import dry_run_text, load_sweep, parse_shard, run_sweep
+    from research_taste_evals.cli.sweep_checks import check_credentials, check_log_dir
 
     try:
         config = load_sweep(args.config)
         shard = parse_shard(args.shard) if args.shard else None
         if args.log_dir:
+            check_log_dir("--log-dir", args.log_dir)
             config = config.model_copy(update={"log_dir": args.log_dir})
         if args.dry_run:
             print(dry_run_text(config, shard))
             return 0
+        check_credentials(args.config, config)  # a missing key names the entry, not mid-run
     except DataError as error:
         print(f"research-taste {args.command}: error: {error}", file=sys.stderr)
         return USAGE_ERROR

@@ -25,6 +25,7 @@ from inspect_ai.model import GenerateConfig, get_model
 from inspect_ai.model._model import init_active_model, init_model_roles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from research_taste_evals.cli.sweep_checks import check_sweep
 from research_taste_evals.core.data import (
     DataError,
     cache_dir,
@@ -155,6 +156,7 @@ def load_sweep(path: str | Path) -> SweepConfig:
                     f"for these task arguments: {offered}"
                 )
     check_models(source, config)
+    check_sweep(source, config)  # roles nobody reads, repeated runs, a log_dir that is a file
     return config
 
 

@@ -13,8 +13,10 @@ Read, once ``<think>...</think>``-style reasoning blocks are stripped
 - if neither is present, a **bare last line** that is only the letter (``A``, ``**B**``,
   ``Idea A``), so a reply that is just the letter is read;
 - with the paper's prompt (``prompt="paper"``: the binary label y of section 2 / 5.1, y = 0
-  when idea A is better) the label ``0``/``1`` in the same places means A/B. With the
-  reasoning prompt a ``0``/``1`` is not read (it could mean "idea 1" or "label 1").
+  when idea A is better) the label ``0``/``1`` in the same places (``1``, ``Label: 0``,
+  ``Answer: 1``, ``\\boxed{0}``) means A/B, and letters are not read (that prompt asks for
+  the label); with the reasoning prompt a ``0``/``1`` is not read (it could mean "idea 1" or
+  "label 1").
 
 Precedence: ``Final Answer`` lines and ``\\boxed{}`` (the model's own final marker) over other
 labelled answers, over the bare last line. Every answer of the tier used must name the same
@@ -80,7 +82,7 @@ Both = Literal["both"]
 def _value(text: str, prompt: PromptKind) -> Letter | Both | None:
     """The idea a label's value names, "both" when it names both, None when it names none."""
     letter: Letter | None = None
-    match = _LETTER_VALUE.match(text)
+    match = None if prompt == "paper" else _LETTER_VALUE.match(text)
     if match:
         named = match.group(1) or match.group(2)
         bare = match.group(2) is not None
@@ -102,7 +104,7 @@ def _boxed(text: str, prompt: PromptKind) -> list[Letter | Both]:
     found: list[Letter | Both] = []
     for match in _BOXED.finditer(text):
         token = match.group(1).upper()
-        if token in ("A", "B"):
+        if token in ("A", "B") and prompt == "reasoning":
             found.append(token)  # type: ignore[arg-type]
         elif prompt == "paper" and token in _DIGIT:
             found.append(_DIGIT[token])
@@ -122,7 +124,7 @@ def parse_answer(text: str, prompt: PromptKind = "reasoning") -> Letter | None:
     Args:
         text: The model's reply.
         prompt: ``reasoning`` (the "Answer: A|B" prompt) or ``paper`` (the paper's binary
-            label: 0 = idea A is better, 1 = idea B; letters are read too).
+            label: 0 = idea A is better, 1 = idea B; only the label is read).
     """
     if prompt not in PROMPT_KINDS:
         raise ValueError(f"prompt must be one of {PROMPT_KINDS}, got {prompt!r}")
@@ -145,9 +147,9 @@ def parse_answer(text: str, prompt: PromptKind = "reasoning") -> Letter | None:
     if bare is None:
         return None
     token = bare.group(1).upper()
-    if token in ("A", "B"):
-        return token  # type: ignore[return-value]
-    return _DIGIT[token] if prompt == "paper" else None
+    if prompt == "paper":
+        return _DIGIT.get(token)
+    return token if token in ("A", "B") else None  # type: ignore[return-value]
 
 
 def parse_confidence(text: str) -> float | None:

@@ -9,7 +9,11 @@ None of them forecasts anything; they show what the metrics say about known beha
   B.7.5. Years are not in the prompt, so it reads them from the running sample's metadata --
   a deliberate peek that only an offline baseline may take.
 
-Each states a confidence of 0.5 (no knowledge), so their calibration figures are a floor.
+- ``baseline/idea-oracle`` picks the idea with the higher unified score, read from the sample
+  (a ceiling: 100% accuracy; in ``mode=ranking`` Top-1 1.0 and rank RMSE 0).
+
+Each answers in the prompt's format: the 0/1 label (``prompt=paper``), or "Answer:" with a
+confidence of 0.5 (no knowledge) under ``prompt=reasoning``, so calibration figures are a floor.
 """
 
 from __future__ import annotations
@@ -21,7 +25,10 @@ from inspect_ai.solver._task_state import sample_state  # the running sample (se
 
 from research_taste_evals.core.baselines import register_baseline
 
-_IDEAS = re.compile(r"\nIdea A:\n(.*?)\n\nIdea B:\n(.*?)\n\nReason about", re.DOTALL)
+_IDEAS = re.compile(
+    r"\nIdea A:\n(.*?)\n\nIdea B:\n(.*?)\n\n(?:Reason about|Answer with the label)", re.DOTALL
+)
+_PAPER_PROMPT = "Answer with the label only"
 NOT_A_FORECAST = "I can only answer idea-pair forecasting prompts."
 NO_KNOWLEDGE = 0.5
 
@@ -32,7 +39,10 @@ def idea_texts(messages: list[ChatMessage]) -> tuple[str, str] | None:
     return (match.group(1), match.group(2)) if match else None
 
 
-def answer(letter: str) -> str:
+def _reply(letter: str, messages: list[ChatMessage]) -> str:
+    """The answer in the asked prompt's format: a 0/1 label, or "Answer:" and a confidence."""
+    if _PAPER_PROMPT in messages[-1].text:
+        return "0" if letter == "A" else "1"
     return f"Answer: {letter}\nConfidence: {NO_KNOWLEDGE}"
 
 
@@ -40,7 +50,7 @@ def answer(letter: str) -> str:
     "first", "Idea pairs: always answers Idea A (position bias; 0% consistency-aware)"
 )
 def always_first(messages: list[ChatMessage]) -> str:
-    return answer("A") if idea_texts(messages) else NOT_A_FORECAST
+    return _reply("A", messages) if idea_texts(messages) else NOT_A_FORECAST
 
 
 @register_baseline(
@@ -51,15 +61,15 @@ def longer_idea(messages: list[ChatMessage]) -> str:
     if texts is None:
         return NOT_A_FORECAST
     first, second = (len(text.split()) for text in texts)
-    return answer("B" if second > first else "A")
+    return _reply("B" if second > first else "A", messages)
 
 
-def _year_of(text: str) -> int | None:
+def _fact_of(text: str, fact: str) -> float | None:
     state = sample_state()
     ideas = (state.metadata or {}).get("ideas", {}) if state is not None else {}
     for facts in ideas.values():
         if facts.get("text") == text:
-            return int(facts["year"])
+            return float(facts[fact])
     return None
 
 
@@ -70,7 +80,20 @@ def newer_idea(messages: list[ChatMessage]) -> str:
     texts = idea_texts(messages)
     if texts is None:
         return NOT_A_FORECAST
-    first, second = (_year_of(text) for text in texts)
+    first, second = (_fact_of(text, "year") for text in texts)
     if first is None or second is None:
         return NOT_A_FORECAST
-    return answer("B" if second > first else "A")
+    return _reply("B" if second > first else "A", messages)
+
+
+@register_baseline(
+    "idea-oracle", "Idea pairs: picks the idea with the higher unified score (reads it; ceiling)"
+)
+def idea_oracle(messages: list[ChatMessage]) -> str:
+    texts = idea_texts(messages)
+    if texts is None:
+        return NOT_A_FORECAST
+    first, second = (_fact_of(text, "unified_score") for text in texts)
+    if first is None or second is None:
+        return NOT_A_FORECAST
+    return _reply("B" if second > first else "A", messages)

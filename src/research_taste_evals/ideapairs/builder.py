@@ -20,20 +20,20 @@ from inspect_ai.model import Model
 
 from research_taste_evals.core.data import DataError, sha256_of
 from research_taste_evals.core.text import fill_template
-from research_taste_evals.ideapairs.extraction import (
-    Extracted,
-    GoalSource,
-    IdeaSource,
-    number_forms,
-    run_extraction,
+from research_taste_evals.ideapairs.build_inputs import (
+    check_boards_found,
+    check_extractor,
+    check_leaderboard_paths,
+    check_outputs,
+    check_pairs_made,
 )
+from research_taste_evals.ideapairs.extraction import Extracted, extract_pairs
 from research_taste_evals.ideapairs.leaderboards import (
     Entry,
     Leaderboard,
-    parse_cell,
     read_leaderboards,
 )
-from research_taste_evals.ideapairs.pairing import PlannedPair, clean_method, idea_id, plan_board
+from research_taste_evals.ideapairs.pairing import PlannedPair, clean_method, plan_board
 from research_taste_evals.ideapairs.pairs_schema import (
     SCHEMA_VERSION,
     IdeaRecord,
@@ -41,8 +41,13 @@ from research_taste_evals.ideapairs.pairs_schema import (
     write_pairs,
 )
 from research_taste_evals.ideapairs.prompts import TEMPLATE_GOAL, TEMPLATE_IDEA
+from research_taste_evals.ideapairs.pwc_archive import (
+    SOURCE_NAME,
+    fetch_pwc_archive,
+    source_report,
+)
 from research_taste_evals.ideapairs.scoring import DROP_REASONS, Drop, ScoredBoard, score_board
-from research_taste_evals.ideapairs.splitting import Splitter, paper_file_stem, paper_key
+from research_taste_evals.ideapairs.splitting import Splitter
 
 DEFAULT_SEED = 20260521
 REPORT_VERSION = "ideapairs-report/1"
@@ -56,16 +61,6 @@ class BuildResult:
 
     records: list[PairRecord]
     report: dict[str, Any]
-
-
-def _board_numbers(board: Leaderboard) -> tuple[str, ...]:
-    forms: set[str] = set()
-    for entry in board.entries:
-        for raw in entry.cells.values():
-            status, value = parse_cell(raw)
-            if status == "ok" and value is not None:
-                forms |= number_forms(value)
-    return tuple(sorted(forms))
 
 
 def template_goal(board: Leaderboard, columns: list[str]) -> str:
@@ -99,8 +94,8 @@ def _paper_texts(folder: Path | None) -> dict[str, str]:
     }
 
 
-def _idea_record(entry: Entry, score: float, texts: dict[str, str]) -> IdeaRecord:
-    key = idea_id(entry)
+def _idea_record(board: ScoredBoard, index: int, texts: dict[str, str]) -> IdeaRecord:
+    entry, score, key = board.entries[index], board.scores[index], board.idea_ids[index]
     return IdeaRecord(
         idea_id=key,
         text=texts.get(key) or template_idea(entry),
@@ -117,8 +112,8 @@ def _records(
     pair: PlannedPair, goal: str, goal_source: str, texts: dict[str, str]
 ) -> list[PairRecord]:
     board = pair.board
-    better = _idea_record(board.entries[pair.better], board.scores[pair.better], texts)
-    worse = _idea_record(board.entries[pair.worse], board.scores[pair.worse], texts)
+    better = _idea_record(board, pair.better, texts)
+    worse = _idea_record(board, pair.worse, texts)
     shared: dict[str, object] = {
         "schema_version": SCHEMA_VERSION,
         "pair_id": pair.pair_id,
@@ -146,46 +141,6 @@ def _records(
     ]
 
 
-def _extract(
-    pairs: list[PlannedPair],
-    boards: list[ScoredBoard],
-    papers: dict[str, str],
-    model: str | Model,
-    log_dir: str,
-) -> tuple[Extracted, list[dict[str, str]]]:
-    """Extract the ideas and goals the pairs use; list the ideas without a paper text."""
-    ideas: dict[str, IdeaSource] = {}
-    # Ideas without a paper text, by the file name their text would be read from.
-    without_paper: dict[str, str] = {}
-    for pair in pairs:
-        numbers = _board_numbers(pair.board.board)
-        for index in (pair.better, pair.worse):
-            entry = pair.board.entries[index]
-            key = idea_id(entry)
-            paper = papers.get(paper_file_stem(paper_key(entry)))
-            if paper is None:
-                without_paper[paper_file_stem(paper_key(entry))] = clean_method(entry.method)
-            elif key not in ideas:
-                ideas[key] = IdeaSource(
-                    key, entry.method, clean_method(entry.method), entry.paper_title, paper, numbers
-                )
-    used = {pair.board.board.board_id for pair in pairs}
-    goals = [
-        GoalSource(
-            b.board.board_id,
-            b.board.task,
-            b.board.dataset,
-            ", ".join(b.columns),
-            b.board.description,
-            _board_numbers(b.board),
-        )
-        for b in boards
-        if b.board.board_id in used and b.board.description.strip()
-    ]
-    missing = [{"paper_file": stem, "method": m} for stem, m in sorted(without_paper.items())]
-    return run_extraction(list(ideas.values()), goals, model, log_dir), missing
-
-
 def build(
     leaderboards: Sequence[str | Path],
     out: str | Path,
@@ -197,6 +152,7 @@ def build(
     test_after: int | None = None,
     seed: int = DEFAULT_SEED,
     log_dir: str = "logs",
+    source: str | None = None,
 ) -> BuildResult:
     """Build a pairs file from leaderboard files (PapersWithCode JSON or NLP-progress markdown).
 
@@ -213,27 +169,32 @@ def build(
         test_after: Time split: papers after this year are test, the rest train.
         seed: Seed of the 80/20 split.
         log_dir: Where the extraction run writes its Inspect log.
+        source: ``"pwc-archive"``: the paper's source, the pinned HF evaluation tables
+            (downloaded into the cache; ``leaderboards`` must be empty), NLP tasks only;
+            ``"file"``: ``leaderboards`` is a copy of those tables, NLP tasks only too;
+            None: every leaderboard in ``leaderboards``.
     """
-    if extract and not extractor:
-        raise ValueError(
-            "extraction needs an extractor model (--extractor MODEL), or use --no-extract"
-        )
-    paths = [Path(p) for p in leaderboards]
-    if not paths:
-        raise ValueError("give at least one leaderboard file")
-    boards = read_leaderboards(paths)
+    check_outputs(out, report_path)
+    check_extractor(extract, extractor)
+    paths = fetch_pwc_archive() if source == SOURCE_NAME else [Path(p) for p in leaderboards]
+    check_leaderboard_paths(paths)
+    nlp_only = source is not None
+    boards = read_leaderboards(paths, nlp_only)
+    check_boards_found(paths, boards)
     papers = _paper_texts(Path(paper_texts) if paper_texts else None)
     splitter = Splitter(seed, test_after)
     scored: list[ScoredBoard] = []
     drops: list[Drop] = []
     pairs: list[PlannedPair] = []
     board_reports = []
+    disagree = 0
     for board in boards:
         result, board_drops = score_board(board)
         plan, small = plan_board(result, splitter)
         scored.append(result)
         drops += board_drops + small
         pairs += plan.pairs
+        disagree += plan.metrics_disagree
         board_reports.append(
             {
                 "board_id": board.board_id,
@@ -243,15 +204,24 @@ def build(
                 "kept": len(result.entries) - len(small),
                 "columns_used": result.columns,
                 "inverted": result.inverted,
+                "direction_source": result.direction_source,
+                "rank_column": result.rank_column,
+                "row_order_contradicts_polarity": [c["column"] for c in result.contradictions],
                 "left_out_columns": result.left_out_columns,
                 "sigma": result.sigma,
                 "buckets": [b.label for b in plan.buckets],
                 "pairs": len(plan.pairs),
             }
         )
+    check_pairs_made(
+        len(pairs),
+        len(boards),
+        sum(len(b.entries) for b in boards),
+        {reason: sum(d.reason == reason for d in drops) for reason in DROP_REASONS},
+    )
     extracted, without_paper = Extracted(), list[dict[str, str]]()
     if extract and pairs:
-        extracted, without_paper = _extract(pairs, scored, papers, extractor, log_dir)  # type: ignore[arg-type]
+        extracted, without_paper = extract_pairs(pairs, scored, papers, extractor, log_dir)  # type: ignore[arg-type]
     records: list[PairRecord] = []
     for pair in pairs:
         goal = extracted.goals.get(pair.board.board.board_id)
@@ -280,6 +250,12 @@ def build(
             "withheld_for_leaks": extracted.withheld,
             "failed": extracted.failed,
             "ideas_without_paper_text": without_paper,
+            # Method name + paper title reveal the paper: a model can recall its result.
+            "identity_leak": any(
+                idea.text_source == "method_and_title"
+                for record in records
+                for idea in (record.idea_a, record.idea_b)
+            ),
         },
         "entries_read": read,
         "kept": read - len(drops),
@@ -295,12 +271,19 @@ def build(
         "dropped_by_reason": {
             reason: sum(d.reason == reason for d in drops) for reason in DROP_REASONS
         },
+        "source": source_report(
+            source, nlp_only, sum(len(b.entries) >= 2 for b in boards), len(pairs)
+        ),
         "leaderboards_read": len(boards),
         "leaderboards_with_pairs": len({p.board.board.board_id for p in pairs}),
         "pairs": len(pairs),
         "records": len(records),
         "pairs_by_split": dict(Counter(p.split for p in pairs)),
         "pairs_by_tier": {str(k): v for k, v in sorted(Counter(p.tier for p in pairs).items())},
+        "pairs_left_out_metrics_disagree": disagree,
+        # Boards listed worst-first (or otherwise against their metric's meaning): their
+        # direction came from the metric name, so their labels are right (issue #18).
+        "row_order_contradicts_polarity": [c for b in scored for c in b.contradictions],
         "leaderboards": board_reports,
         "drops": [d.as_dict() for d in drops],
     }

@@ -7,6 +7,7 @@ the scorer sees both answers together, which is what the consistency-aware metri
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,11 +18,17 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from research_taste_evals.core.data import DataError, sha256_of
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.ideapairs.pairs_schema import PairRecord, read_pairs
-from research_taste_evals.ideapairs.prompts import FORECAST_PROMPT
+from research_taste_evals.ideapairs.prompts import FORECAST_PROMPT, PAPER_PROMPT
 
 SplitChoice = Literal["test", "train", "all"]
+PromptChoice = Literal["paper", "reasoning"]
+ModeChoice = Literal["pairs", "ranking"]
+PROMPTS: dict[str, str] = {"paper": PAPER_PROMPT, "reasoning": FORECAST_PROMPT}
+SMALL_SPLIT_PAIRS = 100  # below this, the accuracy's CI is wide: the task warns
 SPLITS: tuple[SplitChoice, ...] = ("test", "train", "all")
+logger = logging.getLogger(__name__)
 ALL_TIERS = (1, 2, 3)
+RANKING_MIN_IDEAS = 3  # appendix B.10: leaderboards with at least 3 unique ideas
 ORDERS = ("original", "swapped")
 
 
@@ -44,16 +51,16 @@ def parse_tiers(tiers: str | int | Sequence[int] | None) -> tuple[int, ...]:
     return parsed
 
 
-def forecast_prompt(goal: str, idea_a: str, idea_b: str) -> str:
-    """The forecasting prompt for one presentation order."""
-    return fill_template(FORECAST_PROMPT, goal=goal, idea_a=idea_a, idea_b=idea_b)
+def forecast_prompt(goal: str, idea_a: str, idea_b: str, prompt: str = "paper") -> str:
+    """The forecasting prompt (``paper`` or ``reasoning``) for one presentation order."""
+    return fill_template(PROMPTS[prompt], goal=goal, idea_a=idea_a, idea_b=idea_b)
 
 
 def _compare(a: float, b: float) -> bool | None:
     return None if a == b else a > b
 
 
-def record_to_sample(original: PairRecord, swapped: PairRecord) -> Sample:
+def record_to_sample(original: PairRecord, swapped: PairRecord, prompt: str = "paper") -> Sample:
     """One sample holding both presentation orders of a pair.
 
     Reads from each record: ``pair_id``, ``benchmark_id``, ``benchmark``, ``goal``, ``tier``,
@@ -85,7 +92,7 @@ def record_to_sample(original: PairRecord, swapped: PairRecord) -> Sample:
     }
     return Sample(
         id=original.pair_id,
-        input=forecast_prompt(original.goal, original.idea_a.text, original.idea_b.text),
+        input=forecast_prompt(original.goal, original.idea_a.text, original.idea_b.text, prompt),
         target=original.label,
         metadata={
             "pair_id": original.pair_id,
@@ -96,6 +103,7 @@ def record_to_sample(original: PairRecord, swapped: PairRecord) -> Sample:
             "delta_sigma": original.delta_sigma,
             "split": original.split,
             "bucket": original.bucket,
+            "prompt": prompt,
             "ideas": ideas,
             "orders": orders,
             "better_id": better.idea_id,
@@ -115,13 +123,22 @@ class LoadedPairs:
 
 
 def load_pairs(
-    pairs_file: str | Path | None, split: SplitChoice, tiers: tuple[int, ...]
+    pairs_file: str | Path | None,
+    split: SplitChoice,
+    tiers: tuple[int, ...],
+    prompt: PromptChoice = "paper",
+    mode: ModeChoice = "pairs",
 ) -> LoadedPairs:
     """The pairs of ``split`` in ``tiers`` from a pairs file, one sample per pair.
+
+    ``mode="ranking"`` (appendix B.10) instead asks every C(n, 2) pair of the ideas of each
+    leaderboard (and split) with at least 3 ideas in the file, whatever their tier.
 
     Raises:
         DataError: no file given, an invalid file, or no pair left after filtering.
     """
+    if prompt not in PROMPTS or mode not in ("pairs", "ranking"):
+        raise ValueError(f"prompt must be paper|reasoning and mode pairs|ranking: {prompt}, {mode}")
     if pairs_file is None:
         raise DataError(
             "idea_pairs needs -T pairs_file=PAIRS.jsonl (no pair data was released; build one "
@@ -133,11 +150,25 @@ def load_pairs(
     for record in records:
         if (split == "all" or record.split == split) and record.tier in tiers:
             by_pair.setdefault(record.pair_id, {})[record.order] = record
-    samples = [
-        record_to_sample(orders["original"], orders["swapped"]) for orders in by_pair.values()
-    ]
+    if mode == "ranking":
+        samples = ranking_samples(
+            [r for r in records if split == "all" or r.split == split], prompt
+        )
+    else:
+        samples = [
+            record_to_sample(orders["original"], orders["swapped"], prompt)
+            for orders in by_pair.values()
+        ]
     if not samples:
-        raise DataError(f"{path}: no pairs with split={split} and tiers={list(tiers)}")
+        raise DataError(f"{path}: no pairs with split={split}, tiers={list(tiers)}, mode={mode}")
+    if len(samples) < SMALL_SPLIT_PAIRS:
+        logger.warning(
+            "idea_pairs: only %d pairs in split=%s (< %d): read the accuracy with its CI "
+            "(accuracy/ci_low, accuracy/ci_high)",
+            len(samples),
+            split,
+            SMALL_SPLIT_PAIRS,
+        )
     sources = sorted(
         {r.idea_a.text_source for r in records} | {r.idea_b.text_source for r in records}
     )
@@ -148,8 +179,56 @@ def load_pairs(
             "pairs_file_sha256": sha256_of(path),
             "schema_version": records[0].schema_version,
             "split": split,
-            "tiers": list(tiers),
+            "tiers": list(tiers) if mode == "pairs" else None,
+            "mode": mode,
+            "prompt": prompt,
             "pairs": len(samples),
+            "small_split": len(samples) < SMALL_SPLIT_PAIRS,
             "idea_text_sources": sources,
+            # Method name + paper title: the model can recognise the paper and recall its result.
+            "identity_leak": "method_and_title" in sources,
         },
     )
+
+
+def ranking_samples(records: Sequence[PairRecord], prompt: str) -> list[Sample]:
+    """Appendix B.10: every C(n, 2) pair of each leaderboard's ideas, boards with >= 3 ideas.
+
+    Ideas are those of the (split's) records of a leaderboard; a pair of ideas with equal
+    unified scores has no better idea and is not asked. Each pair is judged in both orders,
+    the better idea shown first in the ``original`` order, as in the pairs file.
+    """
+    boards: dict[tuple[str, str], dict[str, Any]] = {}
+    for record in records:
+        board = boards.setdefault(
+            (record.benchmark_id, record.split),
+            {"record": record, "ideas": {}},
+        )
+        for idea in (record.idea_a, record.idea_b):
+            board["ideas"][idea.idea_id] = idea
+    samples = []
+    for (_, split), board in boards.items():
+        ideas = sorted(board["ideas"].values(), key=lambda idea: idea.idea_id)
+        if len(ideas) < RANKING_MIN_IDEAS:
+            continue
+        base: PairRecord = board["record"]
+        for i, first in enumerate(ideas):
+            for second in ideas[i + 1 :]:
+                if first.unified_score == second.unified_score:
+                    continue
+                better, worse = sorted((first, second), key=lambda idea: -idea.unified_score)
+                shared = {"pair_id": f"rank-{base.benchmark_id}-{better.idea_id}-{worse.idea_id}"}
+                original = base.model_copy(
+                    update=shared
+                    | {"order": "original", "label": "A", "y": 0, "split": split}
+                    | {"idea_a": better, "idea_b": worse, "tier": base.tier}
+                )
+                swapped = original.model_copy(
+                    update={"order": "swapped", "label": "B", "y": 1}
+                    | {"idea_a": worse, "idea_b": better}
+                )
+                sample = record_to_sample(original, swapped, prompt)
+                assert sample.metadata is not None
+                sample.metadata.update({"tier": None, "delta_sigma": None, "bucket": None})
+                samples.append(sample)
+    return samples

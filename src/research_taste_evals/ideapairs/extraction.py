@@ -24,7 +24,11 @@ from inspect_ai.solver import Solver, TaskState
 from research_taste_evals.core.solvers import generate_with_role
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.core.text import fill_template
+from research_taste_evals.ideapairs.leaderboards import Leaderboard, parse_cell
+from research_taste_evals.ideapairs.pairing import PlannedPair, clean_method
 from research_taste_evals.ideapairs.prompts import EXTRACT_GOAL_PROMPT, EXTRACT_IDEA_PROMPT
+from research_taste_evals.ideapairs.scoring import ScoredBoard
+from research_taste_evals.ideapairs.splitting import paper_file_stem
 
 EXTRACTOR_ROLE = "extractor"
 EXTRACT_VERSION = "1-A"
@@ -235,3 +239,54 @@ def run_extraction(
             f"extraction run failed: {log.error.message if log.error else log.status}"
         )
     return collect(log)
+
+
+def board_numbers(board: Leaderboard) -> tuple[str, ...]:
+    """Every number on the board, in the forms a leaking text could quote it."""
+    forms: set[str] = set()
+    for entry in board.entries:
+        for raw in entry.cells.values():
+            status, value = parse_cell(raw)
+            if status == "ok" and value is not None:
+                forms |= number_forms(value)
+    return tuple(sorted(forms))
+
+
+def extract_pairs(
+    pairs: list[PlannedPair],
+    boards: list[ScoredBoard],
+    papers: dict[str, str],
+    model: str | Model,
+    log_dir: str,
+) -> tuple[Extracted, list[dict[str, str]]]:
+    """Extract the ideas and goals the pairs use; list the ideas without a paper text."""
+    ideas: dict[str, IdeaSource] = {}
+    # Ideas without a paper text, by the file name their text would be read from.
+    without_paper: dict[str, str] = {}
+    for pair in pairs:
+        numbers = board_numbers(pair.board.board)
+        for index in (pair.better, pair.worse):
+            entry = pair.board.entries[index]
+            key, stem = pair.board.idea_ids[index], paper_file_stem(pair.board.paper_keys[index])
+            paper = papers.get(stem)
+            if paper is None:
+                without_paper[stem] = clean_method(entry.method)
+            elif key not in ideas:
+                ideas[key] = IdeaSource(
+                    key, entry.method, clean_method(entry.method), entry.paper_title, paper, numbers
+                )
+    used = {pair.board.board.board_id for pair in pairs}
+    goals = [
+        GoalSource(
+            b.board.board_id,
+            b.board.task,
+            b.board.dataset,
+            ", ".join(b.columns),
+            b.board.description,
+            board_numbers(b.board),
+        )
+        for b in boards
+        if b.board.board_id in used and b.board.description.strip()
+    ]
+    missing = [{"paper_file": stem, "method": m} for stem, m in sorted(without_paper.items())]
+    return run_extraction(list(ideas.values()), goals, model, log_dir), missing

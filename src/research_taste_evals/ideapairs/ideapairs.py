@@ -20,7 +20,13 @@ from research_taste_evals.core.answers import DEFAULT_REASK
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.core.task_args import checked_arguments
-from research_taste_evals.ideapairs.dataset import SplitChoice, load_pairs, parse_tiers
+from research_taste_evals.ideapairs.dataset import (
+    ModeChoice,
+    PromptChoice,
+    SplitChoice,
+    load_pairs,
+    parse_tiers,
+)
 from research_taste_evals.ideapairs.metrics import (
     PAPER_BOOTSTRAP_RESAMPLES,
     bias_report,
@@ -47,26 +53,28 @@ def idea_pairs(
     reasoning_effort: ReasoningEffort | None = None,
     bootstrap_resamples: int = PAPER_BOOTSTRAP_RESAMPLES,
     bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
+    prompt: PromptChoice = "paper",
+    mode: ModeChoice = "pairs",
 ) -> Task:
     """Idea pairs: predict which of two ideas scores higher on a benchmark (both orders judged)."""
     arguments = dict(locals())
-    loaded = load_pairs(pairs_file, split, parse_tiers(tiers))
+    loaded = load_pairs(pairs_file, split, parse_tiers(tiers), prompt, mode)
     return Task(
         dataset=loaded.dataset,
-        solver=judge_both_orders(logprobs=logprobs, reask=reask),
+        solver=judge_both_orders(logprobs=logprobs, prompt=prompt, reask=reask),
         scorer=idea_pairs_scorer(),
-        metrics=_metrics(bootstrap_resamples, bootstrap_seed),
+        metrics=_metrics(mode, bootstrap_resamples, bootstrap_seed),
         config=GenerateConfig(reasoning_effort=reasoning_effort),
         version=task_version(__file__, "idea_pairs"),
         metadata=_metadata(arguments, loaded.metadata),
     )
 
 
-def _metrics(resamples: int, seed: int) -> list[Metric | dict[str, list[Metric]]]:
+def _metrics(mode: str, resamples: int, seed: int) -> list[Metric | dict[str, list[Metric]]]:
+    """Tier figures on the tier pairs; B.10's Top-1 and rank RMSE only in ranking mode."""
     return [
         consistency_accuracy(),
-        tier_accuracy(),
-        leaderboard_ranking(),
+        tier_accuracy() if mode == "pairs" else leaderboard_ranking(),
         calibration(),
         bias_report(resamples=resamples, seed=seed),
     ]
@@ -79,9 +87,10 @@ def _metadata(arguments: Mapping[str, Any], loaded: Mapping[str, Any]) -> dict[s
             benchmark="Idea pairs (Mule et al. 2026)",
             source=f"local:{loaded['pairs_file']}",
             sha256=loaded["pairs_file_sha256"],
-            prompt_variant="restated",
-            # No pair data or prompt text was released (appendix C's prompts are images):
-            # the pairs come from our builder and the prompt restates sections 2 and 5.2.
+            prompt_variant=f"restated ({arguments['prompt']})",
+            # The pair data (section 4's anonymous URL) cannot be reached here, and appendix
+            # C's prompts are images: the pairs come from our builder and the prompt restates
+            # section 5.1 (paper: label only) or sections 2 and 5.2 (reasoning).
             paper_faithful={"data": False, "prompt": False, "metric": True},
         ),
         **loaded,

@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 from research_taste_evals.core.data import DataError, read_json
 from research_taste_evals.core.text import content_id
+from research_taste_evals.ideapairs.pwc_archive import nlp_tasks, read_parquet_tasks
 
 CellStatus = Literal["ok", "missing", "unparseable"]
 YearSource = Literal["paper_date", "model_name", "arxiv_id", "acl_id", "none"]
@@ -52,6 +53,15 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _PAPER_HEADER = re.compile(r"paper|source|reference", re.IGNORECASE)
 _CODE_HEADER = re.compile(r"^code$|^official|^github", re.IGNORECASE)
 _FIRST_ARXIV_YEAR = 1991
+# Extraction debris in the scraped texts: placeholders of the markdown-to-JSON conversion that
+# stood for HTML tags (sota-extractor nlp-progress.json: "Bi-LSTM\x02wzxhzdk:12\x03att+LEX")
+# and the HTML tags themselves in NLP-progress markdown ("Bi-LSTM<sub>att+LEX</sub>").
+_DEBRIS = re.compile(r"\x02wzxhzdk:\d+\x03|</?[a-zA-Z][a-zA-Z0-9]*\s*/?>|[\x00-\x08\x0b-\x1f]")
+
+
+def clean_text(text: str) -> str:
+    """A scraped name or title without extraction debris, its whitespace collapsed."""
+    return " ".join(_DEBRIS.sub(" ", text).split())
 
 
 @dataclass(frozen=True)
@@ -168,14 +178,14 @@ def _pwc_rows(source: Path, rows: Any, where: str) -> list[Entry]:
         cells = row.get("metrics") or {}
         if not isinstance(cells, dict):
             raise DataError(f"{at}.metrics: expected an object, got {type(cells).__name__}")
-        method = _text(row.get("model_name"), f"{at}.model_name")
+        method = clean_text(_text(row.get("model_name"), f"{at}.model_name"))
         url = _text(row.get("paper_url"), f"{at}.paper_url")
         year, year_source = find_year(method, url, _text(row.get("paper_date"), f"{at}.paper_date"))
         entries.append(
             Entry(
                 position=index,
                 method=method,
-                paper_title=_text(row.get("paper_title"), f"{at}.paper_title"),
+                paper_title=clean_text(_text(row.get("paper_title"), f"{at}.paper_title")),
                 paper_url=url,
                 year=year,
                 year_source=year_source,
@@ -200,7 +210,9 @@ def _pwc_datasets(
         if not isinstance(sota, dict):
             raise DataError(f"{source}: {at}.sota: expected an object")
         rows = _pwc_rows(source, sota.get("rows") or [], f"{at}.sota")
-        description = _text(dataset.get("description"), f"{source}: {at}.description")
+        description = _DEBRIS.sub(
+            " ", _text(dataset.get("description"), f"{source}: {at}.description")
+        )
         if rows:
             yield _board(source, at, task, name, description, rows)
         yield from _pwc_datasets(
@@ -219,9 +231,21 @@ def _pwc_tasks(source: Path, tasks: Any, where: str) -> Iterator[Leaderboard]:
         yield from _pwc_tasks(source, task.get("subtasks") or [], f"{at}.subtasks")
 
 
-def read_pwc_json(path: Path) -> list[Leaderboard]:
-    """Every leaderboard with at least one row in a PapersWithCode evaluation-tables file."""
-    return list(_pwc_tasks(path, read_json(path), "tasks"))
+def read_pwc_json(path: Path, nlp_only: bool = False) -> list[Leaderboard]:
+    """Every leaderboard with at least one row in a PapersWithCode evaluation-tables file.
+
+    ``.parquet`` files are the HF ``pwc-archive/evaluation-tables`` shards (same schema).
+    ``nlp_only``: only tasks in the NLP category (``pwc_archive.nlp_tasks``).
+    """
+    tasks = read_parquet_tasks(path) if path.suffix == ".parquet" else read_json(path)
+    if nlp_only and isinstance(tasks, list):
+        if not any(isinstance(t, dict) and "categories" in t for t in tasks):
+            raise DataError(
+                f"{path}: no task has a 'categories' field, so its NLP leaderboards cannot be "
+                "told apart (pass the files as leaderboards to read every board)"
+            )
+        tasks = nlp_tasks(tasks)
+    return list(_pwc_tasks(path, tasks, "tasks"))
 
 
 def _split_row(line: str) -> list[str]:
@@ -233,8 +257,8 @@ def _markdown_entry(position: int, cells: list[str], header: list[str]) -> Entry
     link = _LINK.search(paper_cells[0]) if paper_cells else None
     title, url = (link.group(1).strip(), link.group(2).strip()) if link else ("", "")
     if not link and paper_cells:
-        title = paper_cells[0]
-    method = _LINK.sub(r"\1", cells[0]).strip()
+        title = clean_text(paper_cells[0])
+    method = clean_text(_LINK.sub(r"\1", cells[0]))
     metrics = {
         h: c
         for h, c in zip(header[1:], cells[1:], strict=False)
@@ -299,24 +323,25 @@ def read_nlp_progress_markdown(path: Path) -> list[Leaderboard]:
     return boards
 
 
-def read_leaderboards(paths: list[Path]) -> list[Leaderboard]:
-    """Leaderboards from each path: ``.json`` files, ``.md`` files, or folders of either."""
+def read_leaderboards(paths: list[Path], nlp_only: bool = False) -> list[Leaderboard]:
+    """Leaderboards from each path: ``.json``/``.parquet`` files, ``.md`` files, or folders."""
     boards: list[Leaderboard] = []
     for path in paths:
         if not path.exists():
             raise DataError(f"{path}: leaderboard file does not exist")
         files = (
-            sorted(p for p in path.rglob("*") if p.suffix in (".json", ".md"))
+            sorted(p for p in path.rglob("*") if p.suffix in (".json", ".md", ".parquet"))
             if path.is_dir()
             else [path]
         )
         for file in files:
-            if file.suffix == ".json":
-                boards.extend(read_pwc_json(file))
+            if file.suffix in (".json", ".parquet"):
+                boards.extend(read_pwc_json(file, nlp_only))
             elif file.suffix == ".md":
                 boards.extend(read_nlp_progress_markdown(file))
             else:
                 raise DataError(
-                    f"{file}: expected a .json (PapersWithCode) or .md (NLP-progress) file"
+                    f"{file}: expected a .json or .parquet (PapersWithCode) "
+                    "or .md (NLP-progress) file"
                 )
     return boards

@@ -4,13 +4,16 @@ Each reads the per-pair ``Score.value`` (see ``scorer.py``) and the sample metad
 be epoch means: accuracies stay means, and a ranking verdict counts by its sign. Every metric
 returns NaN where it is undefined and never raises (a failure is logged and reported as NaN).
 
-- ``consistency_accuracy``: consistency-aware accuracy (headline; chance 25%), consistency rate,
-  conditional accuracy on consistent pairs (B.9), single-order accuracy, unparsed and re-asked
-  rates (shares of the 2N answers).
+- ``consistency_accuracy``: consistency-aware accuracy (headline; chance 25%) with a seeded
+  bootstrap 95% CI, consistency rate, conditional accuracy on consistent pairs (B.9),
+  single-order accuracy, unparsed and re-asked rates (shares of the 2N answers).
 - ``tier_accuracy``: accuracy and consistency per sigma tier (Table 2).
-- ``leaderboard_ranking`` (B.10): per leaderboard with >= 3 ideas, ideas ranked by consistent
-  wins (ties share the best rank); Top-1 counted only where >= 2 distinct ranks are predicted;
-  RMSE between true and predicted ranks (median over leaderboards, as Table 12, and mean).
+- ``leaderboard_ranking`` (B.10, ``mode=ranking`` only, where every C(n, 2) pair of each
+  leaderboard with >= 3 ideas is asked): ideas ranked by consistent wins (inconsistent
+  comparisons dropped; ties share the best rank); Top-1 counted only where >= 2 distinct ranks
+  are predicted; RMSE between true and predicted ranks (median over leaderboards, as Table
+  12, and mean). On tier pairs alone (``mode=pairs``) these would not be the paper's figures
+  (an oracle would score Top-1 0.77), so that mode does not report them.
 - ``calibration`` (B.11): Brier, ECE and MCE (10 bins) of the position-debiased probability,
   over the pairs that have one; how many do, and how many lack one.
 - ``bias_report`` (7.4, B.7.6): accuracy on pairs where the longer (newer) idea is better minus
@@ -36,7 +39,12 @@ from research_taste_evals.core.calibration import (
     maximum_calibration_error,
 )
 from research_taste_evals.core.metrics import score_dict
-from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_SEED, NAN, bootstrap_subset_difference
+from research_taste_evals.core.stats import (
+    DEFAULT_BOOTSTRAP_SEED,
+    NAN,
+    bootstrap_ci,
+    bootstrap_subset_difference,
+)
 
 logger = logging.getLogger(__name__)
 PAPER_BOOTSTRAP_RESAMPLES = 10_000  # appendix B.7.6: B = 10,000
@@ -82,6 +90,17 @@ def accuracy_summary(scores: list[SampleScore]) -> dict[str, float]:
     }
 
 
+def _with_ci(scores: list[SampleScore]) -> dict[str, float]:
+    """The accuracy figures and a seeded 95% percentile bootstrap CI of accuracy over pairs.
+
+    Small test splits are common here (the NLP-progress build has 10 test pairs): the CI
+    says how little such a split can tell apart.
+    """
+    correct = list(_values(scores, "correct"))
+    low, high = bootstrap_ci(correct, lambda picks: float(np.mean(picks)))  # type: ignore[arg-type]
+    return accuracy_summary(scores) | {"accuracy/ci_low": low, "accuracy/ci_high": high}
+
+
 ACCURACY_KEYS = [
     "accuracy",
     "consistency",
@@ -97,9 +116,8 @@ def consistency_accuracy() -> Metric:
     """Consistency-aware accuracy (chance 25%), consistency, conditional accuracy, unparsed rate."""
 
     def compute(scores: list[SampleScore]) -> Value:
-        return _guarded(
-            "consistency_accuracy", [*ACCURACY_KEYS, "pairs"], lambda: accuracy_summary(scores)
-        )
+        keys = [*ACCURACY_KEYS, "pairs", "accuracy/ci_low", "accuracy/ci_high"]
+        return _guarded("consistency_accuracy", keys, lambda: _with_ci(scores))
 
     return compute
 

@@ -44,6 +44,16 @@ def idea_id(entry: Entry) -> str:
     return content_id(paper_key(entry), clean_method(entry.method).lower())
 
 
+def identify(board: ScoredBoard) -> None:
+    """Compute each surviving entry's paper key and idea id once (issue #24: not per pair)."""
+    if len(board.idea_ids) != len(board.entries):
+        board.paper_keys = [paper_key(entry) for entry in board.entries]
+        board.idea_ids = [
+            content_id(key, clean_method(entry.method).lower())
+            for key, entry in zip(board.paper_keys, board.entries, strict=True)
+        ]
+
+
 @dataclass(frozen=True)
 class PlannedPair:
     """An unordered pair, better idea first, before texts are attached."""
@@ -60,7 +70,7 @@ class PlannedPair:
     def pair_id(self) -> str:
         """Stable id: leaderboard, both entries' rows and ideas (rows tell duplicates apart)."""
         ends = sorted(
-            (self.board.entries[i].position, idea_id(self.board.entries[i]))
+            (self.board.entries[i].position, self.board.idea_ids[i])
             for i in (self.better, self.worse)
         )
         return content_id(self.board.board.board_id, *ends)
@@ -73,16 +83,21 @@ class BoardPlan:
     buckets: list[Bucket]
     splits: list[Split]
     pairs: list[PlannedPair]
+    # Tier pairs left out because a metric whose name gives its polarity ranks them the other
+    # way from the unified score (several metrics that disagree: no better idea by meaning).
+    metrics_disagree: int = 0
 
 
 def plan_board(board: ScoredBoard, splitter: Splitter) -> tuple[BoardPlan, list[Drop]]:
     """Buckets, splits and tier pairs of one leaderboard, and its ``small_bucket`` drops."""
     if not board.entries:
         return BoardPlan([], [], []), []
+    identify(board)
     buckets, splits = splitter.split_board(board)
     sigma = board.sigma
     pairs: list[PlannedPair] = []
     drops: list[Drop] = []
+    disagree = 0
     for bucket in buckets:
         for split in ("train", "test"):
             members = [i for i in bucket.members if splits[i] == split]
@@ -102,7 +117,7 @@ def plan_board(board: ScoredBoard, splitter: Splitter) -> tuple[BoardPlan, list[
             if sigma == 0:
                 continue
             for i, j in itertools.combinations(members, 2):
-                same_idea = idea_id(board.entries[i]) == idea_id(board.entries[j])
+                same_idea = board.idea_ids[i] == board.idea_ids[j]
                 # Equal scores have no better idea; one idea listed twice (same method name and
                 # paper, e.g. two settings) would be shown as two identical texts.
                 if board.scores[i] == board.scores[j] or same_idea:
@@ -112,5 +127,8 @@ def plan_board(board: ScoredBoard, splitter: Splitter) -> tuple[BoardPlan, list[
                 if tier is None:
                     continue
                 better, worse = (i, j) if board.scores[i] > board.scores[j] else (j, i)
+                if any(v[better] < v[worse] for v in board.oriented.values()):
+                    disagree += 1
+                    continue
                 pairs.append(PlannedPair(board, better, worse, delta, tier, split, bucket.label))
-    return BoardPlan(buckets, splits, pairs), drops
+    return BoardPlan(buckets, splits, pairs, disagree), drops

@@ -148,6 +148,44 @@ def check_mirrored(records: list[PairRecord], source: Path | str) -> None:
             )
         if first.label == second.label:
             raise DataError(f"{source}: pair {pair_id}: both orders carry label {first.label}")
+        field = mirror_mismatch(first, second)
+        if field is not None:
+            raise DataError(
+                f"{source}: pair {pair_id}: record {second.record_id} (swapped): field "
+                f"'{field}' differs from record {first.record_id} (original); only the order "
+                "of the two ideas may differ"
+            )
+
+
+# Fields both orders of a pair must share: the model sees one pair, shown twice.
+SHARED_FIELDS = (
+    "schema_version",
+    "benchmark_id",
+    "benchmark",
+    "goal",
+    "goal_source",
+    "delta_sigma",
+    "tier",
+    "split",
+    "bucket",
+)
+
+
+def mirror_mismatch(original: PairRecord, swapped: PairRecord) -> str | None:
+    """The first field in which ``swapped`` is not ``original`` with its ideas reversed.
+
+    The sample is built from the original record alone (the solver rebuilds the swapped prompt
+    from it), so a swapped record that differs would be silently ignored.
+    """
+    for name in SHARED_FIELDS:
+        if getattr(original, name) != getattr(swapped, name):
+            return name
+    for mine, theirs in (("idea_a", "idea_b"), ("idea_b", "idea_a")):
+        ours, other = getattr(original, mine), getattr(swapped, theirs)
+        for name in IdeaRecord.model_fields:
+            if getattr(ours, name) != getattr(other, name):
+                return f"{theirs}.{name}"
+    return None
 
 
 def write_pairs(records: list[PairRecord], path: Path) -> None:

@@ -9,8 +9,33 @@ Goal and Idea Extraction": ideas exclude "empirical results, comparisons, unique
 like author/model names, year etc."). Fields are filled with ``core.text.fill_template``.
 """
 
-# Section 2 (problem statement) and section 5.2 (the "Answer:" format the reward checks);
-# the paper's own prompt box (appendix C, "Prompt format used for FT with RL") is an image.
+# Section 5.1 (the paper-comparable format, ``-T prompt=paper``): the model is given the goal g
+# and the two ideas h_A, h_B and its target output "is simply the binary label y in {0, 1}"
+# (y = 0: Idea A is better, section 2). No chain of thought (section 7.2: prompting Llama 3.1
+# to reason first lowered it from 30.02% to 27.38%), no verbalised confidence: calibration
+# (appendix B.11) reads the label tokens' probabilities when the provider returns logprobs.
+PAPER_PROMPT = (
+    "You are an expert researcher who predicts the empirical outcomes of research ideas.\n"
+    "\n"
+    "Below is a research goal, defined by a benchmark, and two ideas that were each "
+    "implemented and evaluated on that benchmark. Predict which idea achieved the higher "
+    "score on the benchmark.\n"
+    "\n"
+    "Research goal:\n"
+    "{goal}\n"
+    "\n"
+    "Idea A:\n"
+    "{idea_a}\n"
+    "\n"
+    "Idea B:\n"
+    "{idea_b}\n"
+    "\n"
+    "Answer with the label only: 0 if Idea A achieved the higher score, 1 if Idea B did."
+)
+
+# ``-T prompt=reasoning`` (the earlier default): section 2 (problem statement) and 5.2 (the
+# "Answer:" format the reward checks); the paper's own prompt box (appendix C, "Prompt format
+# used for FT with RL") is an image.
 # Idea A / Idea B follow section 4's (idea_A, idea_B). The confidence line gives the
 # verbalised probability used for calibration (appendix B.11) when logprobs are unavailable.
 FORECAST_PROMPT = (

@@ -2,9 +2,9 @@
 
 Section 6.1 of Mule et al.: a pair is correct only if the model picks the same idea in both
 orders (consistent) and that idea is the better one; chance is 25%. An answer that does not
-parse under the answer contract (``answers.py``), even after its re-ask, makes the pair
-unanswered: it is counted (``unparsed``) and the pair is neither consistent nor correct --
-never silently dropped.
+parse under the answer contract of the prompt that ran (``answers.py``), even after its
+re-ask, makes the pair unanswered: it is counted (``unparsed``)
+and the pair is neither consistent nor correct -- never silently dropped.
 
 Appendix B.11: the position-debiased probability is p~ = (p_orig + 1 - p_swap) / 2, with p the
 probability of class 1 (Idea B is better, section 2) in each order; p~ is then the debiased
@@ -34,20 +34,35 @@ from research_taste_evals.ideapairs.metrics import (
     bias_report,
     calibration,
     consistency_accuracy,
-    leaderboard_ranking,
     tier_accuracy,
 )
 from research_taste_evals.ideapairs.solvers import ANSWERS_KEY
 
 
+
+def parse_label(text: str) -> str | None:
+    """The ``paper`` prompt's answer: "0" -> "A" (Idea A is better, y = 0), "1" -> "B"."""
+    return parse_answer(text, "paper")
+
+
+def read_answer(text: str, prompt: str) -> str | None:
+    """The picked position, "A" or "B", under the prompt that ran (``answers.py``); else None."""
+    return parse_answer(text, prompt)  # type: ignore[arg-type]
+
+
 def probability_b(
-    answer: str | None, completion: str, from_logprobs: float | None
+    answer: str | None, completion: str, from_logprobs: float | None, prompt: str = "reasoning"
 ) -> tuple[float | None, str]:
-    """P(Idea B is better) for one order and its source: logprobs, verbalised, or none."""
+    """P(Idea B is better) for one order and its source: logprobs, verbalised, or none.
+
+    The ``paper`` prompt never reads a verbalised confidence: label-token logprobs or nothing.
+    """
     if answer is None:
         return None, "none"
     if from_logprobs is not None:
         return from_logprobs, "logprobs"
+    if prompt == "paper":
+        return None, "none"
     confidence = parse_confidence(completion)
     if confidence is None:
         return None, "none"
@@ -61,13 +76,14 @@ def pair_value(
     picks: dict[str, str | None] = {}
     probabilities: dict[str, float | None] = {}
     sources: dict[str, str] = {}
+    prompt = metadata.get("prompt", "reasoning")
     for order in ORDERS:
         completion = answers[order]["completion"]
-        letter = parse_answer(completion)
+        letter = read_answer(completion, prompt)
         shown = metadata["orders"][order]
         picks[order] = None if letter is None else shown["idea_a" if letter == "A" else "idea_b"]
         probabilities[order], sources[order] = probability_b(
-            letter, completion, answers[order]["p_b_logprobs"]
+            letter, completion, answers[order]["p_b_logprobs"], prompt
         )
     better = metadata["better_id"]
     answered = all(pick is not None for pick in picks.values())
@@ -96,7 +112,6 @@ def pair_value(
     metrics=[
         consistency_accuracy(),
         tier_accuracy(),
-        leaderboard_ranking(),
         calibration(),
         bias_report(),
     ]
@@ -107,8 +122,10 @@ def idea_pairs_scorer() -> Scorer:
     async def score(state: TaskState, target: Target) -> Score:
         answers = state.metadata[ANSWERS_KEY]
         value, details = pair_value(state.metadata, answers)
+        prompt = state.metadata.get("prompt", "reasoning")
         letters = {
-            order: parse_answer(answers[order]["completion"]) or "unparsed" for order in ORDERS
+            order: read_answer(answers[order]["completion"], prompt) or "unparsed"
+            for order in ORDERS
         }
         return Score(
             value=value,

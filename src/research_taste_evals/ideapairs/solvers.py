@@ -27,13 +27,42 @@ ANSWERS_KEY = "answers"
 _ANSWER_PREFIX = re.compile(r"answer\W*:\W*$", re.IGNORECASE)
 
 
+# The answer tokens of each prompt, as (token meaning Idea A is better, ... Idea B ...).
+LABEL_TOKENS: dict[str, tuple[str, str]] = {"paper": ("0", "1"), "reasoning": ("A", "B")}
+
+
 def order_prompt(metadata: dict[str, Any], order: str) -> str:
     """The prompt of one presentation order, from the sample metadata."""
     shown = metadata["orders"][order]
     ideas = metadata["ideas"]
     return forecast_prompt(
-        metadata["goal"], ideas[shown["idea_a"]]["text"], ideas[shown["idea_b"]]["text"]
+        metadata["goal"],
+        ideas[shown["idea_a"]]["text"],
+        ideas[shown["idea_b"]]["text"],
+        metadata.get("prompt", "paper"),
     )
+
+
+def label_probability_b(output: ModelOutput) -> float | None:
+    """P(class 1) = P(Idea B is better) from the first "0"/"1" label token's logprobs.
+
+    The ``paper`` prompt's reply is the label alone (section 5.1); among the top alternatives at
+    the first token that reads "0" or "1", each reading "0"/"1" adds to its label. None without
+    logprobs or without a label token.
+    """
+    if not output.choices or output.choices[0].logprobs is None:
+        return None
+    for token in output.choices[0].logprobs.content:
+        if token.token.strip(" *_`.\n") in ("0", "1"):
+            mass = {"0": 0.0, "1": 0.0}
+            alternatives = [(a.token, a.logprob) for a in token.top_logprobs or []]
+            for text, logprob in alternatives or [(token.token, token.logprob)]:
+                label = text.strip(" *_`.\n")
+                if label in mass:
+                    mass[label] += math.exp(logprob)
+            total = mass["0"] + mass["1"]
+            return mass["1"] / total if total > 0 else None
+    return None
 
 
 def logprob_probability_b(output: ModelOutput) -> float | None:
@@ -70,12 +99,17 @@ def logprob_probability_b(output: ModelOutput) -> float | None:
 
 
 @solver
-def judge_both_orders(logprobs: bool = True, reask: int = DEFAULT_REASK) -> Solver:
+def judge_both_orders(
+    logprobs: bool = True, prompt: str = "paper", reask: int = DEFAULT_REASK
+) -> Solver:
     """Generate the model's answer for the original and the swapped order of the pair.
 
-    An answer that breaks the answer contract (``answers.py``) is asked again afresh, up to
-    ``reask`` times (``core.answers.until_parsed``); the number of attempts is recorded.
+    ``prompt`` picks how P(Idea B) is read from the logprobs: the label token (``paper``) or
+    the letter after "Answer:" (``reasoning``). An answer that breaks the answer contract
+    (``answers.py``, for that prompt) is asked again afresh, up to ``reask`` times
+    (``core.answers.until_parsed``); every attempt's text is recorded.
     """
+    read = label_probability_b if prompt == "paper" else logprob_probability_b
     config = (
         GenerateConfig(logprobs=True, top_logprobs=TOP_LOGPROBS) if logprobs else GenerateConfig()
     )
@@ -88,7 +122,7 @@ def judge_both_orders(logprobs: bool = True, reask: int = DEFAULT_REASK) -> Solv
                 until_parsed(
                     partial(model.generate, p, config=config),
                     lambda output: output.completion,
-                    last_parses(parse_answer),
+                    last_parses(partial(parse_answer, prompt=prompt)),  # type: ignore[arg-type]
                     reask,
                 )
                 for p in prompts
@@ -98,7 +132,7 @@ def judge_both_orders(logprobs: bool = True, reask: int = DEFAULT_REASK) -> Solv
         state.metadata[ANSWERS_KEY] = {
             order: {
                 "completion": output.completion,
-                "p_b_logprobs": logprob_probability_b(output),
+                "p_b_logprobs": read(output),
                 "attempts": attempts,
             }
             for order, (output, attempts) in zip(ORDERS, results, strict=True)

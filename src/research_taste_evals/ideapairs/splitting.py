@@ -114,7 +114,7 @@ class Splitter:
         self.assigned: dict[str, Split] = {}
 
     def _papers(self, board: ScoredBoard, bucket: Bucket) -> list[str]:
-        return sorted({paper_key(board.entries[i]) for i in bucket.members})
+        return sorted({board.paper_keys[i] for i in bucket.members})
 
     def _assign_bucket(self, papers: list[str]) -> None:
         target = math.floor(TEST_SHARE * len(papers) + 0.5)
@@ -127,11 +127,13 @@ class Splitter:
 
     def split_board(self, board: ScoredBoard) -> tuple[list[Bucket], list[Split]]:
         """Final buckets of one leaderboard and the split of each of its entries."""
+        if len(board.paper_keys) != len(board.entries):
+            board.paper_keys = [paper_key(entry) for entry in board.entries]
         years = [entry.year or 0 for entry in board.entries]
         buckets = merge_small(
             year_buckets(years), lambda b: len(self._papers(board, b)) < MIN_BUCKET_PAPERS
         )
-        keys = [paper_key(entry) for entry in board.entries]
+        keys = board.paper_keys
         if self.test_after is not None:
             for key, year in zip(keys, years, strict=True):
                 self.assigned.setdefault(key, "test" if year > self.test_after else "train")

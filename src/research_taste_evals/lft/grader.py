@@ -15,9 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from inspect_ai.model import CachePolicy, GenerateConfig, Model
+from inspect_ai.model import CachePolicy, GenerateConfig, Model, model_roles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.core.grading import (
     GRADER_ROLE,
     PanelResult,
@@ -109,6 +110,28 @@ def require_grader_role(allow_self_grading: bool) -> None:
         RoleError: no ``grader`` role and ``allow_self_grading`` is false.
     """
     role_models(grader_spec(allow_self_grading))
+
+
+def require_reachable_quorum(quorum: int | None, grader_repeats: int) -> None:
+    """Stop before any model call when ``quorum`` exceeds the grades the panel can give.
+
+    The panel is the ``grader`` role's models (else the evaluated model) times
+    ``grader_repeats``; call where the roles are bound (task built by ``inspect eval``, or
+    first in the solver chain).
+
+    Raises:
+        ConfigError: naming the argument, the panel size and how it is made up.
+    """
+    if quorum is None:
+        return
+    bound = model_roles().get(GRADER_ROLE)
+    models = len(bound) if isinstance(bound, list) else 1
+    size = models * grader_repeats
+    if not 1 <= quorum <= size:
+        raise ConfigError(
+            f"-T quorum={quorum} is outside 1..{size}: the grader panel gives {size} grades "
+            f"({models} grader model(s) x grader_repeats={grader_repeats})"
+        )
 
 
 def criterion_id(listed: str) -> str:

@@ -124,8 +124,12 @@ class ContextDocument(_Strict):
         assert self.path is not None
         try:
             return Path(self.path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
+        except OSError as error:
             raise DataError(f"{self.path}: cannot read context document: {error}") from error
+        except UnicodeDecodeError as error:
+            raise DataError(
+                f"{self.path}: context document is not UTF-8 text: byte {error.start}"
+            ) from error
 
 
 class Rubric(_Strict):
@@ -270,6 +274,12 @@ def load_rubric(path: str | Path) -> Rubric:
             if not resolved.is_file():
                 raise DataError(f"{file}: context_documents[{index}].path: no such file {resolved}")
             document = document.model_copy(update={"path": str(resolved)})
+            where = f"{file}: context_documents[{index}].path"
+            try:  # read now, so a bad document stops the load, not a sample mid-run
+                if not document.content().strip():
+                    raise DataError(f"{resolved}: the document is empty")
+            except DataError as error:
+                raise DataError(f"{where}: {error}") from error
         documents.append(document)
     return rubric.model_copy(update={"context_documents": documents})
 

@@ -33,6 +33,7 @@ from inspect_ai.model import (
     Model,
     ModelOutput,
 )
+from inspect_ai.model._model import active_model  # not exported; set while evals build tasks
 from inspect_ai.solver import Generate, Solver, TaskState, generate, solver, system_message
 from inspect_ai.util import span
 
@@ -46,6 +47,7 @@ from research_taste_evals.lft.grader import (
     MedianRule,
     grade_solution,
     grader_spec,
+    require_reachable_quorum,
 )
 from research_taste_evals.lft.prompts import LFT_SYSTEM, NUDGE_REQUIREMENT_LINE
 from research_taste_evals.lft.rubric import MAX_LEVEL, rubric_from_metadata
@@ -335,12 +337,27 @@ def rubric_block_list(state: TaskState) -> list[str]:
     return list(rubric_from_metadata(state.metadata).web_block_list)
 
 
+@solver
+def quorum_ready(quorum: int | None, grader_repeats: int) -> Solver:
+    """Early in the chain: stop each sample before the evaluated model is called when the
+    grader panel cannot reach ``quorum`` (a task built outside an eval learns its roles here)."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        require_reachable_quorum(quorum, grader_repeats)
+        return state
+
+    return solve
+
+
 def lft_solver(arguments: Mapping[str, Any], providers: Sequence[str]) -> list[Solver]:
     """The ``lft`` task's chain for its (checked) arguments: the grader role is resolved first,
     so a missing one stops each sample before the evaluated model is called."""
     cache: bool | CachePolicy = arguments["grader_cache"]
+    if active_model() is not None:  # built by inspect eval or a sweep: the roles are bound now
+        require_reachable_quorum(arguments["quorum"], arguments["grader_repeats"])
     return [
         roles_ready(grader_spec(arguments["allow_self_grading"])),
+        quorum_ready(arguments["quorum"], arguments["grader_repeats"]),
         system_message(LFT_SYSTEM),
         information_access(arguments["access"], rubric_documents, rubric_block_list, providers),
         generate(),

@@ -23,19 +23,16 @@ explanation, error_type}``; "No" marks a deficient segment, the positive class.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
 from inspect_ai.dataset import MemoryDataset, Sample
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from research_taste_evals.core.data import (
     DataError,
     PinnedFile,
     ResolvedData,
-    describe_validation_error,
     git_blob_id,
     read_jsonl,
     resolve_data,
@@ -43,6 +40,13 @@ from research_taste_evals.core.data import (
 from research_taste_evals.core.provenance import provenance
 from research_taste_evals.core.text import content_id, fill_template, first_words
 from research_taste_evals.reviewcritique.prompts import REVIEW_CONTEXT, SEGMENT_LINE
+from research_taste_evals.reviewcritique.records import (  # noqa: F401 - re-exported
+    PAPER_TEXT_KEYS,
+    ReviewRecord,
+    SegmentRecord,
+    flatten_reviews,
+    validate_review,
+)
 
 Subset = Literal["human", "llm"]
 SUBSETS: tuple[Subset, ...] = ("human", "llm")
@@ -73,55 +77,7 @@ LICENSE_NOTE = (
 # longest has 23,628 words), so truncation only happens when a user asks for it.
 DEFAULT_PAPER_WORDS = 30_000
 UNSPECIFIED_ERROR_TYPE = "Unspecified"
-PAPER_TEXT_KEYS = ("body_text", "paper_text")
 DEFICIENT = "No"
-
-
-def _missing(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value))
-
-
-class SegmentRecord(BaseModel):
-    """One review segment as stored upstream (bare NaN = no value)."""
-
-    model_config = ConfigDict(extra="allow")
-
-    segment_text: str
-    reliability: Literal["Yes", "No"]
-    explanation: str | None = None
-    error_type: str | None = None
-    topic_class_1: str | None = None
-    topic_class_2: str | None = None
-
-    @field_validator("segment_text", mode="before")
-    @classmethod
-    def _number_as_text(cls, value: Any) -> Any:
-        # A few human segments are bare numbers ("2019", "4.1") that the source parsed as JSON
-        # numbers; they are text of the review, so keep them as written.
-        if isinstance(value, int | float) and not isinstance(value, bool) and not _missing(value):
-            return str(value)
-        return value
-
-    @field_validator("explanation", "error_type", "topic_class_1", "topic_class_2", mode="before")
-    @classmethod
-    def _nan_as_none(cls, value: Any) -> Any:
-        return None if _missing(value) else value
-
-
-class ReviewRecord(BaseModel):
-    """One review of one paper, flattened from either layout."""
-
-    title: str
-    decision: str | None = None
-    paper_text: str
-    reviewer: str
-    segments: list[SegmentRecord]
-    score: dict[str, Any] = {}
-
-    @field_validator("decision", mode="before")
-    @classmethod
-    def _nan_as_none(cls, value: Any) -> Any:
-        return None if _missing(value) else value
 
 
 def normalise_error_type(raw: str | None) -> str:
@@ -130,57 +86,6 @@ def normalise_error_type(raw: str | None) -> str:
         return UNSPECIFIED_ERROR_TYPE
     text = " ".join(raw.split())
     return text[0].upper() + text[1:]
-
-
-def flatten_reviews(paper: Any, source: str) -> list[dict[str, Any]]:
-    """The raw review records of one paper line, in either layout.
-
-    Raises:
-        DataError: the line is not an object, or has no paper text or no reviews.
-    """
-    if not isinstance(paper, dict):
-        raise DataError(f"{source}: expected a JSON object, got {type(paper).__name__}")
-    text_key = next((key for key in PAPER_TEXT_KEYS if key in paper), None)
-    if text_key is None:
-        raise DataError(f"{source}: field 'body_text' (or 'paper_text'): missing")
-    if "reviews" in paper:
-        if not isinstance(paper["reviews"], list):
-            raise DataError(f"{source}: field 'reviews': expected a list")
-        named = [(f"review#{k + 1}", review) for k, review in enumerate(paper["reviews"])]
-    else:
-        named = [
-            (key, value)
-            for key, value in paper.items()
-            if isinstance(value, dict) and "review" in value
-        ]
-    if not named:
-        raise DataError(f"{source}: no reviews (no 'reviews' list and no key holding 'review')")
-    flat = []
-    for reviewer, review in named:
-        if not isinstance(review, dict):
-            raise DataError(f"{source}: field '{reviewer}': expected an object with 'review'")
-        flat.append(
-            {
-                "title": paper.get("title"),
-                "decision": paper.get("decision"),
-                "paper_text": paper[text_key],
-                "reviewer": reviewer,
-                "segments": review.get("review"),
-                "score": review.get("score") or {},
-            }
-        )
-    return flat
-
-
-def validate_review(raw: dict[str, Any], source: str) -> ReviewRecord:
-    """Validate one flattened review; the error names the paper line, the review and the field."""
-    try:
-        return ReviewRecord.model_validate(raw)
-    except ValidationError as error:
-        reviewer = raw.get("reviewer")
-        raise DataError(
-            f"{source}, review '{reviewer}': {describe_validation_error(error)}"
-        ) from error
 
 
 def data_files(path: Path) -> list[Path]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from inspect_ai.dataset import MemoryDataset, Sample
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from research_taste_evals.aaar.prompts import (
     EQINFER_BINARY_PROMPT,
@@ -61,6 +61,15 @@ class EqInferRecord(BaseModel):
     answer: Literal["A", "B", "C", "D"]
     options: str | None = None
 
+    @field_validator("context_before", "context_after")
+    @classmethod
+    def _has_text(cls, value: str) -> str:
+        # The task is to pick the equation that fits between the two contexts: without one
+        # side the model sees only half of the question, and the score would not say so.
+        if not value.strip():
+            raise ValueError("empty (the equation's surrounding text is the question)")
+        return value
+
 
 def load_eqinfer_records(data_path: str | Path | None) -> tuple[list[EqInferRecord], ResolvedData]:
     """Load and validate EqInfer records from ``data_path`` or the pinned HF file.
@@ -82,7 +91,26 @@ def load_eqinfer_records(data_path: str | Path | None) -> tuple[list[EqInferReco
                 "in this folder"
             )
         path = found[0]
-    return validate_records(read_json(path), EqInferRecord, source=path), resolved
+    records = validate_records(read_json(path), EqInferRecord, source=path)
+    check_no_repeats(records, path)
+    return records, resolved
+
+
+def check_no_repeats(records: list[EqInferRecord], source: Path) -> None:
+    """An instance listed twice would be evaluated and counted twice: name both records.
+
+    Raises:
+        DataError: ``<file>: record j repeats record i`` (same contexts and options).
+    """
+    first: dict[str, int] = {}
+    for index, record in enumerate(records):
+        key = instance_id(record)
+        if key in first:
+            raise DataError(
+                f"{source}: record {index} repeats record {first[key]} (same context_before, "
+                "context_after and options_list); remove one so it is not scored twice"
+            )
+        first[key] = index
 
 
 def instance_id(record: EqInferRecord) -> str:

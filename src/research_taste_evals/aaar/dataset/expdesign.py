@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from research_taste_evals.aaar.dataset.eqinfer import AAAR_HF_REPO, AAAR_HF_REVISION
 from research_taste_evals.aaar.dataset.paper_folders import RECORD_FILE, load_paper_records
@@ -68,6 +68,15 @@ class ExpDesignRecord(BaseModel):
     id: str = Field(min_length=1)
     input: list[str]
     output: ExpDesignOutput
+
+    @field_validator("input")
+    @classmethod
+    def _has_text(cls, value: list[str]) -> list[str]:
+        # The paper's pre-experiment text is the whole question; without it the model would
+        # be scored on guessing experiments for a paper it never saw.
+        if not "".join(value).strip():
+            raise ValueError(f"no paper text ({len(value)} input strings, all empty)")
+        return value
 
 
 def load_expdesign_records(

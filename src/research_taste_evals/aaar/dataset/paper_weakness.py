@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from inspect_ai.dataset import MemoryDataset, Sample
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from research_taste_evals.aaar.dataset.eqinfer import AAAR_HF_REPO, AAAR_HF_REVISION
 from research_taste_evals.aaar.dataset.paper_folders import RECORD_FILE, load_paper_records
@@ -54,6 +54,14 @@ class PaperInput(BaseModel):
     abstractText: str | None = None  # noqa: N815 - the upstream field name
     sections: list[Section]
 
+    @model_validator(mode="after")
+    def _has_text(self) -> PaperInput:
+        # Without it the model would review the words "None" (see paper_text) and be scored.
+        texts = [self.abstractText, *(section.text for section in self.sections)]
+        if not any(text and text.strip() for text in texts):
+            raise ValueError("the paper has no text (abstractText and every sections[].text empty)")
+        return self
+
 
 class WeaknessRecord(BaseModel):
     """One PaperWeakness paper as released upstream (``data_text.json``)."""
@@ -64,6 +72,17 @@ class WeaknessRecord(BaseModel):
     track: str | None = None
     input: PaperInput
     output: list[list[str]] = Field(min_length=1)
+
+    @field_validator("output")
+    @classmethod
+    def _some_reviewer_has_weaknesses(cls, output: list[list[str]]) -> list[list[str]]:
+        # A reviewer with an empty list is valid (upstream keeps it; S-Precision and S-Recall
+        # average over the other reviewers), but with none left the paper has no reference.
+        if not any(output):
+            raise ValueError(
+                f"all {len(output)} reviewers' weakness lists are empty (nothing to score against)"
+            )
+        return output
 
 
 def load_weakness_records(

@@ -1,0 +1,131 @@
+"""Sweep files that are valid YAML and schema but cannot run as meant: a role the task does not
+read, a run listed twice, a ``log_dir`` that is a file, a provider without its API key. Each
+exits 2 with one plain sentence naming the sweep file and the entry, and writes no log."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import pytest
+
+from research_taste_evals._registry import TASKS
+from research_taste_evals.cli import USAGE_ERROR_EXIT, main
+from research_taste_evals.cli.sweep_checks import TASK_ROLES
+from research_taste_evals.reporting.families import task_specs
+
+HEAD = "log_dir: {logs}\nmodels: [baseline/all-positive]\n"
+SWEEPS = [
+    (
+        "role-name-typo",
+        HEAD + "tasks: [{{task: lft, model_roles: {{grder: baseline/lft-grader}}}}]\n",
+        (
+            "field 'tasks.0.model_roles.grder'",
+            "reads no model role 'grder'",
+            "'grader', 'critic'",
+        ),
+    ),
+    (
+        "grader-for-a-task-without-graders",
+        HEAD + "tasks: [{{task: eqinfer, model_roles: {{grader: baseline/lft-grader}}}}]\n",
+        ("field 'tasks.0.model_roles.grader'", "eqinfer reads no model role", "none"),
+    ),
+    (
+        "top-level-role-no-task-reads",
+        HEAD + "model_roles: {{grader: baseline/lft-grader}}\n"
+        "tasks: [{{task: eqinfer}}, {{task: idea_pairs}}]\n",
+        ("field 'model_roles.grader'", "eqinfer, idea_pairs", "reads a model role 'grader'"),
+    ),
+    (
+        "duplicate-task-entries",
+        HEAD + "tasks: [{{task: eqinfer}}, {{task: idea_pairs}}, {{task: eqinfer}}]\n",
+        ("task eqinfer", "'tasks.0' and 'tasks.2'", "listed twice"),
+    ),
+    (
+        "model-listed-twice",
+        "log_dir: {logs}\nmodels: [baseline/all-positive, baseline/all-positive]\n"
+        "tasks: [{{task: eqinfer}}]\n",
+        ("field 'models'", "listed twice"),
+    ),
+    (
+        "log-dir-is-a-file",
+        "log_dir: {file}\nmodels: [baseline/all-positive]\ntasks: [{{task: eqinfer}}]\n",
+        ("field 'log_dir'", "a-file", "is a file, not a folder"),
+    ),
+]
+
+
+def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(argv) == USAGE_ERROR_EXIT
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith("research-taste sweep: error: "), err
+    assert "[bold]" not in err and "[/" not in err, f"rich markup printed raw: {err}"
+    return err
+
+
+@pytest.mark.parametrize("dry_run", [False, True], ids=["run", "dry-run"])
+@pytest.mark.parametrize(
+    ("content", "expected"), [s[1:] for s in SWEEPS], ids=[s[0] for s in SWEEPS]
+)
+def test_sweep_that_cannot_run_as_meant_names_file_and_entry(
+    content: str,
+    expected: tuple[str, ...],
+    dry_run: bool,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    logs, file = tmp_path / "logs", tmp_path / "a-file"
+    file.write_text("not a folder")
+    sweep = tmp_path / "sweep.yaml"
+    sweep.write_text(content.format(logs=logs, file=file))
+    err = _run(["sweep", str(sweep), *(["--dry-run"] if dry_run else [])], capsys)
+    for fragment in ("sweep.yaml", *expected):
+        assert fragment in err, err
+    assert not logs.exists(), "a failed sweep wrote its log folder"
+    assert file.read_text() == "not a folder"
+
+
+def test_log_dir_override_that_is_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sweep, file = tmp_path / "sweep.yaml", tmp_path / "a-file"
+    file.write_text("x")
+    sweep.write_text(HEAD.format(logs=tmp_path / "logs") + "tasks: [{task: eqinfer}]\n")
+    err = _run(["sweep", str(sweep), "--log-dir", str(file)], capsys)
+    assert "--log-dir" in err and "is a file" in err
+
+
+def test_missing_api_key_names_the_entry_in_plain_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checked before any run (the dry run needs no key: test_bad_configs)."""
+    for variable in ("OPENAI_API_KEY", "AZUREAI_OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(variable, raising=False)
+    logs, sweep = tmp_path / "logs", tmp_path / "sweep.yaml"
+    sweep.write_text(
+        f"log_dir: {logs}\nmodels: [baseline/all-positive]\n"
+        "tasks: [{task: eqinfer}, {task: expdesign, model_roles: {grader: openai/gpt-4o}}]\n"
+    )
+    err = _run(["sweep", str(sweep)], capsys)
+    assert "sweep.yaml: field 'tasks.1.model_roles.grader': openai/gpt-4o" in err, err
+    assert "OPENAI_API_KEY" in err
+    assert not logs.exists()
+
+
+def test_task_roles_cover_every_task_and_its_declared_calls() -> None:
+    """The role table the sweep checks against lists every task, and every role whose calls
+    the family's eval.yaml counts."""
+    assert set(TASK_ROLES) == {fn.__name__ for fn in TASKS}
+    for name, spec in task_specs().items():
+        declared = set(spec.model_calls_per_sample) - {"model"}
+        assert declared <= set(TASK_ROLES[name]), name
+
+
+def test_every_documented_role_is_read_by_its_task() -> None:
+    """Each role in the table appears in the task's docstring or source, so a role cannot be
+    listed for a task that never reads it."""
+    for fn in TASKS:
+        source = inspect.getsource(inspect.getmodule(fn))  # type: ignore[arg-type]
+        for role in TASK_ROLES[fn.__name__]:
+            assert role in source, f"{fn.__name__} does not mention role {role!r}"
