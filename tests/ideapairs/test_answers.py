@@ -168,14 +168,14 @@ def test_realistic_shapes_give_the_canonical_metrics(
         pick, confidence = _canonical_pick(messages)
         return SHAPES[sum(map(ord, messages[-1].text)) % len(SHAPES)](pick, confidence)
 
-    reference = _run(pairs, canonical, tmp_path / "canonical")
-    metrics = _run(pairs, shaped, tmp_path / "shaped")
+    reference = _run(pairs, canonical, tmp_path / "canonical", prompt="reasoning")
+    metrics = _run(pairs, shaped, tmp_path / "shaped", prompt="reasoning")
     assert len(calls) == 80  # no re-ask needed
     assert metrics["unparsed_rate"] == 0.0 and metrics["reasked_rate"] == 0.0
     assert metrics["calibration/pairs_without_probability"] == 0.0
     assert 0.0 < reference["accuracy"] < 1.0
     for key in ("accuracy", "consistency", "single_order_accuracy", "brier", "ece", "mce",
-                "calibration/pairs", "top1_accuracy", "length_bias/delta"):  # fmt: skip
+                "calibration/pairs", "accuracy/ci_low", "length_bias/delta"):  # fmt: skip
         assert metrics[key] == pytest.approx(reference[key], nan_ok=True), key
 
 
@@ -191,11 +191,40 @@ def test_reask_recovers_an_answer_and_missing_probabilities_are_counted(
             return "Both ideas are promising."  # first attempt: no decision
         return "Answer: A"  # re-asked: a decision, but no confidence
 
-    metrics = _run(pairs, respond, tmp_path / "reask")
+    metrics = _run(pairs, respond, tmp_path / "reask", prompt="reasoning")
     assert len(seen) == 40 and metrics["reasked_rate"] == 1.0 and metrics["unparsed_rate"] == 0.0
     assert metrics["calibration/pairs"] == 0.0
     assert metrics["calibration/pairs_without_probability"] == 10.0
     seen.clear()
-    single = _run(pairs, respond, tmp_path / "single", reask=0)
+    single = _run(pairs, respond, tmp_path / "single", reask=0, prompt="reasoning")
     assert len(seen) == 20 and single["reasked_rate"] == 0.0
     assert single["unparsed_rate"] == 1.0 and single["accuracy"] == 0.0  # unparsed = wrong
+
+
+PAPER_SHAPES: list[Callable[[str], str]] = [
+    lambda label: label,
+    lambda label: f"Answer: {label}",
+    lambda label: f"<think>\nComparing the two ideas...\n</think>\n\n{label}",
+    lambda label: f"**Label:** {label}",
+    lambda label: f"\\boxed{{{label}}}",
+]
+
+
+def test_paper_prompt_shapes_give_the_canonical_metrics(
+    synthetic_pairs: Callable[[int], Path], tmp_path: Path
+) -> None:
+    pairs = synthetic_pairs(30)
+
+    def label(messages: list[ChatMessage]) -> str:
+        return "0" if _canonical_pick(messages)[0] == "A" else "1"  # y = 0: idea A better
+
+    def shaped(messages: list[ChatMessage]) -> str:
+        shape = PAPER_SHAPES[sum(map(ord, messages[-1].text)) % len(PAPER_SHAPES)]
+        return shape(label(messages))
+
+    reference = _run(pairs, label, tmp_path / "canonical", prompt="paper")
+    metrics = _run(pairs, shaped, tmp_path / "shaped", prompt="paper")
+    assert metrics["unparsed_rate"] == 0.0 and metrics["reasked_rate"] == 0.0
+    assert 0.0 < reference["accuracy"] < 1.0
+    for key in ("accuracy", "consistency", "single_order_accuracy", "length_bias/delta"):
+        assert metrics[key] == pytest.approx(reference[key], nan_ok=True), key

@@ -39,7 +39,6 @@ from research_taste_evals.ideapairs.metrics import (
 from research_taste_evals.ideapairs.solvers import ANSWERS_KEY
 
 
-
 def parse_label(text: str) -> str | None:
     """The ``paper`` prompt's answer: "0" -> "A" (Idea A is better, y = 0), "1" -> "B"."""
     return parse_answer(text, "paper")
