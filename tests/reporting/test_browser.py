@@ -1,35 +1,35 @@
-"""The published page in a real headless browser: every benchmark's table renders.
+"""The published report in a real headless browser, served as a static site.
 
 Needs Chromium (Debian/Ubuntu: ``apt-get install -y chromium``); skipped with the reason when
-no Chromium is installed. The browser renders ``index.html`` from disk, prints the DOM it built
-and takes a screenshot; the test reads the tables from that DOM.
+none is installed. The report is written from a *relative* log folder (as the README's command
+does), served by ``python -m http.server`` from the report folder, and Chromium is driven over
+its DevTools protocol (aiohttp's websocket client, already installed with Inspect): the page's
+tables are read from the rendered DOM, the page must not scroll sideways at 1280 px, and one
+transcript link is followed into the bundled viewer until a sample of that log is on screen.
 """
 
 from __future__ import annotations
 
+import asyncio
 import shutil
+import socket
 import subprocess
-from html.parser import HTMLParser
+import sys
+import time
 from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
 
 import pytest
+from inspect_ai.log import read_eval_log
 
 from research_taste_evals.reporting.families import task_specs
 from research_taste_evals.reporting.report import write_report
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-# Headless, sandbox-free (containers run as root), and nothing that reaches the network.
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--no-first-run",
-    "--disable-component-update",
-    "--disable-sync",
-    "--window-size=1400,2000",
-]
-BROWSER_TIMEOUT_SECONDS = 120
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+FLAGS += ["--disable-background-networking", "--disable-component-update", "--disable-sync"]
+WAIT_SECONDS = 120  # a generous bound on a loaded machine; the test polls, never sleeps blindly
 
 
 def _browser() -> str:
@@ -40,50 +40,125 @@ def _browser() -> str:
     pytest.skip("no Chromium installed (apt-get install -y chromium) to render index.html")
 
 
-class Tables(HTMLParser):
-    """Per benchmark section id: how many table rows the rendered DOM holds."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.section: str | None = None
-        self.rows: dict[str, int] = {}
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        values = dict(attrs)
-        if tag == "section" and values.get("class") == "benchmark":
-            self.section = values.get("id")
-            self.rows[self.section or ""] = 0
-        elif tag == "tr" and self.section:
-            self.rows[self.section] += 1
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "section":
-            self.section = None
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
-def test_index_html_renders_every_benchmark_table(demo_logs: Path, tmp_path: Path) -> None:
-    browser = _browser()
-    out = tmp_path / "report"
-    write_report(str(demo_logs), out, bundle=False)
-    page = (out / "index.html").resolve().as_uri()
-    profile = ["--user-data-dir=" + str(tmp_path / "profile")]
-    dom = subprocess.run(
-        [browser, *FLAGS, *profile, "--dump-dom", page],
-        capture_output=True,
-        text=True,
-        timeout=BROWSER_TIMEOUT_SECONDS,
-        check=True,
-    ).stdout
-    screenshot = tmp_path / "index.png"
-    subprocess.run(
-        [browser, *FLAGS, *profile, f"--screenshot={screenshot}", page],
-        capture_output=True,
-        timeout=BROWSER_TIMEOUT_SECONDS,
-        check=True,
+class Page:
+    """One Chromium tab over the DevTools protocol: navigate, then evaluate JavaScript."""
+
+    def __init__(self, socket_: Any) -> None:
+        self.socket, self.calls = socket_, 0
+
+    async def call(self, method: str, **params: Any) -> dict[str, Any]:
+        self.calls += 1
+        await self.socket.send_json({"id": self.calls, "method": method, "params": params})
+        while True:
+            message = await self.socket.receive_json()
+            if message.get("id") == self.calls:
+                return dict(message.get("result", {}))
+
+    async def value(self, expression: str) -> Any:
+        result = await self.call("Runtime.evaluate", expression=expression, returnByValue=True)
+        return result.get("result", {}).get("value")
+
+    async def wait_for(self, expression: str) -> Any:
+        deadline = time.monotonic() + WAIT_SECONDS
+        while time.monotonic() < deadline:
+            value = await self.value(expression)
+            if value:
+                return value
+            await asyncio.sleep(0.5)
+        return None
+
+
+async def _in_browser(browser: str, profile: Path, check: Any) -> Any:
+    import aiohttp
+
+    chromium = subprocess.Popen(
+        [
+            browser,
+            *FLAGS,
+            "--remote-debugging-port=0",
+            f"--user-data-dir={profile}",
+            "--window-size=1280,900",
+            "about:blank",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
-    assert screenshot.stat().st_size > 10_000
-    tables = Tables()
-    tables.feed(dom)
+    try:
+        port_file = profile / "DevToolsActivePort"
+        deadline = time.monotonic() + WAIT_SECONDS
+        while not port_file.exists() and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        port = port_file.read_text().split()[0]
+        async with aiohttp.ClientSession() as session:
+            targets = await (await session.get(f"http://127.0.0.1:{port}/json")).json()
+            tab = next(t for t in targets if t["type"] == "page")
+            async with session.ws_connect(tab["webSocketDebuggerUrl"], max_msg_size=0) as ws:
+                return await check(Page(ws))
+    finally:
+        chromium.terminate()
+        chromium.wait(timeout=30)
+
+
+@pytest.fixture
+def served_report(demo_logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The demo report written from a relative log folder and served over HTTP."""
+    (tmp_path / "work").mkdir()
+    shutil.copytree(demo_logs, tmp_path / "work" / "logs" / "sweep-demo")
+    monkeypatch.chdir(tmp_path / "work")
+    write_report("logs/sweep-demo", "site")
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+        cwd=tmp_path / "work" / "site",
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        yield f"http://127.0.0.1:{port}/", tmp_path / "work"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+TABLE_ROWS = """JSON.stringify(Array.from(document.querySelectorAll('section.benchmark')).map(
+  s => [s.id, s.querySelectorAll('table.leaderboard tr:not(.more)').length]))"""
+SIDEWAYS = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+FIRST_LINK = "document.querySelector('section.benchmark table.leaderboard a').getAttribute('href')"
+
+
+def test_report_renders_fits_1280px_and_a_link_opens_a_sample(
+    served_report: tuple[str, Path], tmp_path: Path
+) -> None:
+    import json
+
+    browser = _browser()
+    base, work = served_report
+
+    async def check(page: Page) -> dict[str, Any]:
+        await page.call("Page.navigate", url=base + "index.html")
+        await page.wait_for("document.querySelectorAll('section.benchmark').length")
+        rows = await page.value(TABLE_ROWS)
+        sideways = await page.value(SIDEWAYS)
+        link = await page.value(FIRST_LINK)
+        bundled = work / "site" / "viewer" / "logs" / unquote(link.split("#/logs/")[1])
+        first = read_eval_log(str(bundled))
+        sample = str(first.samples[0].id)  # type: ignore[index]
+        await page.call("Page.navigate", url=base + link)
+        seen = await page.wait_for(
+            f"document.body && document.body.innerText.includes({json.dumps(sample)})"
+        )
+        return {"rows": rows, "sideways": sideways, "link": link, "seen": seen}
+
+    result = asyncio.run(_in_browser(browser, tmp_path / "profile", check))
+    rows = dict(json.loads(result["rows"]))
     for task in task_specs():
-        # header + two model rows per benchmark in the demo sweep
-        assert tables.rows.get(task) == 3, f"{task}: table missing or incomplete in the DOM"
+        assert rows.get(task) == 3, f"{task}: header + two model rows expected, got {rows}"
+    assert result["sideways"] == 0, "index.html scrolls sideways at 1280 px"
+    assert result["link"].startswith("viewer/index.html#/logs/")
+    assert result["seen"], f"the viewer never showed a sample of {result['link']}"

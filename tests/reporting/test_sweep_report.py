@@ -41,9 +41,10 @@ def test_report_writes_markdown_csv_html_and_plots(demo_logs: Path, tmp_path: Pa
     assert main(["report", str(demo_logs), "--out", str(out), "--eval-report"]) == 0
     report = (out / "report.md").read_text()
     for task, spec in task_specs().items():
-        assert f"## {task} " in report
-        assert (out / f"{task}.png").stat().st_size > 1000
-        assert (out / f"{task}_trend.png").stat().st_size > 1000
+        assert f"## {task}: " in report
+        for metric in spec.headline_metrics:  # one plot per metric
+            assert (out / f"{task}-{metric}.png").stat().st_size > 1000
+        assert not (out / f"{task}_trend.png").exists()  # one sweep date: no trend plot
         assert all(metric in report for metric in spec.headline_metrics)
     assert "## Excluded logs\n\nNone." in report
     header = (out / "metrics.csv").read_text().splitlines()[0]
@@ -67,7 +68,7 @@ def test_all_positive_row_has_paper_baseline_numbers(demo_logs: Path, tmp_path: 
         row for row in (out / "report.md").read_text().splitlines() if "all-positive" in row
     )
     # 4 decisions of one equation: one correct -> P 0.25, R 1, F1 0.4 (the paper's baseline).
-    assert "| 0.4 |" in line and "| 4/4 |" in line
+    assert "| 0.400 |" in line and "| 4/4 |" in line
 
 
 def test_unknown_metric_is_an_error_listing_known_ones(
@@ -92,7 +93,8 @@ def test_dry_run_prints_grid_and_calls(capsys: pytest.CaptureFixture[str]) -> No
 def test_report_on_empty_folder_fails_clearly(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["report", str(tmp_path), "--out", str(tmp_path / "r")]) == 2
+    (tmp_path / "logs").mkdir()
+    assert main(["report", str(tmp_path / "logs"), "--out", str(tmp_path / "r")]) == 2
     assert "no successful current-version logs" in capsys.readouterr().err
 
 
@@ -134,7 +136,7 @@ def test_readme_report_excerpt_has_the_report_columns(demo_logs: Path, tmp_path:
     # The excerpt is copied from a full demo sweep (24 samples); this one runs a few samples, so
     # only the header can match exactly. It must be the eqinfer header the report writes now.
     readme = (DEMO_SWEEP.parents[1] / "README.md").read_text()
-    header = next(line for line in readme.splitlines() if line.startswith("| model | config"))
+    header = next(line for line in readme.splitlines() if line.startswith("| rank | model |"))
     write_report(str(demo_logs), tmp_path / "report", bundle=False)
     assert header in (tmp_path / "report" / "report.md").read_text().splitlines()
 

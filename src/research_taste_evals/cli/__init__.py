@@ -1,36 +1,55 @@
-"""The ``research-taste`` command: list tasks, run the offline demo, sweeps and leaderboards."""
+"""The ``research-taste`` command: list tasks, run the offline demo, sweeps and leaderboards.
+
+Start-up stays fast (``bench/cli_startup.py``): nothing here imports Inspect, the tasks or a
+model library. ``--help`` and ``list`` never do (``list`` reads the task and baseline
+descriptions from the source, see ``cli/listing.py``); a command whose module imports heavy
+code at its top (:data:`LAZY_COMMANDS`) is registered in full only when it is the one run, and
+otherwise shows in ``--help`` by its one-line help alone.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 
-from inspect_ai._util.error import PrerequisiteError
-
-from research_taste_evals.cli import ideapairs as ideapairs_commands
-from research_taste_evals.cli import lft as lft_commands
 from research_taste_evals.cli import reporting as reporting_commands
-from research_taste_evals.cli import tastybench as tastybench_commands
 
 # argparse's exit status for a bad command line; a bad file named on it is the same mistake.
 USAGE_ERROR_EXIT = 2
 
-
-def _first_line(text: str | None) -> str:
-    return (text or "").strip().splitlines()[0] if (text or "").strip() else ""
+# command -> (module whose register() adds it, its one-line help as that module declares it;
+# tests/test_cli.py checks the two agree).
+LAZY_COMMANDS = {
+    "lft-export": (
+        "research_taste_evals.cli.lft",
+        "sample feasible LFT solutions from logs into a file for experts",
+    ),
+    "lft-agreement": (
+        "research_taste_evals.cli.lft",
+        "autograder-vs-expert agreement from a graded expert file",
+    ),
+    "tastybench-extract": (
+        "research_taste_evals.cli.tastybench",
+        "TastyBench: extract ideas/summaries with a model and write a representations CSV",
+    ),
+    "ideapairs": (
+        "research_taste_evals.cli.ideapairs",
+        "Idea pairs: build a pairs file from leaderboards",
+    ),
+}
 
 
 def cmd_list(_: argparse.Namespace) -> int:
-    from research_taste_evals._registry import TASKS
-    from research_taste_evals.core.baselines import registered_baselines
+    from research_taste_evals.cli.listing import baselines, tasks
 
     print("Tasks (inspect eval research_taste_evals/<name>):")
-    for task_fn in TASKS:
-        print(f"  {task_fn.__name__:<20} {_first_line(task_fn.__doc__)}")
+    for name, description in tasks():
+        print(f"  {name:<20} {description}")
     print("\nOffline baseline models (--model baseline/<name>):")
-    for name, baseline in sorted(registered_baselines().items()):
-        print(f"  {name:<20} {baseline.description}")
+    for name, description in baselines():
+        print(f"  {name:<20} {description}")
     return 0
 
 
@@ -46,8 +65,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0 if all(log.status == "success" for log in logs) else 1
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="research-taste", description=__doc__)
+def build_parser(command: str | None = "*") -> argparse.ArgumentParser:
+    """The parser; ``command`` names the lazy command to register in full (``*``: all)."""
+    parser = argparse.ArgumentParser(prog="research-taste", description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     listing = commands.add_parser("list", help="print every task with a one-line description")
     listing.set_defaults(func=cmd_list)
@@ -57,19 +77,32 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("--task", action="append", help="run only this task (repeatable)")
     demo.set_defaults(func=cmd_demo)
-    reporting_commands.register(commands)  # sweep, leaderboard
-    lft_commands.register(commands)  # lft-export, lft-agreement (LFT human validation)
-    tastybench_commands.register(commands)  # tastybench-extract
-    ideapairs_commands.register(commands)  # ideapairs build
+    reporting_commands.register(commands)  # sweep, report, leaderboard
+    full = {module for name, (module, _) in LAZY_COMMANDS.items() if command in ("*", name)}
+    for module in sorted(full):
+        importlib.import_module(module).register(commands)
+    for name, (_, text) in LAZY_COMMANDS.items():
+        if name not in commands.choices:  # shown in --help; never run in this form
+            commands.add_parser(name, help=text, add_help=False)
     return parser
+
+
+def _command_of(argv: Sequence[str]) -> str | None:
+    return next((arg for arg in argv if not arg.startswith("-")), None)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run a command; a data, config or missing-key error prints one line and exits 2."""
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(_command_of(argv)).parse_args(argv)
     try:
         return int(args.func(args))
-    except PrerequisiteError as error:  # DataError is one: the message names file and field
+    except Exception as error:
+        # Inspect's PrerequisiteError (DataError and every UserError are ones): if one was
+        # raised, Inspect is imported already, so looking it up costs nothing at start-up.
+        errors = sys.modules.get("inspect_ai._util.error")
+        if errors is None or not isinstance(error, errors.PrerequisiteError):
+            raise
         from research_taste_evals.core.errors import UserError
         from research_taste_evals.core.roles import _plain
 

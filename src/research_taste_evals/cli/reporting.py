@@ -1,4 +1,8 @@
-"""``research-taste sweep``, ``report`` and ``leaderboard``: run a grid, publish its logs."""
+"""``research-taste sweep``, ``report`` and ``leaderboard``: run a grid, publish its logs.
+
+Nothing heavy is imported at module level (Inspect, the tasks, plotting): ``research-taste
+--help`` must stay fast, so each command imports what it needs when it runs.
+"""
 
 from __future__ import annotations
 
@@ -6,14 +10,14 @@ import argparse
 import sys
 from typing import Any
 
-from research_taste_evals.core.data import DataError
-
 USAGE_ERROR = 2
+PARTIAL_HELP = "rank partial runs (fewer samples scored than asked for) with the others"
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
     from research_taste_evals.cli.sweep import dry_run_text, load_sweep, parse_shard, run_sweep
     from research_taste_evals.cli.sweep_checks import check_credentials, check_log_dir
+    from research_taste_evals.core.data import DataError
 
     try:
         config = load_sweep(args.config)
@@ -32,6 +36,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    from research_taste_evals.core.data import DataError
     from research_taste_evals.reporting.report import write_report
 
     try:
@@ -41,6 +46,8 @@ def cmd_report(args: argparse.Namespace) -> int:
             metrics=args.metric or None,
             eval_report=args.eval_report,
             bundle=not args.no_viewer,
+            force=args.force,
+            include_partial=args.include_partial,
         )
     except DataError as error:
         print(f"research-taste {args.command}: error: {error}", file=sys.stderr)
@@ -53,6 +60,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
+    from research_taste_evals.core.data import DataError
     from research_taste_evals.reporting.leaderboard import check_metrics, leaderboards_markdown
     from research_taste_evals.reporting.runs import newest_per_row, read_runs
 
@@ -65,9 +73,12 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     except DataError as error:
         print(f"research-taste {args.command}: error: {error}", file=sys.stderr)
         return USAGE_ERROR
-    print(leaderboards_markdown(newest_per_row(runs), args.metric or None), end="")
+    rows = newest_per_row(runs)
+    print(leaderboards_markdown(rows, args.metric or None, args.include_partial), end="")
     if excluded:
-        print(f"\n{len(excluded)} logs excluded; `research-taste report` lists the reasons")
+        print(f"\n{len(excluded)} logs excluded:")
+        for entry in excluded:
+            print(f"  {entry.log.rsplit('/', 1)[-1]}: {entry.reason}")
     return 0
 
 
@@ -88,7 +99,17 @@ def register(commands: Any) -> None:
         "report", help="leaderboards, CSV, plots and index.html from a folder of logs"
     )
     report.add_argument("log_dir", help="folder of Inspect logs (local or s3://)")
-    report.add_argument("--out", required=True, help="report folder to write (replaced)")
+    report.add_argument(
+        "--out",
+        required=True,
+        help="report folder to write: new, empty or a previous report (only its files are "
+        "replaced); never '.', a repository or the log folder",
+    )
+    report.add_argument(
+        "--force",
+        action="store_true",
+        help="add the report to a non-empty folder that is not a previous report (deletes nothing)",
+    )
     report.add_argument("--metric", action="append", help="show this metric (repeatable)")
     report.add_argument(
         "--eval-report",
@@ -98,9 +119,11 @@ def register(commands: Any) -> None:
     report.add_argument(
         "--no-viewer", action="store_true", help="skip bundling the inspect view transcripts"
     )
+    report.add_argument("--include-partial", action="store_true", help=PARTIAL_HELP)
     report.set_defaults(func=cmd_report)
 
     board = commands.add_parser("leaderboard", help="print the leaderboards of a log folder")
     board.add_argument("--log-dir", default="logs", help="folder of Inspect logs (default: logs)")
     board.add_argument("--metric", action="append", help="show this metric (repeatable)")
+    board.add_argument("--include-partial", action="store_true", help=PARTIAL_HELP)
     board.set_defaults(func=cmd_leaderboard)

@@ -3,8 +3,10 @@
 A family folder's ``eval.yaml`` is in the inspect_evals register format. Its
 ``metadata.extras.tasks`` block holds, per task, what the reports need and nothing else
 declares: the few headline metrics, the metrics that count unparsed/unscored answers, the
-approximate model calls per sample (for ``sweep --dry-run``) and the paper's numbers (or the
-reason there are none) for the evaluation report.
+approximate model calls per sample (for ``sweep --dry-run``), each reported metric's one-line
+meaning (``metrics``: name -> sentence; a family-wide ``metadata.extras.metrics`` block holds
+the meanings its tasks share) and the paper's numbers (or the reason there are none) for the
+evaluation report.
 """
 
 from __future__ import annotations
@@ -19,6 +21,12 @@ import yaml
 from research_taste_evals.core.data import DataError
 
 EVAL_YAML = "eval.yaml"
+# The two answer-shape figures every task logs (issue #17), the same meaning in every family.
+ANSWER_SHAPE_MEANINGS = {
+    "unparsed_rate": "share of answers the task could not read (after any re-ask); each is "
+    "scored as the task's contract says, never dropped",
+    "reasked_rate": "share of samples whose first answer was unreadable and were asked once more",
+}
 
 
 @dataclass(frozen=True)
@@ -43,6 +51,7 @@ class TaskReportSpec:
     failure_metrics: tuple[str, ...] = ()
     model_calls_per_sample: dict[str, float] = field(default_factory=dict)
     paper: PaperNumbers = field(default_factory=PaperNumbers)
+    metric_meanings: dict[str, str] = field(default_factory=dict)
 
 
 def family_eval_yamls() -> dict[str, dict[str, Any]]:
@@ -68,7 +77,8 @@ def _load_all() -> tuple[tuple[str, dict[str, Any]], ...]:
 def _spec(family: str, data: dict[str, Any], entry: dict[str, Any]) -> TaskReportSpec:
     name = entry["name"]
     where = f"{family}/{EVAL_YAML}: field 'metadata.extras.tasks.{name}'"
-    extras = ((data.get("metadata") or {}).get("extras") or {}).get("tasks") or {}
+    extras_root = (data.get("metadata") or {}).get("extras") or {}
+    extras = extras_root.get("tasks") or {}
     if name not in extras:
         raise DataError(f"{where}: missing (every task declares its headline metrics)")
     declared = extras[name]
@@ -76,6 +86,8 @@ def _spec(family: str, data: dict[str, Any], entry: dict[str, Any]) -> TaskRepor
     if not headline:
         raise DataError(f"{where}.headline_metrics: at least one metric is required")
     paper = declared.get("paper") or {}
+    meanings = {**ANSWER_SHAPE_MEANINGS, **(extras_root.get("metrics") or {})}
+    meanings.update(declared.get("metrics") or {})
     return TaskReportSpec(
         task=name,
         family=family,
@@ -93,6 +105,7 @@ def _spec(family: str, data: dict[str, Any], entry: dict[str, Any]) -> TaskRepor
             results=tuple(paper.get("results") or ()),
             reason=str(paper.get("reason", "")),
         ),
+        metric_meanings={str(k): str(v).strip() for k, v in meanings.items()},
     )
 
 

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
+from research_taste_evals.core.completeness import PARTIAL, run_completeness
 from research_taste_evals.reporting.families import TaskReportSpec, task_specs
 
 TEST_TAG = "test"
@@ -49,6 +52,16 @@ class Run:
     task_args: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     packages: dict[str, str] = field(default_factory=dict)
+    # The log's path below the log folder (``/``-separated): links and the bundle use it.
+    relpath: str = ""
+    # Fewer samples scored than asked for (``core.completeness``): marked, never ranked by default.
+    partial: bool = False
+
+    @property
+    def counts(self) -> str:
+        """``completed/total`` samples, with ``partial`` when some are missing."""
+        counts = f"{self.completed_samples}/{self.total_samples}"
+        return f"{counts} partial" if self.partial else counts
 
     @property
     def config_text(self) -> str:
@@ -103,9 +116,9 @@ def exclusion_reason(log: EvalLog, specs: dict[str, TaskReportSpec]) -> str | No
         return reason
     if log.status == "error":
         message = log.error.message.strip().splitlines()[0] if log.error else "no message"
-        return f"errored: {message}"
+        return f"errored: {message}{_counts_note(log)}"
     if log.status != "success" or log.results is None:
-        return f"incomplete: status {log.status}"
+        return f"incomplete: status {log.status}{_counts_note(log)}"
     task = _short(log.eval.task)
     if task not in specs:
         return f"unknown task {task!r} (not declared in any family eval.yaml)"
@@ -113,6 +126,13 @@ def exclusion_reason(log: EvalLog, specs: dict[str, TaskReportSpec]) -> str | No
     if str(log.eval.task_version) != current:
         return f"task version {log.eval.task_version}, current is {current}"
     return None
+
+
+def _counts_note(log: EvalLog) -> str:
+    if log.results is None:
+        return ""
+    done = run_completeness(log)
+    return f" (partial: {done['samples_completed']}/{done['samples_total']} samples)"
 
 
 def _metrics(log: EvalLog) -> dict[str, float]:
@@ -123,7 +143,7 @@ def _metrics(log: EvalLog) -> dict[str, float]:
     return values
 
 
-def run_of(log: EvalLog, location: str) -> Run:
+def run_of(log: EvalLog, location: str, relpath: str = "") -> Run:
     """The run of a log that passed :func:`exclusion_reason`."""
     assert log.results is not None
     args = {key: value for key, value in (log.eval.task_args or {}).items() if value is not None}
@@ -152,6 +172,8 @@ def run_of(log: EvalLog, location: str) -> Run:
             if value is not None
         },
         packages=dict(log.eval.packages or {}),
+        relpath=relpath,
+        partial=bool(run_completeness(log)[PARTIAL]),
     )
 
 
@@ -160,6 +182,7 @@ def read_runs(log_dir: str) -> tuple[list[Run], list[Excluded]]:
     specs = task_specs()
     runs: list[Run] = []
     excluded: list[Excluded] = []
+    root = _strip_scheme(_absolute(log_dir))
     for info in list_eval_logs(log_dir, recursive=True):
         try:
             log = read_eval_log(info, header_only=True)
@@ -168,16 +191,40 @@ def read_runs(log_dir: str) -> tuple[list[Run], list[Excluded]]:
             continue
         reason = exclusion_reason(log, specs)
         if reason is None:
-            runs.append(run_of(log, info.name))
+            runs.append(run_of(log, info.name, relative_location(root, info.name)))
         else:
             excluded.append(Excluded(info.name, _short(log.eval.task), log.eval.model, reason))
     return runs, excluded
 
 
+def _absolute(location: str) -> str:
+    if "://" in location:
+        return location
+    return Path(location).expanduser().resolve().as_posix()
+
+
+def _strip_scheme(location: str) -> str:
+    return location.removeprefix("file://").rstrip("/")
+
+
+def relative_location(root: str, location: str) -> str:
+    """``location`` (a log Inspect listed under ``root``) as a ``/`` path below ``root``."""
+    path = unquote(_strip_scheme(location)) if location.startswith("file://") else location
+    path = _strip_scheme(path)
+    if not path.startswith(root + "/"):
+        return path.rsplit("/", 1)[-1]  # listed outside the folder (a symlink): its name
+    return path[len(root) + 1 :]
+
+
 def newest_per_row(runs: list[Run]) -> list[Run]:
-    """The newest run of each (task, model, configuration), sorted for stable tables."""
-    newest: dict[tuple[str, str, str], Run] = {}
+    """The run shown for each (task, model, configuration), sorted for stable tables.
+
+    A complete run always wins over a partial one (a newer run that lost samples never
+    replaces a complete run); among runs equally complete, the newest wins.
+    """
+    best: dict[tuple[str, str, str], Run] = {}
     for run in runs:
-        if run.key not in newest or run.created > newest[run.key].created:
-            newest[run.key] = run
-    return sorted(newest.values(), key=lambda run: run.key)
+        shown = best.get(run.key)
+        if shown is None or (not run.partial, run.created) > (not shown.partial, shown.created):
+            best[run.key] = run
+    return sorted(best.values(), key=lambda run: run.key)
