@@ -9,7 +9,9 @@ project's demo data, and the table says so. S-metrics use ``offline-mpnet`` (the
 all-mpnet-base-v2, hash-checked) when installed, else ``offline-minilm`` (marked not
 paper-faithful). Rows that need a paid model (GPT-4o) are listed as not run.
 
-Run: ``python bench/aaar_paper_table.py [--data-root PATH] [--check]``
+Run: ``python bench/aaar_paper_table.py [--data-root PATH] [--check]``; it also keeps the logs'
+headers in ``tests/readme_logs/aaar``, from which ``tests/test_readme_figures.py`` re-renders
+the table and fails when the README differs.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 
 import research_taste_evals._registry  # noqa: F401  (registers the baseline provider)
+from readme_logs import save_headers
 from research_taste_evals.aaar.demo import (
     write_demo_eqinfer,
     write_demo_expdesign,
@@ -109,7 +112,7 @@ def describe_run(log: EvalLog) -> str:
     meta = log.eval.metadata or {}
     block: dict[str, Any] = meta.get("provenance", {})
     faithful: dict[str, bool] = block.get("paper_faithful", {})
-    samples = len(log.samples or [])
+    samples = log.results.total_samples if log.results else len(log.samples or [])
     off = sorted(name for name, flag in faithful.items() if not flag)
     data = "real data" if faithful.get("data") else "demo data"
     embeddings = block.get("embeddings", {}).get("embedding_model")
@@ -117,7 +120,28 @@ def describe_run(log: EvalLog) -> str:
     return f"{data}, {samples} samples{used}; not as paper: {', '.join(off) if off else 'nothing'}"
 
 
-def table(data: dict[str, Path], log_dir: Path, s_model: str) -> str:
+def run_rows(data: dict[str, Path], log_dir: Path, s_model: str) -> dict[str, EvalLog]:
+    """Run every row that has an offline model; its log, keyed by :func:`row_key`."""
+    logs = {}
+    for row in ROWS:
+        if row.model is None:
+            continue
+        logs[row_key(row)] = inspect_eval(
+            build_task(row, data, s_model),
+            model=row.model,
+            model_roles={"grader": JUDGE} if row.task == "ExpDesign" else None,  # type: ignore[dict-item]
+            display="none",
+            log_dir=str(log_dir),
+        )[0]
+    return logs
+
+
+def row_key(row: Row) -> str:
+    return f"{row.task}-{row.model}".replace("/", "_")
+
+
+def table(logs: dict[str, EvalLog]) -> str:
+    """The README block, from the rows' logs (full or header-only)."""
     lines = [
         START,
         "| task | system | columns | paper | ours | run |",
@@ -128,13 +152,7 @@ def table(data: dict[str, Path], log_dir: Path, s_model: str) -> str:
             lines.append(f"| {row.task} | {row.system} | {row.columns} | {row.paper} | not run "
                          "| needs the model's API (none here) |")  # fmt: skip
             continue
-        log = inspect_eval(
-            build_task(row, data, s_model),
-            model=row.model,
-            model_roles={"grader": JUDGE} if row.task == "ExpDesign" else None,  # type: ignore[dict-item]
-            display="none",
-            log_dir=str(log_dir),
-        )[0]
+        log = logs[row_key(row)]
         lines.append(f"| {row.task} | {row.system} | {row.columns} | {row.paper} | "
                      f"{figures(log, row.metrics)} | {describe_run(log)} |")  # fmt: skip
     lines.append(END)
@@ -157,10 +175,12 @@ def main(argv: list[str] | None = None) -> int:
                 "expdesign": write_demo_expdesign(root / "demo"),
                 "weakness": write_demo_weakness(root / "demo"),
             }
-        generated = table(data, root / "logs", s_model)
+        logs = run_rows(data, root / "logs", s_model)
+    generated = table(logs)
     print(generated)
     if args.check:
         return 0
+    save_headers(logs, "aaar")
     text = README.read_text(encoding="utf-8")
     if START not in text or END not in text:
         print(f"{README}: no paper-table markers", file=sys.stderr)

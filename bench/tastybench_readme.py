@@ -21,6 +21,8 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 import research_taste_evals._registry  # noqa: F401  (registers the baseline provider)
+from readme_logs import save_headers
+from research_taste_evals.core.text import replace_block
 from research_taste_evals.tastybench.readme_tables import (
     BASELINE_DEFAULTS,
     BASELINE_RUNS,
@@ -28,7 +30,6 @@ from research_taste_evals.tastybench.readme_tables import (
     baselines_table,
     data_facts,
     parser_facts,
-    replace_block,
     upstream_runs_table,
 )
 from research_taste_evals.tastybench.tastybench import tastybench
@@ -74,10 +75,18 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 if the README is stale")
     args = parser.parse_args()
     text = README.read_text(encoding="utf-8")
+    baselines = baseline_logs(args.upstream, args.log_dir, args.from_logs)
+    if not args.check:
+        # Headers kept in tests/readme_logs/tastybench: tests/test_readme_figures.py
+        # re-renders the baselines block from them.
+        keys = [
+            f"{i:02d}-{log.eval.model.replace('/', '_')}" for i, (log, _) in enumerate(baselines)
+        ]
+        save_headers(dict(zip(keys, (log for log, _ in baselines), strict=True)), "tastybench")
     blocks = {
         "data-facts": data_facts(args.upstream) + "\n" + parser_facts(args.upstream),
         "upstream-runs": upstream_runs_table(args.upstream),
-        "baselines": baselines_table(baseline_logs(args.upstream, args.log_dir, args.from_logs)),
+        "baselines": baselines_table(baselines),
     }
     updated = text
     for name, content in blocks.items():

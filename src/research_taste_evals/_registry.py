@@ -11,6 +11,7 @@ from research_taste_evals.aaar import baselines as _aaar_baselines  # noqa: F401
 from research_taste_evals.aaar.eqinfer import eqinfer
 from research_taste_evals.aaar.expdesign import expdesign
 from research_taste_evals.aaar.paper_weakness import paper_weakness
+from research_taste_evals.core.errors import report_user_errors
 from research_taste_evals.ideapairs import baselines as _ideapairs_baselines  # noqa: F401
 from research_taste_evals.ideapairs.ideapairs import idea_pairs
 from research_taste_evals.lft import baselines as _lft_baselines  # noqa: F401
@@ -21,6 +22,9 @@ from research_taste_evals.reviewcritique.reviewcritique import review_critique
 from research_taste_evals.tastybench import baselines as _tastybench_baselines  # noqa: F401
 from research_taste_evals.tastybench.tastybench import tastybench
 from research_taste_evals.tastybench.tastybench_extract import tastybench_extract
+
+# A data, argument or role mistake prints one message on stderr in every display mode.
+report_user_errors()
 
 # Every task, in the order `research-taste list` prints them.
 TASKS = (
@@ -43,9 +47,18 @@ def baseline() -> type[ModelAPI]:
     return BaselineModelAPI
 
 
+@modelapi(name="local")
+def local() -> type[ModelAPI]:
+    # Imports torch and transformers: only when a local/ model is used (local-llm extra).
+    from research_taste_evals.core.local_provider import LocalChatAPI
+
+    return LocalChatAPI
+
+
 __all__ = [
     "TASKS",
     "baseline",
+    "local",
     "eqinfer",
     "expdesign",
     "paper_weakness",

@@ -15,10 +15,13 @@ from research_taste_evals.aaar.metrics import en_f1, judge_failure_rate, judge_u
 from research_taste_evals.aaar.parsing import judge_decision
 from research_taste_evals.aaar.scorer.expdesign import (
     JUDGE_CONFIG,
+    JudgeResult,
     en_scores,
     entailment_rate,
     expdesign_scorer,
+    faithful_decision,
     judge_lists,
+    strict_decision,
 )
 from research_taste_evals.aaar.solvers import PREDICTED_EXPERIMENTS_KEY, PREDICTED_EXPLANATIONS_KEY
 from research_taste_evals.core.embeddings import OFFLINE_MODEL
@@ -36,25 +39,32 @@ def test_judge_parser_is_the_release_regex() -> None:
             judge_decision(unreadable)
 
 
-def test_entailment_rate_strict_and_faithful() -> None:
-    decisions = [1, None, 0, 1]
-    assert entailment_rate(decisions, faithful=True) == pytest.approx(2 / 4)
-    assert entailment_rate(decisions, faithful=False) == pytest.approx(2 / 3)
-    assert math.isnan(entailment_rate([None, None], faithful=False))
-    assert entailment_rate([None, None], faithful=True) == 0.0
+def test_entailment_rate_leaves_items_without_a_decision_out() -> None:
+    assert entailment_rate([1, None, 0, 1]) == pytest.approx(2 / 3)
+    assert math.isnan(entailment_rate([None, None]))
+
+
+def test_the_two_readings_of_one_judge_call() -> None:
+    """Strict: any failure has no decision. Faithful (upstream): no 0/1 or a refusal is 0; a
+    provider error has no decision (upstream stops its run rather than score it)."""
+    ok = JudgeResult(0, "j", 0, 1)
+    unparsed = JudgeResult(1, "j", 0, None, "unparseable")
+    refused = JudgeResult(2, "j", 0, None, "refusal")
+    error = JudgeResult(3, "j", 0, None, "model_error")
+    assert [strict_decision(r) for r in (ok, unparsed, refused, error)] == [1, None, None, None]
+    assert [faithful_decision(r) for r in (ok, unparsed, refused, error)] == [1, 0, 0, None]
 
 
 def test_en_scores_hand_worked() -> None:
     # 3 predicted items, 1 entailed; 4 reference items, 2 covered: P 1/3, R 1/2, F1 = 0.4.
-    p, r, f1 = en_scores([1, 0, 0], [1, 1, 0, 0], faithful=False)
+    p, r, f1 = en_scores([1, 0, 0], [1, 1, 0, 0])
     assert (p, r) == (pytest.approx(1 / 3), pytest.approx(1 / 2))
     assert f1 == pytest.approx(2 * (1 / 3) * (1 / 2) / (1 / 3 + 1 / 2)) and f1 == pytest.approx(0.4)
-    assert en_scores([0, 0], [0], faithful=False) == (0.0, 0.0, 0.0)  # no division by zero
+    assert en_scores([0, 0], [0]) == (0.0, 0.0, 0.0)  # no division by zero
     # An empty prediction is 0, not NaN and not skipped (upstream divides by all papers).
-    assert en_scores([], [], faithful=False) == (0.0, 0.0, 0.0)
-    p, r, f1 = en_scores([None], [1], faithful=False)
+    assert en_scores([], []) == (0.0, 0.0, 0.0)
+    p, r, f1 = en_scores([None], [1])
     assert math.isnan(p) and r == 1.0 and math.isnan(f1)
-    assert en_scores([None], [1], faithful=True) == (0.0, 1.0, 0.0)
 
 
 def _sample_score(value: dict[str, float]) -> SampleScore:
@@ -103,11 +113,10 @@ class _TrackingJudge:
 
 def test_judge_calls_run_concurrently_one_per_item_in_order() -> None:
     judge = _TrackingJudge()
-    precision, recall = asyncio.run(
+    judged = asyncio.run(
         judge_lists(judge, ["1. alpha", "2. beta"], ["alpha ref", "gamma", "delta"])  # type: ignore[arg-type]
     )
-    assert [r.grade for r in precision] == [1, 0]
-    assert [r.grade for r in recall] == [1, 0, 0]
+    assert judged.decisions(strict_decision) == ([1, 0], [1, 0, 0])
     assert len(judge.prompts) == 5 and judge.max_in_flight == 5
     # The released decoding settings (temperature 1, top-p 0.99, 720 max tokens).
     assert all(config == JUDGE_CONFIG for config in judge.configs)
@@ -117,7 +126,7 @@ def test_judge_calls_run_concurrently_one_per_item_in_order() -> None:
     assert "## P1: gamma\n## P2: 1. alpha 2. beta\n## Decision: " in judge.prompts[3]
     # No prediction: no judge call at all.
     judge = _TrackingJudge()
-    assert asyncio.run(judge_lists(judge, [], ["x"])) == ([], [])  # type: ignore[arg-type]
+    assert asyncio.run(judge_lists(judge, [], ["x"])).decisions(strict_decision) == ([], [])  # type: ignore[arg-type]
     assert judge.prompts == []
 
 
@@ -155,13 +164,49 @@ def test_scoring_never_blocks_the_event_loop(
 
 def test_a_provider_error_is_a_counted_judge_failure_not_a_failed_sample() -> None:
     judge = _TrackingJudge(fail_on="beta")
-    precision, recall = asyncio.run(
+    judged = asyncio.run(
         judge_lists(judge, ["1. alpha", "2. beta"], ["alpha ref"])  # type: ignore[arg-type]
     )
-    assert [r.grade for r in precision] == [1, None]
-    assert precision[1].failure == "model_error" and "provider unavailable" in precision[1].detail
-    assert [r.grade for r in recall] == [1]
-    # Strict leaves the failed call out (P = 1/1); faithful scores it 0 as upstream (P = 1/2).
-    decisions = [r.grade for r in precision], [r.grade for r in recall]
-    assert en_scores(*decisions, faithful=False)[0] == 1.0
-    assert en_scores(*decisions, faithful=True)[0] == 0.5
+    assert judged.decisions(strict_decision) == ([1, None], [1])
+    failed = judged.calls[1]
+    assert failed.failure == "model_error" and "provider unavailable" in failed.detail
+    # A provider error is left out of both readings' denominators (P = 1/1), never scored 0.
+    assert judged.decisions(faithful_decision) == ([1, None], [1])
+    assert en_scores(*judged.decisions(strict_decision))[0] == 1.0
+    assert en_scores(*judged.decisions(faithful_decision))[0] == 1.0
+
+
+def test_an_unparseable_judge_answer_is_0_in_the_faithful_reading_only() -> None:
+    class Mute(_TrackingJudge):
+        async def generate(
+            self, messages: list[ChatMessage], config: GenerateConfig, cache: Any = False
+        ) -> ModelOutput:
+            await super().generate(messages, config, cache)
+            return ModelOutput.from_content("judge", "cannot tell")
+
+    judged = asyncio.run(judge_lists(Mute(), ["1. alpha"], ["alpha ref"]))  # type: ignore[arg-type]
+    assert judged.decisions(strict_decision) == ([None], [None])
+    assert judged.decisions(faithful_decision) == ([0], [0])
+
+
+def test_v1_judges_every_reference_prediction_pair_and_aggregates_with_any() -> None:
+    """Upstream's v1 (calculate_metrics_subtask2_exp_entailment.py): m x n calls, one pair each
+    (P1 = reference, P2 = prediction), np.any along each axis. Hand-worked: 3 references x 2
+    predictions = 6 calls; only pairs whose P1 holds "alpha" are judged 1."""
+    judge = _TrackingJudge()
+    predicted, reference = ["1. alpha pred", "2. beta"], ["alpha ref", "gamma", "delta"]
+    judged = asyncio.run(judge_lists(judge, predicted, reference, "v1"))  # type: ignore[arg-type]
+    assert len(judge.prompts) == 6 and judge.max_in_flight == 6
+    assert "## P1: alpha ref\n## P2: 1. alpha pred\n## Decision: " in judge.prompts[0]
+    assert "## P1: delta\n## P2: 2. beta\n## Decision: " in judge.prompts[5]
+    assert all("Example 1:" in prompt for prompt in judge.prompts)  # v1 wording
+    # Matrix rows (references): alpha ref -> [1, 1]; gamma, delta -> [0, 0].
+    assert judged.decisions(strict_decision) == ([1, 1], [1, 0, 0])
+    assert en_scores(*judged.decisions(strict_decision)) == pytest.approx((1.0, 1 / 3, 0.5))
+    # A failed pair leaves its row/column undecided unless another pair already says 1.
+    failing = _TrackingJudge(fail_on="gamma")
+    judged = asyncio.run(judge_lists(failing, predicted, reference, "v1"))  # type: ignore[arg-type]
+    assert judged.decisions(strict_decision) == ([1, 1], [1, None, 0])
+    failing = _TrackingJudge(fail_on="alpha")
+    judged = asyncio.run(judge_lists(failing, predicted, reference, "v1"))  # type: ignore[arg-type]
+    assert judged.decisions(strict_decision) == ([None, None], [None, 0, 0])

@@ -223,5 +223,5 @@ def test_bad_parameters_fail_fast(demo_dir: Path) -> None:
         expdesign(data_path=str(demo_dir), explain_mode="all", embedding_model=OFFLINE_MODEL)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="judge_prompt"):
         expdesign(data_path=str(demo_dir), judge_prompt="v3", embedding_model=OFFLINE_MODEL)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="word counting"):
+    with pytest.raises(ValueError, match="word_counting"):
         expdesign(data_path=str(demo_dir), word_counting="bytes", embedding_model=OFFLINE_MODEL)  # type: ignore[arg-type]

@@ -97,3 +97,19 @@ def test_judge_sends_v2_filled_with_the_same_p1_p2_as_upstream() -> None:
         + [(item, predicted) for item in reference]
     ]
     assert sent == expected
+
+
+def test_judge_v1_sends_exp_entailment_for_every_pair_as_upstream() -> None:
+    """calculate_metrics_subtask2_exp_entailment.py: for gt in gt_exps, for pred in pred_exps,
+    ``format_map({"EXP1": gt_exp, "EXP2": pred_exp})`` with ``Exp_entailment``."""
+    judge = _RecordingJudge()
+    predicted = ["1. Ablate the {encoder}.", "2. Compare with BM25."]
+    reference = ["Ablation of the encoder.", "Efficiency: count parameters.", "Scaling."]
+    asyncio.run(judge_lists(judge, predicted, reference, "v1"))  # type: ignore[arg-type]
+    sent = [(m[0].text, m[1].text) for m in judge.messages]
+    expected = [
+        (ENTAILMENT_SYSTEM, ENTAILMENT_V1_PROMPT.format_map({"EXP1": gt, "EXP2": pred}))
+        for gt in reference
+        for pred in predicted
+    ]
+    assert sent == expected

@@ -56,7 +56,9 @@ def test_truncation_keeps_the_first_n_tokens_detokenized() -> None:
     paper = UNIT * 2000  # 8,000 tokens, 4,000 whitespace words
     cut = first_counted_words(paper, WINDOW, "nltk")
     assert nltk_words(cut) == nltk_words(paper)[:WINDOW]
-    assert cut.startswith("Hello, world. Hello, world.")  # Treebank detokenizer, not spaces
+    # NLTK 3.6.7's Treebank detokenizer (upstream's): commas re-joined, mid-text periods left
+    # padded, the final one re-joined (real nltk==3.6.7 gives this string).
+    assert cut.startswith("Hello, world . Hello, world .") and cut.endswith("world . Hello, world.")
     assert len(first_counted_words(paper, WINDOW, "whitespace").split()) == WINDOW
     assert split_pieces(paper, "none", WINDOW, "nltk") == [cut]
 

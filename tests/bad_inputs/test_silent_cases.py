@@ -18,7 +18,6 @@ from research_taste_evals.aaar.dataset.paper_weakness import (
 from research_taste_evals.aaar.demo import write_demo_expdesign, write_demo_weakness
 from research_taste_evals.aaar.similarity import soft_precision_recall
 from research_taste_evals.core.data import DataError
-from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.lft.rubric import DEFAULT_RUBRIC_DIR, load_rubrics
 
 EXPLANATIONS = "Why do you suggest these experiments?"
@@ -66,21 +65,21 @@ def test_unequal_experiment_and_explanation_lists_are_an_error(tmp_path: Path, k
 def test_lft_quorum_above_the_panel_fails_before_any_call(
     quorum: int, graders: str | list[str], size: int, tmp_path: Path
 ) -> None:
-    """It used to fail at scoring, after the model had answered, and exit 0."""
-    logs = tmp_path / "logs"
-    with pytest.raises(ConfigError) as raised:
-        inspect_eval(
-            "research_taste_evals/lft",
-            task_args={"quorum": quorum, "task_ids": "ablation-plan"},
-            model="baseline/lft-generic-protocol",
-            model_roles={"grader": graders},  # type: ignore[dict-item]
-            log_dir=str(logs),
-            display="none",
-        )
-    message = str(raised.value)
+    """It used to fail at scoring, after the model had answered. Roles are bound when the task
+    runs (core.roles), so the check is an early solver step: no sample reaches the model."""
+    log = inspect_eval(
+        "research_taste_evals/lft",
+        task_args={"quorum": quorum, "task_ids": "ablation-plan"},
+        model="baseline/lft-generic-protocol",
+        model_roles={"grader": graders},  # type: ignore[dict-item]
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )[0]
+    assert log.status == "error" and log.error is not None
+    message = log.error.message
     assert f"quorum={quorum}" in message and f"1..{size}" in message, message
     assert "grader_repeats=10" in message
-    assert not logs.exists() or not any(logs.iterdir())
+    assert all(not s.output.completion for s in log.samples or []), "the model was called"
 
 
 def test_reviewer_with_an_empty_weakness_list_is_valid_and_skipped(tmp_path: Path) -> None:

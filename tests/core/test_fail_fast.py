@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 from inspect_ai import eval as inspect_eval
+from mock_models import counting_model
 
 from research_taste_evals.aaar.demo import write_demo_expdesign
 from research_taste_evals.core.data import DataError, HubFile, PinnedFile, resolve_data
-from research_taste_evals.core.roles import RoleError, require_role_or_key
+from research_taste_evals.core.roles import RoleError, RoleSpec, role_models
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 MAX_ERROR_LINES = 8
@@ -56,32 +57,35 @@ def test_unreachable_hub_reads_only_the_cache_and_says_how_to_run_offline(
     assert len(message.splitlines()) == 1
 
 
-def test_missing_grader_role_and_key_fail_when_the_task_is_built(
+def test_missing_grader_role_and_key_stop_before_the_evaluated_model_is_called(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The judge's role is resolved in the first solver step: one sentence, no model call."""
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("AZUREAI_OPENAI_API_KEY", raising=False)
-    logs = tmp_path / "logs"
     data = write_demo_expdesign(tmp_path / "data")
-    with pytest.raises(RoleError) as raised:
-        inspect_eval(
-            "research_taste_evals/expdesign",
-            task_args={"data_path": str(data), "embedding_model": "offline-minilm"},
-            model="baseline/copy-input",
-            log_dir=str(logs),
-            display="none",
-        )
-    message = str(raised.value)
+    author, calls = counting_model(lambda n: "1. an experiment")
+    log = inspect_eval(
+        "research_taste_evals/expdesign",
+        task_args={"data_path": str(data), "embedding_model": "offline-minilm"},
+        model=author,
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )[0]
+    assert log.status == "error" and log.error is not None
+    message = log.error.message
     assert "model role 'grader' is not set" in message and "openai/gpt-4o-2024-08-06" in message
     assert "OPENAI_API_KEY" in message and "--model-role grader=" in message
     assert "-T judge_model=" in message
-    assert not logs.exists(), "the eval wrote a log before failing"
+    assert len(message.splitlines()) == 1
+    assert calls == []
 
 
-def test_a_given_role_or_explicit_model_passes_the_check() -> None:
-    assert require_role_or_key("grader", "openai/gpt-4o", explicit="mockllm/model") == (
-        "mockllm/model"
-    )
+def test_a_given_role_or_explicit_model_is_the_one_used() -> None:
+    spec = RoleSpec("grader", explicit="mockllm/model", default="openai/gpt-4o")
+    assert [str(m) for m in role_models(spec)] == ["mockllm/model"]
+    with pytest.raises(RoleError, match="model role 'critic' is not set"):
+        role_models(RoleSpec("critic"))
 
 
 @pytest.mark.parametrize(

@@ -212,11 +212,11 @@ def test_bad_parameters_fail_when_the_task_is_built(tmp_path: Path) -> None:
         lft(rubric_dir=str(tmp_path), access="context")
     with pytest.raises(ValueError, match="'openai' cannot exclude domains"):
         lft(rubric_dir=str(tmp_path), access="web", web_providers="anthropic,openai")
-    with pytest.raises(ValueError, match="followup must be one of"):
+    with pytest.raises(ValueError, match="argument 'followup' got 'sometimes'"):
         lft(followup="sometimes")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="access must be one of"):
+    with pytest.raises(ValueError, match="argument 'access' got 'internet'"):
         lft(access="internet")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="grader_repeats must be >= 1"):
+    with pytest.raises(ValueError, match="argument 'grader_repeats' got 0; allowed: 1 or more"):
         lft(grader_repeats=0)
 
 

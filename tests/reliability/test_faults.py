@@ -215,7 +215,13 @@ def test_a_grader_that_always_fails_is_retried_within_limits_then_reported_in_wo
 def test_timeouts_are_retried_and_change_no_metric(
     fault_server: FaultServer, tmp_path: Path
 ) -> None:
-    """A request held past ``attempt_timeout`` is abandoned and retried by Inspect."""
+    """A request held past ``attempt_timeout`` is abandoned and retried by Inspect.
+
+    No wall-clock race: every held request is retried (at least one retry per timeout fault);
+    a call the loaded machine answers late may be retried too (in the clean run as well), which
+    changes no answer, so the retry count is bounded below and the answered calls are compared
+    as a set, never as counts.
+    """
     hangs = Faults(latency=LATENCY, timeout=0.2, hang_seconds=HANG_SECONDS)
     (clean_log, clean_stats), (log, stats) = _pair(
         fault_server, TASKS["eqinfer"], tmp_path, hangs, attempt_timeout=ATTEMPT_TIMEOUT
@@ -224,8 +230,8 @@ def test_timeouts_are_retried_and_change_no_metric(
     report = _report(faulty)
     assert faulty.status == "success" and stats.faults["timeout"] > 0, report
     assert faulty.samples_completed == faulty.samples_total, report
-    assert faulty.retried_calls == stats.faults["timeout"], report
-    assert stats.answered == clean_stats.answered, report
+    assert faulty.retried_calls >= stats.faults["timeout"], report
+    assert set(stats.answered) == set(clean_stats.answered), report  # every call answered
     assert same_metrics(metrics(log), metrics(clean_log)), report
 
 
@@ -265,7 +271,8 @@ def test_sweep_retries_bad_bodies_by_default(
     fault_server: FaultServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``research-taste sweep`` sets Inspect's sample retry on error: 30% bad bodies, no loss."""
-    from research_taste_evals.cli.sweep import DEFAULT_RETRY_ON_ERROR, load_sweep, run_sweep
+    from research_taste_evals.cli.sweep import load_sweep, run_sweep
+    from research_taste_evals.cli.sweep_schema import DEFAULT_RETRY_ON_ERROR
 
     spec = TASKS["eqinfer"]
     sweep_file = tmp_path / "sweep.yaml"

@@ -125,3 +125,65 @@ def test_a_failing_computation_reports_nan(monkeypatch: pytest.MonkeyPatch) -> N
     assert all(math.isnan(result[key]) for key in DECISION_KEYS)
     # The answer-shape rates do not depend on the failing computation.
     assert result["reasked_rate"] == 0.0
+
+
+def test_tied_round_robin_gives_tied_bt_ratings_and_the_tie_aware_rho() -> None:
+    """Equal win counts in a complete round-robin are exactly tied (not ~1e-13 apart)."""
+    from scipy import stats as scipy_stats
+
+    from research_taste_evals.core.pairwise import bradley_terry
+    from research_taste_evals.core.stats import rank_correlation_with_ci
+
+    wins = {"a": 3, "b": 3, "c": 2, "d": 1, "e": 1}
+    beats = {"a": ["c", "d", "e"], "b": ["a", "d", "e"], "c": ["b", "d"], "d": ["e"], "e": ["c"]}
+    comparisons = [(winner, loser) for winner, losers in beats.items() for loser in losers]
+    assert len(comparisons) == 10 and {w: len(ls) for w, ls in beats.items()} == wins
+    for order in (comparisons, comparisons[::-1]):
+        ratings = bradley_terry(order)
+        assert ratings["a"] == ratings["b"] and ratings["d"] == ratings["e"]
+        assert ratings["a"] > ratings["c"] > ratings["d"]
+    truth = {"a": 5.0, "b": 1.0, "c": 4.0, "d": 2.0, "e": 3.0}
+    ids = sorted(truth)
+    expected = scipy_stats.spearmanr([wins[i] for i in ids], [truth[i] for i in ids]).statistic
+    rho = rank_correlation_with_ci(ratings, truth, "spearman", seed=0, resamples=10)["rho"]
+    assert rho == pytest.approx(expected, abs=1e-12)
+    untied = scipy_stats.spearmanr(
+        [ratings[i] + 1e-9 * k for k, i in enumerate(ids)], [truth[i] for i in ids]
+    ).statistic
+    assert rho != pytest.approx(untied, abs=1e-3)  # breaking the tie would change rho
+
+
+def test_unequal_opponents_are_not_tied_even_with_equal_win_counts() -> None:
+    from research_taste_evals.core.pairwise import bradley_terry
+
+    # x and y each win once, but x beat the strong paper and y the weak one.
+    comparisons = [("s", "w"), ("s", "w"), ("x", "s"), ("y", "w"), ("s", "x"), ("w", "y")]
+    ratings = bradley_terry(comparisons)
+    assert ratings["x"] > ratings["y"]
+
+
+def test_double_round_robin_ties_are_exact_where_the_fit_alone_leaves_them_apart() -> None:
+    """A seeded coin on every ordered pair of 20 papers (the all_pairs design): without the
+    exchangeability step 7 equal-win pairs come out ~1e-13 apart; here none does, and the
+    Spearman rho against any truth equals the one of the win counts (ties averaged)."""
+    import itertools
+
+    from scipy import stats as scipy_stats
+
+    from research_taste_evals.core.pairwise import bradley_terry
+    from research_taste_evals.core.stats import rank_correlation_with_ci
+
+    rng = random.Random(0)
+    ids = [f"p{i:02d}" for i in range(20)]
+    comparisons = [
+        (a, b) if rng.random() < 0.5 else (b, a) for a, b in itertools.permutations(ids, 2)
+    ]
+    wins = {paper: sum(1 for winner, _ in comparisons if winner == paper) for paper in ids}
+    ratings = bradley_terry(comparisons)
+    tied = [(a, b) for a, b in itertools.combinations(ids, 2) if wins[a] == wins[b]]
+    assert len(tied) >= 7
+    assert all(ratings[a] == ratings[b] for a, b in tied)
+    truth = {paper: rng.random() for paper in ids}
+    expected = scipy_stats.spearmanr([wins[i] for i in ids], [truth[i] for i in ids]).statistic
+    rho = rank_correlation_with_ci(ratings, truth, "spearman", seed=0, resamples=10)["rho"]
+    assert rho == pytest.approx(expected, abs=1e-12)

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 
+from research_taste_evals.core.text import replace_block
 from research_taste_evals.tastybench.dataset import UPSTREAM_DATA_DIR, load_papers
 from research_taste_evals.tastybench.readme_tables import (
     BASELINE_HEADER,
@@ -14,7 +15,6 @@ from research_taste_evals.tastybench.readme_tables import (
     baseline_row,
     data_facts,
     parser_facts,
-    replace_block,
     upstream_run_row,
 )
 from research_taste_evals.tastybench.tastybench import tastybench

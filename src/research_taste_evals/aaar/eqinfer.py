@@ -17,6 +17,8 @@ from research_taste_evals.aaar.dataset.eqinfer import (
     eqinfer_metadata,
     load_eqinfer_records,
 )
+from research_taste_evals.aaar.decoding import EQINFER_MAX_TOKENS, upstream_decoding
+from research_taste_evals.aaar.parsing import FaithfulReader
 from research_taste_evals.aaar.scorer.eqinfer import eqinfer_binary_scorer, eqinfer_choice_scorer
 from research_taste_evals.aaar.solvers import eqinfer_solver
 from research_taste_evals.core.provenance import task_version
@@ -36,6 +38,7 @@ def eqinfer(
     parse_retries: int = UPSTREAM_PARSE_RETRIES,
     shuffle_options: bool = True,
     choice_retries: int = UPSTREAM_CHOICE_RETRIES,
+    faithful_reader: FaithfulReader = "api",
 ) -> Task:
     """AAAR-1.0 EqInfer: judge whether a candidate LaTeX equation fits its paper's context.
 
@@ -44,6 +47,8 @@ def eqinfer(
     (``faithful_*``: Python ``int()``, forced to the wrong label when never readable).
     ``variant``: ``binary`` (the paper's: 4 options judged 0/1, pooled F1) or
     ``multiple_choice`` (pick the correct option of four, accuracy; one call).
+    ``faithful_reader``: ``api`` or ``vllm``, which release script's reading fills
+    ``faithful_*`` (same answers). Decoding defaults to upstream's (``aaar/decoding.py``).
     """
     arguments = dict(locals())
     records, resolved = load_eqinfer_records(data_path)
@@ -51,7 +56,8 @@ def eqinfer(
     return Task(
         dataset=eqinfer_dataset(records, variant, context_words, shuffle_options, name="eqinfer"),
         solver=eqinfer_solver(variant, parse_retries, choice_retries),
-        scorer=eqinfer_binary_scorer() if binary else eqinfer_choice_scorer(),
+        scorer=eqinfer_binary_scorer(faithful_reader) if binary else eqinfer_choice_scorer(),
+        config=upstream_decoding(EQINFER_MAX_TOKENS),
         version=task_version(__file__, "eqinfer"),
         metadata=eqinfer_metadata(arguments, len(records), resolved),
     )

@@ -17,6 +17,7 @@ from research_taste_evals.aaar.dataset.expdesign import (
     expdesign_metadata,
     load_expdesign_records,
 )
+from research_taste_evals.aaar.decoding import EXPDESIGN_MAX_TOKENS, upstream_decoding
 from research_taste_evals.aaar.embedding_models import S_METRIC_MODEL, aaar_embedder
 from research_taste_evals.aaar.scorer.expdesign import (
     DEFAULT_JUDGE_MODEL,
@@ -70,6 +71,7 @@ def expdesign(
             expdesign_solver(explain_mode, explanation_retries),
         ],
         scorer=expdesign_scorer(judge_model, *embedding, judge_prompt, judge_cache),
+        config=upstream_decoding(EXPDESIGN_MAX_TOKENS),
         version=task_version(__file__, "expdesign"),
         metadata=expdesign_metadata(
             arguments, len(records), resolved, embedder, JUDGE_DECODING, DEFAULT_JUDGE_MODEL

@@ -149,19 +149,22 @@ def en_f1() -> Metric:
 
 @metric
 def faithful_en_precision() -> Metric:
-    """En-Precision with failed judge calls scored 0, as the release code does."""
+    """En-Precision as the release code reads the judge: an answer with no 0/1 scores 0;
+    provider errors are left out and counted (``judge_error_rate``)."""
     return key_mean("faithful_en_precision")
 
 
 @metric
 def faithful_en_recall() -> Metric:
-    """En-Recall with failed judge calls scored 0, as the release code does."""
+    """En-Recall as the release code reads the judge: an answer with no 0/1 scores 0;
+    provider errors are left out and counted (``judge_error_rate``)."""
     return key_mean("faithful_en_recall")
 
 
 @metric
 def faithful_en_f1() -> Metric:
-    """En-F1 with failed judge calls scored 0, as the release code does."""
+    """En-F1 as the release code reads the judge: an answer with no 0/1 scores 0;
+    provider errors are left out and counted (``judge_error_rate``)."""
     return key_mean("faithful_en_f1")
 
 
@@ -193,6 +196,13 @@ def judge_unparsed_rate() -> Metric:
 def judge_failure_rate() -> Metric:
     """Share of judge calls with no decision: unparseable, refused or a provider error."""
     return key_ratio("judge_failed", "judge_calls")
+
+
+@metric
+def judge_error_rate() -> Metric:
+    """Share of judge calls that were provider errors, left out of the faithful_* denominators
+    (upstream stops its run rather than score one) as of the strict ones."""
+    return key_ratio("judge_errors", "judge_calls")
 
 
 @metric

@@ -18,6 +18,7 @@ from research_taste_evals.aaar.dataset.paper_weakness import (
     weakness_dataset,
     weakness_metadata,
 )
+from research_taste_evals.aaar.decoding import WEAKNESS_MAX_TOKENS, upstream_decoding
 from research_taste_evals.aaar.embedding_models import ITF_IDF_MODEL, S_METRIC_MODEL, aaar_embedder
 from research_taste_evals.aaar.metrics import FULL_WEAKNESS_PAPERS, mean_keeping_epoch_lists
 from research_taste_evals.aaar.scorer.paper_weakness import weakness_scorer
@@ -55,6 +56,7 @@ def paper_weakness(
         scorer=weakness_scorer(*models, embedding_device),
         # ITF-IDF compares lists of the same run: keep every epoch's lists (see metrics.py).
         epochs=Epochs(1, mean_keeping_epoch_lists()),
+        config=upstream_decoding(WEAKNESS_MAX_TOKENS),
         version=task_version(__file__, "paper_weakness"),
         metadata=weakness_metadata(
             arguments, len(records), FULL_WEAKNESS_PAPERS, resolved, (s_embedder, itf_embedder)

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import re
 import string
+from typing import Literal
 
 from research_taste_evals.aaar.prompts import UPSTREAM_JUDGE_DIGIT
 from research_taste_evals.core.answers import parse_binary, parse_choice
 
 BINARY_LABELS = (0, 1)
+# Which release script's reading fills EqInfer's faithful_* metrics: the API script's
+# (int(), re-asks) or the vLLM script's (exact "0"/"1" on the one answer).
+FaithfulReader = Literal["api", "vllm"]
 
 
 def faithful_binary(answer: str) -> int | None:
@@ -28,6 +32,17 @@ def faithful_binary(answer: str) -> int | None:
     except ValueError:
         return None
     return value if value in BINARY_LABELS else None
+
+
+def vllm_binary(answer: str) -> int | None:
+    """EqInfer binary, as the open-weights (vLLM) script reads it: exactly ``0`` or ``1``.
+
+    ``scripts/subtask1_equation_model_eval_binary.open_source.py``: ``output.strip()`` must be
+    ``"1"`` or ``"0"``; anything else (``01``, ``**1**``) is never re-asked and is forced to the
+    wrong label. Read from the first answer only.
+    """
+    text = answer.strip()
+    return int(text) if text in ("0", "1") else None
 
 
 def strict_binary(answer: str) -> int | None:

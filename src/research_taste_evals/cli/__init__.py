@@ -38,11 +38,16 @@ LAZY_COMMANDS = {
         "research_taste_evals.cli.ideapairs",
         "Idea pairs: build a pairs file from leaderboards",
     ),
+    "local-model": (
+        "research_taste_evals.cli.local_model",
+        "convert the packaged GGUF chat models once, for --model local/<name>",
+    ),
 }
 
 
 def cmd_list(_: argparse.Namespace) -> int:
     from research_taste_evals.cli.listing import baselines, tasks
+    from research_taste_evals.core.local_llm import LOCAL_MODELS
 
     print("Tasks (inspect eval research_taste_evals/<name>):")
     for name, description in tasks():
@@ -50,6 +55,9 @@ def cmd_list(_: argparse.Namespace) -> int:
     print("\nOffline baseline models (--model baseline/<name>):")
     for name, description in baselines():
         print(f"  {name:<20} {description}")
+    print("\nPackaged open-weights models (--model local/<name>; the local-llm extra):")
+    for name, model in sorted(LOCAL_MODELS.items()):
+        print(f"  {name:<22} {model.package} ({model.license}), context {model.context_length}")
     return 0
 
 

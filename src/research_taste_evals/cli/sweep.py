@@ -9,77 +9,39 @@ shard is an ordinary eval set over its part of the grid, so retries and skipping
 
 from __future__ import annotations
 
-import contextvars
-import inspect
-from collections.abc import Callable
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-import yaml
 from inspect_ai import Task, eval_set, task_with
 from inspect_ai._util.entrypoints import ensure_entry_points
 from inspect_ai._util.registry import RegistryInfo, registry_find, registry_unqualified_name
-from inspect_ai.model import GenerateConfig, get_model
-from inspect_ai.model._model import init_active_model, init_model_roles
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from inspect_ai.model import Model, get_model
+from pydantic import ValidationError
 
-from research_taste_evals.cli.sweep_checks import check_sweep
+from research_taste_evals.cli.sweep_checks import check_sweep, named_models
+from research_taste_evals.cli.sweep_schema import (
+    ModelRoles,
+    SweepConfig,
+)
 from research_taste_evals.core.data import (
     DataError,
     cache_dir,
     describe_validation_error,
-    describe_yaml_error,
+    read_yaml,
 )
 from research_taste_evals.core.demo import DemoRun
+from research_taste_evals.core.errors import ConfigError
+from research_taste_evals.core.task_args import check_task_arguments
 
-# Sample-level retries of a transient error (a malformed or dropped provider response) before
-# the sample counts as errored; Inspect's own default is no retry.
-DEFAULT_RETRY_ON_ERROR = 3
 # A task's data argument with this value is replaced by demo data its family's demo.py writes.
 DEMO_DATA_VALUE = "demo"
 # Every sweep run carries this tag, so reports can tell sweep logs from ad-hoc runs.
 SWEEP_TAG = "sweep"
 # Task arguments that name the data a run reads: with one, --dry-run counts the samples there.
 DATA_ARG_SUFFIXES = ("_path", "_file")
-
-ModelRoles = dict[str, str | list[str]]
-
-
-class SweepTask(BaseModel):
-    """One task of the grid, with its arguments and (optionally) its own models and roles."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    task: str
-    args: dict[str, Any] = Field(default_factory=dict)
-    models: list[str] | None = Field(default=None, min_length=1)
-    model_roles: ModelRoles | None = None
-
-
-class SweepConfig(BaseModel):
-    """A sweep file: which models run which tasks, how, and where the logs go."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    log_dir: str
-    tasks: list[SweepTask] = Field(min_length=1)
-    models: list[str] = Field(default_factory=list)
-    model_roles: ModelRoles = Field(default_factory=dict)
-    epochs: int | None = Field(default=None, ge=1)
-    limit: int | None = Field(default=None, ge=1)
-    max_connections: int | None = Field(default=None, ge=1)
-    max_samples: int | None = Field(default=None, ge=1)
-    max_tasks: int | None = Field(default=None, ge=1)
-    batch: bool | int | None = None
-    retry_attempts: int | None = Field(default=None, ge=0)
-    retry_on_error: int = Field(default=DEFAULT_RETRY_ON_ERROR, ge=0)
-    fail_on_error: bool | float | None = None
-    # Samples written to the log between flushes: what survives a killed process to be resumed.
-    log_buffer: int | None = Field(default=None, ge=1)
-    tags: list[str] = Field(default_factory=list)
-    metadata: dict[str, Any] = Field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -90,6 +52,11 @@ class PlannedRun:
     args: dict[str, Any]
     model: str
     model_roles: ModelRoles
+    model_args: dict[str, dict[str, Any]] = dataclass_field(default_factory=dict)
+
+    def get(self, name: str, role: str | None = None) -> Model:
+        """The Inspect model ``name`` with its sweep model arguments."""
+        return get_model(name, role=role, **self.model_args.get(name, {}))
 
 
 def _demo_runs() -> dict[str, DemoRun]:
@@ -113,14 +80,7 @@ def _tasks_by_name() -> dict[str, Any]:
 def load_sweep(path: str | Path) -> SweepConfig:
     """Read and validate a sweep file; errors name the file and the field."""
     source = Path(path)
-    try:
-        raw = yaml.safe_load(source.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise DataError(f"{source}: cannot read: {error.strerror or error}") from error
-    except UnicodeDecodeError as error:
-        raise DataError(f"{source}: cannot read: not UTF-8 text: byte {error.start}") from error
-    except yaml.YAMLError as error:
-        raise DataError(f"{source}: invalid YAML {describe_yaml_error(error)}") from error
+    raw = read_yaml(source)
     if raw is None:
         raise DataError(f"{source}: the sweep file is empty (needs log_dir, tasks and models)")
     try:
@@ -140,13 +100,10 @@ def load_sweep(path: str | Path) -> SweepConfig:
                 f"{source}: field 'tasks.{index}.task': unknown task {entry.task!r}; "
                 f"known: {sorted(known)}"
             )
-        accepted = inspect.signature(known[entry.task]).parameters
-        unknown_args = sorted(set(entry.args) - set(accepted))
-        if unknown_args:
-            raise DataError(
-                f"{source}: field 'tasks.{index}.args': {entry.task} has no argument(s) "
-                f"{unknown_args}; its arguments: {sorted(accepted)}"
-            )
+        try:  # the same check as `inspect eval -T` (core.task_args), before anything runs
+            check_task_arguments(known[entry.task], entry.args)
+        except ConfigError as error:
+            raise DataError(f"{source}: field 'tasks.{index}.args': {error}") from error
         demo = demos.get(entry.task)
         for name, value in entry.args.items():
             if value == DEMO_DATA_VALUE and (demo is None or name != demo.data_arg):
@@ -160,22 +117,6 @@ def load_sweep(path: str | Path) -> SweepConfig:
     return config
 
 
-def _named_models(config: SweepConfig) -> list[tuple[str, str]]:
-    """(field, model) for every model and role member the file names, top level and per task."""
-    named = [(f"models.{i}", model) for i, model in enumerate(config.models)]
-    scopes: list[tuple[str, ModelRoles]] = [("model_roles", config.model_roles)]
-    for index, entry in enumerate(config.tasks):
-        named += [(f"tasks.{index}.models.{i}", m) for i, m in enumerate(entry.models or [])]
-        scopes.append((f"tasks.{index}.model_roles", entry.model_roles or {}))
-    for prefix, roles in scopes:
-        for role, members in roles.items():
-            if isinstance(members, list):
-                named += [(f"{prefix}.{role}.{i}", model) for i, model in enumerate(members)]
-            else:
-                named.append((f"{prefix}.{role}", members))
-    return named
-
-
 def check_models(source: Path, config: SweepConfig) -> None:
     """Each model and role member must name a known provider (``<provider>/<model>``).
 
@@ -186,7 +127,7 @@ def check_models(source: Path, config: SweepConfig) -> None:
         DataError: naming the sweep file, the field and the model.
     """
     ensure_entry_points()  # providers registered by installed packages (e.g. baseline/)
-    for field, model in _named_models(config):
+    for field, model in named_models(config):
         provider, slash, _ = model.partition("/")
         if not slash:
             raise DataError(f"{source}: field '{field}': {model!r} is not <provider>/<model>")
@@ -208,6 +149,7 @@ def plan(config: SweepConfig, shard: tuple[int, int] | None = None) -> list[Plan
             args=entry.args,
             model=model,
             model_roles=entry.model_roles if entry.model_roles is not None else config.model_roles,
+            model_args=config.model_args,
         )
         for entry in config.tasks
         for model in entry.models or config.models
@@ -242,36 +184,33 @@ def resolve_args(run: PlannedRun) -> dict[str, Any]:
 def construct(run: PlannedRun) -> Task:
     """The run's task as its @task function builds it, on the resolved arguments.
 
-    Built in an empty context: Inspect leaves the last eval's active model set in the calling
-    context, and a task that checks its roles when built by ``inspect eval`` (lft) would take
-    that for its own eval, whose roles are bound only later (``task_with``).
+    Nothing about models is decided here: roles are resolved when the task runs (core.roles),
+    so a task is built once, anywhere.
     """
-    return contextvars.Context().run(_tasks_by_name()[run.task], **resolve_args(run))
+    return _tasks_by_name()[run.task](**resolve_args(run))
 
 
 def build_tasks(runs: list[PlannedRun]) -> list[Task]:
-    """One Inspect task per planned run, with its model and roles bound to it."""
+    """One Inspect task per planned run (built once), with its model and roles bound to it."""
     tasks = []
     for run in runs:
-        # Built with the run's model and roles active (as Inspect builds a task named on its
-        # command line), so a constructor's role check (core/roles.py) sees this run's roles.
-        task = contextvars.Context().run(_construct, _tasks_by_name()[run.task], run)
-        if run.model_roles:
-            tasks.append(task_with(task, model=run.model, model_roles=dict(run.model_roles)))
+        task = construct(run)
+        model: str | Model = run.get(run.model) if run.model in run.model_args else run.model
+        roles: dict[str, Any] = {
+            role: (
+                [run.get(m, role) if m in run.model_args else m for m in members]
+                if isinstance(members, list)
+                else run.get(members, role)
+                if members in run.model_args
+                else members
+            )
+            for role, members in run.model_roles.items()
+        }
+        if roles:
+            tasks.append(task_with(task, model=model, model_roles=roles))
         else:
-            tasks.append(task_with(task, model=run.model))
+            tasks.append(task_with(task, model=model))
     return tasks
-
-
-def _construct(task_fn: Callable[..., Task], run: PlannedRun) -> Task:
-    """Call a task constructor with ``run``'s model and roles active (call in a copied context)."""
-    roles = {
-        role: [get_model(m) for m in members] if isinstance(members, list) else get_model(members)
-        for role, members in run.model_roles.items()
-    }
-    init_model_roles(roles)
-    init_active_model(get_model(run.model), GenerateConfig())
-    return task_fn(**resolve_args(run))
 
 
 def run_sweep(

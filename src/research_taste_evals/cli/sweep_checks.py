@@ -13,14 +13,14 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from inspect_ai._util.error import PrerequisiteError
 from inspect_ai.model import get_model
 
 from research_taste_evals.core.data import DataError
+from research_taste_evals.core.errors import PrerequisiteError
 from research_taste_evals.core.roles import _plain as plain_message  # the one markup stripper
 
 if TYPE_CHECKING:
-    from research_taste_evals.cli.sweep import ModelRoles, SweepConfig
+    from research_taste_evals.cli.sweep_schema import ModelRoles, SweepConfig
 
 # The model roles each task reads (besides the evaluated model); a role a task does not read
 # would be ignored by Inspect, so a sweep naming one is almost always a typo or a wrong entry.
@@ -123,6 +123,22 @@ def check_log_dir(where: str, log_dir: str) -> None:
         raise DataError(f"{where}: {path} is a file, not a folder (logs go in a folder)")
 
 
+def named_models(config: SweepConfig) -> list[tuple[str, str]]:
+    """(field, model) for every model and role member the file names, top level and per task."""
+    named = [(f"models.{i}", model) for i, model in enumerate(config.models)]
+    scopes: list[tuple[str, ModelRoles]] = [("model_roles", config.model_roles)]
+    for index, entry in enumerate(config.tasks):
+        named += [(f"tasks.{index}.models.{i}", m) for i, m in enumerate(entry.models or [])]
+        scopes.append((f"tasks.{index}.model_roles", entry.model_roles or {}))
+    for prefix, roles in scopes:
+        for role, members in roles.items():
+            if isinstance(members, list):
+                named += [(f"{prefix}.{role}.{i}", model) for i, model in enumerate(members)]
+            else:
+                named.append((f"{prefix}.{role}", members))
+    return named
+
+
 def check_credentials(source: Path | str, config: SweepConfig) -> None:
     """Build every model and role member (no call): a missing API key or client package is
     reported now, naming the entry, not by the provider once the runs start.
@@ -130,9 +146,7 @@ def check_credentials(source: Path | str, config: SweepConfig) -> None:
     Raises:
         DataError: naming the sweep file, the field, the model and the provider's complaint.
     """
-    from research_taste_evals.cli.sweep import _named_models
-
-    for field, model in _named_models(config):
+    for field, model in named_models(config):
         try:
             get_model(model)
         except PrerequisiteError as error:

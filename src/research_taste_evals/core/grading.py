@@ -36,6 +36,7 @@ from inspect_ai.model import (
 from inspect_ai.util import LimitExceededError, span
 
 from research_taste_evals.core.failures import describe_error
+from research_taste_evals.core.reasons import OVERFLOW_STOP_REASON
 from research_taste_evals.core.stats import NAN
 
 GradeT = TypeVar("GradeT")
@@ -198,6 +199,10 @@ async def grade_member(
         refusal = _refusal_detail(output)
         if refusal is not None:
             return MemberGrade(index, name, repeat, None, "refusal", refusal, text)
+        if output.stop_reason == OVERFLOW_STOP_REASON and not text.strip():
+            # The prompt did not fit the grader's context: a failed call, with its reason.
+            detail = output.error or "stop_reason model_length (prompt longer than the context)"
+            return MemberGrade(index, name, repeat, None, "model_error", detail, text)
         try:
             grade = parse(text)
         except ValueError as error:

@@ -135,6 +135,31 @@ def _fit_log_strengths(wins: np.ndarray, prior: float) -> np.ndarray:
     return theta
 
 
+def _exchangeable_classes(wins: np.ndarray) -> list[np.ndarray]:
+    """Groups of papers the BT posterior cannot tell apart, hence rated exactly equal.
+
+    The posterior depends on the data only through each paper's win total and the games
+    matrix ``N = wins + wins.T``. Papers i and j are exchangeable when their win totals are
+    equal and swapping them leaves ``N`` unchanged (``N[i, k] == N[j, k]`` for every other k):
+    e.g. equal win counts in a complete round-robin. The unique optimum then gives them the same
+    rating, which the numerical fit only reaches to ~1e-13 (enough for Spearman to rank them).
+    """
+    games = wins + wins.T
+    totals = wins.sum(axis=1)
+    classes: list[list[int]] = []
+    for paper in range(len(wins)):
+        for members in classes:
+            other = members[0]
+            swapped = games[other].copy()  # the other's games, with the two papers swapped
+            swapped[[paper, other]] = swapped[[other, paper]]
+            if totals[paper] == totals[other] and np.array_equal(games[paper], swapped):
+                members.append(paper)
+                break
+        else:
+            classes.append([paper])
+    return [np.asarray(members) for members in classes if len(members) > 1]
+
+
 def bradley_terry(
     comparisons: Iterable[Comparison],
     prior_strength: float = DEFAULT_BT_PRIOR_STRENGTH,
@@ -150,7 +175,8 @@ def bradley_terry(
     the prior, the negative log posterior is strictly convex; it is minimised with its exact
     gradient and Hessian over a win-count matrix (``_fit_log_strengths``). The fit uses only
     the win counts, with papers indexed in sorted id order, so reordering the comparisons gives
-    bit-identical ratings.
+    bit-identical ratings. Papers the data cannot tell apart (equal win totals, same opponents:
+    ``_exchangeable_classes``) get exactly equal ratings, so rank correlations see the tie.
 
     Args:
         comparisons: (winner_id, loser_id) pairs; their order is irrelevant.
@@ -172,6 +198,8 @@ def bradley_terry(
         cols = np.array([index[loser] for _, loser in checked])
         np.add.at(wins, (rows, cols), 1.0)
     theta = _fit_log_strengths(wins, prior_strength) if checked else np.zeros(len(canonical))
+    for members in _exchangeable_classes(wins):
+        theta[members] = theta[members].mean()  # exact ties where the data cannot tell apart
     ratings = DEFAULT_INITIAL_RATING + LOG_STRENGTH_TO_ELO * theta
     return {paper: float(ratings[index[paper]]) for paper in ids}
 

@@ -34,7 +34,7 @@ def provenance(
     """The ``{"provenance": {...}}`` entry for a task's metadata.
 
     Args:
-        benchmark: The benchmark's name as the paper gives it (e.g. ``"AAAR-1.0 EqInfer"``),
+        benchmark: The benchmark's name as its paper gives it (the family passes it),
             required: the one place a log names its benchmark.
         data: Where the data was read from (its source and revision are used unless
             ``source``/``revision`` are given explicitly).

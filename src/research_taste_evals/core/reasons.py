@@ -13,8 +13,12 @@ UnscoredReason = Literal[
     "grader_failed",  # the judge/grader panel gave no usable grade (below quorum, errors)
     "empty_prediction",  # the answer parsed but held nothing to score
     "model_error",  # the provider failed for this sample after retries
+    "context_overflow",  # the prompt did not fit the model's context (stop_reason model_length)
 ]
 INVALID_RESPONSE_FORMAT: UnscoredReason = "invalid_response_format"
 GRADER_FAILED: UnscoredReason = "grader_failed"
 EMPTY_PREDICTION: UnscoredReason = "empty_prediction"
 MODEL_ERROR: UnscoredReason = "model_error"
+CONTEXT_OVERFLOW: UnscoredReason = "context_overflow"
+# Inspect's stop reason for a prompt longer than the model's context (API providers, local/).
+OVERFLOW_STOP_REASON = "model_length"

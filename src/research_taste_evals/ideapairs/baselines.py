@@ -6,11 +6,12 @@ None of them forecasts anything; they show what the metrics say about known beha
   (and 50% single-order accuracy) -- the position bias the metric is built to expose.
 - ``baseline/longer`` picks the idea with the longer description (ties: A): a length prior.
 - ``baseline/newer`` picks the idea published later (ties: A): the recency prior of appendix
-  B.7.5. Years are not in the prompt, so it reads them from the running sample's metadata --
+  B.7.5. Years are not in the prompt, so it reads them from the running sample's store
+  (``solvers.FACTS_STORE_KEY``, written by ``judge_both_orders``) --
   a deliberate peek that only an offline baseline may take.
 
-- ``baseline/idea-oracle`` picks the idea with the higher unified score, read from the sample
-  (a ceiling: 100% accuracy; in ``mode=ranking`` Top-1 1.0 and rank RMSE 0).
+- ``baseline/idea-oracle`` picks the idea with the higher unified score, read from the sample's
+  store like the years (a ceiling: 100% accuracy; in ``mode=ranking`` Top-1 1.0 and rank RMSE 0).
 
 Each answers in the prompt's format: the 0/1 label (``prompt=paper``), or "Answer:" with a
 confidence of 0.5 (no knowledge) under ``prompt=reasoning``, so calibration figures are a floor.
@@ -21,9 +22,10 @@ from __future__ import annotations
 import re
 
 from inspect_ai.model import ChatMessage
-from inspect_ai.solver._task_state import sample_state  # the running sample (see module doc)
+from inspect_ai.util import store
 
 from research_taste_evals.core.baselines import register_baseline
+from research_taste_evals.ideapairs.solvers import FACTS_STORE_KEY
 
 _IDEAS = re.compile(
     r"\nIdea A:\n(.*?)\n\nIdea B:\n(.*?)\n\n(?:Reason about|Answer with the label)", re.DOTALL
@@ -65,12 +67,8 @@ def longer_idea(messages: list[ChatMessage]) -> str:
 
 
 def _fact_of(text: str, fact: str) -> float | None:
-    state = sample_state()
-    ideas = (state.metadata or {}).get("ideas", {}) if state is not None else {}
-    for facts in ideas.values():
-        if facts.get("text") == text:
-            return float(facts[fact])
-    return None
+    facts: dict[str, dict[str, float]] = store().get(FACTS_STORE_KEY) or {}
+    return facts.get(text, {}).get(fact)
 
 
 @register_baseline(

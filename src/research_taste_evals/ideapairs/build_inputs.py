@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from inspect_ai._util.error import PrerequisiteError
 from inspect_ai.model import Model, get_model
 
 from research_taste_evals.core.data import DataError
+from research_taste_evals.core.errors import PrerequisiteError
 from research_taste_evals.core.roles import _plain  # the one markup stripper
 from research_taste_evals.ideapairs.leaderboards import Leaderboard
 

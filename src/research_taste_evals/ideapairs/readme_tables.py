@@ -13,7 +13,7 @@ from typing import Any
 
 from inspect_ai.log import EvalLog
 
-from research_taste_evals.tastybench.readme_tables import replace_block
+from research_taste_evals.core.text import replace_block
 
 __all__ = ["replace_block"]
 

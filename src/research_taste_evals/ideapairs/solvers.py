@@ -98,6 +98,22 @@ def logprob_probability_b(output: ModelOutput) -> float | None:
     return mass["B"] / total if total > 0 else None
 
 
+# The running sample's idea texts -> facts (kept in the sample store).
+FACTS_STORE_KEY = "ideapairs_facts"
+# The facts offline baselines may peek at (never in a prompt): year (baseline/newer) and the
+# unified score (baseline/idea-oracle).
+PEEKED_FACTS = ("year", "unified_score")
+
+
+def idea_facts(metadata: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """Each idea's text -> its peeked facts, from a sample's metadata."""
+    ideas = (metadata or {}).get("ideas", {})
+    return {
+        str(facts.get("text")): {k: float(facts[k]) for k in PEEKED_FACTS if k in facts}
+        for facts in ideas.values()
+    }
+
+
 @solver
 def judge_both_orders(
     logprobs: bool = True, prompt: str = "paper", reask: int = DEFAULT_REASK
@@ -116,6 +132,8 @@ def judge_both_orders(
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         model = get_model()
+        # Facts only the offline baselines read (never in a prompt): no module state needed.
+        state.store.set(FACTS_STORE_KEY, idea_facts(state.metadata))
         prompts = [order_prompt(state.metadata, order) for order in ORDERS]
         results = await asyncio.gather(
             *(

@@ -32,8 +32,6 @@ from research_taste_evals.lft.solvers import (
 )
 
 BOUNDS = {
-    "followup_rounds": (0, None),
-    "max_nudges": (0, None),
     "grader_repeats": (1, None),
     "quorum": (1, None),
     "runs": (1, None),

@@ -26,7 +26,11 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from research_taste_evals.core.grading import MemberGrade, check_quorum, resolve_graders
-from research_taste_evals.core.reasons import GRADER_FAILED
+from research_taste_evals.core.reasons import (
+    CONTEXT_OVERFLOW,
+    GRADER_FAILED,
+    OVERFLOW_STOP_REASON,
+)
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.lft.dataset import RUN_KEY, run_cache
 from research_taste_evals.lft.grader import (
@@ -148,6 +152,35 @@ def missing_answer_score() -> Score:
     )
 
 
+def context_overflow_score(detail: str | None) -> Score:
+    """No solution because the prompt did not fit the model's context: unscored, not level 0.
+
+    A missing answer is level 0 by the rubric, but an overflow is the run's context budget
+    (``access=context`` documents, a small local model), so it is counted in ``unscored``.
+    """
+    return Score(
+        value={
+            "end_to_end": NAN,
+            "iqr": NAN,
+            "feasible": NAN,
+            "partial_credit": NAN,
+            "partial_credit_iqr": NAN,
+            "valid_grades": 0.0,
+            "failed_grades": 0.0,
+            "unscored": 1.0,
+            "contradictions": NAN,
+        },
+        answer="",
+        reason=CONTEXT_OVERFLOW,
+        explanation=f"UNSCORED: {detail or 'the prompt is longer than the model context'}",
+        metadata={
+            "context_overflow": detail,
+            PANEL_LEVELS_KEY: [],
+            PANEL_CREDITS_KEY: [],
+        },
+    )
+
+
 def record_nudges(result: Score, trajectory: dict[str, Any] | None) -> None:
     """Carry a nudge trajectory into the score value, so it survives epochs and metrics see it.
 
@@ -201,6 +234,8 @@ def lft_scorer(
     async def score(state: TaskState, target: Target) -> Score:
         rubric = rubric_from_metadata(state.metadata)
         solution = state.output.completion.strip()
+        if not solution and state.output.stop_reason == OVERFLOW_STOP_REASON:
+            return context_overflow_score(state.output.error)
         if not solution:
             missing = missing_answer_score()
             record_nudges(missing, state.metadata.get(NUDGE_METADATA_KEY))

@@ -33,7 +33,6 @@ from inspect_ai.model import (
     Model,
     ModelOutput,
 )
-from inspect_ai.model._model import active_model  # not exported; set while evals build tasks
 from inspect_ai.solver import Generate, Solver, TaskState, generate, solver, system_message
 from inspect_ai.util import span
 
@@ -353,8 +352,6 @@ def lft_solver(arguments: Mapping[str, Any], providers: Sequence[str]) -> list[S
     """The ``lft`` task's chain for its (checked) arguments: the grader role is resolved first,
     so a missing one stops each sample before the evaluated model is called."""
     cache: bool | CachePolicy = arguments["grader_cache"]
-    if active_model() is not None:  # built by inspect eval or a sweep: the roles are bound now
-        require_reachable_quorum(arguments["quorum"], arguments["grader_repeats"])
     return [
         roles_ready(grader_spec(arguments["allow_self_grading"])),
         quorum_ready(arguments["quorum"], arguments["grader_repeats"]),

@@ -267,16 +267,3 @@ def parser_facts(upstream: Path) -> str:
         f"decided {decided}; our parser agrees on {agree}, contradicts {contradict} and "
         f"defers the other {decided - agree - contradict} to the extractor."
     )
-
-
-def replace_block(text: str, name: str, content: str) -> str:
-    """``text`` with the generated block ``name`` replaced by ``content``.
-
-    Raises:
-        ValueError: the README lacks the block's markers.
-    """
-    begin, end = f"<!-- BEGIN generated: {name} -->", f"<!-- END generated: {name} -->"
-    pattern = re.compile(re.escape(begin) + r".*?" + re.escape(end), re.DOTALL)
-    if not pattern.search(text):
-        raise ValueError(f"README has no generated block {name!r} ({begin} ... {end})")
-    return pattern.sub(lambda _: f"{begin}\n{content}\n{end}", text)

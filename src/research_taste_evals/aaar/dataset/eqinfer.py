@@ -16,6 +16,11 @@ from typing import Any, Literal
 from inspect_ai.dataset import MemoryDataset, Sample
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from research_taste_evals.aaar.decoding import (
+    EQINFER_MAX_TOKENS,
+    decoding_provenance,
+    upstream_decoding,
+)
 from research_taste_evals.aaar.prompts import (
     EQINFER_BINARY_PROMPT,
     EQINFER_MC_PROMPT,
@@ -31,7 +36,13 @@ from research_taste_evals.core.data import (
     validate_records,
 )
 from research_taste_evals.core.provenance import provenance
-from research_taste_evals.core.text import content_id, fill_template, first_words, last_words
+from research_taste_evals.core.text import (
+    content_id,
+    fill_template,
+    first_words,
+    last_words,
+    word_counting_provenance,
+)
 
 # HF dataset Reza8848/AAAR-1.0, commit 26738cf ("update README"), the newest seen. The Hub
 # resolves this short hash; the full hash it resolved to is recorded in each log's metadata.
@@ -238,6 +249,14 @@ def eqinfer_metadata(
             },
             benchmark="AAAR-1.0 EqInfer",
             parse_modes="strict (decision_*, headline) and faithful (faithful_*) per answer",
+            faithful_reader=arguments.get("faithful_reader", "api") if binary else None,
+            word_counting=word_counting_provenance("whitespace"),
+            model_decoding=decoding_provenance(
+                upstream_decoding(EQINFER_MAX_TOKENS),
+                "subtask1_equation_model_eval_binary.py"
+                if binary
+                else "subtask1_equation_model_eval.py",
+            ),
         ),
         "variant": arguments["variant"],
         "context_words": context_words,

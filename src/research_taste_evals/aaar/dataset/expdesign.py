@@ -18,6 +18,11 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from research_taste_evals.aaar.dataset.eqinfer import AAAR_HF_REPO, AAAR_HF_REVISION
 from research_taste_evals.aaar.dataset.paper_folders import RECORD_FILE, load_paper_records
+from research_taste_evals.aaar.decoding import (
+    EXPDESIGN_MAX_TOKENS,
+    decoding_provenance,
+    upstream_decoding,
+)
 from research_taste_evals.aaar.embedding_models import S_METRIC_MODEL, is_paper_model
 from research_taste_evals.aaar.prompts import UPSTREAM_LIST_ITEM
 from research_taste_evals.core.data import (
@@ -26,7 +31,12 @@ from research_taste_evals.core.data import (
 )
 from research_taste_evals.core.embeddings import Embedder
 from research_taste_evals.core.provenance import provenance
-from research_taste_evals.core.text import WordCounting, first_counted_words
+from research_taste_evals.core.text import (
+    WordCounting,
+    first_counted_words,
+    nltk_counting_is_upstream,
+    word_counting_provenance,
+)
 
 EXPDESIGN_FOLDER = "Experiment_Design"
 EXPERIMENTS_KEY = "What experiments do you suggest doing?"
@@ -149,12 +159,17 @@ def expdesign_metadata(
                 "data": not resolved.source.startswith("local:"),
                 "judge_prompt": judge_prompt == "v2",
                 "judge_decoding": True,
-                "word_counting": arguments["word_counting"] == "nltk",
+                "word_counting": nltk_counting_is_upstream(arguments["word_counting"]),
                 "context_words": arguments["context_words"] == DEFAULT_CONTEXT_WORDS,
                 "embeddings": is_paper_model(embedder, S_METRIC_MODEL),
             },
             benchmark="AAAR-1.0 ExpDesign",
             embeddings=embedder.describe(),
+            word_counting=word_counting_provenance(arguments["word_counting"]),
+            model_decoding=decoding_provenance(
+                upstream_decoding(EXPDESIGN_MAX_TOKENS),
+                "subtask2_experiment_model_prediction.close_source.v2.py",
+            ),
             judge_decoding=dict(judge_decoding),
             parse_modes="strict (en_*, headline) and faithful (faithful_en_*) per answer",
         ),

@@ -16,6 +16,11 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from research_taste_evals.aaar.dataset.eqinfer import AAAR_HF_REPO, AAAR_HF_REVISION
 from research_taste_evals.aaar.dataset.paper_folders import RECORD_FILE, load_paper_records
+from research_taste_evals.aaar.decoding import (
+    WEAKNESS_MAX_TOKENS,
+    decoding_provenance,
+    upstream_decoding,
+)
 from research_taste_evals.aaar.embedding_models import ITF_IDF_MODEL, S_METRIC_MODEL, is_paper_model
 from research_taste_evals.core.data import (
     HubFolder,
@@ -23,7 +28,13 @@ from research_taste_evals.core.data import (
 )
 from research_taste_evals.core.embeddings import Embedder
 from research_taste_evals.core.provenance import provenance
-from research_taste_evals.core.text import WordCounting, first_counted_words, split_into_pieces
+from research_taste_evals.core.text import (
+    WordCounting,
+    first_counted_words,
+    nltk_counting_is_upstream,
+    split_into_pieces,
+    word_counting_provenance,
+)
 
 WEAKNESS_FOLDER = "Paper_Weakness/ICLR_2023"
 WEAKNESS_SOURCE = HubFolder(
@@ -163,7 +174,7 @@ def weakness_metadata(
                 "data": not resolved.source.startswith("local:"),
                 "prompt": True,
                 "split": arguments["split"] == "split_combine",
-                "word_counting": arguments["word_counting"] == "nltk",
+                "word_counting": nltk_counting_is_upstream(arguments["word_counting"]),
                 "window_words": arguments["window_words"] == DEFAULT_WINDOW_WORDS,
                 "embeddings": is_paper_model(s_embedder, S_METRIC_MODEL),
                 "itf_idf_embeddings": is_paper_model(itf_embedder, ITF_IDF_MODEL),
@@ -172,6 +183,11 @@ def weakness_metadata(
             benchmark="AAAR-1.0 PaperWeakness",
             embeddings=s_embedder.describe(),
             itf_idf_embeddings=itf_embedder.describe(),
+            word_counting=word_counting_provenance(arguments["word_counting"]),
+            model_decoding=decoding_provenance(
+                upstream_decoding(WEAKNESS_MAX_TOKENS),
+                "subtask3_review_model_prediction.close_source.py",
+            ),
         ),
         "split": arguments["split"],
         "window_words": arguments["window_words"],

@@ -3,7 +3,10 @@
 Strict (headline): an answer that is not a bare 0/1 (or option letter) is counted as unparsed
 and left out of F1. Faithful (paper comparison): the release code's ``int()`` / normalised
 exact match, a never-readable answer forced to the wrong label
-(``scripts/subtask1_equation_model_eval_binary.py``, ``subtask1_equation_model_eval.py``).
+(``scripts/subtask1_equation_model_eval_binary.py``, ``subtask1_equation_model_eval.py``); with
+``faithful_reader="vllm"`` the open-weights script's reading instead (exact ``0``/``1`` on the
+first answer, no re-ask, ``..._binary.open_source.py``). Both readings of the same answers are
+kept in every score's metadata.
 """
 
 from __future__ import annotations
@@ -26,10 +29,12 @@ from research_taste_evals.aaar.metrics import (
     faithful_recall,
 )
 from research_taste_evals.aaar.parsing import (
+    FaithfulReader,
     faithful_binary,
     faithful_choice_correct,
     strict_binary,
     strict_choice,
+    vllm_binary,
 )
 from research_taste_evals.core.answers import ATTEMPTS_KEY, reasked
 from research_taste_evals.core.metrics import (
@@ -68,14 +73,20 @@ def first_read(attempts: list[str], read: Callable[[str], int | None]) -> int | 
         faithful_forced_rate(),
     ]
 )
-def eqinfer_binary_scorer() -> Scorer:
-    """Score one (instance, option) decision against its 0/1 label, in both parse modes."""
+def eqinfer_binary_scorer(faithful_reader: FaithfulReader = "api") -> Scorer:
+    """Score one (instance, option) decision against its 0/1 label, in both parse modes.
+
+    ``faithful_reader``: ``api`` (``int()`` on the first readable attempt) or ``vllm`` (exact
+    ``0``/``1`` on the first attempt only) fills ``faithful_*``; both are in the metadata.
+    """
 
     async def score(state: TaskState, target: Target) -> Score:
         label = int(target.text)
         attempts: list[str] = state.metadata.get(ATTEMPTS_KEY) or [state.output.completion]
         strict = first_read(attempts, strict_binary)
-        faithful = first_read(attempts, faithful_binary)
+        api = first_read(attempts, faithful_binary)
+        vllm = vllm_binary(attempts[0])
+        faithful = api if faithful_reader == "api" else vllm
         value = decision_value(label, strict, "strict")
         value["reasked"] = reasked(attempts)
         value.update(
@@ -89,7 +100,7 @@ def eqinfer_binary_scorer() -> Scorer:
             answer=state.output.completion,
             reason=INVALID_RESPONSE_FORMAT if strict is None else None,
             explanation=(
-                f"label {label}; strict reading {strict}, release-code reading "
+                f"label {label}; strict reading {strict}, release-code ({faithful_reader}) reading "
                 f"{faithful if faithful is not None else f'none (forced to {1 - label})'}; "
                 f"{len(attempts)} attempt(s)"
             ),
@@ -97,6 +108,9 @@ def eqinfer_binary_scorer() -> Scorer:
                 "label": label,
                 "prediction": strict,
                 "faithful_prediction": faithful,
+                "faithful_reader": faithful_reader,
+                "faithful_api_prediction": api,
+                "faithful_vllm_prediction": vllm,
                 "attempts": len(attempts),
             },
         )

@@ -4,8 +4,10 @@ S-Match, ROUGE-1 and ROUGE-L (explanations of the oracle experiments).
 Follows RenzeLou/AAAR-1.0 ``calculate_metrics_subtask2_exp_entailment.v2.py`` (one judge call per
 item with ``Exp_entailment_v2``: a predicted experiment against all reference experiments joined
 by spaces, and each reference experiment against all predicted ones; temperature 1, top-p 0.99,
-720 max tokens), ``subtask2_metric_llm_as_judge.py`` (per-paper F1, then means over ALL papers,
-a paper with no predicted experiment counting 0) and ``calculate_metrics_src.py``
+720 max tokens; ``judge_prompt="v1"``: ``calculate_metrics_subtask2_exp_entailment.py``, every
+(reference, predicted) pair judged with ``Exp_entailment``, aggregated with ``np.any``),
+``subtask2_metric_llm_as_judge.py`` (per-paper F1, then means over ALL papers, a paper with no
+predicted experiment counting 0) and ``calculate_metrics_src.py``
 (``soft_score`` and ``rouge_score``). Each judge call goes through the package's one grading
 path (:func:`research_taste_evals.core.grading.grade_member`): a provider error, a refusal or an
 answer with no 0/1 is a typed failure of that call, counted, never a failed sample.
@@ -14,6 +16,8 @@ answer with no 0/1 is a typed failure of that call, counted, never a failed samp
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Literal
 
 from inspect_ai.model import (
@@ -36,6 +40,7 @@ from research_taste_evals.aaar.metrics import (
     faithful_en_f1,
     faithful_en_precision,
     faithful_en_recall,
+    judge_error_rate,
     judge_failure_rate,
     judge_unparsed_rate,
     rouge_1,
@@ -88,39 +93,93 @@ def judge_spec(judge_model: str | None) -> RoleSpec:
 JudgeResult = MemberGrade[int]
 
 
-def entailment_rate(decisions: list[int | None], faithful: bool) -> float:
-    """Share of items judged entailed.
+def strict_decision(result: JudgeResult) -> int | None:
+    """Strict reading of one judge call: its 0/1, or None (left out) for any failure."""
+    return result.grade
 
-    ``faithful``: a failed decision counts 0 (upstream). Strict: it is left out; NaN when no
-    decision is left.
+
+def faithful_decision(result: JudgeResult) -> int | None:
+    """The release code's reading of one judge call: an answer with no 0/1 (or a refusal) is 0.
+
+    A provider error is None, left out of every denominator and counted (``judge_error_rate``):
+    upstream retries a failed call 16 times and then stops the whole run, so it never scores a
+    judge error (``openai_chat_completion`` in scripts/chat_completion.py).
     """
-    values = [d or 0 for d in decisions] if faithful else [d for d in decisions if d is not None]
+    if result.failure == "model_error":
+        return None
+    return result.grade if result.ok else 0
+
+
+def any_decision(decisions: list[int | None]) -> int | None:
+    """v1's ``np.any`` over one row/column of the pairwise matrix: 1 if any pair is judged
+    similar, else None when a pair has no decision, else 0."""
+    if any(decision == 1 for decision in decisions):
+        return 1
+    return None if any(decision is None for decision in decisions) else 0
+
+
+def entailment_rate(decisions: list[int | None]) -> float:
+    """Share of items judged entailed, items with no decision left out; NaN when none is left."""
+    values = [decision for decision in decisions if decision is not None]
     return sum(values) / len(values) if values else NAN
 
 
 def en_scores(
-    precision_decisions: list[int | None],
-    recall_decisions: list[int | None],
-    faithful: bool,
+    precision_decisions: list[int | None], recall_decisions: list[int | None]
 ) -> tuple[float, float, float]:
     """Per-paper En-Precision, En-Recall and their F1 (0 when both are 0).
 
     No predicted experiment gives ``(0, 0, 0)``: upstream averages over all papers, so such a
-    paper adds 0 to every sum. A NaN side (strict, no decision left) gives a NaN F1.
+    paper adds 0 to every sum. A NaN side (no decision left) gives a NaN F1.
     """
     if not precision_decisions:
         return 0.0, 0.0, 0.0
-    precision = entailment_rate(precision_decisions, faithful)
-    recall = entailment_rate(recall_decisions, faithful)
+    precision = entailment_rate(precision_decisions)
+    recall = entailment_rate(recall_decisions)
     if precision != precision or recall != recall:  # NaN
         return precision, recall, NAN
     f1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
     return precision, recall, f1
 
 
-def judge_messages(prompt: JudgePrompt, item: str, other_list: list[str]) -> list[ChatMessage]:
-    """The judge's [system, user] messages: is ``item`` (P1) in ``other_list`` (P2, joined)?"""
-    text = fill_template(ENTAILMENT_PROMPTS[prompt], EXP1=item, EXP2=LIST_JOINER.join(other_list))
+@dataclass(frozen=True)
+class PaperJudgement:
+    """Every judge call of one paper, and the per-item decisions under a reading.
+
+    v2 (released metric script): ``calls`` = one call per predicted item, then one per
+    reference item. v1 (``calculate_metrics_subtask2_exp_entailment.py``): ``calls`` = the
+    reference x predicted pairwise matrix, row-major; an item is entailed if any of its pairs
+    is (``np.any`` along each axis).
+    """
+
+    prompt: JudgePrompt
+    predicted: int
+    reference: int
+    calls: list[JudgeResult]
+
+    def decisions(
+        self, reading: Callable[[JudgeResult], int | None]
+    ) -> tuple[list[int | None], list[int | None]]:
+        """(per predicted item, per reference item) decisions under ``reading``."""
+        values = [reading(call) for call in self.calls]
+        n = self.predicted
+        if self.prompt == "v2":
+            return values[:n], values[n:]
+        rows = [values[i * n : (i + 1) * n] for i in range(self.reference)] if n else []
+        precision = [any_decision([row[j] for row in rows]) for j in range(n)]
+        return precision, [any_decision(row) for row in rows]
+
+
+def judge_messages(
+    prompt: JudgePrompt, item: str, other_list: list[str], pairwise: str | None = None
+) -> list[ChatMessage]:
+    """The judge's [system, user] messages.
+
+    v2: is ``item`` (P1) in ``other_list`` (P2, joined by spaces)? v1 (``pairwise`` given): are
+    ``item`` (P1, a reference experiment) and ``pairwise`` (P2, a predicted one) similar?
+    """
+    other = pairwise if pairwise is not None else LIST_JOINER.join(other_list)
+    text = fill_template(ENTAILMENT_PROMPTS[prompt], EXP1=item, EXP2=other)
     return [ChatMessageSystem(content=ENTAILMENT_SYSTEM), ChatMessageUser(content=text)]
 
 
@@ -131,25 +190,28 @@ async def judge_lists(
     prompt: JudgePrompt = "v2",
     cache: bool | CachePolicy = False,
     config: GenerateConfig = JUDGE_CONFIG,
-) -> tuple[list[JudgeResult], list[JudgeResult]]:
-    """All judge calls of one paper, concurrently: (precision side, recall side).
+) -> PaperJudgement:
+    """All judge calls of one paper, concurrently (see :class:`PaperJudgement` for their order).
 
     Each call is one grader member with its own cache scope (its index), so two identical
     items are two judgements, not one cached answer. No call is made for an empty prediction
     (its score is 0 whatever the judge says).
     """
     if not predicted:
-        return [], []
-    cases = [(item, reference) for item in predicted] + [(item, predicted) for item in reference]
-    results = await asyncio.gather(
+        return PaperJudgement(prompt, 0, len(reference), [])
+    if prompt == "v2":
+        messages = [judge_messages(prompt, item, reference) for item in predicted] + [
+            judge_messages(prompt, item, predicted) for item in reference
+        ]
+    else:
+        messages = [judge_messages(prompt, gt, [], pred) for gt in reference for pred in predicted]
+    calls = await asyncio.gather(
         *(
-            grade_member(
-                judge, index, 0, judge_messages(prompt, item, other), judge_decision, cache, config
-            )
-            for index, (item, other) in enumerate(cases)
+            grade_member(judge, index, 0, message, judge_decision, cache, config)
+            for index, message in enumerate(messages)
         )
     )
-    return list(results[: len(predicted)]), list(results[len(predicted) :])
+    return PaperJudgement(prompt, len(predicted), len(reference), list(calls))
 
 
 @scorer(
@@ -165,6 +227,7 @@ async def judge_lists(
         rouge_1(),
         judge_unparsed_rate(),
         judge_failure_rate(),
+        judge_error_rate(),
         empty_prediction_rate(),
         # unparsed_rate: answers with no list item to read (= empty_prediction_rate);
         # reasked_rate: whole-list explanations asked again (upstream's retries).
@@ -194,18 +257,18 @@ def expdesign_scorer(
         reference: list[str] = state.metadata["experiments"]
         explanations: list[str] = state.store.get(PREDICTED_EXPLANATIONS_KEY, [])
         reference_explanations: list[str] = state.metadata["explanations"]
-        (precision_side, recall_side), embeddings, (r1, rl) = await asyncio.gather(
+        judged, embeddings, (r1, rl) = await asyncio.gather(
             judge_lists(judge, predicted, reference, judge_prompt, judge_cache),
             embedder.aencode_lists([explanations, reference_explanations]),
             asyncio.to_thread(rouge_scores, explanations, reference_explanations),
         )
-        precision_decisions = [result.grade for result in precision_side]
-        recall_decisions = [result.grade for result in recall_side]
-        p, r, f1 = en_scores(precision_decisions, recall_decisions, faithful=False)
-        fp, fr, ff1 = en_scores(precision_decisions, recall_decisions, faithful=True)
-        results = precision_side + recall_side
+        precision_decisions, recall_decisions = judged.decisions(strict_decision)
+        p, r, f1 = en_scores(precision_decisions, recall_decisions)
+        fp, fr, ff1 = en_scores(*judged.decisions(faithful_decision))
+        results = judged.calls
         failures = [result for result in results if not result.ok]
         unparsed = sum(1 for result in failures if result.failure == "unparseable")
+        errors = sum(1 for result in failures if result.failure == "model_error")
         reason = None
         if not predicted:
             reason = INVALID_RESPONSE_FORMAT
@@ -225,6 +288,7 @@ def expdesign_scorer(
                 "judge_calls": float(len(results)),
                 "judge_unparsed": float(unparsed),
                 "judge_failed": float(len(failures)),
+                "judge_errors": float(errors),
                 "empty_prediction": float(not predicted),
                 "reasked": float((state.store.get(EXPLANATION_ATTEMPTS_KEY) or 1) > 1),
                 "explanation_failed": float(not explanations),
@@ -235,7 +299,8 @@ def expdesign_scorer(
                 f"{len(predicted)} predicted vs {len(reference)} reference experiments; judge "
                 f"entailed {sum(d or 0 for d in precision_decisions)} predicted and "
                 f"{sum(d or 0 for d in recall_decisions)} reference items; {len(failures)} of "
-                f"{len(results)} judge calls failed ({unparsed} unparseable); "
+                f"{len(results)} judge calls failed ({unparsed} unparseable, {errors} provider "
+                f"errors); "
                 f"{len(explanations)} explanations for {len(reference_explanations)} references"
             ),
             metadata={

