@@ -13,7 +13,6 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import (
     ChatMessage,
-    ChatMessageUser,
     GenerateConfig,
     Model,
     ModelOutput,
@@ -21,59 +20,14 @@ from inspect_ai.model import (
     get_model,
 )
 from log_metrics import metrics_of
+from reviewcritique_responders import Responder, gold_responder, is_select
 
 from research_taste_evals.core.embeddings import OFFLINE_MODEL
 from research_taste_evals.reviewcritique.demo import write_demo_reviewcritique
 from research_taste_evals.reviewcritique.metrics import STRATEGIES
-from research_taste_evals.reviewcritique.prompts import REVIEW_HEADER
 from research_taste_evals.reviewcritique.reviewcritique import review_critique
 
 LLM_FILE = Path("reviewcritique/data/ReviewCritique_LLM.jsonl")
-Responder = Callable[[list[ChatMessage]], str]
-
-
-def _listing(text: str) -> str:
-    return text.partition(REVIEW_HEADER)[2].strip("\n").split("\n\n")[0]
-
-
-def _prompt(messages: list[ChatMessage]) -> str:
-    return next(m.text for m in reversed(messages) if isinstance(m, ChatMessageUser))
-
-
-def _is_select(messages: list[ChatMessage]) -> bool:
-    return '"deficient_segments"' in _prompt(messages)
-
-
-def gold_responder(data_path: Path) -> Responder:
-    """Answers both prompts with the gold labels and explanations of the review asked about."""
-    task = review_critique(data_path=str(data_path), bertscore_model=OFFLINE_MODEL)
-    gold = {_listing(str(s.input)): (s.metadata or {})["segments"] for s in task.dataset}
-
-    def respond(messages: list[ChatMessage]) -> str:
-        segments = gold[_listing(_prompt(messages))]
-        if _is_select(messages):
-            chosen = [s for s in segments if s["deficient"]]
-            return json.dumps(
-                {
-                    "deficient_segments": [
-                        {"id": s["id"], "explanation": s["explanation"]} for s in chosen
-                    ]
-                }
-            )
-        return json.dumps(
-            {
-                "segments": [
-                    {
-                        "id": s["id"],
-                        "reliability": "No" if s["deficient"] else "Yes",
-                        "explanation": s["explanation"] or "",
-                    }
-                    for s in segments
-                ]
-            }
-        )
-
-    return respond
 
 
 def _run(
@@ -111,15 +65,24 @@ def test_invalid_json_for_one_prompt_still_scores_the_other(
     gold = gold_responder(path)
 
     def respond(messages: list[ChatMessage]) -> str:
-        return gold(messages) if _is_select(messages) else "Segments 2 and 3 look deficient."
+        return gold(messages) if is_select(messages) else "Segments 2 and 3 look deficient."
 
     metrics = _run(tmp_path, scripted_model(respond), path)
     assert metrics["labeling_all_unparsed_rate"] == 1.0
+    assert metrics["labeling_all_reasked_rate"] == 1.0  # asked twice, unparsed both times
     assert metrics["select_deficient_unparsed_rate"] == 0.0
+    assert metrics["select_deficient_reasked_rate"] == 0.0
+    assert metrics["unparsed_rate"] == metrics["reasked_rate"] == 0.5  # 1 of 2 answers
     assert metrics["select_deficient_f1"] == 1.0
-    # Nothing is defaulted to "reliable": no Labeling-All decision, so its F1 is undefined and
-    # every segment is counted as unscored there and in the ensembles.
-    assert math.isnan(metrics["labeling_all_f1"])
+    # Headline: no Labeling-All decision, so its 6 deficient segments are all missed.
+    assert metrics["labeling_all_recall"] == 0.0 and metrics["labeling_all_f1"] == 0.0
+    assert metrics["labeling_all_undecided_deficient_segments"] == 6.0
+    assert metrics["either_no_f1"] == 1.0  # Select-Deficient's flags alone
+    assert metrics["both_no_recall"] == 0.0
+    # Parsed-only: no segment was decided by both prompts, so every strategy is undefined.
+    assert metrics["parsed_only_segments"] == 0.0
+    for strategy in STRATEGIES:
+        assert math.isnan(metrics[f"{strategy}_f1_parsed_only"])
     for strategy in ("labeling_all", "both_no", "either_no"):
         assert metrics[f"{strategy}_unscored_segments"] == 17.0
     assert metrics["select_deficient_unscored_segments"] == 0.0
@@ -129,7 +92,7 @@ def test_invented_ids_and_omissions_are_counted(
     tmp_path: Path, scripted_model: Callable[[Responder], Model]
 ) -> None:
     def respond(messages: list[ChatMessage]) -> str:
-        if _is_select(messages):
+        if is_select(messages):
             return json.dumps({"deficient_segments": [{"id": 99, "explanation": "x"}]})
         return json.dumps({"segments": [{"id": 1, "reliability": "No", "explanation": "x"}]})
 
@@ -152,7 +115,7 @@ def test_epochs_with_answers_that_parse_only_sometimes(
         calls.append(1)
         return gold(messages) if len(calls) % 3 else "not json"
 
-    task = review_critique(data_path=str(path), bertscore_model=OFFLINE_MODEL)
+    task = review_critique(data_path=str(path), bertscore_model=OFFLINE_MODEL, reask=0)
     logs = inspect_eval(
         task, model=scripted_model(respond), epochs=2, log_dir=str(tmp_path), display="none"
     )

@@ -121,7 +121,10 @@ def test_a_failing_computation_reports_nan(monkeypatch: pytest.MonkeyPatch) -> N
 
     monkeypatch.setattr(ratings_module, "position_bias_rate", broken)
     result = tastybench_decisions()(_run())
-    assert set(result) == set(DECISION_KEYS) and all(math.isnan(v) for v in result.values())
+    assert set(result) == {*DECISION_KEYS, "unparsed_rate", "reasked_rate"}
+    assert all(math.isnan(result[key]) for key in DECISION_KEYS)
+    # The answer-shape rates do not depend on the failing computation.
+    assert result["reasked_rate"] == 0.0
 
 
 def test_tied_round_robin_gives_tied_bt_ratings_and_the_tie_aware_rho() -> None:

@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
+from research_taste_evals.core.answers import answer_rates
 from research_taste_evals.core.stats import NAN, precision_recall_f1
 
 UnparsedPolicy = Literal["strict", "faithful"]
@@ -95,6 +96,33 @@ def decision_accuracy() -> Metric:
         return (t["tp"] + t["tn"]) / scored if scored else NAN
 
     return _from_totals(accuracy)
+
+
+@metric
+def reasked_rate() -> Metric:
+    """Share of samples whose answer was asked again (``reasked``; 0 where never re-asked)."""
+
+    def rate(scores: list[SampleScore]) -> Value:
+        return answer_rates(scores)["reasked_rate"]
+
+    return rate
+
+
+@metric
+def answer_shape(unparsed_key: str = "unparsed", answers_per_sample: float = 1.0) -> Metric:
+    """The agreed ``unparsed_rate`` and ``reasked_rate`` of a task (``core.answers``).
+
+    Args:
+        unparsed_key: The score-value key counting a sample's unreadable answers.
+        answers_per_sample: Answers the model gives per sample (the rates' denominator).
+    """
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return answer_rates(
+            scores, unparsed_key=unparsed_key, answers_per_sample=answers_per_sample
+        )
+
+    return compute
 
 
 @metric

@@ -16,6 +16,7 @@ from inspect_ai import Task, task
 from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Metric
 
+from research_taste_evals.core.answers import DEFAULT_REASK
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.core.task_args import checked_arguments
@@ -42,12 +43,13 @@ REASONING_EFFORTS: tuple[ReasoningEffort, ...] = ("minimal", "low", "medium", "h
 
 
 @task
-@checked_arguments({"bootstrap_resamples": (1, None)})
+@checked_arguments({"bootstrap_resamples": (1, None), "reask": (0, None)})
 def idea_pairs(
     pairs_file: str | None = None,
     split: SplitChoice = "test",
     tiers: str | None = None,
     logprobs: bool = True,
+    reask: int = DEFAULT_REASK,
     reasoning_effort: ReasoningEffort | None = None,
     bootstrap_resamples: int = PAPER_BOOTSTRAP_RESAMPLES,
     bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
@@ -59,7 +61,7 @@ def idea_pairs(
     loaded = load_pairs(pairs_file, split, parse_tiers(tiers), prompt, mode)
     return Task(
         dataset=loaded.dataset,
-        solver=judge_both_orders(logprobs=logprobs, prompt=prompt),
+        solver=judge_both_orders(logprobs=logprobs, prompt=prompt, reask=reask),
         scorer=idea_pairs_scorer(),
         metrics=_metrics(mode, bootstrap_resamples, bootstrap_seed),
         config=GenerateConfig(reasoning_effort=reasoning_effort),
@@ -93,6 +95,7 @@ def _metadata(arguments: Mapping[str, Any], loaded: Mapping[str, Any]) -> dict[s
         ),
         **loaded,
         "logprobs_requested": arguments["logprobs"],
+        "reask": arguments["reask"],
         "top_logprobs": TOP_LOGPROBS if arguments["logprobs"] else None,
         "reasoning_effort": arguments["reasoning_effort"],
         "bootstrap_resamples": arguments["bootstrap_resamples"],

@@ -6,7 +6,7 @@ returns NaN where it is undefined and never raises (a failure is logged and repo
 
 - ``consistency_accuracy``: consistency-aware accuracy (headline; chance 25%) with a seeded
   bootstrap 95% CI, consistency rate, conditional accuracy on consistent pairs (B.9),
-  single-order accuracy, unparsed rate.
+  single-order accuracy, unparsed and re-asked rates (shares of the 2N answers).
 - ``tier_accuracy``: accuracy and consistency per sigma tier (Table 2).
 - ``leaderboard_ranking`` (B.10, ``mode=ranking`` only, where every C(n, 2) pair of each
   leaderboard with >= 3 ideas is asked): ideas ranked by consistent wins (inconsistent
@@ -14,7 +14,8 @@ returns NaN where it is undefined and never raises (a failure is logged and repo
   are predicted; RMSE between true and predicted ranks (median over leaderboards, as Table
   12, and mean). On tier pairs alone (``mode=pairs``) these would not be the paper's figures
   (an oracle would score Top-1 0.77), so that mode does not report them.
-- ``calibration`` (B.11): Brier, ECE and MCE (10 bins) of the position-debiased probability.
+- ``calibration`` (B.11): Brier, ECE and MCE (10 bins) of the position-debiased probability,
+  over the pairs that have one; how many do, and how many lack one.
 - ``bias_report`` (7.4, B.7.6): accuracy on pairs where the longer (newer) idea is better minus
   where the shorter (older) one is, with a seeded bootstrap over pair units (B = 10,000), 95%
   percentile CI and two-sided p-value.
@@ -30,6 +31,7 @@ import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 from scipy.stats import rankdata
 
+from research_taste_evals.core.answers import answer_rates
 from research_taste_evals.core.calibration import (
     DEFAULT_CALIBRATION_BINS,
     brier_score,
@@ -83,7 +85,7 @@ def accuracy_summary(scores: list[SampleScore]) -> dict[str, float]:
         "consistency": float(np.mean(consistent)),
         "conditional_accuracy": _ratio(float(np.sum(correct)), float(np.sum(consistent))),
         "single_order_accuracy": float(np.mean(single)),
-        "unparsed_rate": float(np.sum(_values(scores, "unparsed")) / (2 * len(scores))),
+        **answer_rates(scores, answers_per_sample=2),  # two orders per pair
         "pairs": float(len(scores)),
     }
 
@@ -105,6 +107,7 @@ ACCURACY_KEYS = [
     "conditional_accuracy",
     "single_order_accuracy",
     "unparsed_rate",
+    "reasked_rate",
 ]
 
 
@@ -208,6 +211,8 @@ def calibration_summary(
         "ece": expected_calibration_error(list(p), list(y.astype(int)), bins),
         "mce": maximum_calibration_error(list(p), list(y.astype(int)), bins),
         "calibration/pairs": float(keep.sum()),
+        # Pairs without p~ (an order unparsed or without a probability): counted, not dropped.
+        "calibration/pairs_without_probability": float((~keep).sum()),
         "calibration/logprob_share": float(np.nanmean(source))
         if np.isfinite(source).any()
         else NAN,
@@ -219,7 +224,14 @@ def calibration(bins: int = DEFAULT_CALIBRATION_BINS) -> Metric:
     """Brier, ECE and MCE of the position-debiased probability (appendix B.11)."""
 
     def compute(scores: list[SampleScore]) -> Value:
-        keys = ["brier", "ece", "mce", "calibration/pairs", "calibration/logprob_share"]
+        keys = [
+            "brier",
+            "ece",
+            "mce",
+            "calibration/pairs",
+            "calibration/pairs_without_probability",
+            "calibration/logprob_share",
+        ]
         return _guarded("calibration", keys, lambda: calibration_summary(scores, bins))
 
     return compute

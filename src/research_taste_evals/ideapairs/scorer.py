@@ -2,8 +2,8 @@
 
 Section 6.1 of Mule et al.: a pair is correct only if the model picks the same idea in both
 orders (consistent) and that idea is the better one; chance is 25%. An answer that does not
-parse (``prompt=paper``: not the 0/1 label alone; ``reasoning``: no single "Answer: A|B" line;
-both read by :func:`read_answer`) makes the pair unanswered: it is counted (``unparsed``)
+parse under the answer contract of the prompt that ran (``answers.py``), even after its
+re-ask, makes the pair unanswered: it is counted (``unparsed``)
 and the pair is neither consistent nor correct -- never silently dropped.
 
 Appendix B.11: the position-debiased probability is p~ = (p_orig + 1 - p_swap) / 2, with p the
@@ -11,7 +11,8 @@ probability of class 1 (Idea B is better, section 2) in each order; p~ is then t
 probability that the original order's Idea B is better, scored against y of the original.
 
 ``Score.value`` holds every number the metrics need (so it survives epoch reduction):
-``correct``, ``consistent``, ``answered``, ``unparsed`` (0-2), ``original_correct``,
+``correct``, ``consistent``, ``answered``, ``unparsed`` (0-2), ``reasked`` (0-2, orders whose
+answer was asked again), ``original_correct``,
 ``swapped_correct``, ``verdict`` (+1 consistent and right, -1 consistent and wrong, 0
 otherwise), ``p_debiased`` (NaN without both probabilities), ``p_from_logprobs`` (share of the
 two probabilities read from logprobs; NaN without them) and ``y``.
@@ -19,15 +20,15 @@ two probabilities read from logprobs; NaN without them) and ``y``.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from research_taste_evals.core.answers import parse_choice
+from research_taste_evals.core.answers import reasked
 from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.stats import NAN
+from research_taste_evals.ideapairs.answers import parse_answer, parse_confidence
 from research_taste_evals.ideapairs.dataset import ORDERS
 from research_taste_evals.ideapairs.metrics import (
     bias_report,
@@ -37,52 +38,15 @@ from research_taste_evals.ideapairs.metrics import (
 )
 from research_taste_evals.ideapairs.solvers import ANSWERS_KEY
 
-_ANSWER_LINE = re.compile(r"^\W*answer\W*:\W*(?:idea\s+)?([AB])\W*$", re.IGNORECASE | re.MULTILINE)
-_CONFIDENCE_LINE = re.compile(
-    r"^\W*confidence\W*:\s*([0-9]*\.?[0-9]+)\s*(%?)\W*$", re.IGNORECASE | re.MULTILINE
-)
-PERCENT = 100.0
-
-
-def parse_answer(text: str) -> str | None:
-    """ "A" or "B" from the reply's "Answer:" line(s), or from a reply that is only the letter.
-
-    None when there is no such line, or the lines contradict each other.
-    """
-    letters = {match.upper() for match in _ANSWER_LINE.findall(text)}
-    if not letters:
-        return parse_choice(text, ("A", "B"))
-    return letters.pop() if len(letters) == 1 else None
-
-
-_LABEL_ONLY = re.compile(r"^\W*(?:label\W*:?\W*)?([01])\W*$", re.IGNORECASE)
-
 
 def parse_label(text: str) -> str | None:
-    """The ``paper`` prompt's answer: "0" -> "A" (Idea A is better, y = 0), "1" -> "B".
-
-    Only a reply that is the label (optionally "Label: 1", markup, a full stop) parses.
-    """
-    match = _LABEL_ONLY.match(text.strip())
-    return None if match is None else ("A" if match.group(1) == "0" else "B")
+    """The ``paper`` prompt's answer: "0" -> "A" (Idea A is better, y = 0), "1" -> "B"."""
+    return parse_answer(text, "paper")
 
 
 def read_answer(text: str, prompt: str) -> str | None:
-    """The picked position, "A" or "B", under the prompt that ran; None when it does not parse.
-
-    The one place the scorer reads answers (swap point for ``ideapairs/answers.py``).
-    """
-    return parse_label(text) if prompt == "paper" else parse_answer(text)
-
-
-def parse_confidence(text: str) -> float | None:
-    """The last "Confidence:" value as a probability (80% -> 0.8); None if absent/outside [0, 1]."""
-    matches = _CONFIDENCE_LINE.findall(text)
-    if not matches:
-        return None
-    number, percent = matches[-1]
-    value = float(number) / (PERCENT if percent else 1.0)
-    return value if 0.0 <= value <= 1.0 else None
+    """The picked position, "A" or "B", under the prompt that ran (``answers.py``); else None."""
+    return parse_answer(text, prompt)  # type: ignore[arg-type]
 
 
 def probability_b(
@@ -137,6 +101,7 @@ def pair_value(
         "p_debiased": (p_orig + 1.0 - p_swap) / 2.0 if have_p else NAN,  # type: ignore[operator]
         "p_from_logprobs": sum(s == "logprobs" for s in sources.values()) / 2.0 if have_p else NAN,
         "y": 1.0 if metadata["orders"]["original"]["label"] == "B" else 0.0,
+        "reasked": sum(reasked(answers[order].get("attempts")) for order in ORDERS),
     }
     details = {"picks": picks, "probabilities_b": probabilities, "probability_sources": sources}
     return value, details

@@ -12,11 +12,14 @@ from __future__ import annotations
 import asyncio
 import math
 import re
+from functools import partial
 from typing import Any
 
 from inspect_ai.model import ChatMessageUser, GenerateConfig, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from research_taste_evals.core.answers import DEFAULT_REASK, last_parses, until_parsed
+from research_taste_evals.ideapairs.answers import parse_answer
 from research_taste_evals.ideapairs.dataset import ORDERS, forecast_prompt
 
 TOP_LOGPROBS = 5
@@ -112,11 +115,15 @@ def idea_facts(metadata: dict[str, Any]) -> dict[str, dict[str, float]]:
 
 
 @solver
-def judge_both_orders(logprobs: bool = True, prompt: str = "paper") -> Solver:
+def judge_both_orders(
+    logprobs: bool = True, prompt: str = "paper", reask: int = DEFAULT_REASK
+) -> Solver:
     """Generate the model's answer for the original and the swapped order of the pair.
 
     ``prompt`` picks how P(Idea B) is read from the logprobs: the label token (``paper``) or
-    the letter after "Answer:" (``reasoning``).
+    the letter after "Answer:" (``reasoning``). An answer that breaks the answer contract
+    (``answers.py``, for that prompt) is asked again afresh, up to ``reask`` times
+    (``core.answers.until_parsed``); every attempt's text is recorded.
     """
     read = label_probability_b if prompt == "paper" else logprob_probability_b
     config = (
@@ -128,10 +135,25 @@ def judge_both_orders(logprobs: bool = True, prompt: str = "paper") -> Solver:
         # Facts only the offline baselines read (never in a prompt): no module state needed.
         state.store.set(FACTS_STORE_KEY, idea_facts(state.metadata))
         prompts = [order_prompt(state.metadata, order) for order in ORDERS]
-        outputs = await asyncio.gather(*(model.generate(p, config=config) for p in prompts))
+        results = await asyncio.gather(
+            *(
+                until_parsed(
+                    partial(model.generate, p, config=config),
+                    lambda output: output.completion,
+                    last_parses(partial(parse_answer, prompt=prompt)),  # type: ignore[arg-type]
+                    reask,
+                )
+                for p in prompts
+            )
+        )
+        outputs = [output for output, _ in results]
         state.metadata[ANSWERS_KEY] = {
-            order: {"completion": output.completion, "p_b_logprobs": read(output)}
-            for order, output in zip(ORDERS, outputs, strict=True)
+            order: {
+                "completion": output.completion,
+                "p_b_logprobs": read(output),
+                "attempts": attempts,
+            }
+            for order, (output, attempts) in zip(ORDERS, results, strict=True)
         }
         state.messages = [ChatMessageUser(content=prompts[0]), outputs[0].message]
         state.output = outputs[0]

@@ -224,7 +224,10 @@ def lft_grader_failures() -> Metric:
     - ``unscored``: panels below quorum (every epoch counted; a sample with no score value
       counts once);
     - ``grade_contradiction_rate``: valid grades whose level claims a criterion their own
-      ``criteria_met`` does not list / valid grades (NaN when partial credit was not graded).
+      ``criteria_met`` does not list / valid grades (NaN when partial credit was not graded);
+    - ``unparsed_rate``: grader replies that could not be read / all grader calls (the
+      evaluated model's protocol is free text, never parsed: the replies read are the
+      graders'); ``reasked_rate``: 0, no grader call is asked again.
     """
 
     def compute(scores: list[SampleScore]) -> Value:
@@ -240,6 +243,12 @@ def lft_grader_failures() -> Metric:
             "grade_contradiction_rate": (
                 contradictions / checked_grades if checked_grades > 0 else NAN
             ),
+            "unparsed_rate": (
+                _total(scores, "unparseable_grades") / (valid + failed)
+                if valid + failed > 0
+                else NAN
+            ),
+            "reasked_rate": 0.0 if valid + failed > 0 else NAN,
         }
 
     return compute

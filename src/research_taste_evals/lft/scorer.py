@@ -104,6 +104,7 @@ def panel_score(graded: LftPanelGrade, partial_credit: bool) -> Score:
         "partial_credit_iqr": credit.iqr if scored and credit is not None else NAN,
         "valid_grades": float(valid),
         "failed_grades": float(failed),
+        "unparseable_grades": float(panel.failure_counts()["unparseable"]),
         "unscored": 0.0 if scored else 1.0,
         "contradictions": (
             float(sum(g.contradicts_checklist for g in panel.valid)) if partial_credit else NAN

@@ -265,7 +265,11 @@ def reviewcritique_metadata(
         "subset": arguments["subset"],
         "paper_words": arguments["paper_words"],
         "structured_output": arguments["structured_output"],
-        "failure_policy": "strict: undecided segments excluded from P/R/F1 and counted",
+        "reask": arguments["reask"],
+        "failure_policy": (
+            "headline: an undecided deficient segment is missed (false negative); "
+            "*_parsed_only: segments both prompts decided"
+        ),
         "duplicate_reviews_dropped": duplicates,
         "bootstrap_resamples": arguments["bootstrap_resamples"],
         "bootstrap_seed": arguments["bootstrap_seed"],

@@ -1,11 +1,14 @@
 """ReviewCritique dataset-level metrics, pooled over segments (positive = deficient).
 
-Per strategy: precision, recall, F1 (pooled over every scored segment, AAAR-1.0 Table 7) with a
-seeded percentile bootstrap CI of F1 that resamples papers (a paper's reviews move together);
-recall per error type; segments left unscored. Per prompt: unparsed answers, invented,
-duplicate and omitted ids; explanation quality (ROUGE-1/2/L, BERTScore F1) as the mean over
-correctly flagged segments that have a human explanation (AAAR-1.0 Table 8). Undefined values
-are NaN; the metric never raises.
+Per strategy: headline precision, recall, F1 (pooled over every segment of every review, an
+undecided deficient segment counted as missed; AAAR-1.0 Table 7) with a seeded percentile
+bootstrap CI of F1 that resamples papers (a paper's reviews move together); the same three on
+the segments both prompts decided (``*_parsed_only``); recall per error type; segments without
+a decision. Per prompt: unparsed and re-asked answers, invented, duplicate, contradictory and
+omitted ids; explanation quality (ROUGE-1/2/L, BERTScore F1) as the mean over correctly
+flagged segments that have a human explanation (AAAR-1.0 Table 8). Over both prompts: the
+agreed ``unparsed_rate`` and ``reasked_rate`` (shares of the 2 answers per review). Undefined
+values are NaN; the metric never raises.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from collections.abc import Callable, Sequence
 
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
+from research_taste_evals.core.answers import answer_rates
 from research_taste_evals.core.metrics import COUNT_KEYS
 from research_taste_evals.core.stats import (
     DEFAULT_BOOTSTRAP_RESAMPLES,
@@ -29,7 +33,8 @@ logger = logging.getLogger(__name__)
 
 STRATEGIES = ("labeling_all", "select_deficient", "both_no", "either_no")
 PROMPT_NAMES = ("labeling_all", "select_deficient")
-FAILURE_KEYS = ("invented_ids", "duplicate_ids", "omitted_segments")
+FAILURE_KEYS = ("invented_ids", "duplicate_ids", "contradictory_ids", "omitted_segments")
+PARSED_ONLY = "parsed_only"
 EXPLANATION_MEASURES = ("rouge1", "rouge2", "rougeL", "bertscore")
 TYPE_PREFIX = "type"
 TYPE_SEPARATOR = "/"
@@ -49,7 +54,7 @@ def _total(values: Sequence[dict[str, float]], key: str) -> float:
 
 
 def pooled_prf(values: Sequence[dict[str, float]], strategy: str) -> tuple[float, float, float]:
-    """Pooled precision, recall, F1 of ``strategy`` over the given score values."""
+    """Pooled precision, recall, F1 of ``strategy`` (a count prefix) over the score values."""
     counts = {key: _total(values, f"{strategy}_{key}") for key in COUNT_KEYS}
     return precision_recall_f1(counts["tp"], counts["fp"], counts["fn"])
 
@@ -104,10 +109,19 @@ def summarise(
         result[f"{strategy}_f1_ci_low"] = low
         result[f"{strategy}_f1_ci_high"] = high
         result[f"{strategy}_unscored_segments"] = _total(values, f"{strategy}_unscored")
-    for prompt in PROMPT_NAMES:
-        result[f"{prompt}_unparsed_rate"] = (
-            _total(values, f"{prompt}_unparsed") / len(values) if values else NAN
+        result[f"{strategy}_undecided_deficient_segments"] = _total(
+            values, f"{strategy}_undecided_deficient"
         )
+        parsed = pooled_prf(values, f"{strategy}_{PARSED_ONLY}")
+        for name, figure in zip(("precision", "recall", "f1"), parsed, strict=True):
+            result[f"{strategy}_{name}_{PARSED_ONLY}"] = figure
+    result["parsed_only_segments"] = _total(values, "parsed_only_segments")
+    result.update(answer_rates(scores, answers_per_sample=len(PROMPT_NAMES)))
+    for prompt in PROMPT_NAMES:
+        for event in ("unparsed", "reasked"):
+            result[f"{prompt}_{event}_rate"] = (
+                _total(values, f"{prompt}_{event}") / len(values) if values else NAN
+            )
         for key in FAILURE_KEYS:
             result[f"{prompt}_{key}"] = _total(values, f"{prompt}_{key}")
         explained = _total(values, f"{prompt}_explained")
@@ -144,13 +158,22 @@ def recall_by_type(values: Sequence[dict[str, float]]) -> dict[str, float]:
 
 def metric_keys() -> list[str]:
     """The fixed keys of :func:`summarise` (per-type keys depend on the data)."""
-    keys = [
-        f"{s}_{suffix}"
-        for s in STRATEGIES
-        for suffix in ("precision", "recall", "f1", "f1_ci_low", "f1_ci_high", "unscored_segments")
-    ]
+    suffixes = (
+        "precision",
+        "recall",
+        "f1",
+        "f1_ci_low",
+        "f1_ci_high",
+        "unscored_segments",
+        "undecided_deficient_segments",
+        f"precision_{PARSED_ONLY}",
+        f"recall_{PARSED_ONLY}",
+        f"f1_{PARSED_ONLY}",
+    )
+    keys = [f"{s}_{suffix}" for s in STRATEGIES for suffix in suffixes]
+    keys += ["parsed_only_segments", "unparsed_rate", "reasked_rate"]
     for prompt in PROMPT_NAMES:
-        keys.append(f"{prompt}_unparsed_rate")
+        keys += [f"{prompt}_unparsed_rate", f"{prompt}_reasked_rate"]
         keys += [f"{prompt}_{key}" for key in FAILURE_KEYS]
         keys += [f"{prompt}_explanation_{m}" for m in EXPLANATION_MEASURES]
         keys.append(f"{prompt}_explanation_bertscore_rescaled")

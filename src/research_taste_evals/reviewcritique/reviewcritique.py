@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from inspect_ai import Task, task
 
+from research_taste_evals.core.answers import DEFAULT_REASK
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.core.task_args import checked_arguments
@@ -26,12 +27,13 @@ from research_taste_evals.reviewcritique.solvers import critique_solver
 
 
 @task
-@checked_arguments({"paper_words": (1, None), "bootstrap_resamples": (1, None)})
+@checked_arguments({"paper_words": (1, None), "bootstrap_resamples": (1, None), "reask": (0, None)})
 def review_critique(
     subset: Subset = "human",
     data_path: str | None = None,
     paper_words: int = DEFAULT_PAPER_WORDS,
     structured_output: bool = True,
+    reask: int = DEFAULT_REASK,
     bertscore_model: str = PAPER_BERTSCORE_MODEL,
     bertscore_revision: str | None = None,
     bertscore_layers: int | None = None,
@@ -49,7 +51,7 @@ def review_critique(
     bert = load_bertscore(bertscore_model, bertscore_revision, bertscore_layers, bertscore_device)
     return Task(
         dataset=reviewcritique_dataset(reviews, paper_words, name=f"review_critique_{subset}"),
-        solver=critique_solver(structured_output),
+        solver=critique_solver(structured_output, reask),
         scorer=reviewcritique_scorer(bert),
         metrics=[reviewcritique_metrics(bootstrap_resamples, bootstrap_seed, bert.baseline_f1)],
         version=task_version(__file__, "review_critique"),

@@ -3,11 +3,20 @@
 Positive class = deficient (reliability "No"). Strategies (AAAR-1.0 Section 5.4): Labeling-All,
 Select-Deficient, Both "No" (deficient if both prompts say so) and Either "No" (if either does).
 
-Failure policy ("strict", the only one): a segment with no decision under a prompt (its answer
-did not parse, or Labeling-All omitted the id) is left out of that prompt's P/R/F1 and counted
-as unscored; an ensemble scores a segment only when both prompts decided it. Nothing is ever
-defaulted to "reliable". Select-Deficient decides every segment once it parses (not listing an
-id means "reliable" under that prompt).
+Failure policy (issue #17, "honest denominators"): a segment may have no decision under a
+prompt (its answer did not parse even after the re-ask, Labeling-All omitted the id, or gave it
+contradictory labels). Two sets of counts are kept, each the same segment set for all four
+strategies:
+
+- **headline** (``<s>_tp/fp/fn/tn``): every segment of every review. A segment without a
+  decision is not flagged, so an undecided deficient segment is a false negative (missed): an
+  unparsed answer never shrinks the denominator of recall. An ensemble reads an undecided
+  prompt as "not flagged" too.
+- **parsed-only** (``<s>_parsed_only_*``): only the segments both prompts decided, so the
+  ensembles and the single strategies are compared on exactly the same segments.
+
+``<s>_unscored`` counts the segments without that strategy's own decision (an ensemble's when
+either prompt has none), ``<s>_undecided_deficient`` the deficient ones among them.
 
 The value holds counts only, so Inspect's epoch mean keeps pooled ratios exact.
 """
@@ -20,6 +29,7 @@ from typing import Any
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from research_taste_evals.core.answers import reasked
 from research_taste_evals.core.metrics import COUNT_KEYS, decision_value
 from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
 from research_taste_evals.reviewcritique.explanation import (
@@ -39,7 +49,9 @@ from research_taste_evals.reviewcritique.parsing import (
     PromptOutcome,
     parse_outcome,
 )
-from research_taste_evals.reviewcritique.solvers import ANSWERS_KEY
+from research_taste_evals.reviewcritique.solvers import ANSWERS_KEY, ATTEMPTS_KEY
+
+PARSED_ONLY = "parsed_only"
 
 
 def strategy_decisions(
@@ -55,15 +67,24 @@ def strategy_decisions(
     }
 
 
+def _count(value: dict[str, float], prefix: str, label: int, prediction: int) -> None:
+    counts = decision_value(label, prediction, "strict")
+    for key in COUNT_KEYS:
+        value[f"{prefix}_{key}"] += counts[key]
+
+
 def confusion_value(
     segments: list[dict[str, Any]], outcomes: dict[Prompt, PromptOutcome]
 ) -> dict[str, float]:
-    """Counts per strategy (tp/fp/fn/tn/unscored), per error type (tp/fn), per prompt failures."""
-    value: dict[str, float] = {}
+    """Counts per strategy (headline and parsed-only), per error type, per prompt failures."""
+    value: dict[str, float] = {"segments": float(len(segments)), "parsed_only_segments": 0.0}
     gold_types = {s["error_type"] for s in segments if s["deficient"]}
     for strategy in STRATEGIES:
-        for key in (*COUNT_KEYS, "unscored"):
+        for key in COUNT_KEYS:
             value[f"{strategy}_{key}"] = 0.0
+            value[f"{strategy}_{PARSED_ONLY}_{key}"] = 0.0
+        value[f"{strategy}_unscored"] = 0.0
+        value[f"{strategy}_undecided_deficient"] = 0.0
         # Every key exists whatever the answers: Inspect's epoch reducer reads the first
         # epoch's keys from every epoch.
         for error_type in gold_types:
@@ -71,25 +92,35 @@ def confusion_value(
                 value[type_key(strategy, error_type, key)] = 0.0
     for segment in segments:
         label = int(bool(segment["deficient"]))
-        decisions = strategy_decisions(
-            outcomes["labeling_all"].deficient.get(segment["id"]),
-            outcomes["select_deficient"].deficient.get(segment["id"]),
-        )
+        by_prompt = {p: outcomes[p].deficient.get(segment["id"]) for p in PROMPTS}
+        decisions = strategy_decisions(by_prompt["labeling_all"], by_prompt["select_deficient"])
+        decided_by_both = all(d is not None for d in by_prompt.values())
+        value["parsed_only_segments"] += float(decided_by_both)
         for strategy, decided in decisions.items():
-            prediction = None if decided is None else int(decided)
-            counts = decision_value(label, prediction, "strict")
-            for key in COUNT_KEYS:
-                value[f"{strategy}_{key}"] += counts[key]
-            value[f"{strategy}_unscored"] += counts["unparsed"]
-            if label == 1 and prediction is not None:
-                for key in ("tp", "fn"):
-                    value[type_key(strategy, segment["error_type"], key)] += counts[key]
+            if decided is None:
+                value[f"{strategy}_unscored"] += 1
+                value[f"{strategy}_undecided_deficient"] += label
+                # Headline: undecided = not flagged. For an ensemble, the undecided prompt
+                # does not flag it, so Either "No" still follows the other prompt.
+                decided = (
+                    bool(by_prompt["labeling_all"]) or bool(by_prompt["select_deficient"])
+                    if strategy == "either_no"
+                    else False
+                )
+            prediction = int(decided)
+            _count(value, strategy, label, prediction)
+            if decided_by_both:
+                _count(value, f"{strategy}_{PARSED_ONLY}", label, prediction)
+            if label == 1:
+                value[type_key(strategy, segment["error_type"], "tp" if prediction else "fn")] += 1
     for prompt in PROMPTS:
         outcome = outcomes[prompt]
         value[f"{prompt}_unparsed"] = 0.0 if outcome.parsed else 1.0
         value[f"{prompt}_invented_ids"] = float(len(outcome.invented))
         value[f"{prompt}_duplicate_ids"] = float(len(outcome.duplicates))
+        value[f"{prompt}_contradictory_ids"] = float(len(outcome.contradictory))
         value[f"{prompt}_omitted_segments"] = float(len(outcome.omitted))
+    value["unparsed"] = sum(value[f"{prompt}_unparsed"] for prompt in PROMPTS)
     return value
 
 
@@ -140,6 +171,10 @@ def reviewcritique_scorer(bert: BertScore) -> Scorer:
             for prompt in PROMPTS
         }
         value = confusion_value(segments, outcomes)
+        attempts: dict[str, list[str]] = state.store.get(ATTEMPTS_KEY) or {}
+        for prompt in PROMPTS:
+            value[f"{prompt}_reasked"] = reasked(attempts.get(prompt))
+        value["reasked"] = sum(value[f"{prompt}_reasked"] for prompt in PROMPTS)
         no_reference = {}
         for prompt in PROMPTS:
             predictions, references, no_reference[prompt] = explanation_pairs(

@@ -1,7 +1,9 @@
 """The ReviewCritique solver: both prompting strategies on the same review, concurrently.
 
 AAAR-1.0 Section 5.4 ensembles Labeling-All and Select-Deficient ("Both No", "Either No"), so one
-sample asks both prompts and the ensembles are computed from exactly these two answers.
+sample asks both prompts and the ensembles are computed from exactly these two answers. An answer
+that breaks the answer contract (``parsing.py``) is asked again afresh, ``reask`` times
+(default 1, ``core.answers.DEFAULT_REASK``; 0 = the paper's single call).
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import asyncio
 
 from inspect_ai.model import (
+    ChatMessage,
     ChatMessageAssistant,
     ChatMessageSystem,
     ChatMessageUser,
@@ -20,8 +23,9 @@ from inspect_ai.model import (
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import json_schema
 
+from research_taste_evals.core.answers import DEFAULT_REASK, last_parses, until_parsed
 from research_taste_evals.core.text import fill_template
-from research_taste_evals.reviewcritique.parsing import ANSWER_MODELS, PROMPTS, Prompt
+from research_taste_evals.reviewcritique.parsing import ANSWER_MODELS, PROMPTS, Prompt, parses
 from research_taste_evals.reviewcritique.prompts import (
     CRITIQUE_SYSTEM,
     LABELING_ALL_PROMPT,
@@ -29,6 +33,7 @@ from research_taste_evals.reviewcritique.prompts import (
 )
 
 ANSWERS_KEY = "reviewcritique_answers"
+ATTEMPTS_KEY = "reviewcritique_attempts"  # every attempt's text, per prompt
 PROMPT_TEMPLATES: dict[Prompt, str] = {
     "labeling_all": LABELING_ALL_PROMPT,
     "select_deficient": SELECT_DEFICIENT_PROMPT,
@@ -48,39 +53,45 @@ def response_config(prompt: Prompt, structured_output: bool) -> GenerateConfig:
 
 
 @solver
-def critique_solver(structured_output: bool = True) -> Solver:
+def critique_solver(structured_output: bool = True, reask: int = DEFAULT_REASK) -> Solver:
     """Ask Labeling-All and Select-Deficient about the review, as two independent calls.
 
-    Each call is its own [system, user] conversation (its own model event in the transcript);
-    the raw answers go to the store under ``ANSWERS_KEY`` for the scorer, and the sample ends
-    with one assistant message holding both.
+    Each call is its own [system, user] conversation (its own model event in the transcript),
+    re-asked afresh up to ``reask`` times while its answer does not parse. The final answers go
+    to the store under ``ANSWERS_KEY`` (every attempt under ``ATTEMPTS_KEY``) for the scorer,
+    and the sample ends with one assistant message holding both.
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         model = get_model()
-        outputs = await asyncio.gather(
-            *(
-                model.generate(
-                    [
-                        ChatMessageSystem(content=CRITIQUE_SYSTEM),
-                        ChatMessageUser(
-                            content=fill_template(
-                                PROMPT_TEMPLATES[prompt], context=state.input_text
-                            )
-                        ),
-                    ],
-                    config=response_config(prompt, structured_output),
-                )
-                for prompt in PROMPTS
+
+        async def ask(prompt: Prompt) -> tuple[ModelOutput, list[str]]:
+            messages: list[ChatMessage] = [
+                ChatMessageSystem(content=CRITIQUE_SYSTEM),
+                ChatMessageUser(
+                    content=fill_template(PROMPT_TEMPLATES[prompt], context=state.input_text)
+                ),
+            ]
+            config = response_config(prompt, structured_output)
+            return await until_parsed(
+                lambda: model.generate(messages, config=config),
+                lambda output: output.completion,
+                last_parses(parses(prompt)),
+                reask,
             )
-        )
+
+        results = await asyncio.gather(*(ask(prompt) for prompt in PROMPTS))
         answers = {
-            prompt: output.completion for prompt, output in zip(PROMPTS, outputs, strict=True)
+            prompt: output.completion for prompt, (output, _) in zip(PROMPTS, results, strict=True)
         }
         text = "\n\n".join(f"[{prompt}]\n{answer}" for prompt, answer in answers.items())
         state.messages.append(ChatMessageAssistant(content=text, model=model.name))
         state.output = ModelOutput.from_content(model=model.name, content=text)
         state.store.set(ANSWERS_KEY, answers)
+        state.store.set(
+            ATTEMPTS_KEY,
+            {prompt: texts for prompt, (_, texts) in zip(PROMPTS, results, strict=True)},
+        )
         return state
 
     return solve

@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
+from research_taste_evals.core.answers import answer_rates
 from research_taste_evals.core.stats import (
     DEFAULT_BOOTSTRAP_RESAMPLES,
     DEFAULT_BOOTSTRAP_SEED,
@@ -77,10 +78,16 @@ def tastybench_reliability(seed: int = DEFAULT_BOOTSTRAP_SEED) -> Metric:
 
 @metric
 def tastybench_decisions() -> Metric:
-    """Position bias, order consistency, unclear rate, comparisons, agreement, extractor rates."""
+    """Position bias, order consistency, unclear rate, comparisons, agreement, extractor rates.
+
+    Also the agreed ``unparsed_rate`` (answers neither the parser nor the extractor could read;
+    ``unclear_rate`` adds failed extractor calls) and ``reasked_rate`` (0: an unclear answer
+    goes to the extractor, never back to the judge).
+    """
 
     def compute(scores: list[SampleScore]) -> Value:
-        return _guarded("decisions", DECISION_KEYS, lambda: decision_summary(collect(scores)))
+        decisions = _guarded("decisions", DECISION_KEYS, lambda: decision_summary(collect(scores)))
+        return decisions | answer_rates(scores)
 
     return compute
 
@@ -97,10 +104,18 @@ def tastybench_metrics(resamples: int, seed: int) -> list[Metric | dict[str, lis
 # ``tastybench_extract``
 @metric
 def extraction_rate() -> Metric:
-    """Share of papers whose reply had non-empty tags."""
+    """Share of papers whose reply had non-empty tags; the rest is ``unparsed_rate``.
+
+    ``reasked_rate`` is 0: a reply without tags is not asked again.
+    """
 
     def compute(scores: list[SampleScore]) -> Value:
         values = [float(score.score.as_float()) for score in scores]
-        return sum(values) / len(values) if values else NAN
+        rate = sum(values) / len(values) if values else NAN
+        return {
+            "extraction_rate": rate,
+            "unparsed_rate": 1.0 - rate,
+            "reasked_rate": 0.0 if values else NAN,
+        }
 
     return compute

@@ -43,6 +43,8 @@ def tastybench_scorer(choice_method: ChoiceMethod = "parser_then_extractor") -> 
                 "agree": agree,
                 "extractor_used": float(result.method == "extractor"),
                 "extractor_failed": float(extractor_failed),
+                # Unread by parser and extractor alike (not an extractor call that failed).
+                "unparsed": float(result.choice is None and not extractor_failed),
             },
             answer="unclear" if result.choice is None else str(result.choice),
             reason=reason if result.choice is None else None,

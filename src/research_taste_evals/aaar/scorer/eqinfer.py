@@ -36,13 +36,14 @@ from research_taste_evals.aaar.parsing import (
     strict_choice,
     vllm_binary,
 )
-from research_taste_evals.core.answers import ATTEMPTS_KEY
+from research_taste_evals.core.answers import ATTEMPTS_KEY, reasked
 from research_taste_evals.core.metrics import (
     decision_accuracy,
     decision_f1,
     decision_precision,
     decision_recall,
     decision_value,
+    reasked_rate,
     unparsed_rate,
 )
 from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
@@ -64,6 +65,7 @@ def first_read(attempts: list[str], read: Callable[[str], int | None]) -> int | 
         decision_recall(),
         decision_accuracy(),
         unparsed_rate(),
+        reasked_rate(),
         faithful_f1(),
         faithful_precision(),
         faithful_recall(),
@@ -86,6 +88,7 @@ def eqinfer_binary_scorer(faithful_reader: FaithfulReader = "api") -> Scorer:
         vllm = vllm_binary(attempts[0])
         faithful = api if faithful_reader == "api" else vllm
         value = decision_value(label, strict, "strict")
+        value["reasked"] = reasked(attempts)
         value.update(
             {
                 FAITHFUL_PREFIX + key: number
@@ -115,7 +118,15 @@ def eqinfer_binary_scorer(faithful_reader: FaithfulReader = "api") -> Scorer:
     return score
 
 
-@scorer(metrics=[choice_accuracy(), choice_unparsed_rate(), faithful_choice_accuracy()])
+@scorer(
+    metrics=[
+        choice_accuracy(),
+        choice_unparsed_rate(),
+        faithful_choice_accuracy(),
+        unparsed_rate(),  # the agreed name, = choice_unparsed_rate
+        reasked_rate(),
+    ]
+)
 def eqinfer_choice_scorer() -> Scorer:
     """Score a four-way answer: strict letter (unparsed excluded) and released exact match."""
 
@@ -129,6 +140,7 @@ def eqinfer_choice_scorer() -> Scorer:
                 "scored": 0.0 if unparsed else 1.0,
                 "unparsed": 1.0 if unparsed else 0.0,
                 "faithful_correct": 1.0 if faithful_choice_correct(text, target.text) else 0.0,
+                "reasked": reasked(state.metadata.get(ATTEMPTS_KEY)),
             },
             answer=text,
             reason=INVALID_RESPONSE_FORMAT if unparsed else None,

@@ -56,7 +56,7 @@ from research_taste_evals.aaar.solvers import (
     PREDICTED_EXPLANATIONS_KEY,
 )
 from research_taste_evals.core.grading import MemberGrade, grade_member
-from research_taste_evals.core.metrics import empty_prediction_rate
+from research_taste_evals.core.metrics import answer_shape, empty_prediction_rate
 from research_taste_evals.core.reasons import GRADER_FAILED, INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.roles import RoleSpec, role_models
 from research_taste_evals.core.stats import NAN
@@ -229,6 +229,9 @@ async def judge_lists(
         judge_failure_rate(),
         judge_error_rate(),
         empty_prediction_rate(),
+        # unparsed_rate: answers with no list item to read (= empty_prediction_rate);
+        # reasked_rate: whole-list explanations asked again (upstream's retries).
+        answer_shape(unparsed_key="empty_prediction"),
         explanation_failure_rate(),
     ]
 )
@@ -287,6 +290,7 @@ def expdesign_scorer(
                 "judge_failed": float(len(failures)),
                 "judge_errors": float(errors),
                 "empty_prediction": float(not predicted),
+                "reasked": float((state.store.get(EXPLANATION_ATTEMPTS_KEY) or 1) > 1),
                 "explanation_failed": float(not explanations),
             },
             answer="\n".join(predicted),

@@ -31,7 +31,7 @@ from research_taste_evals.aaar.metrics import (
 )
 from research_taste_evals.aaar.similarity import soft_precision_recall, with_placeholder
 from research_taste_evals.aaar.solvers import PIECE_ANSWERS_KEY, PREDICTED_WEAKNESSES_KEY
-from research_taste_evals.core.metrics import empty_prediction_rate
+from research_taste_evals.core.metrics import answer_shape, empty_prediction_rate
 from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
 
 
@@ -43,6 +43,9 @@ from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
         itf_idf_score(),
         itf_idf_papers(),
         empty_prediction_rate(),
+        # unparsed_rate: answers with no list item in any piece (= empty_prediction_rate);
+        # reasked_rate: 0, no answer is asked again (as released).
+        answer_shape(unparsed_key="empty_prediction"),
     ]
 )
 def weakness_scorer(
