@@ -9,12 +9,8 @@ Goal and Idea Extraction": ideas exclude "empirical results, comparisons, unique
 like author/model names, year etc."). Fields are filled with ``core.text.fill_template``.
 """
 
-# Section 5.1 (the paper-comparable format, ``-T prompt=paper``): the model is given the goal g
-# and the two ideas h_A, h_B and its target output "is simply the binary label y in {0, 1}"
-# (y = 0: Idea A is better, section 2). No chain of thought (section 7.2: prompting Llama 3.1
-# to reason first lowered it from 30.02% to 27.38%), no verbalised confidence: calibration
-# (appendix B.11) reads the label tokens' probabilities when the provider returns logprobs.
-PAPER_PROMPT = (
+# What both prompts say first: the role, the question, the goal and the two ideas.
+PAIR_PROMPT_HEAD = (
     "You are an expert researcher who predicts the empirical outcomes of research ideas.\n"
     "\n"
     "Below is a research goal, defined by a benchmark, and two ideas that were each "
@@ -30,6 +26,14 @@ PAPER_PROMPT = (
     "Idea B:\n"
     "{idea_b}\n"
     "\n"
+)
+
+# Section 5.1 (the paper-comparable format, ``-T prompt=paper``): the model is given the goal g
+# and the two ideas h_A, h_B and its target output "is simply the binary label y in {0, 1}"
+# (y = 0: Idea A is better, section 2). No chain of thought (section 7.2: prompting Llama 3.1
+# to reason first lowered it from 30.02% to 27.38%), no verbalised confidence: calibration
+# (appendix B.11) reads the label tokens' probabilities when the provider returns logprobs.
+PAPER_PROMPT = PAIR_PROMPT_HEAD + (
     "Answer with the label only: 0 if Idea A achieved the higher score, 1 if Idea B did."
 )
 
@@ -38,22 +42,7 @@ PAPER_PROMPT = (
 # used for FT with RL") is an image.
 # Idea A / Idea B follow section 4's (idea_A, idea_B). The confidence line gives the
 # verbalised probability used for calibration (appendix B.11) when logprobs are unavailable.
-FORECAST_PROMPT = (
-    "You are an expert researcher who predicts the empirical outcomes of research ideas.\n"
-    "\n"
-    "Below is a research goal, defined by a benchmark, and two ideas that were each "
-    "implemented and evaluated on that benchmark. Predict which idea achieved the higher "
-    "score on the benchmark.\n"
-    "\n"
-    "Research goal:\n"
-    "{goal}\n"
-    "\n"
-    "Idea A:\n"
-    "{idea_a}\n"
-    "\n"
-    "Idea B:\n"
-    "{idea_b}\n"
-    "\n"
+FORECAST_PROMPT = PAIR_PROMPT_HEAD + (
     "Reason about how well each idea addresses the research goal, then give your "
     "prediction. End your reply with exactly these two lines:\n"
     "Answer: <A or B, the idea that scored higher>\n"
