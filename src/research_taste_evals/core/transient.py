@@ -124,7 +124,13 @@ def _redact_result(result: Any) -> None:
 
 
 def harden(model: Model) -> Model:
-    """Make ``model``'s malformed 200 responses transient errors Inspect retries (idempotent)."""
+    """Make ``model``'s malformed 200 responses transient errors Inspect retries (idempotent).
+
+    Anything that is not an Inspect ``Model`` (a test's stand-in judge) has no provider API to
+    harden and is returned as it is.
+    """
+    if not isinstance(model, Model):
+        return model
     api = model.api
     if getattr(api, _HARDENED, False):
         return model
