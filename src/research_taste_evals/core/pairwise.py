@@ -13,8 +13,6 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
-from scipy import optimize
-from scipy.special import expit
 
 from research_taste_evals.core.stats import NAN, spearman
 
@@ -95,6 +93,8 @@ def _bt_objective(
     theta: np.ndarray, wins: np.ndarray, prior: float
 ) -> tuple[float, np.ndarray, np.ndarray]:
     """Negative log posterior, gradient and Hessian of Bradley-Terry log-strengths ``theta``."""
+    from scipy.special import expit  # imported here: scipy is slow to import (registry start-up)
+
     diff = theta[:, None] - theta[None, :]
     # -log sigmoid(d) = logaddexp(0, -d), stable for large |d|.
     loss = float(np.sum(wins * np.logaddexp(0.0, -diff)))
@@ -114,6 +114,8 @@ def _fit_log_strengths(wins: np.ndarray, prior: float) -> np.ndarray:
     scipy's trust region stops once the loss can no longer resolve an improvement (gradient
     ~1e-8); plain Newton steps, judged by the gradient alone, then reach machine precision.
     """
+    from scipy import optimize  # imported here: scipy is slow to import (registry start-up)
+
     result = optimize.minimize(
         lambda x: _bt_objective(x, wins, prior)[:2],
         np.zeros(len(wins)),

@@ -10,7 +10,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
 import numpy as np
-from scipy import stats as scipy_stats
 
 NAN = float("nan")
 DEFAULT_BOOTSTRAP_SEED = 20241029
@@ -98,6 +97,9 @@ def spearman(x: Sequence[float], y: Sequence[float]) -> float:
     arrays = _paired_arrays(x, y)
     if arrays is None:
         return NAN
+    # imported here: scipy costs ~1 s, paid by every registry import (bench/registry_import.py)
+    from scipy import stats as scipy_stats
+
     return float(scipy_stats.spearmanr(*arrays).statistic)
 
 
@@ -106,6 +108,8 @@ def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float:
     arrays = _paired_arrays(x, y)
     if arrays is None:
         return NAN
+    from scipy import stats as scipy_stats  # imported here, see spearman
+
     return float(scipy_stats.kendalltau(*arrays).statistic)
 
 

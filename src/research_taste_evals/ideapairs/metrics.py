@@ -29,7 +29,6 @@ from collections.abc import Callable
 
 import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
-from scipy.stats import rankdata
 
 from research_taste_evals.core.answers import answer_rates
 from research_taste_evals.core.calibration import (
@@ -147,6 +146,8 @@ def tier_accuracy() -> Metric:
 
 def ranking_summary(scores: list[SampleScore]) -> dict[str, float]:
     """Top-1 accuracy and rank RMSE over leaderboards (appendix B.10)."""
+    from scipy.stats import rankdata  # imported here: slow import (registry start-up)
+
     truth: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
     wins: dict[tuple[str, str], dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for s in scores:

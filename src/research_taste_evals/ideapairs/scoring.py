@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
-from scipy.stats import rankdata
 
 from research_taste_evals.ideapairs.leaderboards import Entry, Leaderboard, parse_cell
 from research_taste_evals.ideapairs.polarity import (
@@ -278,6 +277,8 @@ def score_board(board: Leaderboard) -> tuple[ScoredBoard, list[Drop]]:
     primary = _rank_column(used, result)
     result.rank_column = used[primary]
     # Rank from the values (1 = best; ties share the best rank), not from the row position.
+    from scipy.stats import rankdata  # imported here: slow import (registry start-up)
+
     ranks = rankdata(-adjusted[primary], method="min").astype(float)
     removed = set(remove_discordant(ranks, unified))
     survivors = [i for i in range(len(entries)) if i not in removed]

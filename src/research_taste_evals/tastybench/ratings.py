@@ -22,7 +22,6 @@ from typing import Any
 import numpy as np
 from inspect_ai.log import EvalLog
 from inspect_ai.scorer import SampleScore
-from scipy import stats as scipy_stats
 
 from research_taste_evals.core.pairwise import (
     Decision,
@@ -158,6 +157,8 @@ def upstream_rank_pearson(ratings: Mapping[str, float], truth: Mapping[str, floa
     ys = np.asarray([truth_ranks[key] for key in common], dtype=float)
     if len(common) < MIN_CORRELATION_POINTS or np.all(xs == xs[0]) or np.all(ys == ys[0]):
         return NAN
+    from scipy import stats as scipy_stats  # imported here: slow import (registry start-up)
+
     return float(scipy_stats.pearsonr(xs, ys).statistic)
 
 
