@@ -6,8 +6,8 @@ that writes it. Blocks computed from runs are re-rendered here from the runs' sa
 blocks computed from upstream data are re-computed when that data is present. A new marker
 block without a generator, a README edited by hand, or a generator changed without
 regenerating the README fails here (the idea-pairs blocks are re-computed by
-``tests/ideapairs/test_readme_tables.py``). Figures not yet inside markers (the root README's
-demo-report excerpt, the ReviewCritique README's counts) are their owners' to move into one.
+``tests/ideapairs/test_readme_tables.py``, the local-model table by
+``tests/test_local_model_table.py``).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from readme_logs import load_headers  # noqa: E402
 
 PACKAGE = REPO / "src" / "research_taste_evals"
 TASTYBENCH_README = PACKAGE / "tastybench" / "README.md"
-MARKER = re.compile(r"<!-- (BEGIN generated: [\w-]+|[\w-]+:start)\b")
+MARKER = re.compile(r"<!-- (BEGIN generated: [\w-]+|[\w-]+:start|[\w-]+:begin)\b")
 GENERATORS = {
     ("tastybench", "BEGIN generated: data-facts"): "bench/tastybench_readme.py",
     ("tastybench", "BEGIN generated: upstream-runs"): "bench/tastybench_readme.py",
@@ -37,6 +37,10 @@ GENERATORS = {
     ("ideapairs", "BEGIN generated: build-facts"): "bench/ideapairs_readme.py",
     ("ideapairs", "BEGIN generated: baselines"): "bench/ideapairs_readme.py",
     ("ideapairs", "BEGIN generated: ranking"): "bench/ideapairs_readme.py",
+    ("(root)", "BEGIN generated: demo-report"): "bench/demo_report_excerpt.py",
+    # Re-computed and compared by tests/test_local_model_table.py.
+    ("(root)", "local-model-table:begin"): "bench/local_model_table.py",
+    ("reviewcritique", "BEGIN generated: data-facts"): "bench/reviewcritique_readme.py",
 }
 
 
@@ -113,3 +117,28 @@ def test_lft_figures_equal_their_logs() -> None:
     readme = figures.README.read_text(encoding="utf-8")
     block = readme.split(figures.START_MARKER, 1)[1].split(figures.END_MARKER, 1)[0]
     assert block == f"\n{figures.report(files)}\n"
+
+
+def test_root_demo_report_excerpt_equals_its_logs() -> None:
+    import demo_report_excerpt
+
+    from research_taste_evals.core.text import replace_block
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    expected = demo_report_excerpt.excerpt()
+    assert replace_block(readme, demo_report_excerpt.BLOCK, expected) == readme, (
+        "run bench/demo_report_excerpt.py --import <demo sweep logs> --write"
+    )
+
+
+@pytest.mark.upstream
+def test_reviewcritique_data_facts_equal_the_upstream_files(upstream_dir: Path) -> None:
+    import reviewcritique_readme
+
+    from research_taste_evals.core.text import replace_block
+
+    readme = reviewcritique_readme.README.read_text(encoding="utf-8")
+    expected = reviewcritique_readme.data_facts(upstream_dir)
+    assert replace_block(readme, reviewcritique_readme.BLOCK, expected) == readme, (
+        "run bench/reviewcritique_readme.py --write"
+    )
