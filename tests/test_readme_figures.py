@@ -41,6 +41,7 @@ GENERATORS = {
     # Re-computed and compared by tests/test_local_model_table.py.
     ("(root)", "local-model-table:begin"): "bench/local_model_table.py",
     ("reviewcritique", "BEGIN generated: data-facts"): "bench/reviewcritique_readme.py",
+    ("aaar", "BEGIN generated: nltk-agreement"): "bench/aaar_nltk_agreement.py",
 }
 
 
@@ -142,3 +143,48 @@ def test_reviewcritique_data_facts_equal_the_upstream_files(upstream_dir: Path) 
     assert replace_block(readme, reviewcritique_readme.BLOCK, expected) == readme, (
         "run bench/reviewcritique_readme.py --write"
     )
+
+
+def test_aaar_nltk_agreement_equals_its_fixtures() -> None:
+    import aaar_nltk_agreement
+
+    from research_taste_evals.core.text import replace_block
+
+    readme = aaar_nltk_agreement.README.read_text(encoding="utf-8")
+    written = readme.split("`nltk_installed` (NLTK ", 1)[1].split(")", 1)[0]
+    if written != aaar_nltk_agreement.installed_nltk():
+        pytest.skip(f"the block describes NLTK {written}; this environment has another NLTK")
+    expected = aaar_nltk_agreement.agreement()
+    assert replace_block(readme, aaar_nltk_agreement.BLOCK, expected) == readme, (
+        "run bench/aaar_nltk_agreement.py --write"
+    )
+
+
+# A number with three or more decimals outside every generated block and code fence is a
+# computed figure typed by hand, unless it is an upstream or library value a test pins (named
+# here, and the test's file must hold the number).
+PRECISE_NUMBER = re.compile(r"(?<![\w.])-?\d+\.\d{3,}\b")
+BLOCK = re.compile(
+    r"<!-- (?:BEGIN generated: [\w-]+|[\w-]+:start|[\w-]+:begin)\b.*?"
+    r"<!-- (?:END generated: [\w-]+|[\w-]+:end)\b[^>]*-->",
+    re.DOTALL,
+)
+FENCE = re.compile(r"^```.*?^```", re.DOTALL | re.MULTILINE)
+ARXIV_ID = re.compile(r"arXiv[: ]\s*\d{4}\.\d{4,5}")
+PINNED_BY_A_TEST = {
+    ("tastybench", "-0.06993835941204363"): "tests/tastybench/test_tastybench_task.py",
+    ("reviewcritique", "0.8312"): "tests/reviewcritique/test_scorer.py",
+}
+
+
+def test_no_precise_figure_is_typed_outside_a_generated_block() -> None:
+    found = set()
+    others = {str(path.relative_to(REPO)): path for path in sorted(REPO.glob("docs/**/*.md"))}
+    others["CONTRIBUTING.md"] = REPO / "CONTRIBUTING.md"
+    for family, path in {**_readmes(), **others}.items():
+        text = path.read_text(encoding="utf-8")
+        prose = ARXIV_ID.sub("", FENCE.sub("", BLOCK.sub("", text)))
+        found |= {(family, match.group()) for match in PRECISE_NUMBER.finditer(prose)}
+    assert found <= set(PINNED_BY_A_TEST), sorted(found - set(PINNED_BY_A_TEST))
+    for (_, number), test_file in PINNED_BY_A_TEST.items():
+        assert number in (REPO / test_file).read_text(encoding="utf-8"), (number, test_file)
