@@ -187,35 +187,38 @@ async def grade_member(
     cache: bool | CachePolicy = False,
     config: GenerateConfig | None = None,
 ) -> MemberGrade[GradeT]:
-    """One member's call: generate with its own cache scope, then parse or classify the failure."""
+    """One member's call: generate with its own cache scope, then parse or classify the failure.
+
+    No span of its own (a span is two more transcript events per call, the per-call cost of a
+    panel): the model event names the model, and :func:`run_panel` spans the whole panel.
+    """
     name = str(model)
     harden(model)  # malformed 200 responses are retried, not this member's failure
-    async with span(f"grader {index + 1} ({name}, repeat {repeat + 1})", type="grader"):
-        try:
-            output = await model.generate(
-                input, config=config or GenerateConfig(), cache=member_cache(cache, index)
-            )
-        except LimitExceededError:
-            raise  # a sample limit ends the sample; it is not a grader failure
-        except ModelRefusalError as error:  # raised instead of returned under fail_on_refusal
-            return MemberGrade(index, name, repeat, None, "refusal", str(error))
-        except Exception as error:  # any provider error is this member's failure, not the sample's
-            return MemberGrade(index, name, repeat, None, "model_error", describe_error(error))
-        text = output.completion
-        if not output.choices:  # only from an unhardened provider path: a failure, not a grade
-            return MemberGrade(index, name, repeat, None, "model_error", "no choices in output")
-        refusal = _refusal_detail(output)
-        if refusal is not None:
-            return MemberGrade(index, name, repeat, None, "refusal", refusal, text)
-        if output.stop_reason == OVERFLOW_STOP_REASON and not text.strip():
-            # The prompt did not fit the grader's context: a failed call, with its reason.
-            detail = output.error or "stop_reason model_length (prompt longer than the context)"
-            return MemberGrade(index, name, repeat, None, "model_error", detail, text)
-        try:
-            grade = parse(text)
-        except ValueError as error:
-            return MemberGrade(index, name, repeat, None, "unparseable", str(error), text)
-        return MemberGrade(index, name, repeat, grade, None, "", text)
+    try:
+        output = await model.generate(
+            input, config=config or GenerateConfig(), cache=member_cache(cache, index)
+        )
+    except LimitExceededError:
+        raise  # a sample limit ends the sample; it is not a grader failure
+    except ModelRefusalError as error:  # raised instead of returned under fail_on_refusal
+        return MemberGrade(index, name, repeat, None, "refusal", str(error))
+    except Exception as error:  # any provider error is this member's failure, not the sample's
+        return MemberGrade(index, name, repeat, None, "model_error", describe_error(error))
+    text = output.completion
+    if not output.choices:  # only from an unhardened provider path: a failure, not a grade
+        return MemberGrade(index, name, repeat, None, "model_error", "no choices in output")
+    refusal = _refusal_detail(output)
+    if refusal is not None:
+        return MemberGrade(index, name, repeat, None, "refusal", refusal, text)
+    if output.stop_reason == OVERFLOW_STOP_REASON and not text.strip():
+        # The prompt did not fit the grader's context: a failed call, with its reason.
+        detail = output.error or "stop_reason model_length (prompt longer than the context)"
+        return MemberGrade(index, name, repeat, None, "model_error", detail, text)
+    try:
+        grade = parse(text)
+    except ValueError as error:
+        return MemberGrade(index, name, repeat, None, "unparseable", str(error), text)
+    return MemberGrade(index, name, repeat, grade, None, "", text)
 
 
 async def run_panel(
@@ -243,10 +246,12 @@ async def run_panel(
     size = len(graders) * repeats
     needed = check_quorum(quorum, size)
     members = [(model, r) for model in graders for r in range(repeats)]
-    outcomes = await asyncio.gather(
-        *(
-            grade_member(model, index, r, input, parse, cache, config)
-            for index, (model, r) in enumerate(members)
+    names = ", ".join(str(model) for model in graders)
+    async with span(f"grader panel ({size} calls: {names} x {repeats})", type="grader"):
+        outcomes = await asyncio.gather(
+            *(
+                grade_member(model, index, r, input, parse, cache, config)
+                for index, (model, r) in enumerate(members)
+            )
         )
-    )
     return PanelResult(members=tuple(outcomes), quorum=needed)

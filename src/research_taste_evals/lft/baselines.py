@@ -175,8 +175,12 @@ def _split_prompt(prompt: str) -> tuple[list[_Criterion], str] | None:
     return (criteria, solution) if criteria else None
 
 
+@lru_cache(maxsize=256)
 def keyword_grade(prompt: str) -> str:
-    """The baseline grader's full answer (reasoning, then the JSON grade) to a grading prompt."""
+    """The baseline grader's full answer (reasoning, then the JSON grade) to a grading prompt.
+
+    Cached: a panel sends its members the same prompt, and the answer depends on it alone.
+    """
     parsed = _split_prompt(prompt)
     if parsed is None:
         return NOT_A_GRADING_PROMPT
