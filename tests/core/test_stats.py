@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
+import numpy as np
 import pytest
 
 from research_taste_evals.core.stats import (
+    RANK_CORRELATIONS,
+    bootstrap_ci,
     cohen_kappa,
     kendall_tau,
     mean_and_stderr,
@@ -111,3 +115,22 @@ def test_mean_and_stderr_skips_nan_and_is_nan_when_undefined() -> None:
     assert single[0] == 4.0 and math.isnan(single[1])
     assert all(math.isnan(v) for v in mean_and_stderr([NAN]))
     assert all(math.isnan(v) for v in mean_and_stderr([]))
+
+
+@pytest.mark.parametrize("method", ["spearman", "kendall"])
+def test_rank_correlation_ci_equals_the_one_by_one_bootstrap(method: str) -> None:
+    """The vectorised resamples give the CI of bootstrap_ci over the scalar correlation."""
+    rng = np.random.default_rng(3)
+    for size in (3, 5, 12, 40):
+        ratings = {f"p{i}": float(v) for i, v in enumerate(rng.integers(0, 6, size=size))}
+        truth = {f"p{i}": float(v) for i, v in enumerate(rng.normal(size=size).round(1))}
+        fast = rank_correlation_with_ci(ratings, truth, method, resamples=200)  # type: ignore[arg-type]
+        pairs = [(ratings[key], truth[key]) for key in sorted(ratings)]
+
+        def statistic(sample: Sequence[object]) -> float:
+            xs, ys = [p[0] for p in sample], [p[1] for p in sample]  # type: ignore[index]
+            return RANK_CORRELATIONS[method](xs, ys)
+
+        low, high = bootstrap_ci(pairs, statistic, resamples=200)
+        assert fast["ci_low"] == pytest.approx(low, abs=1e-12)
+        assert fast["ci_high"] == pytest.approx(high, abs=1e-12)
