@@ -35,6 +35,11 @@ def _clean(probabilities: Sequence[float], labels: Sequence[int]) -> tuple[np.nd
     return p, y
 
 
+def import_sklearn() -> None:
+    """Import ``sklearn.metrics`` now (with pandas, most of a second); see ``import_scipy``."""
+    import sklearn.metrics  # noqa: F401
+
+
 def brier_score(probabilities: Sequence[float], labels: Sequence[int]) -> float:
     """Mean of (p - y)^2 with p = P(class 1); NaN when there is no finite pair."""
     p, y = _clean(probabilities, labels)

@@ -17,8 +17,9 @@ from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Metric
 
 from research_taste_evals.core.answers import DEFAULT_REASK
+from research_taste_evals.core.calibration import import_sklearn
 from research_taste_evals.core.provenance import provenance, task_version
-from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_SEED
+from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_SEED, import_scipy
 from research_taste_evals.core.task_args import checked_arguments
 from research_taste_evals.ideapairs.dataset import (
     ModeChoice,
@@ -72,6 +73,8 @@ def idea_pairs(
 
 def _metrics(mode: str, resamples: int, seed: int) -> list[Metric | dict[str, list[Metric]]]:
     """Tier figures on the tier pairs; B.10's Top-1 and rank RMSE only in ranking mode."""
+    import_scipy()  # the metrics' libraries, before the run rather than on its event loop
+    import_sklearn()
     return [
         consistency_accuracy(),
         tier_accuracy() if mode == "pairs" else leaderboard_ranking(),

@@ -25,6 +25,7 @@ from research_taste_evals.core.stats import (
     DEFAULT_BOOTSTRAP_RESAMPLES,
     DEFAULT_BOOTSTRAP_SEED,
     NAN,
+    import_scipy,
 )
 from research_taste_evals.tastybench.ratings import (
     DECISION_KEYS,
@@ -94,6 +95,7 @@ def tastybench_decisions() -> Metric:
 
 def tastybench_metrics(resamples: int, seed: int) -> list[Metric | dict[str, list[Metric]]]:
     """The ``tastybench`` task's dataset-level metrics (ratings, reliability, decisions)."""
+    import_scipy()  # before the run, not on its event loop
     return [
         tastybench_ratings(resamples=resamples, seed=seed),
         tastybench_reliability(seed=seed),
