@@ -14,20 +14,26 @@ installed that alone has cost ~17 s under load, a cost of that venv, not of this
 
 Prints figures; asserts nothing (tests never assert wall-clock times).
 
-Run: ``python bench/registry_import.py [--repeat 9]``
+``--json FILE`` also writes the figures (``bench/performance_readme.py`` puts them in the README).
+
+Run: ``python bench/registry_import.py [--repeat 9] [--json bench/results/registry_import.json]``
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 BUDGET_RATIO = 1.2
 REGISTRY = "research_taste_evals._registry"
 HEAVY = (
+    "numpy",
     "scipy",
     "sklearn",
     "pandas",
@@ -59,7 +65,9 @@ def heavy_imports(code: str) -> list[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=9)
-    repeat = parser.parse_args().repeat
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args()
+    repeat = args.repeat
     for code in CASES.values():  # warm the file cache once, untimed
         seconds(code)
     times: dict[str, list[float]] = {name: [] for name in CASES}
@@ -74,6 +82,18 @@ def main() -> int:
     loaded = heavy_imports(CASES[f"import {REGISTRY}"])
     print(f"ratio (medians of {repeat} fresh interpreters): {ratio:.2f} (budget {BUDGET_RATIO})")
     print(f"heavy libraries loaded by the registry: {', '.join(loaded) or 'none'}")
+    if args.json:
+        figures = {
+            "inspect_ai_s": round(baseline, 3),
+            "registry_s": round(registry, 3),
+            "ratio": round(ratio, 3),
+            "repeat": repeat,
+            "heavy_loaded": loaded,
+            "cpus": os.cpu_count(),
+            "load_average_1min": round(os.getloadavg()[0], 2),
+        }
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
     return 0
 
 

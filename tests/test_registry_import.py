@@ -1,6 +1,6 @@
 """Importing the task registry (what Inspect's entry point does) loads no heavy library.
 
-scipy, sklearn (with pandas and pyarrow), torch, sentence-transformers, matplotlib and the
+numpy, scipy, sklearn (with pandas and pyarrow), torch, sentence-transformers, matplotlib and the
 text-metric libraries are imported inside the functions that use them, so every
 ``inspect eval`` and sweep does not pay for them at start-up. Times are not asserted
 (``bench/registry_import.py`` prints the ratio to ``import inspect_ai``); what the import

@@ -19,9 +19,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Literal
 
 from research_taste_evals.core.data import cache_dir, sha256_of
 from research_taste_evals.core.embedding_cache import EmbeddingCache, text_hash
@@ -36,6 +34,9 @@ from research_taste_evals.core.packaged_models import (
     PackagedModelError,
     packaged_model_folder,
 )
+
+if TYPE_CHECKING:
+    import numpy as np  # imported where used: ~60 ms off the registry import
 
 # Packaged models by name (no Hub access): see core/packaged_models.py.
 OFFLINE_MODEL = OFFLINE_MINILM
@@ -171,6 +172,8 @@ def _shared_model(spec: ModelSpec, device: str) -> tuple[Any, threading.Lock]:
 
 
 def _normalise(vectors: np.ndarray) -> np.ndarray:
+    import numpy as np
+
     vectors = np.asarray(vectors, dtype=np.float32)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     return vectors / np.where(norms == 0, 1, norms)
@@ -274,6 +277,8 @@ class Embedder:
 
         Duplicate texts are encoded once; cached texts are not encoded at all.
         """
+        import numpy as np
+
         if isinstance(texts, str):
             raise TypeError("encode() takes a list of texts, not a single string")
         texts = list(texts)
@@ -296,6 +301,8 @@ class Embedder:
 
     def encode_lists(self, lists: Sequence[Sequence[str]]) -> list[np.ndarray]:
         """Encode several lists in one batch; returns one (len(list), d) array per list."""
+        import numpy as np
+
         flat = [text for items in lists for text in items]
         vectors = self.encode(flat) if flat else np.zeros((0, self.dim), np.float32)
         bounds = np.cumsum([0, *(len(items) for items in lists)])

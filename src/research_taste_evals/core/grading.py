@@ -20,9 +20,8 @@ import asyncio
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Generic, Literal, TypeVar
 
-import numpy as np
 from inspect_ai.model import (
     CachePolicy,
     ChatMessage,
@@ -39,6 +38,9 @@ from research_taste_evals.core.failures import describe_error
 from research_taste_evals.core.reasons import OVERFLOW_STOP_REASON
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.core.transient import harden
+
+if TYPE_CHECKING:
+    pass  # imported where used: ~60 ms off the registry import
 
 GradeT = TypeVar("GradeT")
 
@@ -87,6 +89,8 @@ class Spread:
 
 def spread(values: Sequence[float]) -> Spread:
     """Median, first and third quartile (numpy's default linear interpolation) of ``values``."""
+    import numpy as np
+
     finite = [float(v) for v in values if not math.isnan(float(v))]
     if not finite:
         return Spread(NAN, NAN, NAN, 0)

@@ -11,10 +11,12 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from research_taste_evals.core.stats import NAN, spearman
+
+if TYPE_CHECKING:
+    import numpy as np  # imported where used: ~60 ms off the registry import
 
 Comparison = tuple[str, str]
 Decision = tuple[str, str, str]
@@ -93,6 +95,7 @@ def _bt_objective(
     theta: np.ndarray, wins: np.ndarray, prior: float
 ) -> tuple[float, np.ndarray, np.ndarray]:
     """Negative log posterior, gradient and Hessian of Bradley-Terry log-strengths ``theta``."""
+    import numpy as np
     from scipy.special import expit  # imported here: scipy is slow to import (registry start-up)
 
     diff = theta[:, None] - theta[None, :]
@@ -114,6 +117,7 @@ def _fit_log_strengths(wins: np.ndarray, prior: float) -> np.ndarray:
     scipy's trust region stops once the loss can no longer resolve an improvement (gradient
     ~1e-8); plain Newton steps, judged by the gradient alone, then reach machine precision.
     """
+    import numpy as np
     from scipy import optimize  # imported here: scipy is slow to import (registry start-up)
 
     result = optimize.minimize(
@@ -146,6 +150,8 @@ def _exchangeable_classes(wins: np.ndarray) -> list[np.ndarray]:
     e.g. equal win counts in a complete round-robin. The unique optimum then gives them the same
     rating, which the numerical fit only reaches to ~1e-13 (enough for Spearman to rank them).
     """
+    import numpy as np
+
     games = wins + wins.T
     totals = wins.sum(axis=1)
     classes: list[list[int]] = []
@@ -188,6 +194,8 @@ def bradley_terry(
     Returns:
         {paper_id: rating}: ``paper_ids`` first, then papers in order of first appearance.
     """
+    import numpy as np
+
     if not prior_strength > 0:
         raise ValueError(f"prior_strength must be > 0 (got {prior_strength})")
     checked = _check_comparisons(comparisons)
@@ -212,6 +220,8 @@ def _pair_halves(comparisons: Sequence[Comparison], rng: np.random.Generator) ->
     Every comparison of one unordered pair (repeats, either order) lands in the same half: the
     pairs are shuffled and each goes to the half with fewer comparisons so far.
     """
+    import numpy as np
+
     groups: dict[frozenset[str], list[int]] = defaultdict(list)
     for index, (winner, loser) in enumerate(comparisons):
         groups[frozenset((winner, loser))].append(index)
@@ -254,6 +264,8 @@ def split_half_reliability(
         (split-half Spearman, Spearman-Brown corrected); NaN when undefined (fewer than two
         distinct pairs, too few papers, constant ratings); the corrected value is NaN for r <= 0.
     """
+    import numpy as np
+
     checked = _check_comparisons(comparisons)
     ids = _ids_in_order(checked, paper_ids)
     distinct_pairs = {frozenset(comparison) for comparison in checked}
@@ -311,6 +323,8 @@ def order_consistency(decisions: Iterable[Decision]) -> float:
     Returns:
         The mean consistency, or NaN when no pair was seen in both orders.
     """
+    import numpy as np
+
     by_order: dict[tuple[str, str], list[str]] = defaultdict(list)
     for i, decision in enumerate(decisions):
         first, second, winner = _check_decision(i, decision)
@@ -338,6 +352,8 @@ def adjacent_schedule(paper_ids: Sequence[str], rounds: int, seed: int) -> list[
     N - 1 ordered pairs (first_shown, second_shown) per round, in presentation order; the
     shuffled position decides which paper is shown first. Upstream shuffled unseeded.
     """
+    import numpy as np
+
     ids = _check_ids(paper_ids)
     if rounds < 0:
         raise ValueError(f"rounds must be >= 0 (got {rounds})")
@@ -355,6 +371,8 @@ def all_pairs_schedule(paper_ids: Sequence[str], seed: int | None = None) -> lis
     Without a seed the order is fixed: for i < j, (i, j) immediately followed by (j, i). With a
     seed the whole list is shuffled (useful for sequential Elo, which depends on order).
     """
+    import numpy as np
+
     ids = _check_ids(paper_ids)
     pairs: list[Comparison] = []
     for i, first in enumerate(ids):
@@ -368,6 +386,8 @@ def all_pairs_schedule(paper_ids: Sequence[str], seed: int | None = None) -> lis
 
 def random_pairs_schedule(paper_ids: Sequence[str], count: int, seed: int) -> list[Comparison]:
     """``count`` ordered pairs of two distinct papers drawn uniformly at random (seeded)."""
+    import numpy as np
+
     ids = _check_ids(paper_ids)
     if len(ids) < 2 or count < 0:
         raise ValueError(f"need >= 2 papers and count >= 0 (got {len(ids)}, {count})")

@@ -26,8 +26,8 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
 from research_taste_evals.core.answers import answer_rates
@@ -44,6 +44,9 @@ from research_taste_evals.core.stats import (
     bootstrap_ci,
     bootstrap_subset_difference,
 )
+
+if TYPE_CHECKING:
+    import numpy as np  # imported where used: ~60 ms off the registry import
 
 logger = logging.getLogger(__name__)
 PAPER_BOOTSTRAP_RESAMPLES = 10_000  # appendix B.7.6: B = 10,000
@@ -64,6 +67,8 @@ def _guarded(
 
 
 def _values(scores: list[SampleScore], key: str) -> np.ndarray:
+    import numpy as np
+
     return np.array([float(score_dict(s).get(key, NAN)) for s in scores], dtype=float)
 
 
@@ -73,6 +78,8 @@ def _ratio(top: float, bottom: float) -> float:
 
 def accuracy_summary(scores: list[SampleScore]) -> dict[str, float]:
     """Headline accuracy and consistency figures over the pairs."""
+    import numpy as np
+
     if not scores:
         return dict.fromkeys(ACCURACY_KEYS, NAN) | {"pairs": 0.0}
     correct, consistent = _values(scores, "correct"), _values(scores, "consistent")
@@ -95,6 +102,8 @@ def _with_ci(scores: list[SampleScore]) -> dict[str, float]:
     Small test splits are common here (the NLP-progress build has 10 test pairs): the CI
     says how little such a split can tell apart.
     """
+    import numpy as np
+
     correct = list(_values(scores, "correct"))
     low, high = bootstrap_ci(correct, lambda picks: float(np.mean(picks)))  # type: ignore[arg-type]
     return accuracy_summary(scores) | {"accuracy/ci_low": low, "accuracy/ci_high": high}
@@ -146,6 +155,7 @@ def tier_accuracy() -> Metric:
 
 def ranking_summary(scores: list[SampleScore]) -> dict[str, float]:
     """Top-1 accuracy and rank RMSE over leaderboards (appendix B.10)."""
+    import numpy as np
     from scipy.stats import rankdata  # imported here: slow import (registry start-up)
 
     truth: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
@@ -203,6 +213,8 @@ def calibration_summary(
     scores: list[SampleScore], bins: int = DEFAULT_CALIBRATION_BINS
 ) -> dict[str, float]:
     """Brier, ECE, MCE of p~ over pairs that have it; how many did, and the logprob share."""
+    import numpy as np
+
     p, y = _values(scores, "p_debiased"), _values(scores, "y")
     keep = np.isfinite(p)
     p, y = np.clip(p[keep], 0.0, 1.0), y[keep]

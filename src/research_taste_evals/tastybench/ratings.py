@@ -17,9 +17,8 @@ import datetime as dt
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from inspect_ai.log import EvalLog
 from inspect_ai.scorer import SampleScore
 
@@ -38,6 +37,9 @@ from research_taste_evals.core.stats import (
     partial_spearman,
     rank_correlation_with_ci,
 )
+
+if TYPE_CHECKING:
+    pass  # imported where used: ~60 ms off the registry import
 
 SCORER_NAME = "tastybench_scorer"
 CORRELATIONS: tuple[RankMethod, ...] = ("spearman", "kendall")
@@ -135,6 +137,8 @@ def descending_positions(values: Mapping[str, float]) -> dict[str, int]:
     default quicksort makes no promise about tie order, so stable is the reproducible choice
     and agrees with pandas whenever pandas' sort happens to be stable.
     """
+    import numpy as np
+
     keys = list(values)
     scores = np.asarray([values[key] for key in keys], dtype=float)
     order = np.argsort(-scores, kind="stable")
@@ -150,6 +154,8 @@ def upstream_rank_pearson(ratings: Mapping[str, float], truth: Mapping[str, floa
     broken by position instead of averaged. NaN when undefined (fewer than three joined ids or
     a constant column), never raises.
     """
+    import numpy as np
+
     rating_ranks = descending_positions(ratings)
     truth_ranks = descending_positions(truth)
     common = [key for key in rating_ranks if key in truth_ranks]

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from typing import Literal
-
-import numpy as np
+from typing import TYPE_CHECKING, Literal
 
 from research_taste_evals.core.stats import NAN
+
+if TYPE_CHECKING:
+    pass  # imported where used: ~60 ms off the registry import
 
 VelocityMode = Literal["windowed", "upstream", "common_window"]
 VELOCITY_MODES: tuple[VelocityMode, ...] = ("windowed", "upstream", "common_window")
@@ -41,6 +42,8 @@ def ols_slope(counts: Sequence[float]) -> float:
     NaN when there are fewer than two points. Upstream returns 0 for an all-zero series; the
     least-squares slope of an all-zero series is 0 too, so no special case is needed.
     """
+    import numpy as np
+
     values = np.asarray(counts, dtype=float)
     if len(values) < MIN_SLOPE_POINTS:
         return NAN
