@@ -8,14 +8,18 @@ rows) and the 1,600-row time.
 
 Targets (issue #24): exponent <= 2.1; a 1,600-row board under 1 s of CPU.
 
-Run: ``python bench/ideapairs_discordance.py`` (``--sizes 400 800`` for a quick look)
+Run: ``python bench/ideapairs_discordance.py`` (``--sizes 400 800`` for a quick look;
+``--json bench/results/ideapairs_discordance.json`` also writes the figures for
+``bench/performance_readme.py``)
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -66,12 +70,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args()
     times = {}
     for rows in args.sizes:
         seconds, dropped = cpu_seconds(rows, args.repeats)
         times[rows] = seconds
         print(f"{rows:>6} rows: {seconds:8.3f} s CPU ({dropped} entries removed as discordant)")
+    exponent = float("nan")
     if len(times) >= 2:
         sizes = np.log(np.array(list(times)))
         exponent = float(np.polyfit(sizes, np.log(np.array(list(times.values()))), 1)[0])
@@ -83,6 +89,11 @@ def main() -> None:
             f"1,600-row board: {times[1600]:.3f} s CPU "
             f"(target < {TARGET_1600_SECONDS} s: {verdict})"
         )
+    if args.json:
+        figures = {"cpu_seconds": {str(rows): round(s, 4) for rows, s in times.items()}}
+        figures["exponent"] = round(exponent, 3)
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

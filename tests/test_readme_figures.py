@@ -42,6 +42,7 @@ GENERATORS = {
     ("(root)", "local-model-table:begin"): "bench/local_model_table.py",
     ("reviewcritique", "BEGIN generated: data-facts"): "bench/reviewcritique_readme.py",
     ("aaar", "BEGIN generated: nltk-agreement"): "bench/aaar_nltk_agreement.py",
+    ("(root)", "BEGIN generated: performance"): "bench/performance_readme.py",
 }
 
 
@@ -157,6 +158,18 @@ def test_aaar_nltk_agreement_equals_its_fixtures() -> None:
     expected = aaar_nltk_agreement.agreement()
     assert replace_block(readme, aaar_nltk_agreement.BLOCK, expected) == readme, (
         "run bench/aaar_nltk_agreement.py --write"
+    )
+
+
+def test_performance_section_equals_the_saved_bench_outputs() -> None:
+    import performance_readme
+
+    from research_taste_evals.core.text import replace_block
+
+    readme = performance_readme.README.read_text(encoding="utf-8")
+    expected = performance_readme.performance()
+    assert replace_block(readme, performance_readme.BLOCK, expected) == readme, (
+        "run the benches with --json, then bench/performance_readme.py --write"
     )
 
 
