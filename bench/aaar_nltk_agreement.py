@@ -16,11 +16,11 @@ import json
 import sys
 from pathlib import Path
 
+from readme_logs import show_block
 from research_taste_evals.core.text import (
     WordCounting,
     join_words,
     nltk_words,
-    replace_block,
     word_counting_provenance,
 )
 
@@ -68,10 +68,7 @@ def agreement() -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true", help="replace the block in the README")
-    block = agreement()
-    print(block)
-    if parser.parse_args().write:
-        README.write_text(replace_block(README.read_text(encoding="utf-8"), BLOCK, block), "utf-8")
+    show_block(README, BLOCK, agreement(), parser.parse_args().write)
     return 0
 
 

@@ -17,8 +17,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from readme_logs import load_headers, save_headers
-from research_taste_evals.core.text import replace_block
+from readme_logs import load_headers, save_headers, show_block
 from research_taste_evals.reporting.leaderboard import columns_for, markdown_table, table_rows
 from research_taste_evals.reporting.runs import newest_per_row, read_runs, run_of
 
@@ -55,11 +54,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.source:
         import_logs(args.source)
-    table = excerpt()
-    print(table)
-    if args.write:
-        text = README.read_text(encoding="utf-8")
-        README.write_text(replace_block(text, BLOCK, table), encoding="utf-8")
+    show_block(README, BLOCK, excerpt(), args.write)
     return 0
 
 

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from research_taste_evals.core.text import replace_block
+from readme_logs import show_block
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
@@ -92,10 +92,7 @@ def performance() -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true", help="replace the block in README.md")
-    block = performance()
-    print(block)
-    if parser.parse_args().write:
-        README.write_text(replace_block(README.read_text(encoding="utf-8"), BLOCK, block), "utf-8")
+    show_block(README, BLOCK, performance(), parser.parse_args().write)
     return 0
 
 

@@ -1,4 +1,6 @@
-"""Header-only copies of the logs behind README figures, kept in ``tests/readme_logs/<family>``.
+"""Shared by the README generators: saved log headers, and printing or writing a block.
+
+Header-only copies of the logs behind README figures are kept in ``tests/readme_logs/<family>``.
 
 The README generators (``bench/aaar_paper_table.py``, ``bench/tastybench_readme.py``, the LFT
 figures) keep each run's header (eval spec, metadata with provenance, results; no samples: a
@@ -12,6 +14,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
+
+from research_taste_evals.core.text import replace_block
 
 ROOT = Path(__file__).resolve().parents[1] / "tests" / "readme_logs"
 
@@ -31,3 +35,11 @@ def save_headers(logs: Mapping[str, EvalLog], family: str) -> Path:
 def load_headers(family: str) -> dict[str, EvalLog]:
     """The saved headers of ``family``, by key."""
     return {path.stem: read_eval_log(str(path)) for path in sorted((ROOT / family).glob("*.json"))}
+
+
+def show_block(readme: Path, name: str, content: str, write: bool) -> None:
+    """Print a generated README block; with ``write``, replace block ``name`` in ``readme``."""
+    print(content)
+    if write:
+        text = readme.read_text(encoding="utf-8")
+        readme.write_text(replace_block(text, name, content), encoding="utf-8")

@@ -17,7 +17,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from research_taste_evals.core.text import replace_block
+from readme_logs import show_block
 from research_taste_evals.reviewcritique.dataset import (
     DEFAULT_PAPER_WORDS,
     PINNED_FILES,
@@ -83,11 +83,7 @@ def main() -> int:
     parser.add_argument("--upstream", type=Path, default=UPSTREAM)
     parser.add_argument("--write", action="store_true", help="replace the block in the README")
     args = parser.parse_args()
-    facts = data_facts(args.upstream)
-    print(facts)
-    if args.write:
-        text = README.read_text(encoding="utf-8")
-        README.write_text(replace_block(text, BLOCK, facts), encoding="utf-8")
+    show_block(README, BLOCK, data_facts(args.upstream), args.write)
     return 0
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -121,56 +122,44 @@ def test_lft_figures_equal_their_logs() -> None:
     assert block == f"\n{figures.report(files)}\n"
 
 
+def _assert_block_is(script: ModuleType, content: str) -> None:
+    """``script.README``'s block ``script.BLOCK`` equals ``content`` (the script's output)."""
+    from research_taste_evals.core.text import replace_block
+
+    readme = script.README.read_text(encoding="utf-8")
+    assert replace_block(readme, script.BLOCK, content) == readme, (
+        f"README block {script.BLOCK!r} differs: run bench/{script.__name__}.py --write "
+        "(see its docstring for the inputs to refresh first)"
+    )
+
+
 def test_root_demo_report_excerpt_equals_its_logs() -> None:
     import demo_report_excerpt
 
-    from research_taste_evals.core.text import replace_block
-
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    expected = demo_report_excerpt.excerpt()
-    assert replace_block(readme, demo_report_excerpt.BLOCK, expected) == readme, (
-        "run bench/demo_report_excerpt.py --import <demo sweep logs> --write"
-    )
+    _assert_block_is(demo_report_excerpt, demo_report_excerpt.excerpt())
 
 
 @pytest.mark.upstream
 def test_reviewcritique_data_facts_equal_the_upstream_files(upstream_dir: Path) -> None:
     import reviewcritique_readme
 
-    from research_taste_evals.core.text import replace_block
-
-    readme = reviewcritique_readme.README.read_text(encoding="utf-8")
-    expected = reviewcritique_readme.data_facts(upstream_dir)
-    assert replace_block(readme, reviewcritique_readme.BLOCK, expected) == readme, (
-        "run bench/reviewcritique_readme.py --write"
-    )
+    _assert_block_is(reviewcritique_readme, reviewcritique_readme.data_facts(upstream_dir))
 
 
 def test_aaar_nltk_agreement_equals_its_fixtures() -> None:
     import aaar_nltk_agreement
 
-    from research_taste_evals.core.text import replace_block
-
     readme = aaar_nltk_agreement.README.read_text(encoding="utf-8")
     written = readme.split("`nltk_installed` (NLTK ", 1)[1].split(")", 1)[0]
     if written != aaar_nltk_agreement.installed_nltk():
         pytest.skip(f"the block describes NLTK {written}; this environment has another NLTK")
-    expected = aaar_nltk_agreement.agreement()
-    assert replace_block(readme, aaar_nltk_agreement.BLOCK, expected) == readme, (
-        "run bench/aaar_nltk_agreement.py --write"
-    )
+    _assert_block_is(aaar_nltk_agreement, aaar_nltk_agreement.agreement())
 
 
 def test_performance_section_equals_the_saved_bench_outputs() -> None:
     import performance_readme
 
-    from research_taste_evals.core.text import replace_block
-
-    readme = performance_readme.README.read_text(encoding="utf-8")
-    expected = performance_readme.performance()
-    assert replace_block(readme, performance_readme.BLOCK, expected) == readme, (
-        "run the benches with --json, then bench/performance_readme.py --write"
-    )
+    _assert_block_is(performance_readme, performance_readme.performance())
 
 
 # A number with three or more decimals outside every generated block and code fence is a
