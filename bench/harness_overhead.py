@@ -4,11 +4,10 @@ Each task of ``research-taste demo`` runs on its demo data with its offline base
 after a fixed delay per call (``fixed-latency/<baseline name>``, roles too), with connections
 enough for one wave. A one-sample warm-up eval runs first, untimed: Inspect imports the
 provider SDKs it finds installed (``openai``, ``anthropic``) at the first sample of a process,
-a cost of Inspect and of the venv, not of any task. Then each task runs twice: ``cold`` (its
-first run in the process: the package's first-use work, e.g. a lazily imported library or a
-model loaded, is in it) and ``warm`` (the same task again, ``--repeat`` times, medians: the
-per-call cost alone). For each
-task the script prints:
+a cost of Inspect and of the venv, not of any task. Then each task runs ``cold`` (its first
+run in the process: the package's first-use work, e.g. a lazily imported library or a model
+loaded, is in it) and ``warm`` (the same task again, ``--repeat`` times, medians: the per-call
+cost alone). For each task the script prints:
 
 - ``run``: seconds from building the task to the written log (start-up included), cold run;
 - ``samples``: seconds from the first sample's start to the last sample's end, warm runs;
@@ -245,10 +244,8 @@ def measure_task(
         warm=_ratio(span, critical),
         floor=statistics.median(floors),
         calls=calls,
-        cpu_per_call_ms=1000 * statistics.median(cpus) / calls if calls else float("nan"),
-        floor_cpu_per_call_ms=1000 * statistics.median(floor_cpus) / calls
-        if calls
-        else float("nan"),
+        cpu_per_call_ms=_per_call_ms(cpus, calls),
+        floor_cpu_per_call_ms=_per_call_ms(floor_cpus, calls),
         status="/".join(sorted(statuses)),
     )
 
@@ -272,6 +269,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="warm runs per task (median)")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args()
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from research_taste_evals.cli.demo import DEMO_RUNS
 
