@@ -6,7 +6,7 @@ sweep pays for it once. Each import runs in a fresh interpreter, alternating the
 the script prints the median and best of ``--repeat`` runs, the ratio of the medians (issue
 #24's budget: at most :data:`BUDGET_RATIO` x ``import inspect_ai``) and which heavy libraries
 the registry import loaded (none should: they are imported where used; the same list is
-checked, without timing, by tests/test_imports.py).
+checked, without timing, by tests/test_registry_import.py).
 
 Not measured here: what ``inspect eval`` adds beyond the import (it also loads every other
 installed package's Inspect entry point; in a development venv with ``inspect_evals``
