@@ -74,8 +74,8 @@ def test_eqinfer_demo_writes_a_successful_log_with_the_same_args_every_run(tmp_p
 
 
 def test_demo_rejects_unknown_task(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="unknown demo task"):
-        run_demo(log_dir=str(tmp_path), only=["nope"])
+    with pytest.raises(ValueError, match="eqinfr: no such demo task; give one of eqinfer"):
+        run_demo(log_dir=str(tmp_path), only=["eqinfr"])
 
 
 def test_inspect_resolves_the_task_from_any_directory(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from inspect_ai.log import EvalLog
 
 from research_taste_evals.aaar import demo as aaar_demo
 from research_taste_evals.core.demo import DemoRun
+from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.ideapairs import demo as ideapairs_demo
 from research_taste_evals.lft import demo as lft_demo
 from research_taste_evals.reviewcritique import demo as reviewcritique_demo
@@ -57,7 +58,7 @@ def is_headline(metric_name: str) -> bool:
 
 
 def summarize(log: EvalLog) -> str:
-    """One line: task, status, and the overall metrics of each scorer."""
+    """One line: task, model, status, and the overall metrics of each scorer."""
     parts = []
     if log.results is not None:
         for eval_score in log.results.scores:
@@ -68,7 +69,8 @@ def summarize(log: EvalLog) -> str:
                 shown = "nan" if isinstance(value, float) and math.isnan(value) else f"{value:.3f}"
                 parts.append(f"{name}={shown}")
     error = f"  error: {log.error.message}" if log.error else ""
-    return f"{log.eval.task:<16} {log.status:<8} {' '.join(parts)}{error}"
+    task = log.eval.task.rsplit("/", 1)[-1]
+    return f"{task:<18} {log.eval.model:<30} {log.status:<8} {' '.join(parts)}{error}"
 
 
 def run_demo(log_dir: str = DEFAULT_LOG_DIR, only: list[str] | None = None) -> list[EvalLog]:
@@ -76,10 +78,11 @@ def run_demo(log_dir: str = DEFAULT_LOG_DIR, only: list[str] | None = None) -> l
     # The demo promises to work with no network: never let a library reach for the Hub.
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     runs = [run for run in DEMO_RUNS if only is None or run.name in only]
-    unknown = set(only or []) - {run.name for run in DEMO_RUNS}
+    unknown = sorted(set(only or []) - {run.name for run in DEMO_RUNS})
     if unknown:
-        raise ValueError(
-            f"unknown demo task(s) {sorted(unknown)}; known: {[r.name for r in DEMO_RUNS]}"
+        raise ConfigError(
+            f"--task {', '.join(unknown)}: no such demo task; give one of "
+            f"{', '.join(run.name for run in DEMO_RUNS)}"
         )
     data_dir = Path(log_dir) / DEMO_DATA_FOLDER
     logs = []

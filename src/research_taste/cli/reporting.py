@@ -16,7 +16,13 @@ PARTIAL_HELP = "rank partial runs (fewer samples scored than asked for) with the
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from research_taste.cli.sweep import dry_run_text, load_sweep, parse_shard, run_sweep
+    from research_taste.cli.sweep import (
+        EntryError,
+        dry_run_text,
+        load_sweep,
+        parse_shard,
+        run_sweep,
+    )
     from research_taste.cli.sweep_checks import check_credentials, check_log_dir
     from research_taste_evals.core.data import DataError
 
@@ -30,10 +36,13 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             print(dry_run_text(config, shard))
             return 0
         check_credentials(args.config, config)  # a missing key names the entry, not mid-run
+        outcome = run_sweep(config, shard)  # builds every task before any run starts
+    except EntryError as error:
+        print(f"research-taste {args.command}: error: {args.config}: {error}", file=sys.stderr)
+        return USAGE_ERROR
     except DataError as error:
         print(f"research-taste {args.command}: error: {error}", file=sys.stderr)
         return USAGE_ERROR
-    outcome = run_sweep(config, shard)
     if not outcome.success:  # what is unfinished and how to resume, in every display mode
         print(
             f"research-taste {args.command}: {outcome.summary(_resume_command(args))}",

@@ -33,7 +33,7 @@ from research_taste_evals.core.data import (
     read_yaml,
 )
 from research_taste_evals.core.demo import DemoRun
-from research_taste_evals.core.errors import ConfigError
+from research_taste_evals.core.errors import ConfigError, UserError
 from research_taste_evals.core.task_args import check_task_arguments
 
 # A task's data argument with this value is replaced by demo data its family's demo.py writes.
@@ -53,6 +53,7 @@ class PlannedRun:
     model: str
     model_roles: ModelRoles
     model_args: dict[str, dict[str, Any]] = dataclass_field(default_factory=dict)
+    entry: int = 0  # its index in the sweep file's tasks list (for messages)
 
     def get(self, name: str, role: str | None = None) -> Model:
         """The Inspect model ``name`` with its sweep model arguments."""
@@ -173,8 +174,9 @@ def plan(config: SweepConfig, shard: tuple[int, int] | None = None) -> list[Plan
             model=model,
             model_roles=entry.model_roles if entry.model_roles is not None else config.model_roles,
             model_args=config.model_args,
+            entry=index,
         )
-        for entry in config.tasks
+        for index, entry in enumerate(config.tasks)
         for model in entry.models or config.models
     ]
     if shard is None:
@@ -209,8 +211,22 @@ def construct(run: PlannedRun) -> Task:
 
     Nothing about models is decided here: roles are resolved when the task runs (core.roles),
     so a task is built once, anywhere.
+
+    Raises:
+        EntryError: the task cannot be built on these arguments (bad data, a value out of
+            range), naming the sweep entry.
     """
-    return _tasks_by_name()[run.task](**resolve_args(run))
+    try:
+        return _tasks_by_name()[run.task](**resolve_args(run))
+    except UserError as error:
+        raise EntryError(run, error) from error
+
+
+class EntryError(DataError):
+    """A sweep entry whose task cannot be built; the CLI adds the sweep file's name."""
+
+    def __init__(self, run: PlannedRun, error: UserError) -> None:
+        super().__init__(f"field 'tasks.{run.entry}.args' ({run.task}): {error}")
 
 
 def build_tasks(runs: list[PlannedRun]) -> list[Task]:

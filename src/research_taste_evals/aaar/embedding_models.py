@@ -27,9 +27,13 @@ PAPER_WEIGHTS_SHA256: dict[str, str] = {
 }
 
 
-def aaar_embedder(model: str, revision: str | None, device: str) -> Embedder:
-    """The embedder for ``model``, with the pinned revision when it is one of the paper's."""
-    return get_embedder(model, revision or PINNED_REVISIONS.get(model), device)
+def aaar_embedder(
+    model: str, revision: str | None, device: str, argument: str = "embedding_model"
+) -> Embedder:
+    """The embedder for ``model``, with the pinned revision when it is one of the paper's;
+    ``argument`` is the task argument that names it (what an offline hint tells to set)."""
+    pinned = revision or PINNED_REVISIONS.get(model)
+    return get_embedder(model, pinned, device, argument=f"-T {argument}")
 
 
 def is_paper_model(embedder: Embedder, paper_model: str) -> bool:

@@ -28,7 +28,7 @@ from research_taste_evals.aaar.scorer.expdesign import (
 )
 from research_taste_evals.aaar.solvers import ExplainMode, expdesign_solver
 from research_taste_evals.core.provenance import task_version
-from research_taste_evals.core.roles import roles_ready
+from research_taste_evals.core.roles import check_roles_at_build, roles_ready
 from research_taste_evals.core.task_args import checked_arguments
 from research_taste_evals.core.text import WordCounting, load_word_counting
 
@@ -60,6 +60,7 @@ def expdesign(
     load_word_counting(word_counting)
     # Data first: bad data then fails before the embedder opens its cache file.
     records, resolved = load_expdesign_records(data_path)
+    check_roles_at_build(judge_spec(judge_model))  # under inspect eval; else when it runs
     # Loaded now so a model that cannot be loaded fails before any model call (shared per process).
     embedder = aaar_embedder(embedding_model, embedding_revision, embedding_device)
     embedding = (embedding_model, embedding_revision, embedding_device)

@@ -48,7 +48,7 @@ def paper_weakness(
     records, resolved = load_weakness_records(data_path)
     # Loaded now so a model that cannot be loaded fails before any model call (shared per process).
     s_embedder = aaar_embedder(embedding_model, embedding_revision, embedding_device)
-    itf_embedder = aaar_embedder(itf_idf_model, itf_idf_revision, embedding_device)
+    itf_embedder = aaar_embedder(itf_idf_model, itf_idf_revision, embedding_device, "itf_idf_model")
     models = (embedding_model, itf_idf_model, embedding_revision, itf_idf_revision)
     return Task(
         dataset=weakness_dataset(records),

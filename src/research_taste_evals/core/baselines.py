@@ -21,6 +21,8 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from research_taste_evals.core.errors import ConfigError, report_user_errors
+
 BaselineResponder = Callable[[list[ChatMessage]], str]
 PROVIDER_NAME = "baseline"
 
@@ -75,8 +77,13 @@ class BaselineModelAPI(ModelAPI):
     ) -> None:
         super().__init__(model_name, base_url, api_key, [], config)
         if model_name not in _BASELINES:
+            # Built by Inspect before or after the task: the one-sentence hook either way.
+            report_user_errors()
             known = ", ".join(f"baseline/{n}" for n in sorted(_BASELINES)) or "none"
-            raise ValueError(f"unknown baseline model 'baseline/{model_name}'; known: {known}")
+            raise ConfigError(
+                f"unknown baseline model 'baseline/{model_name}': give --model one of {known} "
+                "(research-taste list describes them)"
+            )
         self.baseline = _BASELINES[model_name]
 
     def max_connections(self) -> int:

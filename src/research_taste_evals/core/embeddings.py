@@ -149,7 +149,24 @@ def _load_sentence_transformer(spec: ModelSpec, device: str) -> Any:
     return SentenceTransformer(spec.load_from, device=device, local_files_only=True)
 
 
-def _shared_model(spec: ModelSpec, device: str) -> tuple[Any, threading.Lock]:
+def offline_hint(model_id: str, argument: str = "model") -> str:
+    """What to pass instead of Hub model ``model_id`` with no network: its packaged copy (the
+    same weights, so still paper-faithful) when there is one, else the packaged MiniLM."""
+    same = next((p for p in PACKAGED_MODELS.values() if p.weights_of == model_id), None)
+    if same is not None:
+        return (
+            f"Offline? pass {argument}={same.name}: the packaged copy of the same weights "
+            f"({same.install_hint})"
+        )
+    return (
+        f"Offline? pass {argument}={OFFLINE_MODEL} (the packaged MiniLM: a different model, so "
+        "the numbers are then not paper-faithful)"
+    )
+
+
+def _shared_model(
+    spec: ModelSpec, device: str, argument: str = "model"
+) -> tuple[Any, threading.Lock]:
     key = (spec.model_id, spec.revision, device)
     with _REGISTRY_LOCK:
         lock = _MODEL_LOCKS.setdefault(key, threading.Lock())
@@ -158,15 +175,10 @@ def _shared_model(spec: ModelSpec, device: str) -> tuple[Any, threading.Lock]:
             try:
                 _MODELS[key] = _load_sentence_transformer(spec, device)
             except Exception as error:  # any loader failure becomes one clear error
-                hint = (
-                    f" Offline? use model={OFFLINE_MODEL!r} explicitly (a different model from "
-                    f"{spec.model_id}: numbers are then not paper-faithful)."
-                    if spec.source == "hub"
-                    else ""
-                )
+                hint = f" {offline_hint(spec.model_id, argument)}." if spec.source == "hub" else ""
                 raise EmbeddingError(
                     f"cannot load embedding model {spec.model_id}@{spec.revision} on "
-                    f"{device}: {type(error).__name__}: {error}.{hint}"
+                    f"{device}: {type(error).__name__}: {str(error).rstrip('.')}.{hint}"
                 ) from error
     return _MODELS[key], lock
 
@@ -209,6 +221,7 @@ class Embedder:
     batch_size: int = DEFAULT_BATCH_SIZE
     cache: EmbeddingCache | None = None
     stats: EmbedderStats = field(default_factory=EmbedderStats)
+    argument: str = "model"  # how the caller names the model (e.g. -T embedding_model), for hints
     _dim: int | None = None
 
     @property
@@ -234,7 +247,7 @@ class Embedder:
         return self._dim
 
     def _model(self) -> tuple[Any, threading.Lock]:
-        return _shared_model(self.spec, self.device)
+        return _shared_model(self.spec, self.device, self.argument)
 
     def load(self) -> Embedder:
         """Load the model now (fail fast) and return self."""
@@ -326,6 +339,7 @@ def get_embedder(
     cache_root: str | Path | None = None,
     batch_size: int = DEFAULT_BATCH_SIZE,
     eager: bool = True,
+    argument: str = "model",
 ) -> Embedder:
     """Return an :class:`Embedder` for ``model`` (the loaded model is shared per process).
 
@@ -338,6 +352,7 @@ def get_embedder(
         cache_root: override the cache directory.
         batch_size: texts per forward pass.
         eager: load the model now, so a model that cannot be loaded fails before any work.
+        argument: how the caller names ``model`` (e.g. ``-T embedding_model``), for hints.
 
     Raises:
         EmbeddingError: the model cannot be resolved or loaded.
@@ -349,5 +364,6 @@ def get_embedder(
         device=device,
         batch_size=batch_size,
         cache=EmbeddingCache(root, spec.model_id, spec.revision) if cache else None,
+        argument=argument,
     )
     return embedder.load() if eager else embedder

@@ -45,13 +45,28 @@ def stderr_hook(previous: ExceptHook) -> ExceptHook:
     def hook(
         kind: type[BaseException], error: BaseException, traceback: TracebackType | None
     ) -> None:
-        if isinstance(error, UserError):
-            print(f"error: {error}", file=sys.stderr, flush=True)
+        user_error = find_user_error(error)
+        if user_error is not None:
+            print(f"error: {user_error}", file=sys.stderr, flush=True)
             sys.exit(1)
         previous(kind, error, traceback)
 
     hook._research_taste_errors = True  # type: ignore[attr-defined]
     return hook
+
+
+def find_user_error(error: BaseException) -> UserError | None:
+    """``error`` itself when it is a :class:`UserError`, else the first one inside it when it
+    is an exception group (Inspect runs tasks in task groups, so an error raised while a task
+    runs, e.g. by a model provider, reaches the hook wrapped in one), else None."""
+    if isinstance(error, UserError):
+        return error
+    if isinstance(error, BaseExceptionGroup):
+        for inner in error.exceptions:
+            found = find_user_error(inner)
+            if found is not None:
+                return found
+    return None
 
 
 def report_user_errors() -> None:

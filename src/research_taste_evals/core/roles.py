@@ -3,13 +3,21 @@
 One precedence everywhere: an explicit task argument > the model role given to ``inspect eval
 --model-role`` (or a sweep's ``model_roles``) > the documented default > a clear error. Roles
 are bound per task while it runs, so :func:`role_models` is called inside ``solve()`` or
-``score()`` (never while a task is built); :func:`roles_ready` is the first step of a task's
-solver chain, so a role that cannot be played stops each sample before the evaluated model is
-called, with one sentence naming the role and how to give it.
+``score()``; :func:`roles_ready` is the first step of a task's solver chain, so a role that
+cannot be played stops each sample before the evaluated model is called, with one sentence
+naming the role and how to give it.
+
+Inspect's CLI exits 0 when a task fails while it runs, so a task also checks its roles when it
+is built, where it can: :func:`roles_bound_at_build` is true when Inspect builds the task from
+its name (``inspect eval research_taste_evals/<task>``, ``eval("research_taste_evals/<task>")``)
+with the evaluated model and the roles already bound. A task built by calling its function
+(the Python API, ``research-taste sweep``, the demo) learns its roles only when it runs: there
+the run-time check stays the only one (``research-taste sweep`` exits non-zero for it).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -75,6 +83,28 @@ def role_models(spec: RoleSpec) -> list[Model]:
                 f"cannot be used ({reason})",
             )
         ) from error
+
+
+def roles_bound_at_build() -> bool:
+    """Whether the task being built has its evaluated model and roles bound (Inspect builds it
+    from its name inside an eval). False under ``INSPECT_EVAL_MODEL``, whose model
+    ``get_model()`` returns outside an eval too, so it tells nothing about the roles."""
+    if os.environ.get("INSPECT_EVAL_MODEL"):
+        return False
+    try:
+        get_model()  # the active (evaluated) model; raises ValueError outside an eval
+    except ValueError:
+        return False
+    return True
+
+
+def check_roles_at_build(*specs: RoleSpec) -> None:
+    """When the task is built inside an eval (:func:`roles_bound_at_build`), resolve every
+    role now, so that ``inspect eval`` stops with the sentence and a non-zero exit before any
+    sample runs; otherwise :func:`roles_ready` checks them when the task runs."""
+    if roles_bound_at_build():
+        for spec in specs:
+            role_models(spec)
 
 
 @solver

@@ -16,6 +16,7 @@ from typing import Any, Literal
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from research_taste_evals.core.data import DataError, sha256_of
+from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.ideapairs.pairs_schema import PairRecord, read_pairs
 from research_taste_evals.ideapairs.prompts import FORECAST_PROMPT, PAPER_PROMPT
@@ -33,7 +34,7 @@ ORDERS = ("original", "swapped")
 
 
 def parse_tiers(tiers: str | int | Sequence[int] | None) -> tuple[int, ...]:
-    """Tiers from ``"1,2"``, ``2``, ``[1, 3]`` or None (all); raises ValueError on others."""
+    """Tiers from ``"1,2"``, ``2``, ``[1, 3]`` or None (all); raises ConfigError on others."""
     if tiers is None or tiers == "":
         return ALL_TIERS
     if isinstance(tiers, int):
@@ -45,10 +46,18 @@ def parse_tiers(tiers: str | int | Sequence[int] | None) -> tuple[int, ...]:
     try:
         parsed = tuple(sorted({int(t) for t in raw}))
     except ValueError as error:
-        raise ValueError(f"tiers must be numbers among {ALL_TIERS}, got {tiers!r}") from error
+        raise ConfigError(_tiers_message(tiers)) from error
     if not parsed or not set(parsed) <= set(ALL_TIERS):
-        raise ValueError(f"tiers must be among {ALL_TIERS}, got {tiers!r}")
+        raise ConfigError(_tiers_message(tiers))
     return parsed
+
+
+def _tiers_message(tiers: object) -> str:
+    allowed = ", ".join(str(t) for t in ALL_TIERS)
+    return (
+        f"idea_pairs: argument 'tiers' got {tiers!r}; give tiers among {allowed}, "
+        "e.g. -T tiers=1,2 (none: every tier)"
+    )
 
 
 def forecast_prompt(goal: str, idea_a: str, idea_b: str, prompt: str = "paper") -> str:

@@ -19,9 +19,10 @@ from __future__ import annotations
 from inspect_ai import Task, task
 
 from research_taste_evals.core.provenance import task_version
+from research_taste_evals.core.roles import roles_bound_at_build
 from research_taste_evals.core.task_args import checked_arguments
 from research_taste_evals.lft.dataset import parse_task_ids
-from research_taste_evals.lft.grader import LFT_GRADER_REPEATS
+from research_taste_evals.lft.grader import LFT_GRADER_REPEATS, require_reachable_quorum
 from research_taste_evals.lft.references import (
     grader_check_dataset,
     grader_check_metadata,
@@ -49,9 +50,12 @@ def lft_grader_check(
     """LFT grader check: how often the grader panel recovers the known level of a reference.
 
     The evaluated model grades (or the ``grader`` role: one model or a list). Parameters:
-    ``lft/README.md``; ``quorum``'s upper bound (the panel size) is checked at score time.
+    ``lft/README.md``; ``quorum``'s upper bound (the panel size) is checked when the task is
+    built by ``inspect eval`` (roles bound), else at score time.
     """
     arguments = dict(locals())
+    if roles_bound_at_build():
+        require_reachable_quorum(quorum, grader_repeats)
     rubrics = load_rubrics(rubric_dir)
     references = select_references(
         load_references(references_dir, rubrics), parse_task_ids(task_ids)

@@ -121,6 +121,11 @@ def load_reviews(path: Path) -> tuple[list[ReviewRecord], int]:
                     continue
                 seen.add(key)
                 reviews.append(record)
+    if not reviews:  # Inspect would stop later with "dataset is empty", naming no file
+        raise DataError(
+            f"{path}: no papers with reviews (the file is empty or has blank lines only); "
+            "give a ReviewCritique JSON-lines file, one paper per line"
+        )
     return reviews, duplicates
 
 

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from research_taste_evals.core.data import cache_dir
 from research_taste_evals.core.embedding_cache import EmbeddingCache, pair_hash
 from research_taste_evals.core.embeddings import OFFLINE_MODEL, resolve_model
+from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.core.stats import NAN
 
 if TYPE_CHECKING:
@@ -238,12 +239,21 @@ def load_bertscore(
     the disk cache lacks.
     """
     paper_faithful = model in (PAPER_BERTSCORE_MODEL, PAPER_BERTSCORE_HUB_REPO)
+    folder = Path(model).expanduser()
+    if model.startswith((".", "/", "~")) and not folder.is_dir():  # a typo, not a Hub outage
+        raise ConfigError(
+            f"-T bertscore_model={model}: no such folder; give a local model folder, or "
+            f"-T bertscore_model={OFFLINE_MODEL} for the packaged MiniLM"
+        )
     if paper_faithful:
         layers = num_layers or PAPER_BERTSCORE_LAYERS
     elif model == OFFLINE_MODEL:
         layers = num_layers or OFFLINE_BERTSCORE_LAYERS
     elif num_layers is None:
-        raise ValueError(f"bertscore_model={model!r}: pass bertscore_layers (which layer to use)")
+        raise ConfigError(
+            f"-T bertscore_model={model}: give -T bertscore_layers=<n> too (the hidden layer "
+            "whose embeddings BERTScore compares)"
+        )
     else:
         layers = num_layers
     result = BertScore(

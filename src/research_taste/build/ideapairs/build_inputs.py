@@ -81,13 +81,26 @@ def _under(source: Path, path: Path) -> bool:
     return source == path or path in source.parents
 
 
-def check_pairs_made(pairs: int, boards: int, entries: int, dropped: dict[str, int]) -> None:
-    """A build that made no pair fails (and writes nothing), saying what was read and dropped."""
+def check_pairs_made(
+    pairs: int,
+    boards: int,
+    entries: int,
+    dropped: dict[str, int],
+    sources: Sequence[str | Path] = (),
+) -> None:
+    """A build that made no pair fails (and writes nothing), naming the leaderboard files
+    ``sources`` and saying what was read and dropped."""
     if pairs:
         return
     reasons = ", ".join(f"{reason}: {n}" for reason, n in dropped.items() if n) or "none"
+    fix = (
+        "; give each entry a year (paper_date, or a year in the model name or paper URL)"
+        if entries and dropped.get("no_year") == entries
+        else ""
+    )
+    named = f"{', '.join(str(s) for s in sources)}: " if sources else ""
     raise DataError(
-        f"no idea pairs: read {entries} entries on {boards} leaderboards, dropped by reason "
-        f"({reasons}); a pair needs two kept entries of one leaderboard whose scores differ "
-        "within a tier's range. Nothing was written"
+        f"{named}no idea pairs: read {entries} entries on {boards} leaderboards, dropped by "
+        f"reason ({reasons}); a pair needs two kept entries of one leaderboard whose scores "
+        f"differ within a tier's range{fix}. Nothing was written"
     )

@@ -60,7 +60,7 @@ def weakness_scorer(
     Both encodings run in worker threads, concurrently.
     """
     s_embedder = aaar_embedder(embedding_model, embedding_revision, embedding_device)
-    itf_embedder = aaar_embedder(itf_idf_model, itf_idf_revision, embedding_device)
+    itf_embedder = aaar_embedder(itf_idf_model, itf_idf_revision, embedding_device, "itf_idf_model")
 
     async def score(state: TaskState, target: Target) -> Score:
         predicted: list[str] = state.store.get(PREDICTED_WEAKNESSES_KEY, [])
