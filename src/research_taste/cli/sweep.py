@@ -28,16 +28,15 @@ from research_taste.cli.sweep_schema import (
 from research_taste.cli.sweep_status import SweepOutcome, sweep_outcome
 from research_taste_evals.core.data import (
     DataError,
-    cache_dir,
     describe_validation_error,
     read_yaml,
 )
-from research_taste_evals.core.demo import DemoRun
+from research_taste_evals.core.demo import DEMO_VALUE, DemoRun, demo_data_dir
 from research_taste_evals.core.errors import ConfigError, UserError
 from research_taste_evals.core.task_args import check_task_arguments
 
 # A task's data argument with this value is replaced by demo data its family's demo.py writes.
-DEMO_DATA_VALUE = "demo"
+DEMO_DATA_VALUE = DEMO_VALUE
 # Every sweep run carries this tag, so reports can tell sweep logs from ad-hoc runs.
 SWEEP_TAG = "sweep"
 # Task arguments that name the data a run reads: with one, --dry-run counts the samples there.
@@ -65,11 +64,6 @@ def _demo_runs() -> dict[str, DemoRun]:
     from research_taste.cli.demo import DEMO_RUNS
 
     return {run.name: run for run in DEMO_RUNS if run.data_arg and run.write_data}
-
-
-def demo_data_dir() -> Path:
-    """A stable folder for demo data, so reruns see identical task arguments (and skip)."""
-    return cache_dir() / "demo-data"
 
 
 def _tasks_by_name() -> dict[str, Any]:

@@ -1,16 +1,22 @@
 """What a family contributes to ``research-taste demo``: its tasks on demo data, run offline.
 
 Each family's ``demo.py`` defines ``DEMO_RUNS``, a tuple of :class:`DemoRun`; the demo runner
-(``cli/demo.py``) collects them from every family it lists.
+(``research_taste.cli.demo``) collects them from every family it lists, and
+:func:`resolve_demo_arguments` lets ``inspect eval ... -T data_path=demo`` run a task on them.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from inspect_ai import Task
+from research_taste_evals.core.errors import ConfigError
+
+if TYPE_CHECKING:
+    from inspect_ai import Task
 
 
 @dataclass(frozen=True)
@@ -35,3 +41,49 @@ class DemoRun:
     model_roles: dict[str, str] = field(default_factory=dict)
     data_arg: str | None = None
     write_data: Callable[[Path], Path] | None = None
+
+
+# ``-T <data_arg>=demo`` (and a sweep file's ``<data_arg>: demo``) runs a task on its demo data.
+DEMO_VALUE = "demo"
+# Task arguments that name data: ``demo`` given to one without demo data is a mistake.
+DATA_ARG_SUFFIXES = ("_path", "_file", "_dir")
+
+
+def demo_data_dir() -> Path:
+    """Where demo data is written on first use: a stable folder in the package's cache, so a
+    rerun has the same task arguments (a sweep then skips it)."""
+    from research_taste_evals.core.data import cache_dir
+
+    return cache_dir() / "demo-data"
+
+
+def family_demo_run(task_module: str, task: str) -> DemoRun | None:
+    """The demo run of ``task`` from its family's ``demo.py`` (the package above
+    ``task_module``, the module defining the task function), or None."""
+    family = importlib.import_module(task_module.rsplit(".", 1)[0] + ".demo")
+    return next((run for run in family.DEMO_RUNS if run.name == task), None)
+
+
+def resolve_demo_arguments(
+    task_module: str, task: str, arguments: dict[str, Any]
+) -> dict[str, Any]:
+    """``arguments`` with ``<data_arg>=demo`` replaced by the family's demo data, written into
+    :func:`demo_data_dir` (as ``research-taste sweep`` does).
+
+    Raises:
+        ConfigError: ``demo`` given to a data argument that has no demo data.
+    """
+    names = [n for n, v in arguments.items() if v == DEMO_VALUE and n.endswith(DATA_ARG_SUFFIXES)]
+    if not names:
+        return arguments
+    run = family_demo_run(task_module, task)
+    resolved = dict(arguments)
+    for name in names:
+        if run is None or run.data_arg != name or run.write_data is None:
+            offered = f"-T {run.data_arg}=demo" if run and run.data_arg else "none"
+            raise ConfigError(
+                f"{task}: -T {name}=demo: this argument has no demo data (demo data for "
+                f"{task}: {offered}); give a path"
+            )
+        resolved[name] = str(run.write_data(demo_data_dir() / task))
+    return resolved

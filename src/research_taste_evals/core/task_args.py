@@ -73,7 +73,8 @@ def checked_arguments(
     The wrapper also takes unknown keyword names, so that a misspelled ``-T`` name reaches the
     check (and fails) instead of being dropped by Inspect's task loader, and installs the
     package's user-error excepthook (:func:`~research_taste_evals.core.errors.report_user_errors`)
-    the first time one of its tasks is built.
+    the first time one of its tasks is built. A data argument given as ``demo`` becomes the
+    family's demo data (:func:`~research_taste_evals.core.demo.resolve_demo_arguments`).
     """
 
     def decorate(fn: Callable[P, R]) -> Callable[P, R]:
@@ -84,7 +85,10 @@ def checked_arguments(
             report_user_errors()  # this package's errors print as one sentence (core/errors.py)
             given = dict(zip(signature.parameters, args, strict=False)) | dict(kwargs)
             check_task_arguments(fn, given, bounds)
-            return fn(*args, **kwargs)
+            # -T data_path=demo: the family's demo data, written on first use (core/demo.py).
+            from research_taste_evals.core.demo import resolve_demo_arguments
+
+            return fn(**resolve_demo_arguments(fn.__module__, fn.__name__, given))  # type: ignore[call-arg]
 
         extra = inspect.Parameter(_ANY_NAME, inspect.Parameter.VAR_KEYWORD)
         wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
