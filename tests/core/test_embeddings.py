@@ -152,7 +152,36 @@ def test_unloadable_hub_model_is_an_error_never_a_substitution(
     monkeypatch.setattr(embeddings, "_MODELS", {})
     with pytest.raises(EmbeddingError, match=f"{S_METRIC_MODEL}@{S_METRIC_REVISION}") as info:
         get_embedder(S_METRIC_MODEL, S_METRIC_REVISION, cache_root=tmp_path)
-    assert OFFLINE_MODEL in str(info.value)  # the hint names the explicit offline choice
+    # The hint names the explicit offline choice: the packaged copy of the same weights.
+    assert "Offline? pass model=offline-mpnet: the packaged copy of the same weights" in str(
+        info.value
+    )
+
+
+def test_offline_hint_names_the_task_argument_and_says_when_weights_are_the_same(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """ExpDesign / PaperWeakness: the hint names the -T argument to set (README: the packaged
+    MiniLM has the same weights as the paper's ITF-IDF model)."""
+    from research_taste_evals.aaar.embedding_models import (
+        ITF_IDF_MODEL,
+        ITF_IDF_REVISION,
+        aaar_embedder,
+    )
+
+    def fail(spec: Any, device: str) -> Any:
+        raise OSError("We couldn't connect to 'https://huggingface.co'.")
+
+    monkeypatch.setattr(embeddings, "_load_sentence_transformer", fail)
+    monkeypatch.setattr(embeddings, "_MODELS", {})
+    with pytest.raises(EmbeddingError) as info:
+        aaar_embedder(ITF_IDF_MODEL, ITF_IDF_REVISION, "cpu", "itf_idf_model")
+    message = str(info.value)
+    assert "pass -T itf_idf_model=offline-minilm: the packaged copy of the same weights" in message
+    assert "a different model" not in message and "huggingface.co'.." not in message
+    with pytest.raises(EmbeddingError, match="pass -T embedding_model=offline-mpnet"):
+        aaar_embedder(S_METRIC_MODEL, S_METRIC_REVISION, "cpu", "embedding_model")
+    assert "not paper-faithful" in embeddings.offline_hint("some/other-model", "-T x")
 
 
 def test_local_directory_model(tmp_path: Path) -> None:

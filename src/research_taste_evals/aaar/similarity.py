@@ -195,9 +195,12 @@ def rouge_scorer_instance() -> Any:
     Scorers call this when they are built, so the import never runs mid-evaluation in a worker
     thread beside the event loop.
     """
-    from rouge_score import rouge_scorer
+    from rouge_score import rouge_scorer, tokenizers
 
-    return rouge_scorer.RougeScorer(list(ROUGE_TYPES), use_stemmer=True)
+    # The default tokenizer, given: left to pick it, rouge_score logs through absl, which calls
+    # logging.basicConfig() and makes every later warning print twice (plain and Inspect's).
+    tokenizer = tokenizers.DefaultTokenizer(use_stemmer=True)
+    return rouge_scorer.RougeScorer(list(ROUGE_TYPES), use_stemmer=True, tokenizer=tokenizer)
 
 
 def rouge_pair(prediction: str, reference: str) -> tuple[float, float]:

@@ -13,10 +13,12 @@ same texts encodes nothing. ``Embedder.describe()`` gives what a log must record
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import importlib.metadata
+import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -137,7 +139,35 @@ _MODEL_LOCKS: dict[tuple[str, str, str], threading.Lock] = {}
 _REGISTRY_LOCK = threading.Lock()
 
 
+# Set (to anything but "" or "0") to show the libraries' "Loading weights" progress bars.
+SHOW_PROGRESS_ENV = "RESEARCH_TASTE_PROGRESS_BARS"
+
+
+@contextlib.contextmanager
+def quiet_weight_loading() -> Iterator[None]:
+    """Load model weights without transformers' progress bars (one per model load, e.g.
+    "Loading weights: 100%|...|"), unless :data:`SHOW_PROGRESS_ENV` is set. Uses transformers'
+    public switch and puts it back as it was."""
+    if os.environ.get(SHOW_PROGRESS_ENV, "") not in ("", "0"):
+        yield
+        return
+    from transformers.utils import logging as transformers_logging
+
+    was_enabled = transformers_logging.is_progress_bar_enabled()
+    transformers_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            transformers_logging.enable_progress_bar()
+
+
 def _load_sentence_transformer(spec: ModelSpec, device: str) -> Any:
+    with quiet_weight_loading():
+        return _sentence_transformer(spec, device)
+
+
+def _sentence_transformer(spec: ModelSpec, device: str) -> Any:
     from sentence_transformers import SentenceTransformer
 
     if spec.source == "hub":

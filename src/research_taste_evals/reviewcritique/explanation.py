@@ -36,7 +36,11 @@ from typing import TYPE_CHECKING, Any
 
 from research_taste_evals.core.data import cache_dir
 from research_taste_evals.core.embedding_cache import EmbeddingCache, pair_hash
-from research_taste_evals.core.embeddings import OFFLINE_MODEL, resolve_model
+from research_taste_evals.core.embeddings import (
+    OFFLINE_MODEL,
+    quiet_weight_loading,
+    resolve_model,
+)
 from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.core.stats import NAN
 
@@ -71,9 +75,12 @@ def rescale_baseline(model: str, layer: int) -> float | None:
 @lru_cache(maxsize=1)
 def rouge_scorer_instance() -> Any:
     """The shared ROUGE scorer (built when the scorer is, so NLTK never loads mid-run)."""
-    from rouge_score import rouge_scorer
+    from rouge_score import rouge_scorer, tokenizers
 
-    return rouge_scorer.RougeScorer(list(ROUGE_TYPES), use_stemmer=True)
+    # The default tokenizer, given: left to pick it, rouge_score logs through absl, which calls
+    # logging.basicConfig() and makes every later warning print twice (plain and Inspect's).
+    tokenizer = tokenizers.DefaultTokenizer(use_stemmer=True)
+    return rouge_scorer.RougeScorer(list(ROUGE_TYPES), use_stemmer=True, tokenizer=tokenizer)
 
 
 def rouge_triplet(prediction: str, reference: str) -> dict[str, float]:
@@ -162,9 +169,10 @@ class BertScore:
             try:
                 from bert_score import BERTScorer
 
-                self.scorer = BERTScorer(
-                    model_type=self.load_from, num_layers=self.num_layers, device=self.device
-                )
+                with quiet_weight_loading():
+                    self.scorer = BERTScorer(
+                        model_type=self.load_from, num_layers=self.num_layers, device=self.device
+                    )
             except Exception as error:  # noqa: BLE001 - torch raises many types for one cause
                 self.error = f"{type(error).__name__}: {error}"[:500]
                 logger.warning("BERTScore model %s could not be loaded (%s); BERTScore will be "
