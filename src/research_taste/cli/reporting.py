@@ -16,14 +16,9 @@ PARTIAL_HELP = "rank partial runs (fewer samples scored than asked for) with the
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from research_taste.cli.sweep import (
-        EntryError,
-        dry_run_text,
-        load_sweep,
-        parse_shard,
-        run_sweep,
-    )
+    from research_taste.cli.sweep import EntryError, load_sweep, parse_shard, run_sweep
     from research_taste.cli.sweep_checks import check_credentials, check_log_dir
+    from research_taste.cli.sweep_estimate import dry_run_text
     from research_taste_evals.core.data import DataError
 
     try:
@@ -113,7 +108,9 @@ def register(commands: Any) -> None:
     sweep = commands.add_parser("sweep", help="run a models x tasks grid from a YAML file")
     sweep.add_argument("config", help="sweep file (see sweeps/demo.yaml, sweeps/example.yaml)")
     sweep.add_argument(
-        "--dry-run", action="store_true", help="print the grid and estimated model calls only"
+        "--dry-run",
+        action="store_true",
+        help="print the grid with each run's samples, model calls, tokens and cost (estimates)",
     )
     sweep.add_argument(
         "--shard", help="run only shard i of n (i/n), e.g. one per machine into one log folder"

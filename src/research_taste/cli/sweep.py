@@ -39,8 +39,6 @@ from research_taste_evals.core.task_args import check_task_arguments
 DEMO_DATA_VALUE = DEMO_VALUE
 # Every sweep run carries this tag, so reports can tell sweep logs from ad-hoc runs.
 SWEEP_TAG = "sweep"
-# Task arguments that name the data a run reads: with one, --dry-run counts the samples there.
-DATA_ARG_SUFFIXES = ("_path", "_file")
 
 
 @dataclass(frozen=True)
@@ -290,52 +288,3 @@ def _run_eval_set(
         metadata=config.metadata or None,
         display=display,  # type: ignore[arg-type]
     )
-
-
-def _sample_count(run: PlannedRun) -> tuple[int | None, str]:
-    """Samples of a planned run: counted from local (or demo) data, else the eval.yaml figure."""
-    from research_taste.reporting.families import task_specs
-
-    declared = task_specs()[run.task].dataset_samples if run.task in task_specs() else None
-    if not any(key.endswith(DATA_ARG_SUFFIXES) for key in run.args):
-        return declared, "eval.yaml"
-    return len(construct(run).dataset), "data"
-
-
-def estimate_calls(run: PlannedRun, samples: int, config: SweepConfig) -> float:
-    """Model calls of a run: samples x epochs x (calls of the model + of each role member).
-
-    Calls per sample are the family's eval.yaml figures (typical with default arguments; parse
-    retries and follow-ups add more), so this is an estimate for budgeting, not a bound.
-    """
-    from research_taste.reporting.families import task_specs
-
-    per_sample = task_specs()[run.task].model_calls_per_sample
-    calls = per_sample.get("model", 1.0)
-    for role, members in run.model_roles.items():
-        calls += per_sample.get(role, 0.0) * (len(members) if isinstance(members, list) else 1)
-    epochs = config.epochs or 1
-    shown = min(samples, config.limit) if config.limit else samples
-    return shown * epochs * calls
-
-
-def dry_run_text(config: SweepConfig, shard: tuple[int, int] | None = None) -> str:
-    """The planned (model, task, arguments) grid, samples and estimated model calls."""
-    lines = [f"log_dir: {config.log_dir}"]
-    total = 0.0
-    for run in plan(config, shard):
-        samples, origin = _sample_count(run)
-        calls = estimate_calls(run, samples, config) if samples is not None else None
-        total += calls or 0.0
-        roles = " ".join(
-            f"{role}={'+'.join(m) if isinstance(m, list) else m}"
-            for role, m in sorted(run.model_roles.items())
-        )
-        args = " ".join(f"{k}={v}" for k, v in sorted(run.args.items()))
-        lines.append(
-            f"{run.model:<32} {run.task:<20} {args or '-'} {roles}".rstrip()
-            + f"  samples={samples if samples is not None else '?'} ({origin})"
-            + f"  ~calls={round(calls) if calls is not None else '?'}"
-        )
-    lines.append(f"{len(lines) - 1} runs, about {round(total)} model calls")
-    return "\n".join(lines)

@@ -24,6 +24,15 @@ class SweepTask(BaseModel):
     model_roles: ModelRoles | None = None
 
 
+class Price(BaseModel):
+    """A model's price in dollars per million tokens (for ``--dry-run``'s cost estimate)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    input: float = Field(ge=0)
+    output: float = Field(ge=0)
+
+
 class SweepConfig(BaseModel):
     """A sweep file: which models run which tasks, how, and where the logs go."""
 
@@ -48,3 +57,5 @@ class SweepConfig(BaseModel):
     log_buffer: int | None = Field(default=None, ge=1)
     tags: list[str] = Field(default_factory=list)
     metadata: dict[str, Any] = Field(default_factory=dict)
+    # Per model name, its price per million input and output tokens (``--dry-run`` cost).
+    prices: dict[str, Price] = Field(default_factory=dict)
