@@ -13,12 +13,14 @@ from pathlib import Path
 import pytest
 from bad_input_case import Case
 from bad_input_corpus import TASK_CASES
+from bad_input_corpus_setup import EMPTY_FILE_CASES, SETUP_CASES
 from inspect_ai import eval as inspect_eval
 
+from research_taste_evals.aaar.demo import write_demo_eqinfer
 from research_taste_evals.core.errors import UserError, stderr_hook
 
 
-@pytest.mark.parametrize("case", TASK_CASES, ids=lambda case: case.name)
+@pytest.mark.parametrize("case", [*TASK_CASES, *SETUP_CASES], ids=lambda case: case.name)
 def test_bad_input_sentence_reaches_stderr_under_display_none(
     case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -34,6 +36,7 @@ def test_bad_input_sentence_reaches_stderr_under_display_none(
         )
     capsys.readouterr()
     error = raised.value
+    assert not (tmp_path / "logs").exists() or not any((tmp_path / "logs").iterdir())
     with pytest.raises(SystemExit) as exited:
         stderr_hook(sys.__excepthook__)(type(error), error, error.__traceback__)
     assert exited.value.code == 1
@@ -62,3 +65,83 @@ def test_one_corpus_case_through_the_real_command_line(tmp_path: Path) -> None:
     assert result.returncode != 0
     assert all(fragment in result.stderr for fragment in case.expected), result.stderr
     assert len([line for line in result.stderr.splitlines() if line.strip()]) == 1
+
+
+def _one_sentence(result: subprocess.CompletedProcess[str], *fragments: str) -> None:
+    """Exit non-zero; stderr is one line holding every fragment, with no traceback."""
+    assert result.returncode != 0, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr[-3000:]
+    assert all(fragment in lines[0] for fragment in fragments), lines[0]
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def _inspect_eval(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    executable = shutil.which("inspect", path=str(Path(sys.executable).parent))
+    if executable is None:
+        pytest.skip(f"inspect is not installed beside {sys.executable}")
+    return subprocess.run(
+        [executable, "eval", *args, "--display", "none", "--log-dir", str(tmp_path / "logs")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def test_misspelt_baseline_is_one_sentence_under_display_none(tmp_path: Path) -> None:
+    """It was a 223-line traceback: the model is built inside Inspect's task group, so the
+    error reaches the hook inside an exception group."""
+    data = write_demo_eqinfer(tmp_path / "data")
+    result = _inspect_eval(
+        tmp_path,
+        "research_taste_evals/eqinfer",
+        "--model",
+        "baseline/allpositive",
+        "-T",
+        f"data_path={data}",
+    )
+    _one_sentence(result, "error: unknown baseline model 'baseline/allpositive'", "all-positive")
+
+
+def test_empty_review_critique_file_is_one_sentence_under_display_none(tmp_path: Path) -> None:
+    """It was Inspect's "dataset is empty" inside a ~270-line exception group."""
+    (tmp_path / "reviews.jsonl").write_text("\n\n", encoding="utf-8")
+    result = _inspect_eval(
+        tmp_path,
+        "research_taste_evals/review_critique",
+        "--model",
+        "baseline/flag-all",
+        "-T",
+        f"data_path={tmp_path / 'reviews.jsonl'}",
+        "-T",
+        "bertscore_model=offline-minilm",
+    )
+    _one_sentence(result, "reviews.jsonl: no papers with reviews")
+
+
+def test_lft_without_a_grader_exits_non_zero_under_inspect_eval(tmp_path: Path) -> None:
+    """It printed the sentence after a traceback and exited 0 (a run-time error): the roles are
+    bound when inspect eval builds the task, so the task refuses to build."""
+    result = _inspect_eval(
+        tmp_path, "research_taste_evals/lft", "--model", "baseline/lft-generic-protocol"
+    )
+    _one_sentence(result, "'grader' model role", "--model-role grader=")
+
+
+def test_misspelt_demo_task_is_one_sentence(tmp_path: Path) -> None:
+    """The demo runs Inspect with display none; a misspelt --task was a 13-line traceback."""
+    result = subprocess.run(
+        [sys.executable, "-c", "import sys; from research_taste.cli import main; sys.exit(main())"]
+        + ["demo", "--task", "eqinfr", "--log-dir", str(tmp_path / "logs")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
+    )
+    _one_sentence(result, "--task eqinfr: no such demo task", "eqinfer")
+    assert not (tmp_path / "logs").exists()
+
+
+@pytest.mark.parametrize("case", EMPTY_FILE_CASES, ids=lambda case: case.name)
+def test_empty_file_cases_are_in_the_corpus(case: Case) -> None:
+    assert case in TASK_CASES

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bad_input_case import NOT_UTF8, Case
+from bad_input_corpus_setup import EMPTY_FILE_CASES
 from bad_input_corpus_tables import LFT, TASTYBENCH
 
 from research_taste_evals.aaar.demo import (
@@ -290,4 +291,11 @@ REVIEW_CRITIQUE = [
 ]
 
 
-TASK_CASES: list[Case] = [*EQINFER, *PAPER_FOLDERS, *TASTYBENCH, *REVIEW_CRITIQUE, *LFT]
+TASK_CASES: list[Case] = [
+    *EQINFER,
+    *PAPER_FOLDERS,
+    *TASTYBENCH,
+    *REVIEW_CRITIQUE,
+    *LFT,
+    *EMPTY_FILE_CASES,
+]

@@ -12,11 +12,21 @@ import sys
 from typing import Any
 
 USAGE_ERROR = 2
+# Inspect's display for sweeps: quiet (its other displays print every run's metrics, ~60 lines
+# a run); the sweep ends with its own table of every run.
+SWEEP_DISPLAY = "log"
 PARTIAL_HELP = "rank partial runs (fewer samples scored than asked for) with the others"
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from research_taste.cli.sweep import EntryError, load_sweep, parse_shard, run_sweep
+    from research_taste.cli.sweep import (
+        EntryError,
+        load_sweep,
+        parse_shard,
+        plan,
+        run_sweep,
+        sweep_status,
+    )
     from research_taste.cli.sweep_checks import check_credentials, check_log_dir
     from research_taste.cli.sweep_estimate import dry_run_text
     from research_taste_evals.core.data import DataError
@@ -30,14 +40,21 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         if args.dry_run:
             print(dry_run_text(config, shard))
             return 0
+        done = sweep_status(config, plan(config, shard))
+        if done.runs and done.success:
+            print(f"nothing to run: {len(done.runs)} runs complete in {config.log_dir}")
+            print(done.table())
+            return 0
         check_credentials(args.config, config)  # a missing key names the entry, not mid-run
-        outcome = run_sweep(config, shard)  # builds every task before any run starts
+        # Builds every task before any run starts; Inspect's display: --display (default log).
+        outcome = run_sweep(config, shard, args.display)
     except EntryError as error:
         print(f"research-taste {args.command}: error: {args.config}: {error}", file=sys.stderr)
         return USAGE_ERROR
     except DataError as error:
         print(f"research-taste {args.command}: error: {error}", file=sys.stderr)
         return USAGE_ERROR
+    print(outcome.table())
     if not outcome.success:  # what is unfinished and how to resume, in every display mode
         print(
             f"research-taste {args.command}: {outcome.summary(_resume_command(args))}",
@@ -116,6 +133,13 @@ def register(commands: Any) -> None:
         "--shard", help="run only shard i of n (i/n), e.g. one per machine into one log folder"
     )
     sweep.add_argument("--log-dir", help="override the sweep file's log_dir (e.g. s3://...)")
+    sweep.add_argument(
+        "--display",
+        default=SWEEP_DISPLAY,
+        choices=("full", "conversation", "rich", "plain", "log", "none"),
+        help=f"Inspect's display while the runs go (default {SWEEP_DISPLAY}: warnings and "
+        "errors only; full: Inspect's live progress and each run's metrics)",
+    )
     sweep.set_defaults(func=cmd_sweep)
 
     report = commands.add_parser(

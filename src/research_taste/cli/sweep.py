@@ -249,19 +249,32 @@ def run_sweep(
 ) -> SweepOutcome:
     """Run the sweep (or one shard of it); the outcome is true when every run finished.
 
-    An interrupt (Ctrl-C) ends the sweep with the outcome marked ``interrupted``, not an
-    exception: the outcome lists the unfinished runs, read from the log folder.
+    Runs already complete in the log folder are not run again (:func:`sweep_status`; with
+    none left, nothing runs). An interrupt (Ctrl-C) ends the sweep with the outcome marked
+    ``interrupted``, not an exception: the outcome lists the unfinished runs, read from the
+    log folder.
     """
     runs = plan(config, shard)
-    if not runs:
-        return SweepOutcome()
+    before = sweep_status(config, runs)
+    if not runs or before.success:
+        return before
     interrupted = False
     try:
         _run_eval_set(config, runs, shard, display)
     except KeyboardInterrupt:
         interrupted = True
+    return sweep_status(config, runs, interrupted)
+
+
+def sweep_status(
+    config: SweepConfig, runs: list[PlannedRun], interrupted: bool = False
+) -> SweepOutcome:
+    """Each planned run's status in the log folder, with its task's first headline metric."""
+    from research_taste.reporting.families import task_specs
+
+    headlines = {name: spec.headline_metrics[0] for name, spec in task_specs().items()}
     planned = [(run.task, run.model, resolve_args(run)) for run in runs]
-    return sweep_outcome(config.log_dir, planned, interrupted)
+    return sweep_outcome(config.log_dir, planned, interrupted, headlines)
 
 
 def _run_eval_set(

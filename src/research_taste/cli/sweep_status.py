@@ -9,7 +9,7 @@ scored (:func:`research_taste.completeness.run_completeness`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +36,7 @@ class RunStatus:
     status: str  # the log's status, or "not started"
     completed: int
     total: int | None
+    headline: str = ""  # the task's first headline metric, "name=value", when the log has it
 
     @property
     def finished(self) -> bool:
@@ -63,6 +64,27 @@ class SweepOutcome:
 
     def __bool__(self) -> bool:
         return self.success
+
+    def table(self) -> str:
+        """One row per run: task, model, status, samples done/planned, headline metric."""
+        header = ("run", "model", "status", "samples", "headline")
+        rows = [
+            (
+                run.task,
+                run.model,
+                run.status,
+                f"{run.completed}/{'?' if run.total is None else run.total}",
+                run.headline or "-",
+            )
+            for run in self.runs
+        ]
+        widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
+        return "\n".join(
+            "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False))
+            + "  "
+            + row[-1]
+            for row in [header, *rows]
+        )
 
     def exit_code(self) -> int:
         if self.interrupted:
@@ -105,10 +127,25 @@ def _matches(log: EvalLog, args: dict[str, object]) -> bool:
     return all(str(logged.get(key)) == str(value) for key, value in args.items())
 
 
+def headline_value(log: EvalLog, metric: str | None) -> str:
+    """``"metric=value"`` from the log's results, or "" when it has none."""
+    if metric is None or log.results is None:
+        return ""
+    for score in log.results.scores:
+        if metric in score.metrics:
+            value = score.metrics[metric].value
+            return f"{metric}={value:.3f}" if isinstance(value, int | float) else ""
+    return ""
+
+
 def sweep_outcome(
-    log_dir: str, planned: Sequence[tuple[str, str, dict[str, object]]], interrupted: bool
+    log_dir: str,
+    planned: Sequence[tuple[str, str, dict[str, object]]],
+    interrupted: bool,
+    headlines: Mapping[str, str] | None = None,
 ) -> SweepOutcome:
-    """The status of each planned ``(task, model, resolved args)`` run from the log folder.
+    """The status of each planned ``(task, model, resolved args)`` run from the log folder;
+    ``headlines`` names, per task, the metric shown in the table.
 
     ``interrupted`` is also set when any planned run's newest log was ``cancelled``.
     """
@@ -121,8 +158,8 @@ def sweep_outcome(
             runs.append(RunStatus(task, model, "not started", 0, None))
             continue
         counts = run_completeness(log)
-        runs.append(
-            RunStatus(task, model, log.status, counts[SAMPLES_COMPLETED], counts[SAMPLES_TOTAL])
-        )
+        headline = headline_value(log, (headlines or {}).get(task))
+        completed, total = counts[SAMPLES_COMPLETED], counts[SAMPLES_TOTAL]
+        runs.append(RunStatus(task, model, log.status, completed, total, headline))
     interrupted = interrupted or any(run.status == CANCELLED for run in runs)
     return SweepOutcome(runs=runs, interrupted=interrupted)
