@@ -13,6 +13,7 @@ from research_taste_evals.core.data import DataError
 from research_taste_evals.core.errors import (
     ConfigError,
     UserError,
+    find_user_error,
     is_inspect_prerequisite_error,
     stderr_hook,
 )
@@ -38,6 +39,25 @@ def test_the_hook_passes_another_packages_error_of_the_same_name_on() -> None:
     with pytest.raises(SystemExit):
         ours = DataError("ours")
         hook(type(ours), ours, None)
+
+
+def test_the_hook_finds_our_error_inside_an_exception_group(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Inspect runs tasks in task groups: a model provider's error (a misspelt baseline) reaches
+    the hook wrapped, once or twice. A group with only foreign errors goes on unchanged."""
+    seen: list[BaseException] = []
+    hook = stderr_hook(lambda kind, error, traceback: seen.append(error))
+    ours = ConfigError("unknown baseline model 'baseline/allpositive'")
+    nested = ExceptionGroup("outer", [ExceptionGroup("inner", [KeyError("k"), ours])])
+    assert find_user_error(nested) is ours
+    with pytest.raises(SystemExit) as exited:
+        hook(type(nested), nested, None)
+    assert exited.value.code == 1
+    assert capsys.readouterr().err == f"error: {ours}\n"
+    foreign = ExceptionGroup("outer", [KeyError("k")])
+    hook(type(foreign), foreign, None)
+    assert seen == [foreign] and find_user_error(foreign) is None
 
 
 def test_inspect_prerequisite_errors_are_recognised_without_a_private_import() -> None:

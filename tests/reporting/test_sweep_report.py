@@ -85,7 +85,12 @@ def test_unknown_metric_is_an_error_listing_known_ones(
 def test_dry_run_prints_grid_and_calls(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sweep", str(DEMO_SWEEP), "--dry-run"]) == 0
     out = capsys.readouterr().out
-    assert "baseline/all-positive" in out and "eqinfer" in out and "samples=24 " in out and "~in_tokens=" in out
+    assert (
+        "baseline/all-positive" in out
+        and "eqinfer" in out
+        and "samples=24 " in out
+        and "~in_tokens=" in out
+    )
     assert "grader=baseline/lft-grader+baseline/lft-grader" in out
     assert out.strip().splitlines()[-1].startswith(f"{len(plan(load_sweep(DEMO_SWEEP)))} runs")
 

@@ -8,16 +8,17 @@ cannot be played stops each sample before the evaluated model is called, with on
 naming the role and how to give it.
 
 Inspect's CLI exits 0 when a task fails while it runs, so a task also checks its roles when it
-is built, where it can: :func:`roles_bound_at_build` is true when Inspect builds the task from
-its name (``inspect eval research_taste_evals/<task>``, ``eval("research_taste_evals/<task>")``)
-with the evaluated model and the roles already bound. A task built by calling its function
-(the Python API, ``research-taste sweep``, the demo) learns its roles only when it runs: there
-the run-time check stays the only one (``research-taste sweep`` exits non-zero for it).
+is built, where it can: :func:`roles_bound_at_build` is true when Inspect's task loader builds
+the task from its name (``inspect eval research_taste_evals/<task>``,
+``eval("research_taste_evals/<task>")``) with the evaluated model and the roles already bound.
+A task built by calling its function (the Python API, ``research-taste sweep``, the demo) learns
+its roles only when it runs: there the run-time check stays the only one (the log's status is
+``error``; Inspect's CLI exits 0 for it, ``research-taste sweep`` exits non-zero).
 """
 
 from __future__ import annotations
 
-import os
+import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -27,6 +28,8 @@ from rich.text import Text
 
 from research_taste_evals.core.errors import UserError
 
+# The module of Inspect that builds tasks by name, with the model and roles already bound.
+INSPECT_TASK_LOADER = "inspect_ai._eval.loader"
 # ``default=EVALUATED_MODEL``: the evaluated model itself plays the role.
 EVALUATED_MODEL = "evaluated-model"
 
@@ -86,16 +89,27 @@ def role_models(spec: RoleSpec) -> list[Model]:
 
 
 def roles_bound_at_build() -> bool:
-    """Whether the task being built has its evaluated model and roles bound (Inspect builds it
-    from its name inside an eval). False under ``INSPECT_EVAL_MODEL``, whose model
-    ``get_model()`` returns outside an eval too, so it tells nothing about the roles."""
-    if os.environ.get("INSPECT_EVAL_MODEL"):
+    """Whether the task being built has its evaluated model and roles bound: Inspect's task
+    loader is building it from its name, inside an eval (a task function called directly, even
+    after an eval in the same process, learns its roles only when it runs)."""
+    if not _called_by_inspect_task_loader():
         return False
     try:
         get_model()  # the active (evaluated) model; raises ValueError outside an eval
     except ValueError:
         return False
     return True
+
+
+def _called_by_inspect_task_loader() -> bool:
+    """Whether a caller on the stack is Inspect's task loader (by its module's name: nothing
+    of it is imported), which binds the model and roles before it builds a task by name."""
+    frame = inspect.currentframe()
+    while frame is not None:
+        if str(frame.f_globals.get("__name__", "")).startswith(INSPECT_TASK_LOADER):
+            return True
+        frame = frame.f_back
+    return False
 
 
 def check_roles_at_build(*specs: RoleSpec) -> None:
