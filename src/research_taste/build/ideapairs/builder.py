@@ -18,8 +18,6 @@ from typing import Any
 
 from inspect_ai.model import Model
 
-from research_taste_evals.core.data import DataError, sha256_of
-from research_taste_evals.core.text import fill_template
 from research_taste.build.ideapairs.build_inputs import (
     check_boards_found,
     check_extractor,
@@ -27,6 +25,7 @@ from research_taste.build.ideapairs.build_inputs import (
     check_outputs,
     check_pairs_made,
 )
+from research_taste.build.ideapairs.cleaning import read_once
 from research_taste.build.ideapairs.extraction import Extracted, extract_pairs
 from research_taste.build.ideapairs.leaderboards import (
     Entry,
@@ -34,13 +33,6 @@ from research_taste.build.ideapairs.leaderboards import (
     read_leaderboards,
 )
 from research_taste.build.ideapairs.pairing import PlannedPair, clean_method, plan_board
-from research_taste_evals.ideapairs.pairs_schema import (
-    SCHEMA_VERSION,
-    IdeaRecord,
-    PairRecord,
-    write_pairs,
-)
-from research_taste_evals.ideapairs.prompts import TEMPLATE_GOAL, TEMPLATE_IDEA
 from research_taste.build.ideapairs.pwc_archive import (
     SOURCE_NAME,
     fetch_pwc_archive,
@@ -48,6 +40,15 @@ from research_taste.build.ideapairs.pwc_archive import (
 )
 from research_taste.build.ideapairs.scoring import DROP_REASONS, Drop, ScoredBoard, score_board
 from research_taste.build.ideapairs.splitting import Splitter
+from research_taste_evals.core.data import DataError, sha256_of
+from research_taste_evals.core.text import fill_template
+from research_taste_evals.ideapairs.pairs_schema import (
+    SCHEMA_VERSION,
+    IdeaRecord,
+    PairRecord,
+    write_pairs,
+)
+from research_taste_evals.ideapairs.prompts import TEMPLATE_GOAL, TEMPLATE_IDEA
 
 DEFAULT_SEED = 20260521
 REPORT_VERSION = "ideapairs-report/1"
@@ -179,8 +180,10 @@ def build(
     paths = fetch_pwc_archive() if source == SOURCE_NAME else [Path(p) for p in leaderboards]
     check_leaderboard_paths(paths)
     nlp_only = source is not None
-    boards = read_leaderboards(paths, nlp_only)
+    skipped: list[dict[str, str]] = []
+    boards = read_leaderboards(paths, nlp_only, skipped)
     check_boards_found(paths, boards)
+    boards, read_once_report = read_once(boards)
     papers = _paper_texts(Path(paper_texts) if paper_texts else None)
     splitter = Splitter(seed, test_after)
     scored: list[ScoredBoard] = []
@@ -201,7 +204,7 @@ def build(
                 "board": board.name,
                 "source": board.source,
                 "read": len(board.entries),
-                "kept": len(result.entries) - len(small),
+                "kept": len(board.entries) - len(board_drops) - len(small),
                 "columns_used": result.columns,
                 "inverted": result.inverted,
                 "direction_source": result.direction_source,
@@ -275,6 +278,10 @@ def build(
             source, nlp_only, sum(len(b.entries) >= 2 for b in boards), len(pairs)
         ),
         "leaderboards_read": len(boards),
+        # A board name found in several files is read from one (the rest are not counted).
+        "boards_read_once": read_once_report,
+        # Files inside a leaderboard folder that could not be read (a named file must read).
+        "files_skipped": skipped,
         "leaderboards_with_pairs": len({p.board.board.board_id for p in pairs}),
         "pairs": len(pairs),
         "records": len(records),

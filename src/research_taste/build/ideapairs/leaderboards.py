@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from research_taste.build.ideapairs.pwc_archive import nlp_tasks, read_parquet_tasks
 from research_taste_evals.core.data import DataError, read_json
 from research_taste_evals.core.text import content_id
-from research_taste.build.ideapairs.pwc_archive import nlp_tasks, read_parquet_tasks
 
 CellStatus = Literal["ok", "missing", "unparseable"]
 YearSource = Literal["paper_date", "model_name", "arxiv_id", "acl_id", "none"]
@@ -245,7 +245,23 @@ def read_pwc_json(path: Path, nlp_only: bool = False) -> list[Leaderboard]:
                 "told apart (pass the files as leaderboards to read every board)"
             )
         tasks = nlp_tasks(tasks)
-    return list(_pwc_tasks(path, tasks, "tasks"))
+    return _number_repeats(list(_pwc_tasks(path, tasks, "tasks")))
+
+
+def _number_repeats(boards: list[Leaderboard]) -> list[Leaderboard]:
+    """Boards of one file that share a name get "(table N)" from the second on, as the
+    markdown reader does: they are different tables (e.g. NLP-progress SQL parsing's smaller
+    datasets, all scraped as "Example"), and one name must name one board."""
+    seen: dict[str, int] = {}
+    named = []
+    for board in boards:
+        seen[board.name] = count = seen.get(board.name, 0) + 1
+        if count > 1:
+            dataset = f"{board.dataset} (table {count})".strip()
+            name = f"{board.task} on {dataset}" if board.dataset else f"{board.task} {dataset}"
+            board = replace(board, dataset=dataset if board.dataset else "", name=name)
+        named.append(board)
+    return named
 
 
 def _split_row(line: str) -> list[str]:
@@ -323,8 +339,15 @@ def read_nlp_progress_markdown(path: Path) -> list[Leaderboard]:
     return boards
 
 
-def read_leaderboards(paths: list[Path], nlp_only: bool = False) -> list[Leaderboard]:
-    """Leaderboards from each path: ``.json``/``.parquet`` files, ``.md`` files, or folders."""
+def read_leaderboards(
+    paths: list[Path], nlp_only: bool = False, skipped: list[dict[str, str]] | None = None
+) -> list[Leaderboard]:
+    """Leaderboards from each path: ``.json``/``.parquet`` files, ``.md`` files, or folders.
+
+    ``skipped``: when given, a file found inside a folder that cannot be read (e.g.
+    sota-extractor's ``examples/example_json_format.json``, JSON with comments) is listed there
+    with the reason instead of stopping the build; a file named directly must always read.
+    """
     boards: list[Leaderboard] = []
     for path in paths:
         if not path.exists():
@@ -335,13 +358,20 @@ def read_leaderboards(paths: list[Path], nlp_only: bool = False) -> list[Leaderb
             else [path]
         )
         for file in files:
-            if file.suffix in (".json", ".parquet"):
-                boards.extend(read_pwc_json(file, nlp_only))
-            elif file.suffix == ".md":
-                boards.extend(read_nlp_progress_markdown(file))
-            else:
-                raise DataError(
-                    f"{file}: expected a .json or .parquet (PapersWithCode) "
-                    "or .md (NLP-progress) file"
-                )
+            try:
+                boards.extend(_read_file(file, nlp_only))
+            except DataError as error:
+                if skipped is None or not path.is_dir():
+                    raise
+                skipped.append({"file": str(file), "reason": str(error)})
     return boards
+
+
+def _read_file(file: Path, nlp_only: bool) -> list[Leaderboard]:
+    if file.suffix in (".json", ".parquet"):
+        return read_pwc_json(file, nlp_only)
+    if file.suffix == ".md":
+        return read_nlp_progress_markdown(file)
+    raise DataError(
+        f"{file}: expected a .json or .parquet (PapersWithCode) or .md (NLP-progress) file"
+    )
