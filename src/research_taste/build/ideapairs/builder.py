@@ -48,7 +48,7 @@ from research_taste_evals.ideapairs.pairs_schema import (
     PairRecord,
     write_pairs,
 )
-from research_taste_evals.ideapairs.prompts import TEMPLATE_GOAL, TEMPLATE_IDEA
+from research_taste_evals.ideapairs.prompts import RANKED_BY, TEMPLATE_GOAL, TEMPLATE_IDEA
 
 DEFAULT_SEED = 20260521
 REPORT_VERSION = "ideapairs-report/1"
@@ -64,14 +64,21 @@ class BuildResult:
     report: dict[str, Any]
 
 
-def template_goal(board: Leaderboard, columns: list[str]) -> str:
-    """The research goal without a model: task, dataset, metrics and the description."""
+def ranked_by(columns: list[str], rank_column: str) -> str:
+    """The sentence naming the deciding metric when a board has several ("" with one)."""
+    return fill_template(RANKED_BY, metric=rank_column) if len(columns) > 1 else ""
+
+
+def template_goal(board: Leaderboard, columns: list[str], rank_column: str = "") -> str:
+    """The research goal without a model: task, dataset, metrics (which one ranks the board,
+    when there are several) and the description."""
     description = " ".join(board.description.split())[:DESCRIPTION_CHARACTERS]
     return fill_template(
         TEMPLATE_GOAL,
         task=board.task,
         dataset=board.dataset or board.task,
         metrics=", ".join(columns),
+        ranked_by=ranked_by(columns, rank_column or columns[0]),
         description=f" Benchmark description: {description}" if description else "",
     )
 
@@ -126,6 +133,9 @@ def _records(
         "tier": pair.tier,
         "split": pair.split,
         "bucket": pair.bucket,
+        # The metric that ranks the board and its direction: the prompt states it.
+        "metric": board.rank_column,
+        "lower_is_better": board.rank_column in board.inverted,
     }
     # Appendix A.4: the original record shows the better idea first; the swap reverses it.
     return [
@@ -227,10 +237,14 @@ def build(
         extracted, without_paper = extract_pairs(pairs, scored, papers, extractor, log_dir)  # type: ignore[arg-type]
     records: list[PairRecord] = []
     for pair in pairs:
-        goal = extracted.goals.get(pair.board.board.board_id)
+        scored_board = pair.board
+        goal = extracted.goals.get(scored_board.board.board_id)
+        if goal:
+            goal += ranked_by(scored_board.columns, scored_board.rank_column)
         records += _records(
             pair,
-            goal or template_goal(pair.board.board, pair.board.columns),
+            goal
+            or template_goal(scored_board.board, scored_board.columns, scored_board.rank_column),
             "extracted" if goal else "template",
             extracted.ideas,
         )
