@@ -33,13 +33,19 @@ from research_taste.build.ideapairs.leaderboards import (
     read_leaderboards,
 )
 from research_taste.build.ideapairs.pairing import PlannedPair, clean_method, plan_board
+from research_taste.build.ideapairs.paper_sources import (
+    Fetched,
+    fetch_full_texts,
+    fetch_metadata,
+)
+from research_taste.build.ideapairs.papers import ArxivFetcher
 from research_taste.build.ideapairs.pwc_archive import (
     SOURCE_NAME,
     fetch_pwc_archive,
     source_report,
 )
 from research_taste.build.ideapairs.scoring import DROP_REASONS, Drop, ScoredBoard, score_board
-from research_taste.build.ideapairs.splitting import Splitter
+from research_taste.build.ideapairs.splitting import Splitter, parse_cutoff
 from research_taste_evals.core.data import DataError, sha256_of
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.ideapairs.pairs_schema import (
@@ -102,9 +108,12 @@ def _paper_texts(folder: Path | None) -> dict[str, str]:
     }
 
 
-def _idea_record(board: ScoredBoard, index: int, texts: dict[str, str]) -> IdeaRecord:
+def _idea_record(
+    board: ScoredBoard, index: int, texts: dict[str, str], dates: dict[str, str]
+) -> IdeaRecord:
     entry, score, key = board.entries[index], board.scores[index], board.idea_ids[index]
     return IdeaRecord(
+        paper_date=dates.get(board.paper_keys[index]) or entry.date or None,
         idea_id=key,
         text=texts.get(key) or template_idea(entry),
         text_source="extracted" if key in texts else "method_and_title",
@@ -117,11 +126,11 @@ def _idea_record(board: ScoredBoard, index: int, texts: dict[str, str]) -> IdeaR
 
 
 def _records(
-    pair: PlannedPair, goal: str, goal_source: str, texts: dict[str, str]
+    pair: PlannedPair, goal: str, goal_source: str, texts: dict[str, str], dates: dict[str, str]
 ) -> list[PairRecord]:
     board = pair.board
-    better = _idea_record(board, pair.better, texts)
-    worse = _idea_record(board, pair.worse, texts)
+    better = _idea_record(board, pair.better, texts, dates)
+    worse = _idea_record(board, pair.worse, texts, dates)
     shared: dict[str, object] = {
         "schema_version": SCHEMA_VERSION,
         "pair_id": pair.pair_id,
@@ -160,10 +169,13 @@ def build(
     extract: bool = True,
     extractor: str | Model | None = None,
     paper_texts: str | Path | None = None,
-    test_after: int | None = None,
+    test_after: str | int | None = None,
     seed: int = DEFAULT_SEED,
     log_dir: str = "logs",
     source: str | None = None,
+    fetch_papers: bool = False,
+    abstracts: str | Path | None = None,
+    fetcher: ArxivFetcher | None = None,
 ) -> BuildResult:
     """Build a pairs file from leaderboard files (PapersWithCode JSON or NLP-progress markdown).
 
@@ -177,15 +189,22 @@ def build(
         paper_texts: Folder of paper texts named ``<arXiv id>.md|.txt`` (else a hash of the
             paper URL; the report lists the names it looked for); ideas without one use the
             method name and title.
-        test_after: Time split: papers after this year are test, the rest train.
+        test_after: Time split: papers after this year (``YYYY``) or month (``YYYY-MM``) are
+            test, the rest train.
         seed: Seed of the 80/20 split.
         log_dir: Where the extraction run writes its Inspect log.
         source: ``"pwc-archive"``: the paper's source, the pinned HF evaluation tables
             (downloaded into the cache; ``leaderboards`` must be empty), NLP tasks only;
             ``"file"``: ``leaderboards`` is a copy of those tables, NLP tasks only too;
             None: every leaderboard in ``leaderboards``.
+        fetch_papers: Fetch each idea's paper (arXiv abstract and date, full text where arXiv
+            renders HTML; ``papers.py``) into the cache for extraction and ``paper_date``.
+        abstracts: A local copy of PapersWithCode ``papers-with-abstracts`` (JSON or parquet),
+            the fallback for papers not on arXiv (with ``fetch_papers``).
+        fetcher: The arXiv client (default: bases from the environment, the cache folder).
     """
     check_outputs(out, report_path)
+    parse_cutoff(test_after)  # a malformed --test-after stops before anything is read
     check_extractor(extract, extractor)
     paths = fetch_pwc_archive() if source == SOURCE_NAME else [Path(p) for p in leaderboards]
     check_leaderboard_paths(paths)
@@ -195,14 +214,18 @@ def build(
     check_boards_found(paths, boards)
     boards, read_once_report = read_once(boards)
     papers = _paper_texts(Path(paper_texts) if paper_texts else None)
-    splitter = Splitter(seed, test_after)
+    scored_boards = [(board, *score_board(board)) for board in boards]
+    fetched = Fetched()
+    if fetch_papers:
+        fetcher = fetcher or ArxivFetcher()
+        fetched = fetch_metadata([r for _, r, _ in scored_boards], fetcher, abstracts)
+    splitter = Splitter(seed, test_after, fetched.dates())
     scored: list[ScoredBoard] = []
     drops: list[Drop] = []
     pairs: list[PlannedPair] = []
     board_reports = []
     disagree = 0
-    for board in boards:
-        result, board_drops = score_board(board)
+    for board, result, board_drops in scored_boards:
         plan, small = plan_board(result, splitter)
         scored.append(result)
         drops += board_drops + small
@@ -233,6 +256,8 @@ def build(
         {reason: sum(d.reason == reason for d in drops) for reason in DROP_REASONS},
     )
     extracted, without_paper = Extracted(), list[dict[str, str]]()
+    if fetcher is not None and pairs:
+        papers = fetch_full_texts(pairs, fetched, fetcher) | papers  # --paper-texts win
     if extract and pairs:
         extracted, without_paper = extract_pairs(pairs, scored, papers, extractor, log_dir)  # type: ignore[arg-type]
     records: list[PairRecord] = []
@@ -247,6 +272,7 @@ def build(
             or template_goal(scored_board.board, scored_board.columns, scored_board.rank_column),
             "extracted" if goal else "template",
             extracted.ideas,
+            fetched.dates(),
         )
     read = sum(len(b.entries) for b in boards)
     report = {
@@ -256,9 +282,10 @@ def build(
             {"path": str(p), "sha256": sha256_of(p) if p.is_file() else None} for p in paths
         ],
         "seed": seed,
-        "split": f"time: test = year > {test_after}"
+        "split": f"time: test = paper date after {test_after}"
         if test_after is not None
         else "random 80/20 by paper",
+        "papers": fetched.report(fetcher, pairs),
         "extraction": {
             "mode": "extracted" if extract else "none (method name and paper title)",
             "extractor": str(extractor) if extract else None,

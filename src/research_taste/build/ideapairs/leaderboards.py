@@ -47,6 +47,7 @@ _ACL_OLD = re.compile(
 )
 _ACL_NEW = re.compile(r"aclanthology\.org/((?:19|20)\d\d)\.")
 _DATE = re.compile(r"^((?:19|20)\d\d)-\d\d")
+_DAY = re.compile(r"^((?:19|20)\d\d-[01]\d(?:-[0-3]\d)?)")
 _LINK = re.compile(r"\[([^\]]*)\]\(([^)\s]*)[^)]*\)")
 _SEPARATOR_CELL = re.compile(r"^:?-{2,}:?$")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -76,6 +77,7 @@ class Entry:
     year: int | None
     year_source: YearSource
     cells: dict[str, Any]
+    date: str = ""  # YYYY-MM-DD or YYYY-MM when the row's paper_date gives it
 
 
 @dataclass(frozen=True)
@@ -181,7 +183,9 @@ def _pwc_rows(source: Path, rows: Any, where: str) -> list[Entry]:
             raise DataError(f"{at}.metrics: expected an object, got {type(cells).__name__}")
         method = clean_text(_text(row.get("model_name"), f"{at}.model_name"))
         url = _text(row.get("paper_url"), f"{at}.paper_url")
-        year, year_source = find_year(method, url, _text(row.get("paper_date"), f"{at}.paper_date"))
+        paper_date = _text(row.get("paper_date"), f"{at}.paper_date")
+        year, year_source = find_year(method, url, paper_date)
+        day = _DAY.match(paper_date.strip())
         entries.append(
             Entry(
                 position=index,
@@ -191,6 +195,7 @@ def _pwc_rows(source: Path, rows: Any, where: str) -> list[Entry]:
                 year=year,
                 year_source=year_source,
                 cells=dict(cells),
+                date=day.group(1) if day else "",
             )
         )
     return entries
