@@ -7,7 +7,10 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from research_taste.build.ideapairs.builder import build
+from research_taste_evals.core.data import DataError
 from research_taste_evals.ideapairs.pairs_schema import PairRecord, read_pairs
 
 
@@ -113,3 +116,18 @@ def test_whole_sota_extractor_folder_is_clean(upstream_dir: Path, tmp_path: Path
     assert once["Chunking on Penn Treebank"]["read_from"].endswith("nlp-progress.json")
     assert result.report["dropped_by_reason"]["no_method_or_paper"] > 0
     assert result.report["kept"] + result.report["dropped"] == result.report["entries_read"]
+
+
+def test_entries_without_years_name_the_file_and_where_a_year_comes_from(tmp_path: Path) -> None:
+    undated = [
+        {"model_name": f"M{i}", "paper_title": f"P{i}", "metrics": {"Accuracy": 90.0 - i}}
+        for i in range(6)
+    ]
+    source = tmp_path / "undated.json"
+    source.write_text(json.dumps(_tasks(undated)))
+    with pytest.raises(DataError) as raised:
+        build([source], tmp_path / "pairs.jsonl", extract=False)
+    message = str(raised.value)
+    assert message.startswith(f"{source}: no idea pairs") and "no_year: 6" in message
+    assert "paper_date" in message and "\n" not in message
+    assert not (tmp_path / "pairs.jsonl").exists()

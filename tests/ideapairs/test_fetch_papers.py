@@ -20,6 +20,7 @@ from research_taste.build.ideapairs import papers as papers_module
 from research_taste.build.ideapairs.builder import build
 from research_taste.build.ideapairs.papers import ArxivFetcher, html_to_text, parse_atom
 from research_taste.build.ideapairs.splitting import after_cutoff, parse_cutoff
+from research_taste.cli import main
 from research_taste_evals.core.data import DataError
 from research_taste_evals.ideapairs.ideapairs import idea_pairs
 from research_taste_evals.ideapairs.pairs_schema import read_pairs
@@ -242,3 +243,17 @@ def test_cutoff_by_year_or_month(date: str, year: int, cutoff: str, after: bool)
 def test_bad_cutoff_names_the_flag(bad: str) -> None:
     with pytest.raises(DataError, match="--test-after"):
         parse_cutoff(bad)
+
+
+def test_command_line_fetches_with_a_month_cutoff(
+    arxiv: ArxivServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "pairs.jsonl"
+    argv = [str(_leaderboard(tmp_path)), "--out", str(out), "--no-extract", "--fetch-papers"]
+    argv += ["--abstracts", str(_abstracts(tmp_path)), "--test-after", "2021-04"]
+    assert main(["ideapairs", "build", *argv]) == 0
+    printed = capsys.readouterr().out
+    assert "papers of paired ideas:" in printed and "from the cache" in printed
+    assert {r.split for r in read_pairs(out)} == {"train", "test"}
+    assert main(["ideapairs", "build", *argv[:-1], "2021-4"]) != 0  # one sentence, exit 2
+    assert "--test-after 2021-4: expected YYYY or YYYY-MM" in capsys.readouterr().err

@@ -254,6 +254,7 @@ def build(
         len(boards),
         sum(len(b.entries) for b in boards),
         {reason: sum(d.reason == reason for d in drops) for reason in DROP_REASONS},
+        paths,
     )
     extracted, without_paper = Extracted(), list[dict[str, str]]()
     if fetcher is not None and pairs:
