@@ -1,0 +1,1 @@
+"""Tooling around the evaluation tasks: builders, command line, reporting."""

@@ -1,0 +1,1 @@
+"""Builders of evaluation data sets from public sources."""

@@ -1,0 +1,26 @@
+"""Fixtures: the fake Graph API (tests/support/fake_graph_api.py) and a fake clock for pacing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fake_graph_api import FakeClock, FakeGraphApi, serving
+
+
+@pytest.fixture
+def fake_api() -> Iterator[FakeGraphApi]:
+    """The fake API on a random local port, with three 429s on the way; stopped afterwards."""
+    api = FakeGraphApi(throttle={"/paper/search/bulk?page-2": 1, "/paper/KEEP-A/citations?10": 2})
+    with serving(api):
+        yield api
+
+
+@pytest.fixture
+def fake_clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    """The client's sleeps go to a fake clock (no test waits for pacing or backoff)."""
+    from research_taste.build import semantic_scholar
+
+    clock = FakeClock()
+    monkeypatch.setattr(semantic_scholar, "_sleep", clock.sleep)
+    return clock
