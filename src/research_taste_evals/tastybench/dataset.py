@@ -242,6 +242,13 @@ def load_papers(
         DataError: a file is missing or malformed, there is no source for the representation,
             or fewer than two papers remain.
     """
+    from research_taste_evals.tastybench import built_set
+
+    if built_set.is_built_set(data_path):  # a folder from `research-taste tastybench build`
+        assert data_path is not None
+        return built_set.load_built_set(
+            data_path, representation, representations_path, window_months
+        )
     papers_path, papers_source = locate(PAPER_FILES[paper_set], data_path)
     records = validate_records(read_csv(papers_path), PaperRecord, source=papers_path)
     check_paper_rows(records, papers_path)
@@ -305,8 +312,15 @@ def load_sources(
     paper_set: PaperSet, kind: ExtractKind, data_path: str | None, sources_path: str | None
 ) -> tuple[list[tuple[str, str, str]], list[str]]:
     """(paper_id, title, source text) per paper with a source, and the ids without one."""
-    truth_path, _ = locate(PAPER_FILES[paper_set], data_path)
-    titles = {row["paperId"]: row["title"] for row in read_csv(truth_path)}
+    from research_taste_evals.tastybench import built_set
+
+    built_abstracts: dict[str, str] | None = None
+    if built_set.is_built_set(data_path):  # a built set: its titles and abstracts
+        assert data_path is not None
+        titles, built_abstracts = built_set.built_titles_and_abstracts(data_path)
+    else:
+        truth_path, _ = locate(PAPER_FILES[paper_set], data_path)
+        titles = {row["paperId"]: row["title"] for row in read_csv(truth_path)}
     if sources_path is not None:
         path = resolve_data(None, sources_path).path
         if kind == "summary" and path.is_dir():
@@ -317,6 +331,8 @@ def load_sources(
             }
         else:
             sources = _sources_from_csv(path, "abstract" if kind == "idea" else "fulltext")
+    elif kind == "idea" and built_abstracts is not None:
+        sources = built_abstracts
     elif kind == "idea" and IDEA_FILES[paper_set] is not None:
         pinned = IDEA_FILES[paper_set]
         assert pinned is not None
