@@ -182,13 +182,17 @@ class SemanticScholar:
         date_to: dt.date,
         fields: tuple[str, ...] = SEARCH_FIELDS,
         min_citations: int | None = None,
+        filters: Mapping[str, str] | None = None,
     ) -> Iterator[dict[str, Any]]:
         """Every paper the bulk search returns for ``query`` published in the window, following
-        the continuation token to the end (the relevance search stops at 1,000 results)."""
+        the continuation token to the end (the relevance search stops at 1,000 results).
+        ``filters``: further search parameters (``fieldsOfStudy``, ``publicationTypes``), the
+        empty ones left out."""
         params: dict[str, Any] = {
             "query": query,
             "publicationDateOrYear": f"{date_from.isoformat()}:{date_to.isoformat()}",
             "fields": ",".join(fields),
+            **{name: value for name, value in (filters or {}).items() if value},
         }
         if min_citations:
             params["minCitationCount"] = min_citations

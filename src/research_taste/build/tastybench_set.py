@@ -13,7 +13,10 @@ The citing papers come from the citations endpoint paged to the end (upstream re
 1,000 nested in the search answer); citing papers without a publication date are left out of
 the series and counted. Papers are dropped, each with its reason, when they have no
 publication date, a 1 January date (upstream skips these as "only year known"), fall outside
-the window, are below the citation floor, or have no abstract (the judge reads it).
+the window, are below the citation floor, or have no abstract (the judge reads it). The search
+sends upstream's filters (Computer Science; conference, journal and study papers) unless told
+otherwise, with the date filter spelt as the API documents it (``publicationDateOrYear``;
+upstream's ``publicationDateorYear`` was ignored, so its papers span 2023-01..2025-09).
 """
 
 from __future__ import annotations
@@ -47,6 +50,9 @@ COLUMNS = (
     "fetch_date",
     "undated_citations",
 )
+# Upstream's search filters (citation_velocity.py); "" sends none.
+UPSTREAM_FIELDS_OF_STUDY = "Computer Science"
+UPSTREAM_PUBLICATION_TYPES = "Conference,JournalArticle,Study"
 SERIES_WEEKS = 60  # upstream: 4 * max_months_cited (15) weeks
 SOURCE = "Semantic Scholar Academic Graph API (bulk search + citations)"
 
@@ -59,6 +65,12 @@ class SetRequest:
     date_from: dt.date
     date_to: dt.date
     min_citations: int
+    fields_of_study: str = UPSTREAM_FIELDS_OF_STUDY
+    publication_types: str = UPSTREAM_PUBLICATION_TYPES
+
+    def search_filters(self) -> dict[str, str]:
+        """The search's field and type filters (an empty one is not sent)."""
+        return {"fieldsOfStudy": self.fields_of_study, "publicationTypes": self.publication_types}
 
 
 @dataclass
@@ -139,7 +151,11 @@ def build_set(client: SemanticScholar, request: SetRequest, progress: bool = Tru
     kept: list[dict[str, Any]] = []
     seen: set[str] = set()
     search = client.bulk_search(
-        request.query, request.date_from, request.date_to, min_citations=request.min_citations
+        request.query,
+        request.date_from,
+        request.date_to,
+        min_citations=request.min_citations,
+        filters=request.search_filters(),
     )
     for paper in tqdm(search, desc="search", unit="paper", disable=not progress):
         reason = drop_reason(paper, request, seen)
@@ -211,6 +227,7 @@ def write_set(
         "query": request.query,
         "window": {"from": request.date_from.isoformat(), "to": request.date_to.isoformat()},
         "min_citations": request.min_citations,
+        "search_filters": request.search_filters(),
         "fetch_date": built.fetch_date.isoformat() if built.fetch_date else None,
         "series": f"month starts from publication to publication + {SERIES_WEEKS} weeks and "
         "the fetch date; velocity = least-squares slope (upstream's b on observed months)",

@@ -107,6 +107,9 @@ def test_build_keeps_the_right_papers_with_the_worked_velocities(
     search = [r for r in fake_api.requests if r["path"] == "/paper/search/bulk"]
     assert search[0]["params"]["publicationDateOrYear"] == "2025-07-01:2025-09-30"
     assert search[0]["params"]["minCitationCount"] == "20"
+    assert search[0]["params"]["fieldsOfStudy"] == "Computer Science"
+    assert search[0]["params"]["publicationTypes"] == "Conference,JournalArticle,Study"
+    assert report["search_filters"]["fieldsOfStudy"] == "Computer Science"
     assert search[-1]["params"]["token"] == "page-2"
     assert json.loads((out / "build_report.json").read_text()) == report
 
@@ -196,3 +199,20 @@ def test_a_window_ending_before_it_starts_is_refused(tmp_path: Path) -> None:
     request = SetRequest("q", dt.date(2025, 9, 30), dt.date(2025, 7, 1), 20)
     with pytest.raises(DataError, match="--from 2025-09-30 is after --to 2025-07-01"):
         build(request, tmp_path / "set", progress=False)
+
+
+def test_empty_filters_are_not_sent(
+    fake_api: FakeGraphApi, fake_clock: FakeClock, tmp_path: Path
+) -> None:
+    out = tmp_path / "set"
+    request = SetRequest(
+        REQUEST.query,
+        REQUEST.date_from,
+        REQUEST.date_to,
+        20,
+        fields_of_study="",
+        publication_types="",
+    )
+    build(request, out, _client(fake_api, out, fake_clock), progress=False)
+    params = fake_api.requests[0]["params"]
+    assert "fieldsOfStudy" not in params and "publicationTypes" not in params
