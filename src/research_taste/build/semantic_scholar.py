@@ -146,13 +146,20 @@ class SemanticScholar:
                 with urllib.request.urlopen(
                     urllib.request.Request(url, headers=headers), timeout=TIMEOUT_SECONDS
                 ) as answer:
-                    return dict(json.loads(answer.read().decode("utf-8")))
+                    body = answer.read().decode("utf-8", "replace")
+                try:
+                    return dict(json.loads(body))
+                except ValueError as error:
+                    raise DataError(
+                        f"Semantic Scholar answered GET {path} with something that is not a "
+                        f"JSON object ({' '.join(body.split())[:120]!r}); is {BASE_ENV} a Graph "
+                        "API base?"
+                    ) from error
             except urllib.error.HTTPError as error:
                 if error.code not in RETRIED_STATUSES:
-                    body = error.read().decode("utf-8", "replace")[:300]
+                    text = " ".join(error.read().decode("utf-8", "replace").split())[:300]
                     raise DataError(
-                        f"Semantic Scholar answered {error.code} to GET {path} "
-                        f"({params.get('query') or params.get('offset', '')}): {body}"
+                        f"Semantic Scholar answered {error.code} to GET {path}: {text}"
                     ) from error
                 if attempt == self.max_tries - 1:
                     raise DataError(
@@ -197,12 +204,16 @@ class SemanticScholar:
         if min_citations:
             params["minCitationCount"] = min_citations
         token: str | None = None
+        seen: set[str] = set()
         while True:
             page = self.get("/paper/search/bulk", {**params, **({"token": token} if token else {})})
             yield from page.get("data") or []
             token = page.get("token")
             if not token:
                 return
+            if token in seen:
+                raise DataError(f"Semantic Scholar's bulk search repeated its token {token!r}")
+            seen.add(token)
 
     def citation_dates(self, paper_id: str) -> tuple[list[str | None], int]:
         """The publication date (or None) of every paper citing ``paper_id``, paging by
@@ -220,4 +231,9 @@ class SemanticScholar:
             following = page.get("next")
             if following is None or not page.get("data"):
                 return dates, pages
+            if int(following) <= offset:
+                raise DataError(
+                    f"Semantic Scholar's citations of {paper_id}: next {following} "
+                    f"does not follow offset {offset}"
+                )
             offset = int(following)

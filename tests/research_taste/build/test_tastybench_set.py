@@ -216,3 +216,31 @@ def test_empty_filters_are_not_sent(
     build(request, out, _client(fake_api, out, fake_clock), progress=False)
     params = fake_api.requests[0]["params"]
     assert "fieldsOfStudy" not in params and "publicationTypes" not in params
+
+
+def test_an_answer_that_is_not_json_is_one_sentence(tmp_path: Path) -> None:
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Html(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (the http.server name)
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b"<html>\n<body>a login page</body></html>")
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Html)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        client = SemanticScholar(tmp_path / "cache", base_url=base, min_interval=0)
+        with pytest.raises(DataError, match="not a JSON object .*S2_API_BASE") as error:
+            client.get("/paper/search/bulk", {"query": "q"})
+        assert "\n" not in str(error.value)
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
