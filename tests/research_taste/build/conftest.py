@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fake_graph_api import FakeClock, FakeGraphApi, serving
+
+
+@pytest.fixture(autouse=True)
+def _generation_cache_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The extraction task caches generations: keep each test's cache in its tmp_path."""
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "inspect-cache"))
 
 
 @pytest.fixture

@@ -5,18 +5,22 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import math
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import log_metrics
 import pytest
 from fake_graph_api import FETCH_DATE, TRUTH, WINDOW, FakeClock, FakeGraphApi
 from inspect_ai import eval as inspect_eval
+from inspect_ai.model import ChatMessage
 
 from research_taste.build.semantic_scholar import SemanticScholar
 from research_taste.build.tastybench_set import SetRequest, build
 from research_taste_evals.core.data import DataError
 from research_taste_evals.tastybench.dataset import load_papers, load_sources
 from research_taste_evals.tastybench.tastybench import tastybench
+from research_taste_evals.tastybench.tastybench_extract import tastybench_extract
 
 FAST = {"display": "none", "max_connections": 100, "max_samples": 100, "log_realtime": False}
 
@@ -91,3 +95,26 @@ def test_the_citation_oracle_ranks_a_built_set_perfectly(built: Path, tmp_path: 
     assert build_info["fetch_date"] == FETCH_DATE
     assert build_info["api_base"].startswith("http://127.0.0.1:")
     assert build_info["papers_unchanged_since_build"] is True
+
+
+def test_extracted_ideas_of_a_built_set_feed_the_judge(
+    built: Path, tmp_path: Path, scripted_model: Callable[..., Any]
+) -> None:
+    from research_taste_evals.cli.tastybench import write_representations
+
+    def extractor(messages: list[ChatMessage]) -> str:
+        abstract = messages[-1].text.split("<abstract>\n")[1].split("\n")[0]
+        return f"<idea>The idea behind {abstract}</idea>"
+
+    log = inspect_eval(
+        tastybench_extract(data_path=str(built)),
+        model=scripted_model(extractor),
+        log_dir=str(tmp_path / "logs"),
+        **FAST,
+    )[0]
+    assert (log.eval.metadata or {})["paper_set"] == "built"
+    ideas = tmp_path / "ideas.csv"
+    assert write_representations(log, ideas) == (4, [])
+    loaded = load_papers("curated", "idea", str(built), representations_path=str(ideas))
+    texts = {paper.paper_id: paper.text for paper in loaded.papers}
+    assert texts["KEEP-C"] == "The idea behind An abstract. (KEEP-C)"
