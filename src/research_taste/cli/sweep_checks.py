@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 from inspect_ai.model import get_model
 
 from research_taste_evals.core.data import DataError
-from research_taste_evals.core.errors import PrerequisiteError
+from research_taste_evals.core.errors import is_inspect_prerequisite_error
 from research_taste_evals.core.roles import _plain as plain_message  # the one markup stripper
 
 if TYPE_CHECKING:
-    from research_taste_evals.cli.sweep_schema import ModelRoles, SweepConfig
+    from research_taste.cli.sweep_schema import ModelRoles, SweepConfig
 
 # The model roles each task reads (besides the evaluated model); a role a task does not read
 # would be ignored by Inspect, so a sweep naming one is almost always a typo or a wrong entry.
@@ -149,6 +149,8 @@ def check_credentials(source: Path | str, config: SweepConfig) -> None:
     for field, model in named_models(config):
         try:
             get_model(model)
-        except PrerequisiteError as error:
+        except Exception as error:
+            if not is_inspect_prerequisite_error(error):
+                raise
             reason = plain_message(error)
             raise DataError(f"{source}: field '{field}': {model}: {reason}") from error

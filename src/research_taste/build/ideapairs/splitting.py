@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from research_taste_evals.core.text import content_id
-from research_taste_evals.ideapairs.leaderboards import Entry
-from research_taste_evals.ideapairs.scoring import ScoredBoard
+from research_taste.build.ideapairs.leaderboards import Entry
+from research_taste.build.ideapairs.scoring import ScoredBoard
 
 Split = Literal["train", "test"]
 MIN_BUCKET_PAPERS = 5

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from research_taste.build.ideapairs.builder import DEFAULT_SEED, build
 from research_taste_evals.core.data import DataError
-from research_taste_evals.ideapairs.builder import DEFAULT_SEED, build
 
 
 def _cmd_build(args: argparse.Namespace) -> int:

@@ -21,8 +21,8 @@ import tempfile
 from pathlib import Path
 from urllib.parse import quote
 
+from research_taste.reporting.runs import Run
 from research_taste_evals.core.data import DataError
-from research_taste_evals.reporting.runs import Run
 
 VIEWER_DIR = "viewer"
 CONTEXT = re.compile(r'(<script id="log_dir_context" type="application/json">)(.*?)(</script>)')

@@ -20,8 +20,8 @@ from urllib.parse import unquote
 
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
-from research_taste_evals.core.completeness import PARTIAL, run_completeness
-from research_taste_evals.reporting.families import TaskReportSpec, task_specs
+from research_taste.completeness import PARTIAL, run_completeness
+from research_taste.reporting.families import TaskReportSpec, task_specs
 
 TEST_TAG = "test"
 MOCK_PROVIDER_PREFIX = "mockllm/"

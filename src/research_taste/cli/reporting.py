@@ -16,8 +16,8 @@ PARTIAL_HELP = "rank partial runs (fewer samples scored than asked for) with the
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from research_taste_evals.cli.sweep import dry_run_text, load_sweep, parse_shard, run_sweep
-    from research_taste_evals.cli.sweep_checks import check_credentials, check_log_dir
+    from research_taste.cli.sweep import dry_run_text, load_sweep, parse_shard, run_sweep
+    from research_taste.cli.sweep_checks import check_credentials, check_log_dir
     from research_taste_evals.core.data import DataError
 
     try:
@@ -53,8 +53,8 @@ def _resume_command(args: argparse.Namespace) -> str:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    from research_taste.reporting.report import write_report
     from research_taste_evals.core.data import DataError
-    from research_taste_evals.reporting.report import write_report
 
     try:
         files = write_report(
@@ -77,9 +77,9 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
+    from research_taste.reporting.leaderboard import check_metrics, leaderboards_markdown
+    from research_taste.reporting.runs import newest_per_row, read_runs
     from research_taste_evals.core.data import DataError
-    from research_taste_evals.reporting.leaderboard import check_metrics, leaderboards_markdown
-    from research_taste_evals.reporting.runs import newest_per_row, read_runs
 
     runs, excluded = read_runs(args.log_dir)
     if not runs:

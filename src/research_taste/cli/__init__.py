@@ -14,7 +14,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from research_taste_evals.cli import reporting as reporting_commands
+from research_taste.cli import reporting as reporting_commands
 
 # argparse's exit status for a bad command line; a bad file named on it is the same mistake.
 USAGE_ERROR_EXIT = 2
@@ -23,31 +23,31 @@ USAGE_ERROR_EXIT = 2
 # tests/test_cli.py checks the two agree).
 LAZY_COMMANDS = {
     "lft-export": (
-        "research_taste_evals.cli.lft",
+        "research_taste.cli.lft",
         "sample feasible LFT solutions from logs into a file for experts",
     ),
     "lft-agreement": (
-        "research_taste_evals.cli.lft",
+        "research_taste.cli.lft",
         "autograder-vs-expert agreement from a graded expert file",
     ),
     "tastybench-extract": (
-        "research_taste_evals.cli.tastybench",
+        "research_taste.cli.tastybench",
         "TastyBench: extract ideas/summaries with a model and write a representations CSV",
     ),
     "ideapairs": (
-        "research_taste_evals.cli.ideapairs",
+        "research_taste.cli.ideapairs",
         "Idea pairs: build a pairs file from leaderboards",
     ),
     "local-model": (
-        "research_taste_evals.cli.local_model",
+        "research_taste.cli.local_model",
         "convert the packaged GGUF chat models once, for --model local/<name>",
     ),
 }
 
 
 def cmd_list(_: argparse.Namespace) -> int:
-    from research_taste_evals.cli.listing import baselines, tasks
-    from research_taste_evals.core.local_llm import LOCAL_MODELS
+    from research_taste.cli.listing import baselines, tasks
+    from research_taste.local.local_llm import LOCAL_MODELS
 
     print("Tasks (inspect eval research_taste_evals/<name>):")
     for name, description in tasks():
@@ -62,7 +62,7 @@ def cmd_list(_: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from research_taste_evals.cli.demo import run_demo, summarize
+    from research_taste.cli.demo import run_demo, summarize
 
     logs = run_demo(log_dir=args.log_dir, only=args.task or None)
     for log in logs:
@@ -106,13 +106,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except Exception as error:
-        # Inspect's PrerequisiteError (DataError and every UserError are ones): if one was
-        # raised, Inspect is imported already, so looking it up costs nothing at start-up.
-        errors = sys.modules.get("inspect_ai._util.error")
-        if errors is None or not isinstance(error, errors.PrerequisiteError):
-            raise
-        from research_taste_evals.core.errors import UserError
+        # Ours (DataError, ConfigError, ... are UserErrors) and Inspect's PrerequisiteError (a
+        # missing key or client package). Imported here: the command starts without them.
+        from research_taste_evals.core.errors import UserError, is_inspect_prerequisite_error
         from research_taste_evals.core.roles import _plain
+
+        if not isinstance(error, UserError) and not is_inspect_prerequisite_error(error):
+            raise
 
         # Inspect's own (a provider's missing key) carry rich markup: print them plain.
         message = str(error) if isinstance(error, UserError) else _plain(error)

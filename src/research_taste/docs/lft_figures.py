@@ -1,6 +1,6 @@
 """The figures in the LFT README, computed from Inspect logs (run ``python -m`` on this module).
 
-``python -m research_taste_evals.lft.figures [log_dir]`` runs, offline:
+``python -m research_taste.docs.lft_figures [log_dir]`` runs, offline:
 
 - the grader check on the shipped references with the keyword grader (``baseline/lft-grader``,
   a floor: it matches words) and with the answer-aware ``baseline/lft-reference-oracle`` (a

@@ -34,8 +34,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from research_taste_evals.ideapairs.leaderboards import Entry, Leaderboard, parse_cell
-from research_taste_evals.ideapairs.polarity import (
+from research_taste.build.ideapairs.leaderboards import Entry, Leaderboard, parse_cell
+from research_taste.build.ideapairs.polarity import (
     anchored_polarity,
     described_polarity,
     metric_polarity,

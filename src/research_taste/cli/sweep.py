@@ -9,24 +9,23 @@ shard is an ordinary eval set over its part of the grid, so retries and skipping
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
-from functools import partial
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Any
 
 from inspect_ai import Task, eval_set, task_with
-from inspect_ai._util.entrypoints import ensure_entry_points
-from inspect_ai._util.registry import RegistryInfo, registry_find, registry_unqualified_name
 from inspect_ai.model import Model, get_model
 from pydantic import ValidationError
 
-from research_taste_evals.cli.sweep_checks import check_sweep, named_models
-from research_taste_evals.cli.sweep_schema import (
+from research_taste.cli.sweep_checks import check_sweep, named_models
+from research_taste.cli.sweep_schema import (
     ModelRoles,
     SweepConfig,
 )
-from research_taste_evals.cli.sweep_status import SweepOutcome, sweep_outcome
+from research_taste.cli.sweep_status import SweepOutcome, sweep_outcome
 from research_taste_evals.core.data import (
     DataError,
     cache_dir,
@@ -62,7 +61,7 @@ class PlannedRun:
 
 def _demo_runs() -> dict[str, DemoRun]:
     """Per task, the family's demo run that writes demo data (for ``<data_arg>: demo``)."""
-    from research_taste_evals.cli.demo import DEMO_RUNS
+    from research_taste.cli.demo import DEMO_RUNS
 
     return {run.name: run for run in DEMO_RUNS if run.data_arg and run.write_data}
 
@@ -127,19 +126,42 @@ def check_models(source: Path, config: SweepConfig) -> None:
     Raises:
         DataError: naming the sweep file, the field and the model.
     """
-    ensure_entry_points()  # providers registered by installed packages (e.g. baseline/)
     for field, model in named_models(config):
         provider, slash, _ = model.partition("/")
         if not slash:
             raise DataError(f"{source}: field '{field}': {model!r} is not <provider>/<model>")
-        if not registry_find(partial(_is_model_api, provider)):
+        if not provider_is_registered(provider):
             raise DataError(
                 f"{source}: field '{field}': unknown model provider {provider!r} in {model!r}"
             )
 
 
-def _is_model_api(provider: str, info: RegistryInfo) -> bool:
-    return info.type == "modelapi" and registry_unqualified_name(info) == provider
+@functools.cache
+def provider_is_registered(provider: str) -> bool:
+    """Whether Inspect knows the model provider ``provider`` (built in, or registered by an
+    installed package's ``inspect_ai`` entry point, e.g. ``baseline``), by Inspect's public
+    registry lookup: ``registry_create`` raises ``LookupError`` for a name it does not know and
+    anything else (here: the provider class asking for its model name) for one it does."""
+    from inspect_ai.util import registry_create
+
+    for name in [provider, *(f"{point.name}/{provider}" for point in _inspect_entry_points())]:
+        try:
+            registry_create("modelapi", name)
+        except LookupError:
+            continue
+        except Exception:
+            return True
+        return True
+    return False
+
+
+def _inspect_entry_points() -> list[EntryPoint]:
+    """Installed packages' Inspect entry points, loaded (as Inspect loads them) so that their
+    providers are registered."""
+    points = list(entry_points(group="inspect_ai"))
+    for point in points:
+        point.load()
+    return points
 
 
 def plan(config: SweepConfig, shard: tuple[int, int] | None = None) -> list[PlannedRun]:
@@ -262,7 +284,7 @@ def _run_eval_set(
 
 def _sample_count(run: PlannedRun) -> tuple[int | None, str]:
     """Samples of a planned run: counted from local (or demo) data, else the eval.yaml figure."""
-    from research_taste_evals.reporting.families import task_specs
+    from research_taste.reporting.families import task_specs
 
     declared = task_specs()[run.task].dataset_samples if run.task in task_specs() else None
     if not any(key.endswith(DATA_ARG_SUFFIXES) for key in run.args):
@@ -276,7 +298,7 @@ def estimate_calls(run: PlannedRun, samples: int, config: SweepConfig) -> float:
     Calls per sample are the family's eval.yaml figures (typical with default arguments; parse
     retries and follow-ups add more), so this is an estimate for budgeting, not a bound.
     """
-    from research_taste_evals.reporting.families import task_specs
+    from research_taste.reporting.families import task_specs
 
     per_sample = task_specs()[run.task].model_calls_per_sample
     calls = per_sample.get("model", 1.0)

@@ -6,13 +6,13 @@ import math
 
 import pytest
 
-from research_taste_evals.core.calibration import (
+from research_taste_evals.core.stats import bootstrap_subset_difference
+from research_taste_evals.ideapairs.calibration import (
     brier_score,
     calibration_bins,
     expected_calibration_error,
     maximum_calibration_error,
 )
-from research_taste_evals.core.stats import bootstrap_subset_difference
 
 # P(class 1) and labels. Top-label confidences: .95 .85 .75 .62 .5 .92 -> bins 9 8 7 6 5 9.
 # Correct: 1, 0, 1, 1, 0.5 (p = .5 predicts neither class), 0.

@@ -11,8 +11,8 @@ from __future__ import annotations
 import shlex
 from datetime import datetime
 
-from research_taste_evals.reporting.families import TaskReportSpec, task_specs
-from research_taste_evals.reporting.leaderboard import (
+from research_taste.reporting.families import TaskReportSpec, task_specs
+from research_taste.reporting.leaderboard import (
     cell,
     config_label,
     fmt,
@@ -20,7 +20,7 @@ from research_taste_evals.reporting.leaderboard import (
     tasks_in,
     varying_keys,
 )
-from research_taste_evals.reporting.runs import Run
+from research_taste.reporting.runs import Run
 
 PACKAGE = "research_taste_evals"
 

@@ -2,7 +2,7 @@
 
 :class:`LocalChatAPI` wraps the model API of Inspect's ``hf`` provider (built through the
 public ``get_model("hf/...")``) loading the converted folder of a model named in
-:mod:`research_taste_evals.core.local_llm`, with three additions a CPU run needs:
+:mod:`research_taste.local.local_llm`, with three additions a CPU run needs:
 
 - **Context overflow is an answer, not a crash.** Inspect's ``hf`` provider passes any prompt
   to ``generate`` (a prompt past the context gives garbage, or exhausts memory). Here a prompt
@@ -28,7 +28,7 @@ import torch
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, get_model
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from research_taste_evals.core.local_llm import converted_folder, local_model
+from research_taste.local.local_llm import converted_folder, local_model
 
 DEFAULT_MAX_NEW_TOKENS = 128  # a CPU budget: a 135M model rarely says more that parses
 

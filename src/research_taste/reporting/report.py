@@ -19,11 +19,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from research_taste_evals.core.data import DataError
-from research_taste_evals.reporting import site
-from research_taste_evals.reporting.eval_report import eval_report_markdown
-from research_taste_evals.reporting.families import task_specs
-from research_taste_evals.reporting.leaderboard import (
+from research_taste.reporting import site
+from research_taste.reporting.eval_report import eval_report_markdown
+from research_taste.reporting.families import task_specs
+from research_taste.reporting.leaderboard import (
     ANSWER_SHAPE,
     check_metrics,
     columns_for,
@@ -33,10 +32,11 @@ from research_taste_evals.reporting.leaderboard import (
     tasks_in,
     write_full_csv,
 )
-from research_taste_evals.reporting.plots import plot_metric, plot_trend
-from research_taste_evals.reporting.publish import check_target, publish
-from research_taste_evals.reporting.runs import Excluded, Run, newest_per_row, read_runs
-from research_taste_evals.reporting.viewer import bundle_viewer, transcript_link
+from research_taste.reporting.plots import plot_metric, plot_trend
+from research_taste.reporting.publish import check_target, publish
+from research_taste.reporting.runs import Excluded, Run, newest_per_row, read_runs
+from research_taste.reporting.viewer import bundle_viewer, transcript_link
+from research_taste_evals.core.data import DataError
 
 TITLE = "Research taste evals: leaderboards"
 

@@ -20,20 +20,20 @@ from inspect_ai.model import Model
 
 from research_taste_evals.core.data import DataError, sha256_of
 from research_taste_evals.core.text import fill_template
-from research_taste_evals.ideapairs.build_inputs import (
+from research_taste.build.ideapairs.build_inputs import (
     check_boards_found,
     check_extractor,
     check_leaderboard_paths,
     check_outputs,
     check_pairs_made,
 )
-from research_taste_evals.ideapairs.extraction import Extracted, extract_pairs
-from research_taste_evals.ideapairs.leaderboards import (
+from research_taste.build.ideapairs.extraction import Extracted, extract_pairs
+from research_taste.build.ideapairs.leaderboards import (
     Entry,
     Leaderboard,
     read_leaderboards,
 )
-from research_taste_evals.ideapairs.pairing import PlannedPair, clean_method, plan_board
+from research_taste.build.ideapairs.pairing import PlannedPair, clean_method, plan_board
 from research_taste_evals.ideapairs.pairs_schema import (
     SCHEMA_VERSION,
     IdeaRecord,
@@ -41,13 +41,13 @@ from research_taste_evals.ideapairs.pairs_schema import (
     write_pairs,
 )
 from research_taste_evals.ideapairs.prompts import TEMPLATE_GOAL, TEMPLATE_IDEA
-from research_taste_evals.ideapairs.pwc_archive import (
+from research_taste.build.ideapairs.pwc_archive import (
     SOURCE_NAME,
     fetch_pwc_archive,
     source_report,
 )
-from research_taste_evals.ideapairs.scoring import DROP_REASONS, Drop, ScoredBoard, score_board
-from research_taste_evals.ideapairs.splitting import Splitter
+from research_taste.build.ideapairs.scoring import DROP_REASONS, Drop, ScoredBoard, score_board
+from research_taste.build.ideapairs.splitting import Splitter
 
 DEFAULT_SEED = 20260521
 REPORT_VERSION = "ideapairs-report/1"

@@ -8,7 +8,8 @@ import random
 import numpy as np
 import pytest
 
-from research_taste_evals.core.pairwise import (
+from research_taste_evals.core.stats import spearman
+from research_taste_evals.tastybench.pairwise import (
     adjacent_schedule,
     all_pairs_schedule,
     bradley_terry,
@@ -18,7 +19,6 @@ from research_taste_evals.core.pairwise import (
     random_pairs_schedule,
     split_half_reliability,
 )
-from research_taste_evals.core.stats import spearman
 
 
 def test_elo_hand_worked_and_order_dependent() -> None:

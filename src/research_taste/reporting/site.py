@@ -13,8 +13,8 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from research_taste_evals.reporting.families import TaskReportSpec
-from research_taste_evals.reporting.leaderboard import (
+from research_taste.reporting.families import TaskReportSpec
+from research_taste.reporting.leaderboard import (
     ANSWER_SHAPE,
     Cell,
     answer_shape,
@@ -25,7 +25,7 @@ from research_taste_evals.reporting.leaderboard import (
     ranked,
     varying_keys,
 )
-from research_taste_evals.reporting.runs import Excluded, Run
+from research_taste.reporting.runs import Excluded, Run
 
 MAIN_METRICS = 4  # headline metrics in the table itself; the others sit in the details row
 

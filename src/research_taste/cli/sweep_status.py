@@ -4,7 +4,7 @@ Inspect's ``eval_set`` reports an interrupted (Ctrl-C) run as a success in some 
 all tasks ... successfully" while a log is ``cancelled``), and never reports a run that did not
 start. So the sweep does not trust the returned flag: it reads the newest log of every planned
 run in the log folder and calls a run finished only when it ended ``success`` with every sample
-scored (:func:`research_taste_evals.core.completeness.run_completeness`).
+scored (:func:`research_taste.completeness.run_completeness`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
-from research_taste_evals.core.completeness import (
+from research_taste.completeness import (
     SAMPLES_COMPLETED,
     SAMPLES_TOTAL,
     run_completeness,

@@ -13,8 +13,8 @@ import math
 from pathlib import Path
 from typing import Any
 
-from research_taste_evals.reporting.leaderboard import cell, config_label, fmt, varying_keys
-from research_taste_evals.reporting.runs import Run
+from research_taste.reporting.leaderboard import cell, config_label, fmt, varying_keys
+from research_taste.reporting.runs import Run
 
 DPI = 100
 BAR_COLOR = "#4c72b0"

@@ -17,9 +17,9 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from research_taste.reporting.families import TaskReportSpec, task_specs
+from research_taste.reporting.runs import LOCATION_ARG_SUFFIXES, Run
 from research_taste_evals.core.data import DataError
-from research_taste_evals.reporting.families import TaskReportSpec, task_specs
-from research_taste_evals.reporting.runs import LOCATION_ARG_SUFFIXES, Run
 
 Z_95 = 1.959963984540054  # two-sided 95% normal quantile, for stderr-based intervals
 CI_LOW, CI_HIGH, STDERR = "_ci_low", "_ci_high", "_stderr"

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from research_taste_evals.core.local_llm import LOCAL_MODELS, prepare
+from research_taste.local.local_llm import LOCAL_MODELS, prepare
 from research_taste_evals.core.packaged_models import PackagedModelError
 
 # argparse's exit status for a bad command line; a missing package is the same kind of mistake.

@@ -12,9 +12,9 @@ from pathlib import Path
 from inspect_ai.model import Model, get_model
 
 from research_taste_evals.core.data import DataError
-from research_taste_evals.core.errors import PrerequisiteError
+from research_taste_evals.core.errors import is_inspect_prerequisite_error
 from research_taste_evals.core.roles import _plain  # the one markup stripper
-from research_taste_evals.ideapairs.leaderboards import Leaderboard
+from research_taste.build.ideapairs.leaderboards import Leaderboard
 
 LEADERBOARD_SUFFIXES = (".json", ".md")
 NO_TABLE = (
@@ -43,10 +43,12 @@ def check_extractor(extract: bool, extractor: str | Model | None) -> None:
         return
     try:
         get_model(extractor)
-    except PrerequisiteError as error:
-        raise DataError(f"--extractor {extractor}: {_plain(error)}") from error
-    except ValueError as error:  # Inspect's "Model API nosuch of model ... not recognized"
-        raise DataError(f"--extractor {extractor}: {error}") from error
+    except Exception as error:
+        if is_inspect_prerequisite_error(error):  # a missing key or client package
+            raise DataError(f"--extractor {extractor}: {_plain(error)}") from error
+        if isinstance(error, ValueError):  # Inspect's "Model API nosuch ... not recognized"
+            raise DataError(f"--extractor {extractor}: {error}") from error
+        raise
 
 
 def check_leaderboard_paths(paths: Sequence[Path]) -> None:
