@@ -100,7 +100,7 @@ def test_the_citation_oracle_ranks_a_built_set_perfectly(built: Path, tmp_path: 
 def test_extracted_ideas_of_a_built_set_feed_the_judge(
     built: Path, tmp_path: Path, scripted_model: Callable[..., Any]
 ) -> None:
-    from research_taste_evals.cli.tastybench import write_representations
+    from research_taste.cli.tastybench import write_representations
 
     def extractor(messages: list[ChatMessage]) -> str:
         abstract = messages[-1].text.split("<abstract>\n")[1].split("\n")[0]
