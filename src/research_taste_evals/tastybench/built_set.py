@@ -2,7 +2,8 @@
 
 A built folder is recognised by its ``papers.csv`` (columns ``paper_id, title, pub_date,
 abstract, total_citations, citation_dates, citation_counts, velocity, fetch_date``) next to
-``build_report.json`` (query, window, fetch date, API base). ``-T data_path=<folder>`` reads it:
+``build_report.json`` (query, window, fetch date, API base). ``-T data_path=<folder>`` reads it
+(the task checks :func:`is_built_set` before the upstream loader):
 ``representation=abstract`` from ``papers.csv`` itself, ``idea``/``summary`` from the CSV that
 ``research-taste tastybench-extract --data-path <folder>`` writes (``-T representations_path``).
 Every velocity mode uses the set's own fetch date: ``upstream`` is the builder's ``velocity``

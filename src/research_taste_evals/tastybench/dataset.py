@@ -242,13 +242,6 @@ def load_papers(
         DataError: a file is missing or malformed, there is no source for the representation,
             or fewer than two papers remain.
     """
-    from research_taste_evals.tastybench import built_set
-
-    if built_set.is_built_set(data_path):  # a folder from `research-taste tastybench build`
-        assert data_path is not None
-        return built_set.load_built_set(
-            data_path, representation, representations_path, window_months
-        )
     papers_path, papers_source = locate(PAPER_FILES[paper_set], data_path)
     records = validate_records(read_csv(papers_path), PaperRecord, source=papers_path)
     check_paper_rows(records, papers_path)
@@ -309,15 +302,20 @@ def _sources_from_csv(path: Path, column: str) -> dict[str, str]:
 
 
 def load_sources(
-    paper_set: PaperSet, kind: ExtractKind, data_path: str | None, sources_path: str | None
+    paper_set: PaperSet,
+    kind: ExtractKind,
+    data_path: str | None,
+    sources_path: str | None,
+    built: tuple[dict[str, str], dict[str, str]] | None = None,
 ) -> tuple[list[tuple[str, str, str]], list[str]]:
-    """(paper_id, title, source text) per paper with a source, and the ids without one."""
-    from research_taste_evals.tastybench import built_set
+    """(paper_id, title, source text) per paper with a source, and the ids without one.
 
+    ``built``: a built set's titles and abstracts (``built_set.built_titles_and_abstracts``),
+    read instead of the upstream files.
+    """
     built_abstracts: dict[str, str] | None = None
-    if built_set.is_built_set(data_path):  # a built set: its titles and abstracts
-        assert data_path is not None
-        titles, built_abstracts = built_set.built_titles_and_abstracts(data_path)
+    if built is not None:
+        titles, built_abstracts = built
     else:
         truth_path, _ = locate(PAPER_FILES[paper_set], data_path)
         titles = {row["paperId"]: row["title"] for row in read_csv(truth_path)}

@@ -18,7 +18,8 @@ from inspect_ai.model import ChatMessage
 from research_taste.build.semantic_scholar import SemanticScholar
 from research_taste.build.tastybench_set import SetRequest, build
 from research_taste_evals.core.data import DataError
-from research_taste_evals.tastybench.dataset import load_papers, load_sources
+from research_taste_evals.tastybench.built_set import built_titles_and_abstracts, load_built_set
+from research_taste_evals.tastybench.dataset import load_sources
 from research_taste_evals.tastybench.tastybench import tastybench
 from research_taste_evals.tastybench.tastybench_extract import tastybench_extract
 
@@ -40,7 +41,7 @@ def built(fake_api: FakeGraphApi, fake_clock: FakeClock, tmp_path: Path) -> Path
 
 
 def test_every_velocity_mode_uses_the_sets_fetch_date(built: Path) -> None:
-    loaded = load_papers("curated", "abstract", str(built), window_months=6)
+    loaded = load_built_set(built, "abstract", None, window_months=6)
     papers = {paper.paper_id: paper for paper in loaded.papers}
     assert set(papers) == set(TRUTH)
     for paper_id, velocity in TRUTH.items():
@@ -59,8 +60,9 @@ def test_every_velocity_mode_uses_the_sets_fetch_date(built: Path) -> None:
 
 def test_ideas_need_the_extracted_file_and_extraction_reads_the_abstracts(built: Path) -> None:
     with pytest.raises(DataError, match="holds abstracts only; write ideas with"):
-        load_papers("curated", "idea", str(built))
-    found, missing = load_sources("curated", "idea", str(built), None)
+        load_built_set(built, "idea", None, 6)
+    texts = built_titles_and_abstracts(built)
+    found, missing = load_sources("curated", "idea", str(built), None, texts)
     assert {pid for pid, _, _ in found} == set(TRUTH) and missing == []
     assert dict((pid, text) for pid, _, text in found)["KEEP-B"] == "An abstract. (KEEP-B)"
     ideas = built.parent / "ideas.csv"
@@ -68,7 +70,7 @@ def test_ideas_need_the_extracted_file_and_extraction_reads_the_abstracts(built:
         writer = csv.writer(handle)
         writer.writerow(["paper_id", "title", "abstract", "idea"])
         writer.writerows([pid, "", "", f"the idea of {pid}"] for pid in TRUTH)
-    loaded = load_papers("curated", "idea", str(built), representations_path=str(ideas))
+    loaded = load_built_set(built, "idea", str(ideas), 6)
     assert {paper.text for paper in loaded.papers} == {f"the idea of {pid}" for pid in TRUTH}
 
 
@@ -115,6 +117,6 @@ def test_extracted_ideas_of_a_built_set_feed_the_judge(
     assert (log.eval.metadata or {})["paper_set"] == "built"
     ideas = tmp_path / "ideas.csv"
     assert write_representations(log, ideas) == (4, [])
-    loaded = load_papers("curated", "idea", str(built), representations_path=str(ideas))
+    loaded = load_built_set(built, "idea", str(ideas), 6)
     texts = {paper.paper_id: paper.text for paper in loaded.papers}
     assert texts["KEEP-C"] == "The idea behind An abstract. (KEEP-C)"
