@@ -119,14 +119,15 @@ class FakeGraphApi:
             return 200, {**body, "data": SEARCH_PAGES[page]}
         paper_id = urllib.parse.unquote(path.split("/")[2])
         offset = int(params.get("offset", 0))
-        citing = CITATIONS[paper_id][offset : offset + PAGE]
+        size = min(PAGE, int(params.get("limit", PAGE)))
+        citing = CITATIONS[paper_id][offset : offset + size]
         data = [
             {"citingPaper": {"paperId": f"{paper_id}-c{offset + i}", "publicationDate": day}}
             for i, day in enumerate(citing)
         ]
         body = {"offset": offset, "data": data}
-        if offset + PAGE < len(CITATIONS[paper_id]):
-            body["next"] = offset + PAGE
+        if offset + size < len(CITATIONS[paper_id]):
+            body["next"] = offset + size
         return 200, body
 
 

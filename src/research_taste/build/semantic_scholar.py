@@ -45,6 +45,9 @@ BACKOFF_BASE = 1.0
 RETRIED_STATUSES = (429, 500, 502, 503, 504)
 SEARCH_FIELDS = ("paperId", "title", "abstract", "publicationDate", "year", "citationCount")
 CITATIONS_PAGE = 1000
+# The citations endpoint lists at most this many citing papers (offset + limit), a known
+# limitation with no workaround (allenai/s2-folks#27).
+CITATIONS_CAP = 9999
 TIMEOUT_SECONDS = 60.0
 
 
@@ -215,22 +218,25 @@ class SemanticScholar:
                 raise DataError(f"Semantic Scholar's bulk search repeated its token {token!r}")
             seen.add(token)
 
-    def citation_dates(self, paper_id: str) -> tuple[list[str | None], int]:
+    def citation_dates(self, paper_id: str) -> tuple[list[str | None], bool]:
         """The publication date (or None) of every paper citing ``paper_id``, paging by
-        ``offset`` until the answer has no ``next``; and the number of pages read."""
+        ``offset`` until the answer has no ``next``; and whether the list stopped at the
+        endpoint's cap (:data:`CITATIONS_CAP`) with more citing papers left unlisted."""
         dates: list[str | None] = []
-        offset, pages = 0, 0
+        offset = 0
         path = f"/paper/{urllib.parse.quote(paper_id, safe='')}/citations"
         while True:
-            params = {"fields": "publicationDate", "offset": offset, "limit": CITATIONS_PAGE}
+            limit = min(CITATIONS_PAGE, CITATIONS_CAP - offset)
+            if limit <= 0:
+                return dates, True
+            params = {"fields": "publicationDate", "offset": offset, "limit": limit}
             page = self.get(path, params)
-            pages += 1
             for entry in page.get("data") or []:
                 citing = entry.get("citingPaper") or {}
                 dates.append(citing.get("publicationDate") or None)
             following = page.get("next")
             if following is None or not page.get("data"):
-                return dates, pages
+                return dates, False
             if int(following) <= offset:
                 raise DataError(
                     f"Semantic Scholar's citations of {paper_id}: next {following} "

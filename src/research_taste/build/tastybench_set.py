@@ -13,7 +13,8 @@ The citing papers come from the citations endpoint paged to the end (upstream re
 1,000 nested in the search answer); citing papers without a publication date are left out of
 the series and counted. Papers are dropped, each with its reason, when they have no
 publication date, a 1 January date (upstream skips these as "only year known"), fall outside
-the window, are below the citation floor, or have no abstract (the judge reads it). The search
+the window, are below the citation floor, have no abstract (the judge reads it), or have more
+citing papers than the citations endpoint lists (9,999). The search
 sends upstream's filters (Computer Science; conference, journal and study papers) unless told
 otherwise, with the date filter spelt as the API documents it (``publicationDateOrYear``;
 upstream's ``publicationDateorYear`` was ignored, so its papers span 2023-01..2025-09).
@@ -166,7 +167,12 @@ def build_set(client: SemanticScholar, request: SetRequest, progress: bool = Tru
             built.dropped.setdefault(reason, []).append(str(paper.get("paperId")))
     citing: dict[str, tuple[list[dt.date], int]] = {}
     for paper in tqdm(kept, desc="citations", unit="paper", disable=not progress):
-        citing[paper["paperId"]] = _dated(client.citation_dates(paper["paperId"])[0])
+        listed, truncated = client.citation_dates(paper["paperId"])
+        if truncated:  # a series from part of the citations would be wrong, not just noisy
+            built.dropped.setdefault("citations_over_api_limit", []).append(paper["paperId"])
+        else:
+            citing[paper["paperId"]] = _dated(listed)
+    kept = [paper for paper in kept if paper["paperId"] in citing]
     built.fetch_date = min(dt.date.fromisoformat(day) for day in client.fetch_dates)
     for paper in kept:
         dates, undated = citing[paper["paperId"]]

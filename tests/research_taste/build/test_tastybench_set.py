@@ -244,3 +244,18 @@ def test_an_answer_that_is_not_json_is_one_sentence(tmp_path: Path) -> None:
         server.shutdown()
         server.server_close()
         thread.join(timeout=10)
+
+
+def test_papers_with_more_citations_than_the_endpoint_lists_are_dropped(
+    fake_api: FakeGraphApi, fake_clock: FakeClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a cap of 20 listed citations: B (20) is whole; A (25), C (35), K (22) are not."""
+    from research_taste.build import semantic_scholar
+
+    monkeypatch.setattr(semantic_scholar, "CITATIONS_CAP", 20)
+    out = tmp_path / "set"
+    report = build(REQUEST, out, _client(fake_api, out, fake_clock), progress=False)
+    assert [row["paper_id"] for row in _rows(out)] == ["KEEP-B"]
+    assert report["dropped_ids"]["citations_over_api_limit"] == ["KEEP-A", "KEEP-C", "KEEP-K"]
+    limits = [r["params"]["limit"] for r in fake_api.requests if r["path"].endswith("citations")]
+    assert set(limits) == {"20", "10"}  # offset + limit never passes the cap
