@@ -163,7 +163,9 @@ def register(commands: Any) -> None:
     extract.add_argument("--paper-set", choices=["curated", "full"], default="curated")
     extract.add_argument("--kind", choices=["idea", "summary"], default="idea")
     extract.add_argument("--idea-prompt", choices=["seed", "curated"], default="seed")
-    extract.add_argument("--data-path", help="local directory with the upstream files")
+    extract.add_argument(
+        "--data-path", help="local directory with the upstream files, or a built set"
+    )
     extract.add_argument("--sources-path", help="abstracts CSV (ideas) or full texts (summaries)")
     extract.add_argument("--log-dir", default="logs", help="where to write the Inspect log")
     extract.set_defaults(func=_cmd_extract)
