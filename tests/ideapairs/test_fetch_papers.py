@@ -194,6 +194,23 @@ def test_requests_are_paced_three_seconds_apart(tmp_path: Path) -> None:
     assert fetcher.stats.requests == 2
 
 
+def test_too_many_requests_waits_for_retry_after(tmp_path: Path) -> None:
+    now = [0.0]
+    slept: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        now[0] += seconds
+
+    with ArxivServer(_recorded(), busy=2) as server:
+        fetcher = ArxivFetcher(tmp_path / "cache", pace=3.0, sleep=sleep, clock=lambda: now[0])
+        fetcher.api = server.api
+        found = fetcher.metadata(["2106.00003"])
+    assert found["2106.00003"]["version"] == "2106.00003v2"
+    assert server.counts.api == 3 and fetcher.stats.retried == 2
+    assert slept == [5.0, 5.0]  # Retry-After; it also covers the 3 s pace
+
+
 def test_unreachable_arxiv_is_one_sentence_naming_the_variable(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -69,8 +69,10 @@ class Counts:
 class ArxivServer:
     """``with ArxivServer(papers) as server:`` -- ``server.api`` and ``server.html`` are bases."""
 
-    def __init__(self, papers: list[Recorded]) -> None:
+    def __init__(self, papers: list[Recorded], busy: int = 0) -> None:
+        """``busy``: answer the first ``busy`` API requests with 429 and Retry-After: 5."""
         self.papers = {p.version.rsplit("v", 1)[0]: p for p in papers}
+        self.busy = busy
         self.counts = Counts()
         server = self
 
@@ -81,6 +83,14 @@ class ArxivServer:
             def do_GET(self) -> None:
                 server.counts.paths.append(self.path)
                 parts = urlsplit(self.path)
+                if parts.path == "/api/query" and server.busy > 0:
+                    server.busy -= 1
+                    server.counts.api += 1
+                    self.send_response(429)
+                    self.send_header("Retry-After", "5")
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 if parts.path == "/api/query":
                     server.counts.api += 1
                     body, status = server.feed(parse_qs(parts.query)["id_list"][0]), 200

@@ -17,14 +17,16 @@ date from a local copy of the PapersWithCode ``papers-with-abstracts`` table
 
 Requests are paced: one at a time, :data:`PACE_SECONDS` apart, the pace arXiv's API terms of
 use ask for (https://info.arxiv.org/help/api/tou.html). Bases from ``ARXIV_API_BASE`` and
-``ARXIV_HTML_BASE``; an unreachable host stops in one sentence naming the variable and the
-``--source FILE`` / ``--paper-texts`` routes.
+``ARXIV_HTML_BASE``. A 429 or 503 waits for the server's Retry-After (else a doubling
+back-off) and is retried up to :data:`RETRIES` times; an unreachable host stops in one
+sentence naming the variable and the ``--source FILE`` / ``--paper-texts`` routes.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import time
 import urllib.error
 import urllib.parse
@@ -43,9 +45,13 @@ API_ENV, DEFAULT_API = "ARXIV_API_BASE", "https://export.arxiv.org/api/query"
 HTML_ENV, DEFAULT_HTML = "ARXIV_HTML_BASE", "https://arxiv.org/html"
 PACE_SECONDS = 3.0
 BATCH = 100
+RETRIES = 3  # a 429 (too many requests) or 503 is retried after Retry-After or a back-off
+NOT_FOUND = 404
+BUSY = (429, 503)
 TIMEOUT_SECONDS = 60.0
 USER_AGENT = "research-taste-evals ideapairs builder (paper texts for idea extraction)"
 _ATOM = {"a": "http://www.w3.org/2005/Atom"}
+_VERSION = re.compile(r"v\d+$")
 _SKIP_TAGS = {"script", "style", "nav", "header", "footer", "math", "annotation"}
 
 
@@ -73,6 +79,7 @@ class FetchStats:
     """Request counts for the build report."""
 
     requests: int = 0
+    retried: int = 0
     cached: int = 0
     not_found: list[str] = field(default_factory=list)
 
@@ -120,14 +127,20 @@ def parse_atom(body: bytes, where: str) -> dict[str, dict[str, str]]:
         if "/abs/" not in url:  # arXiv reports a malformed id as an entry titled "Error"
             continue
         version = url.split("/abs/", 1)[1]
-        bare = version.rsplit("v", 1)[0] if "v" in version.rsplit("/", 1)[-1] else version
-        entries[bare] = {
+        entries[_VERSION.sub("", version)] = {
             "version": version,
             "title": " ".join((entry.findtext("a:title", "", _ATOM) or "").split()),
             "abstract": " ".join((entry.findtext("a:summary", "", _ATOM) or "").split()),
             "date": (entry.findtext("a:published", "", _ATOM) or "")[:10],
         }
     return entries
+
+
+def _retry_after(header: str | None, pace: float, attempt: int) -> float:
+    """Seconds to wait after a 429/503: the server's Retry-After, else a doubling back-off."""
+    if header and header.strip().isdigit():
+        return float(header.strip())
+    return max(pace, 1.0) * 2 ** (attempt + 1)
 
 
 class ArxivFetcher:
@@ -161,26 +174,32 @@ class ArxivFetcher:
                 "mirror, or pass paper texts with --paper-texts DIR and leaderboards with "
                 "--source FILE"
             )
-        if self.last is not None:
-            wait = self.pace - (self.clock() - self.last)
-            if wait > 0:
-                self.sleep(wait)
-        request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
-        self.stats.requests += 1
-        try:
-            with urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS) as response:
-                return bytes(response.read())
-        except urllib.error.HTTPError as error:
-            if error.code == 404:  # noqa: PLR2004
-                return None
-            raise DataError(f"{url}: HTTP {error.code} {error.reason}") from error
-        except (urllib.error.URLError, TimeoutError) as error:
-            raise DataError(
-                f"cannot fetch {url} ({error}); set {variable} to a reachable mirror, or pass "
-                "paper texts with --paper-texts DIR"
-            ) from error
-        finally:
-            self.last = self.clock()
+        for attempt in range(RETRIES + 1):
+            if self.last is not None:
+                wait = self.pace - (self.clock() - self.last)
+                if wait > 0:
+                    self.sleep(wait)
+            request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
+            self.stats.requests += 1
+            try:
+                try:
+                    with urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS) as response:
+                        return bytes(response.read())
+                finally:
+                    self.last = self.clock()  # the pace runs from the answer (or refusal)
+            except urllib.error.HTTPError as error:
+                if error.code == NOT_FOUND:
+                    return None
+                if error.code not in BUSY or attempt == RETRIES:
+                    raise DataError(f"{url}: HTTP {error.code} {error.reason}") from error
+                self.stats.retried += 1
+                self.sleep(_retry_after(error.headers.get("Retry-After"), self.pace, attempt))
+            except (urllib.error.URLError, TimeoutError) as error:
+                raise DataError(
+                    f"cannot fetch {url} ({error}); set {variable} to a reachable mirror, or "
+                    "pass paper texts with --paper-texts DIR"
+                ) from error
+        raise AssertionError("unreachable: the last attempt returns or raises")
 
     def _save(self, version: str, record: dict[str, Any]) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
