@@ -40,6 +40,7 @@ from research_taste.build.ideapairs.leaderboards import Entry, Leaderboard, pars
 from research_taste.build.ideapairs.polarity import (
     anchored_polarity,
     described_polarity,
+    is_resource,
     metric_polarity,
 )
 
@@ -290,10 +291,14 @@ def score_board(board: Leaderboard) -> tuple[ScoredBoard, list[Drop]]:
     spread = values.max(axis=1) - values.min(axis=1)
     for column in (c for c, s in zip(universal, spread, strict=True) if s == 0):
         result.left_out_columns[column] = "constant"
+    for column in (c for c in universal if is_resource(c)):
+        result.left_out_columns[column] = "model size or cost, not a result"
+    spread[[is_resource(c) for c in universal]] = 0  # left out like a constant column
     used = [c for c, s in zip(universal, spread, strict=True) if s > 0]
     if not used:
         drops.extend(
-            _drop(board, e, "no_spread", "every usable metric is constant") for e in entries
+            _drop(board, e, "no_spread", "no usable metric varies (constant, or size only)")
+            for e in entries
         )
         return result, drops
     keep = spread > 0
