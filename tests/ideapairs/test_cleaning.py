@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -112,6 +113,8 @@ def test_whole_sota_extractor_folder_is_clean(upstream_dir: Path, tmp_path: Path
     assert empty == 0  # 294 idea slots before
     assert multi_scored == 0  # 22 (board, idea) keys before
     assert [n for n, ids in ids_by_name.items() if len(ids) > 1] == []  # 13 boards before
+    names = [" ".join(re.sub(r"[^a-z0-9]+", " ", n.lower()).split()) for n in ids_by_name]
+    assert len(names) == len(set(names))  # not even under another spelling ("...-based:")
     once = {o["board"]: o for o in result.report["boards_read_once"]}
     assert once["Chunking on Penn Treebank"]["read_from"].endswith("nlp-progress.json")
     assert result.report["dropped_by_reason"]["no_method_or_paper"] > 0

@@ -19,14 +19,18 @@ and accounted for in the build report:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from research_taste.build.ideapairs.leaderboards import Leaderboard
 from research_taste.build.ideapairs.scoring import Drop, ScoredBoard
 
+_NON_WORD = re.compile(r"[^a-z0-9]+")
+
 
 def _board_key(board: Leaderboard) -> str:
-    return " ".join(board.name.lower().split())
+    """The name without case and punctuation ("Knowledge-based:" and "Knowledge-based")."""
+    return " ".join(_NON_WORD.sub(" ", board.name.lower()).split())
 
 
 def _strength(boards: list[Leaderboard], place: int) -> tuple[int, int, int]:
