@@ -274,3 +274,6 @@ def test_command_line_fetches_with_a_month_cutoff(
     assert {r.split for r in read_pairs(out)} == {"train", "test"}
     assert main(["ideapairs", "build", *argv[:-1], "2021-4"]) != 0  # one sentence, exit 2
     assert "--test-after 2021-4: expected YYYY or YYYY-MM" in capsys.readouterr().err
+    without = [a for a in argv if a != "--fetch-papers"]
+    assert main(["ideapairs", "build", *without]) != 0
+    assert "add --fetch-papers" in capsys.readouterr().err

@@ -15,6 +15,11 @@ def _cmd_build(args: argparse.Namespace) -> int:
             "give leaderboard files, or --source pwc-archive (the paper's source) or "
             "--source FILE (a copy of the PapersWithCode evaluation tables), not both or neither"
         )
+    if args.abstracts and not args.fetch_papers:
+        raise DataError(
+            f"--abstracts {args.abstracts}: the abstracts table is the fallback of "
+            "--fetch-papers; add --fetch-papers (or drop --abstracts)"
+        )
     source = None if not args.source else "pwc-archive" if args.source == "pwc-archive" else "file"
     result = build(
         args.leaderboards or [args.source],
