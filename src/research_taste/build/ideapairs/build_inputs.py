@@ -11,10 +11,10 @@ from pathlib import Path
 
 from inspect_ai.model import Model, get_model
 
+from research_taste.build.ideapairs.leaderboards import Leaderboard
 from research_taste_evals.core.data import DataError
 from research_taste_evals.core.errors import is_inspect_prerequisite_error
 from research_taste_evals.core.roles import _plain  # the one markup stripper
-from research_taste.build.ideapairs.leaderboards import Leaderboard
 
 LEADERBOARD_SUFFIXES = (".json", ".md")
 NO_TABLE = (
@@ -82,25 +82,22 @@ def _under(source: Path, path: Path) -> bool:
 
 
 def check_pairs_made(
-    pairs: int,
-    boards: int,
-    entries: int,
-    dropped: dict[str, int],
-    sources: Sequence[str | Path] = (),
+    pairs: int, boards: int, entries: int, dropped: dict[str, int], sources: Sequence[Path] = ()
 ) -> None:
-    """A build that made no pair fails (and writes nothing), naming the leaderboard files
-    ``sources`` and saying what was read and dropped."""
+    """A build that made no pair fails (and writes nothing), naming the inputs and saying what
+    was read and dropped (and, when entries had no year, where a year is read from)."""
     if pairs:
         return
     reasons = ", ".join(f"{reason}: {n}" for reason, n in dropped.items() if n) or "none"
-    fix = (
-        "; give each entry a year (paper_date, or a year in the model name or paper URL)"
-        if entries and dropped.get("no_year") == entries
+    named = ", ".join(str(s) for s in sources)
+    year_hint = (
+        "; an entry's year comes from its paper_date, a '(Author et al., YEAR)' citation in "
+        "its model name, or an arXiv / ACL Anthology paper URL"
+        if dropped.get("no_year")
         else ""
     )
-    named = f"{', '.join(str(s) for s in sources)}: " if sources else ""
     raise DataError(
-        f"{named}no idea pairs: read {entries} entries on {boards} leaderboards, dropped by "
-        f"reason ({reasons}); a pair needs two kept entries of one leaderboard whose scores "
-        f"differ within a tier's range{fix}. Nothing was written"
+        f"{named + ': ' if named else ''}no idea pairs: read {entries} entries on {boards} "
+        f"leaderboards, dropped by reason ({reasons}){year_hint}; a pair needs two kept entries "
+        "of one leaderboard whose scores differ within a tier's range. Nothing was written"
     )
