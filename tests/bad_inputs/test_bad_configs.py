@@ -64,7 +64,21 @@ SWEEPS = [
         "bad-data-path",
         "log_dir: {logs}\nmodels: [baseline/all-positive]\n"
         "tasks: [{{task: eqinfer, args: {{data_path: {missing}}}}}]\n",
-        ("missing.json", "data_path does not exist"),
+        ("missing.json", "data_path does not exist", "field 'tasks.0.args' (eqinfer)"),
+    ),
+    (
+        # Bounds are checked when the task is built: the error names the entry too.
+        "argument-out-of-range",
+        "log_dir: {logs}\nmodels: [baseline/longer]\n"
+        "tasks: [{{task: idea_pairs, args: {{pairs_file: demo}}}}, "
+        "{{task: idea_pairs, args: {{pairs_file: demo, bootstrap_resamples: 0}}}}]\n",
+        ("sweep.yaml", "field 'tasks.1.args' (idea_pairs)", "'bootstrap_resamples' got 0"),
+    ),
+    (
+        "tier-out-of-range",
+        "log_dir: {logs}\nmodels: [baseline/longer]\n"
+        "tasks: [{{task: idea_pairs, args: {{pairs_file: demo, tiers: 4}}}}]\n",
+        ("sweep.yaml", "field 'tasks.0.args' (idea_pairs)", "'tiers' got 4"),
     ),
 ]
 
