@@ -141,7 +141,7 @@ def first_prompt_tokens(task: Task, roles: Sequence[str], limit: int) -> list[in
         log = inspect_eval(
             task,
             model=RENDER_MODEL,
-            model_roles=dict.fromkeys(roles, RENDER_MODEL) or None,  # type: ignore[arg-type]
+            model_roles=dict.fromkeys(roles, RENDER_MODEL) or None,
             limit=limit,
             score=False,
             display="none",
