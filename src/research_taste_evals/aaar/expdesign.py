@@ -58,10 +58,9 @@ def expdesign(
     """
     arguments = dict(locals())
     load_word_counting(word_counting)
-    # Data first: bad data then fails before the embedder opens its cache file.
+    # Fail early, in order: data, judge (built by name: inspect eval), embedder (shared).
     records, resolved = load_expdesign_records(data_path)
-    check_roles_at_build(judge_spec(judge_model))  # under inspect eval; else when it runs
-    # Loaded now so a model that cannot be loaded fails before any model call (shared per process).
+    check_roles_at_build(judge_spec(judge_model))
     embedder = aaar_embedder(embedding_model, embedding_revision, embedding_device)
     embedding = (embedding_model, embedding_revision, embedding_device)
     return Task(

@@ -18,8 +18,8 @@ CONNECT_TIMEOUT_ENV = "RESEARCH_TASTE_CONNECT_TIMEOUT"
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 OFFLINE_HINT = (
     "Without network access, download the data elsewhere and pass -T data_path=<path> "
-    "(AAAR embedding metrics offline: -T embedding_model=offline-mpnet and "
-    "-T itf_idf_model=offline-minilm, packaged copies of the paper's weights)."
+    "(an embedding model offline: its packaged copy, e.g. -T embedding_model=offline-mpnet, "
+    "the same weights)."
 )
 
 

@@ -26,7 +26,12 @@ from research_taste_evals.core.grading import (
     run_panel,
     spread,
 )
-from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models
+from research_taste_evals.core.roles import (
+    EVALUATED_MODEL,
+    RoleSpec,
+    role_models,
+    roles_bound_at_build,
+)
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.lft.prompts import (
     ALTERNATIVES_LINE,
@@ -132,6 +137,15 @@ def require_reachable_quorum(quorum: int | None, grader_repeats: int) -> None:
             f"-T quorum={quorum} is outside 1..{size}: the grader panel gives {size} grades "
             f"({models} grader model(s) x grader_repeats={grader_repeats})"
         )
+
+
+def require_panel_at_build(allow_self_grading: bool, quorum: int | None, repeats: int) -> None:
+    """When ``inspect eval`` builds the task by name (roles bound: core.roles), stop now on a
+    missing grader or an unreachable quorum: its CLI exits 0 on an error raised while the task
+    runs. Built by calling the task function, the solver chain checks both when it runs."""
+    if roles_bound_at_build():
+        require_grader_role(allow_self_grading)
+        require_reachable_quorum(quorum, repeats)
 
 
 def criterion_id(listed: str) -> str:

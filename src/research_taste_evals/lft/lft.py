@@ -12,7 +12,6 @@ from inspect_ai import Epochs, Task, task
 
 from research_taste_evals.core.access import Access
 from research_taste_evals.core.provenance import task_version
-from research_taste_evals.core.roles import roles_bound_at_build
 from research_taste_evals.core.task_args import checked_arguments
 from research_taste_evals.lft.dataset import (
     DEFAULT_RUNS,
@@ -26,8 +25,7 @@ from research_taste_evals.lft.grader import (
     DEFAULT_MEDIAN_RULE,
     LFT_GRADER_REPEATS,
     MedianRule,
-    require_grader_role,
-    require_reachable_quorum,
+    require_panel_at_build,
 )
 from research_taste_evals.lft.metrics import lft_epochs_reducer
 from research_taste_evals.lft.scorer import lft_scorer
@@ -71,9 +69,7 @@ def lft(
     providers = web_provider_names(web_providers)
     rubrics, source = load_lft_rubrics(rubric_dir, task_ids)
     check_access(access, rubrics, providers)
-    if roles_bound_at_build():  # inspect eval: stop now (its CLI exits 0 on a run-time error)
-        require_grader_role(allow_self_grading)
-        require_reachable_quorum(quorum, grader_repeats)
+    require_panel_at_build(allow_self_grading, quorum, grader_repeats)
     return Task(
         dataset=lft_dataset(rubrics, runs),
         solver=lft_solver(arguments, providers),
