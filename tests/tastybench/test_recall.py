@@ -295,3 +295,20 @@ def test_probe_off_and_bad_cutoff(
     ]
     assert len(calls) == 12
     assert math.isnan(metrics_of(log)["recognized_rate"])
+
+
+@pytest.mark.upstream
+def test_curated_ideas_that_name_their_paper(tastybench_upstream: Path) -> None:
+    """The README's figure: 5 of the 37 upstream ideas name their method."""
+    from research_taste_evals.tastybench.dataset import load_papers
+
+    loaded = load_papers("curated", "idea", tastybench_upstream)
+    leaks = loaded.metadata["identity_leak"]
+    assert sorted(name for found in leaks.values() for name in found) == [
+        "name 'DAPO'",
+        "name 'ProRL'",
+        "name 'ReMax'",
+        "name 'ReST'",
+        "name 'SWE-RL'",
+    ]
+    assert loaded.metadata["pub_date_range"] == ("2023-03-30", "2025-09-08")
