@@ -312,3 +312,16 @@ def test_curated_ideas_that_name_their_paper(tastybench_upstream: Path) -> None:
         "name 'SWE-RL'",
     ]
     assert loaded.metadata["pub_date_range"] == ("2023-03-30", "2025-09-08")
+
+
+def test_dry_run_estimate_counts_the_probe() -> None:
+    """eval.yaml's calls per sample (read by `sweep --dry-run`): one judge call per comparison
+    and one probe per paper and run, 37 papers over the default 720 comparisons."""
+    import yaml
+
+    import research_taste_evals.tastybench as family
+
+    declared = yaml.safe_load((Path(family.__file__).parent / "eval.yaml").read_text())
+    task = declared["metadata"]["extras"]["tasks"]["tastybench"]
+    samples = next(t["dataset_samples"] for t in declared["tasks"] if t["name"] == "tastybench")
+    assert task["model_calls_per_sample"]["model"] == pytest.approx(1 + 37 / samples, abs=0.005)
