@@ -25,7 +25,7 @@ HEAVY = (
     "matplotlib",
     "inspect_ai",
 )
-CLI = "import sys; from research_taste_evals.cli import main; sys.argv[0] = 'research-taste'; "
+CLI = "import sys; from research_taste.cli import main; sys.argv[0] = 'research-taste'; "
 CASES = {
     "import inspect_ai": "import inspect_ai",
     "research-taste --help": CLI + "import contextlib, io\n"

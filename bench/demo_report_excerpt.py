@@ -18,8 +18,8 @@ import sys
 from pathlib import Path
 
 from readme_logs import load_headers, save_headers, show_block
-from research_taste_evals.reporting.leaderboard import columns_for, markdown_table, table_rows
-from research_taste_evals.reporting.runs import newest_per_row, read_runs, run_of
+from research_taste.reporting.leaderboard import columns_for, markdown_table, table_rows
+from research_taste.reporting.runs import newest_per_row, read_runs, run_of
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 BLOCK = "demo-report"

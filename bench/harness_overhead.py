@@ -272,7 +272,7 @@ def main() -> None:
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    from research_taste_evals.cli.demo import DEMO_RUNS
+    from research_taste.cli.demo import DEMO_RUNS
 
     runs = [run for run in DEMO_RUNS if not args.task or run.name in args.task]
     print(f"latency {args.latency:.2f} s per call, one wave (max_connections 1024)")

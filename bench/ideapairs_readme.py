@@ -20,9 +20,8 @@ from pathlib import Path
 from inspect_ai import eval as inspect_eval
 
 import research_taste_evals._registry  # noqa: F401  (registers the baseline provider)
-from research_taste_evals.ideapairs.builder import build
-from research_taste_evals.ideapairs.ideapairs import idea_pairs
-from research_taste_evals.ideapairs.readme_tables import (
+from research_taste.build.ideapairs.builder import build
+from research_taste.docs.ideapairs_tables import (
     BASELINE_DEFAULTS,
     BASELINE_HEADER,
     BASELINE_RUNS,
@@ -35,6 +34,7 @@ from research_taste_evals.ideapairs.readme_tables import (
     replace_block,
     table,
 )
+from research_taste_evals.ideapairs.ideapairs import idea_pairs
 
 README = Path(__file__).resolve().parents[1] / "src/research_taste_evals/ideapairs/README.md"
 FAST = {"display": "none", "max_connections": 1000, "max_samples": 1000, "log_realtime": False}

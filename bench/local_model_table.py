@@ -30,7 +30,7 @@ from pathlib import Path
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from inspect_ai.model import ModelOutput
 
-from research_taste_evals.reporting.families import task_specs
+from research_taste.reporting.families import task_specs
 
 ROOT = Path(__file__).resolve().parents[1]
 LOG_DIR = ROOT / "docs" / "local-model" / "logs"

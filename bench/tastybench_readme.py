@@ -22,8 +22,7 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 import research_taste_evals._registry  # noqa: F401  (registers the baseline provider)
 from readme_logs import save_headers
-from research_taste_evals.core.text import replace_block
-from research_taste_evals.tastybench.readme_tables import (
+from research_taste.docs.tastybench_tables import (
     BASELINE_DEFAULTS,
     BASELINE_RUNS,
     BaselineRun,
@@ -32,6 +31,7 @@ from research_taste_evals.tastybench.readme_tables import (
     parser_facts,
     upstream_runs_table,
 )
+from research_taste_evals.core.text import replace_block
 from research_taste_evals.tastybench.tastybench import tastybench
 
 README = Path(__file__).resolve().parents[1] / "src/research_taste_evals/tastybench/README.md"

@@ -18,7 +18,8 @@ from collections.abc import Callable
 import numpy as np
 from scipy.special import expit
 
-from research_taste_evals.core.pairwise import (
+from research_taste_evals.core.stats import spearman
+from research_taste_evals.tastybench.pairwise import (
     Comparison,
     adjacent_schedule,
     all_pairs_schedule,
@@ -26,7 +27,6 @@ from research_taste_evals.core.pairwise import (
     elo_ratings,
     random_pairs_schedule,
 )
-from research_taste_evals.core.stats import spearman
 
 N_PAPERS = 37  # the curated upstream set
 LATENT_SD = 1.0  # SD of latent log-strengths: neighbours in rank are near coin flips

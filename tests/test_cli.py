@@ -11,16 +11,16 @@ import pytest
 from inspect_ai.log import read_eval_log
 
 import research_taste_evals
-from research_taste_evals._registry import TASKS
-from research_taste_evals.aaar.demo import write_demo_eqinfer
-from research_taste_evals.cli import main
-from research_taste_evals.cli.demo import (
+from research_taste.cli import main
+from research_taste.cli.demo import (
     DEMO_DATA_FOLDER,
     DEMO_FAMILIES,
     DEMO_RUNS,
     demo_runs,
     run_demo,
 )
+from research_taste_evals._registry import TASKS
+from research_taste_evals.aaar.demo import write_demo_eqinfer
 from research_taste_evals.core.demo import DemoRun
 
 BIN = Path(sys.executable).parent

@@ -12,16 +12,16 @@ import importlib
 import subprocess
 import sys
 
+from research_taste.cli import LAZY_COMMANDS, build_parser
+from research_taste.cli.listing import baselines, tasks
 from research_taste_evals._registry import TASKS
-from research_taste_evals.cli import LAZY_COMMANDS, build_parser
-from research_taste_evals.cli.listing import baselines, tasks
 from research_taste_evals.core.baselines import registered_baselines
 
 HEAVY = ("inspect_ai", "torch", "sentence_transformers", "transformers", "scipy", "sklearn")
 HEAVY += ("matplotlib",)
 PROBE = """
 import contextlib, io, sys
-from research_taste_evals.cli import main
+from research_taste.cli import main
 with contextlib.redirect_stdout(io.StringIO()):
     try:
         main({argv!r})

@@ -1,4 +1,5 @@
-"""The package's structure: core is generic, families are independent, no import cycles.
+"""The package's structure: core is generic, families are independent, no import cycles; the
+evals never import the tooling, and no source file imports a private Inspect module.
 
 Read from the source with ``ast`` and ``tokenize`` (nothing is imported or executed), so a
 violation is reported even when importing the module would fail.
@@ -19,9 +20,12 @@ from pathlib import Path
 import pytest
 
 PACKAGE = "research_taste_evals"
+TOOLING = "research_taste"  # the layer on top: CLI, reports, builders, local models
 CORE = f"{PACKAGE}.core"
 # Top-level subpackages that are not benchmark families.
-NOT_FAMILIES = frozenset({"core", "cli", "reporting"})
+NOT_FAMILIES = frozenset({"core"})
+# A private Inspect module in an import (``inspect_ai._util``, ``inspect_ai.model._model``).
+PRIVATE_INSPECT = re.compile(r"\binspect_ai(\.\w+)*\._")
 # Benchmark and task names core must not import, whether or not their folder exists yet
 # (families being built elsewhere are listed so the rule holds the day they arrive).
 BENCHMARK_WORDS = frozenset(
@@ -131,8 +135,39 @@ def _where(statement: Import) -> str:
 
 def test_the_walk_sees_every_part_of_the_package() -> None:
     # Guards the test itself: a walk that found nothing would pass every check below.
-    assert f"{CORE}.stats" in MODULES and f"{PACKAGE}.cli" in MODULES
+    assert f"{CORE}.stats" in MODULES and f"{PACKAGE}.tastybench.tastybench" in MODULES
     assert {_family(m) for m in MODULES} >= {"aaar", "lft", "tastybench"}
+    assert _SOURCE_FILES and any(path.parent.name == "cli" for path in _SOURCE_FILES)
+
+
+# Every Python file of both layers (src/research_taste_evals and src/research_taste).
+_SOURCE_FILES = sorted(_package_root().parent.glob("research_taste*/**/*.py"))
+
+
+def _is_tooling(target: str) -> bool:
+    return target == TOOLING or target.startswith(f"{TOOLING}.")
+
+
+def test_the_evals_never_import_the_tooling() -> None:
+    violations = [
+        f"{_where(statement)} imports {statement.target}"
+        for statements in IMPORTS.values()
+        for statement in statements
+        if _is_tooling(statement.target)
+    ]
+    assert not violations, (
+        f"{PACKAGE} must not import {TOOLING} (the tooling sits on top of the evals):\n"
+        + "\n".join(violations)
+    )
+
+
+def test_no_private_inspect_import_in_either_layer() -> None:
+    violations = []
+    for path in _SOURCE_FILES:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if "import" in line and PRIVATE_INSPECT.search(line):
+                violations.append(f"{path.relative_to(_package_root().parent)}:{number}: {line}")
+    assert not violations, "private Inspect imports (use the public API):\n" + "\n".join(violations)
 
 
 def test_core_imports_no_benchmark() -> None:
@@ -207,6 +242,10 @@ def test_a_cycle_and_a_cross_family_import_would_be_reported() -> None:
         graphlib.TopologicalSorter({"a": {"b"}, "b": {"a"}}).prepare()
     assert _family(f"{PACKAGE}.lft.scorer") == "lft"
     assert _family(f"{PACKAGE}.aaar.scorer.eqinfer") == "aaar"
-    assert _family(f"{CORE}.stats") is None and _family(f"{PACKAGE}.cli.demo") is None
+    assert _family(f"{CORE}.stats") is None and _family(f"{PACKAGE}._registry") is None
+    assert _is_tooling("research_taste.cli") and not _is_tooling("research_taste_evals.cli")
+    assert PRIVATE_INSPECT.search("from inspect_ai._util.error import PrerequisiteError")
+    assert PRIVATE_INSPECT.search("from inspect_ai.model._model import Model")
+    assert not PRIVATE_INSPECT.search("from inspect_ai.model import get_model")
     assert BENCHMARK_MENTION.search("as AAAR-1.0 does") and BENCHMARK_MENTION.search("AISI LFT")
     assert not BENCHMARK_MENTION.search("shift the lifted tasks")

@@ -33,7 +33,7 @@ GENERATORS = {
     ("tastybench", "BEGIN generated: upstream-runs"): "bench/tastybench_readme.py",
     ("tastybench", "BEGIN generated: baselines"): "bench/tastybench_readme.py",
     ("aaar", "paper-table:start"): "bench/aaar_paper_table.py",
-    ("lft", "figures:start"): "python -m research_taste_evals.lft.figures --write-readme",
+    ("lft", "figures:start"): "python -m research_taste.docs.lft_figures --write-readme",
     # Re-computed and compared by tests/ideapairs/test_readme_tables.py (the ideapairs owner's).
     ("ideapairs", "BEGIN generated: build-facts"): "bench/ideapairs_readme.py",
     ("ideapairs", "BEGIN generated: baselines"): "bench/ideapairs_readme.py",
@@ -82,11 +82,11 @@ def test_aaar_paper_table_equals_its_logs() -> None:
 def test_tastybench_baselines_table_equals_its_logs() -> None:
     from tastybench_readme import _matches
 
-    from research_taste_evals.core.text import replace_block
-    from research_taste_evals.tastybench.readme_tables import (
+    from research_taste.docs.tastybench_tables import (
         BASELINE_RUNS,
         baselines_table,
     )
+    from research_taste_evals.core.text import replace_block
 
     headers = list(load_headers("tastybench").values())
     assert len(headers) == len(BASELINE_RUNS), "run bench/tastybench_readme.py"
@@ -97,12 +97,12 @@ def test_tastybench_baselines_table_equals_its_logs() -> None:
 
 @pytest.mark.upstream
 def test_tastybench_upstream_blocks_equal_their_generator(upstream_dir: Path) -> None:
-    from research_taste_evals.core.text import replace_block
-    from research_taste_evals.tastybench.readme_tables import (
+    from research_taste.docs.tastybench_tables import (
         data_facts,
         parser_facts,
         upstream_runs_table,
     )
+    from research_taste_evals.core.text import replace_block
 
     upstream = upstream_dir / "tastybench"
     readme = TASTYBENCH_README.read_text(encoding="utf-8")
@@ -113,7 +113,7 @@ def test_tastybench_upstream_blocks_equal_their_generator(upstream_dir: Path) ->
 
 
 def test_lft_figures_equal_their_logs() -> None:
-    from research_taste_evals.lft import figures
+    from research_taste.docs import lft_figures as figures
 
     files = {path.stem: path for path in sorted((HEADERS / "lft").glob("*.json"))}
     assert set(files) == {"check_keyword", "check_oracle", "documents_alone", "demo"}

@@ -38,9 +38,9 @@ def test_the_probe_sees_a_heavy_import() -> None:
 
 
 def test_the_lazily_imported_functions_still_compute() -> None:
-    from research_taste_evals.core.calibration import brier_score
-    from research_taste_evals.core.pairwise import bradley_terry
     from research_taste_evals.core.stats import kendall_tau, spearman
+    from research_taste_evals.ideapairs.calibration import brier_score
+    from research_taste_evals.tastybench.pairwise import bradley_terry
 
     # Hand-worked: one swapped neighbour in four ranks: rho = 1 - 6*2/(4*15), tau = (5-1)/6.
     assert spearman([1, 2, 3, 4], [1, 3, 2, 4]) == pytest.approx(0.8)

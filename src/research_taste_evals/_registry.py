@@ -1,7 +1,9 @@
 """Inspect entry point: every task of the package and its offline ``baseline`` model provider.
 
 Inspect imports this module (``[project.entry-points.inspect_ai]``), which is what makes
-``inspect eval research_taste_evals/<task>`` and ``--model baseline/<name>`` resolve.
+``inspect eval research_taste_evals/<task>`` and ``--model baseline/<name>`` resolve. Importing
+it registers those and changes nothing else in Inspect: no hooks, no excepthook, no patched
+provider (tests/test_good_guest.py).
 """
 
 from inspect_ai.model import ModelAPI, modelapi
@@ -11,11 +13,6 @@ from research_taste_evals.aaar import baselines as _aaar_baselines  # noqa: F401
 from research_taste_evals.aaar.eqinfer import eqinfer
 from research_taste_evals.aaar.expdesign import expdesign
 from research_taste_evals.aaar.paper_weakness import paper_weakness
-
-# The hook that, for every task of the package, retries malformed 200 responses and redacts
-# credentials from provider errors.
-from research_taste_evals.core import transient as _transient  # noqa: F401
-from research_taste_evals.core.errors import report_user_errors
 from research_taste_evals.ideapairs import baselines as _ideapairs_baselines  # noqa: F401
 from research_taste_evals.ideapairs.ideapairs import idea_pairs
 from research_taste_evals.lft import baselines as _lft_baselines  # noqa: F401
@@ -26,9 +23,6 @@ from research_taste_evals.reviewcritique.reviewcritique import review_critique
 from research_taste_evals.tastybench import baselines as _tastybench_baselines  # noqa: F401
 from research_taste_evals.tastybench.tastybench import tastybench
 from research_taste_evals.tastybench.tastybench_extract import tastybench_extract
-
-# A data, argument or role mistake prints one message on stderr in every display mode.
-report_user_errors()
 
 # Every task, in the order `research-taste list` prints them.
 TASKS = (
@@ -51,18 +45,9 @@ def baseline() -> type[ModelAPI]:
     return BaselineModelAPI
 
 
-@modelapi(name="local")
-def local() -> type[ModelAPI]:
-    # Imports torch and transformers: only when a local/ model is used (local-llm extra).
-    from research_taste_evals.core.local_provider import LocalChatAPI
-
-    return LocalChatAPI
-
-
 __all__ = [
     "TASKS",
     "baseline",
-    "local",
     "eqinfer",
     "expdesign",
     "paper_weakness",

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from research_taste_evals.cli import USAGE_ERROR_EXIT, main
+from research_taste.cli import USAGE_ERROR_EXIT, main
 
 NOT_UTF8 = b"\xff\xfe not utf-8"
 GOOD_SWEEP = "log_dir: {logs}\nmodels: [baseline/all-positive]\ntasks: [{{task: eqinfer}}]\n"
@@ -155,7 +155,7 @@ def test_sweep_provider_check_needs_no_api_key(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Only the provider name is checked: a dry run works before any key is set."""
-    from research_taste_evals.cli.sweep import load_sweep
+    from research_taste.cli.sweep import load_sweep
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     sweep = tmp_path / "sweep.yaml"

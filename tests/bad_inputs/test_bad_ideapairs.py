@@ -13,7 +13,7 @@ import pytest
 from bad_input_case import NOT_UTF8
 from inspect_ai import eval as inspect_eval
 
-from research_taste_evals.cli import USAGE_ERROR_EXIT, main
+from research_taste.cli import USAGE_ERROR_EXIT, main
 from research_taste_evals.core.data import DataError
 from research_taste_evals.ideapairs.demo import demo_leaderboards, write_demo_pairs
 

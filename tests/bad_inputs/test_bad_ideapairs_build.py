@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from research_taste_evals.cli import USAGE_ERROR_EXIT, main
+from research_taste.cli import USAGE_ERROR_EXIT, main
 from research_taste_evals.ideapairs.demo import demo_leaderboards
 
 Build = Callable[[Path], list[str]]

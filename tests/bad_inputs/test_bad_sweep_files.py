@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from research_taste.cli import USAGE_ERROR_EXIT, main
+from research_taste.cli.sweep_checks import TASK_ROLES
+from research_taste.reporting.families import task_specs
 from research_taste_evals._registry import TASKS
-from research_taste_evals.cli import USAGE_ERROR_EXIT, main
-from research_taste_evals.cli.sweep_checks import TASK_ROLES
-from research_taste_evals.reporting.families import task_specs
 
 HEAD = "log_dir: {logs}\nmodels: [baseline/all-positive]\n"
 SWEEPS = [

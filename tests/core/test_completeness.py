@@ -10,14 +10,14 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import read_eval_log
 from inspect_ai.model import ChatMessage, Model
 
-from research_taste_evals.aaar.demo import write_demo_eqinfer
-from research_taste_evals.aaar.eqinfer import eqinfer
-from research_taste_evals.core.completeness import (
+from research_taste.completeness import (
     PARTIAL,
     SAMPLES_COMPLETED,
     SAMPLES_TOTAL,
     run_completeness,
 )
+from research_taste_evals.aaar.demo import write_demo_eqinfer
+from research_taste_evals.aaar.eqinfer import eqinfer
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]
 FAIL_EVERY = 4  # every fourth model call raises

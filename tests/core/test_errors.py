@@ -1,17 +1,95 @@
-"""User errors print as Inspect prerequisite messages: plain text, markup-looking paths intact."""
+"""User errors: plain messages; the excepthook is installed when a task is built, not on import,
+chains to the hook before it and acts only on this package's error classes."""
 
 from __future__ import annotations
 
-from inspect_ai._util.error import PrerequisiteError
+import subprocess
+import sys
+import textwrap
+
+import pytest
 
 from research_taste_evals.core.data import DataError
-from research_taste_evals.core.errors import ConfigError, UserError
+from research_taste_evals.core.errors import (
+    ConfigError,
+    UserError,
+    is_inspect_prerequisite_error,
+    stderr_hook,
+)
 
 
-def test_user_errors_are_prerequisite_errors_with_the_plain_message() -> None:
+def test_user_errors_carry_the_plain_message() -> None:
     error = DataError("rubric.yaml: levels[3].criteria[bold]: missing")
-    assert isinstance(error, PrerequisiteError) and isinstance(error, ValueError)
-    assert str(error) == "rubric.yaml: levels[3].criteria[bold]: missing"
-    # Inspect prints .message as rich markup: brackets are escaped, so nothing is swallowed.
-    assert error.message == r"rubric.yaml: levels[3].criteria\[bold]: missing"
+    assert isinstance(error, UserError) and isinstance(error, ValueError)
+    assert str(error) == error.message == "rubric.yaml: levels[3].criteria[bold]: missing"
     assert isinstance(ConfigError("x"), UserError) and isinstance(ConfigError("x"), ValueError)
+
+
+def test_the_hook_passes_another_packages_error_of_the_same_name_on() -> None:
+    class ForeignDataError(ValueError):
+        pass
+
+    ForeignDataError.__name__ = "DataError"  # a foreign task's own DataError
+    seen: list[BaseException] = []
+    hook = stderr_hook(lambda kind, error, traceback: seen.append(error))
+    foreign = ForeignDataError("theirs")
+    hook(type(foreign), foreign, None)
+    assert seen == [foreign]
+    with pytest.raises(SystemExit):
+        ours = DataError("ours")
+        hook(type(ours), ours, None)
+
+
+def test_inspect_prerequisite_errors_are_recognised_without_a_private_import() -> None:
+    from inspect_ai.model import get_model
+
+    try:
+        get_model("openai/gpt-4o", api_key=None, memoize=False)  # no key set in tests
+    except Exception as error:
+        if not is_inspect_prerequisite_error(error):
+            pytest.skip(f"this Inspect raises {type(error).__name__} for a missing key")
+        assert is_inspect_prerequisite_error(error)
+    assert not is_inspect_prerequisite_error(DataError("x"))
+
+
+def _run(code: str) -> str:
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def test_importing_the_registry_leaves_the_excepthook_alone() -> None:
+    assert (
+        _run(
+            """
+        import sys
+        before = sys.excepthook
+        import research_taste_evals._registry
+        print(sys.excepthook is before)
+        """
+        )
+        == "True"
+    )
+
+
+def test_building_a_task_installs_the_hook_once_in_front_of_the_previous_one() -> None:
+    assert (
+        _run(
+            """
+        import sys
+        def previous(*args): pass
+        sys.excepthook = previous
+        import research_taste_evals._registry  # noqa: F401
+        from research_taste_evals.core.task_args import checked_arguments
+        @checked_arguments()
+        def some_task(): return None
+        some_task(); some_task()
+        hook = sys.excepthook
+        print(hook is not previous, hook.__closure__ is not None,
+              any(c.cell_contents is previous for c in hook.__closure__))
+        """
+        )
+        == "True True True"
+    )

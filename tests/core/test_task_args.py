@@ -104,7 +104,7 @@ def test_inspect_eval_prints_the_sentence_once_on_stderr_under_display_none(
 
 
 def test_the_sweep_builds_each_task_once(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from research_taste_evals.cli import sweep, sweep_schema
+    from research_taste.cli import sweep, sweep_schema
 
     built: list[dict] = []
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from research_taste_evals.cli import main
+from research_taste.cli import main
 from research_taste_evals.ideapairs.demo import write_demo_leaderboards
 from research_taste_evals.ideapairs.pairs_schema import read_pairs
 

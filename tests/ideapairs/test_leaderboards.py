@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from research_taste_evals.core.data import DataError
-from research_taste_evals.ideapairs.leaderboards import (
+from research_taste.build.ideapairs.leaderboards import (
     find_year,
     parse_cell,
     read_leaderboards,
     read_nlp_progress_markdown,
     read_pwc_json,
 )
+from research_taste_evals.core.data import DataError
 
 MARKDOWN = """# Common sense
 

@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from research_taste_evals.ideapairs.builder import build
-from research_taste_evals.ideapairs.leaderboards import Leaderboard, parse_cell, read_leaderboards
-from research_taste_evals.ideapairs.pairing import plan_board
-from research_taste_evals.ideapairs.polarity import (
+from research_taste.build.ideapairs.builder import build
+from research_taste.build.ideapairs.leaderboards import Leaderboard, parse_cell, read_leaderboards
+from research_taste.build.ideapairs.pairing import plan_board
+from research_taste.build.ideapairs.polarity import (
     anchored_polarity,
     described_polarity,
     metric_polarity,
 )
-from research_taste_evals.ideapairs.scoring import score_board
-from research_taste_evals.ideapairs.splitting import Splitter
+from research_taste.build.ideapairs.scoring import score_board
+from research_taste.build.ideapairs.splitting import Splitter
 
 MakeBoard = Callable[..., Leaderboard]
 

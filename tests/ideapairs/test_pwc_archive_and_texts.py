@@ -11,12 +11,12 @@ import pyarrow.parquet as pq
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from research_taste_evals.cli import main
+from research_taste.build.ideapairs import pwc_archive
+from research_taste.build.ideapairs.builder import build
+from research_taste.build.ideapairs.leaderboards import read_leaderboards
+from research_taste.cli import main
 from research_taste_evals.core.data import DataError, ResolvedData
-from research_taste_evals.ideapairs import pwc_archive
-from research_taste_evals.ideapairs.builder import build
 from research_taste_evals.ideapairs.ideapairs import idea_pairs
-from research_taste_evals.ideapairs.leaderboards import read_leaderboards
 
 
 def _rows(prefix: str, count: int, metric: str = "Accuracy") -> list[dict[str, Any]]:

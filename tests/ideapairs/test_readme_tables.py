@@ -9,9 +9,8 @@ import pytest
 from inspect_ai import eval as inspect_eval
 
 import research_taste_evals._registry  # noqa: F401  (registers the baseline provider)
-from research_taste_evals.ideapairs.builder import build
-from research_taste_evals.ideapairs.ideapairs import idea_pairs
-from research_taste_evals.ideapairs.readme_tables import (
+from research_taste.build.ideapairs.builder import build
+from research_taste.docs.ideapairs_tables import (
     BASELINE_DEFAULTS,
     BASELINE_HEADER,
     BASELINE_RUNS,
@@ -20,6 +19,7 @@ from research_taste_evals.ideapairs.readme_tables import (
     baseline_row,
     build_facts,
 )
+from research_taste_evals.ideapairs.ideapairs import idea_pairs
 
 README = Path(__file__).resolve().parents[2] / "src/research_taste_evals/ideapairs/README.md"
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from inspect_ai.log import read_eval_log
 
-from research_taste_evals.lft.figures import (
+from research_taste.docs.lft_figures import (
     END_MARKER,
     START_MARKER,
     metrics,

@@ -13,7 +13,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ChatMessage
 from mock_models import scripted_model
 
-from research_taste_evals.cli import main
+from research_taste.cli import main
 from research_taste_evals.core.data import DataError
 from research_taste_evals.lft.human_agreement import GradePair, agreement, read_pairs
 from research_taste_evals.lft.human_validation import (

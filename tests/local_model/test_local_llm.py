@@ -15,14 +15,14 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ChatMessageUser, GenerateConfig, ModelOutput
 from mock_models import scripted_model
 
+from research_taste.cli.sweep import load_sweep, plan
+from research_taste.local import local_llm
+from research_taste.local.local_llm import LocalModel, converted_folder, local_model
+from research_taste.local.local_provider import LocalChatAPI, context_overflow_message
 from research_taste_evals._registry import TASKS
 from research_taste_evals.aaar.demo import write_demo_eqinfer
 from research_taste_evals.aaar.eqinfer import eqinfer
-from research_taste_evals.cli.sweep import load_sweep, plan
-from research_taste_evals.core import local_llm
 from research_taste_evals.core.grading import grade_member
-from research_taste_evals.core.local_llm import LocalModel, converted_folder, local_model
-from research_taste_evals.core.local_provider import LocalChatAPI, context_overflow_message
 from research_taste_evals.core.packaged_models import PackagedModelError
 from research_taste_evals.core.reasons import CONTEXT_OVERFLOW
 from research_taste_evals.lft.lft import lft

@@ -34,7 +34,7 @@ MODEL = "local/smollm2-135m-instruct"
 @pytest.fixture(autouse=True)
 def _converted_model() -> None:
     """Convert the packaged GGUF (once per session); skip when its package is missing."""
-    from research_taste_evals.core.local_llm import converted_folder
+    from research_taste.local.local_llm import converted_folder
 
     try:
         converted_folder("smollm2-135m-instruct")

@@ -318,8 +318,8 @@ def test_sweep_retries_bad_bodies_by_default(
 ) -> None:
     """``research-taste sweep`` at 30% bad bodies: every one retried at its call, no loss (the
     sweep also sets Inspect's sample retry on error, for errors no call retry covers)."""
-    from research_taste_evals.cli.sweep import load_sweep, run_sweep
-    from research_taste_evals.cli.sweep_schema import DEFAULT_RETRY_ON_ERROR
+    from research_taste.cli.sweep import load_sweep, run_sweep
+    from research_taste.cli.sweep_schema import DEFAULT_RETRY_ON_ERROR
 
     spec = TASKS["eqinfer"]
     sweep_file = tmp_path / "sweep.yaml"

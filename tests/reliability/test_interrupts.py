@@ -19,13 +19,13 @@ import pytest
 from fault_runs import EVALUATED, TASKS, model_name, write_demo
 from fault_server import HELD, Faults, FaultServer
 
-from research_taste_evals.cli.sweep_status import INTERRUPTED_EXIT
+from research_taste.cli.sweep_status import INTERRUPTED_EXIT
 
 ANSWERS_BEFORE_INTERRUPT = 6
 SETTLE_SECONDS = 2.0
 PHASE_TIMEOUT = 240.0
 LATENCY = 0.05
-CLI = "import sys; from research_taste_evals.cli import main; sys.exit(main())"
+CLI = "import sys; from research_taste.cli import main; sys.exit(main())"
 
 
 @pytest.mark.heavy

@@ -22,7 +22,7 @@ import pytest
 from fault_runs import EVALUATED, GRADERS, TASKS, model_name
 from fault_server import API_KEY_VAR, Faults, FaultServer
 
-from research_taste_evals.cli import main as cli_main
+from research_taste.cli import main as cli_main
 from research_taste_evals.core.redaction import REDACTED, redact
 
 SECRET = "sk-fault-SECRET-7f3a9c1e5b2d4a60"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from research_taste_evals.cli.sweep import load_sweep, run_sweep
+from research_taste.cli.sweep import load_sweep, run_sweep
 from research_taste_evals.core.data import CACHE_DIR_ENV
 
 DEMO_SWEEP = Path(__file__).resolve().parents[2] / "sweeps" / "demo.yaml"

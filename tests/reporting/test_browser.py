@@ -23,8 +23,8 @@ from urllib.parse import unquote
 import pytest
 from inspect_ai.log import read_eval_log
 
-from research_taste_evals.reporting.families import task_specs
-from research_taste_evals.reporting.report import write_report
+from research_taste.reporting.families import task_specs
+from research_taste.reporting.report import write_report
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from inspect_evals.metadata import InternalEvalMetadata
 
+from research_taste.cli.sweep import build_tasks, load_sweep, plan
+from research_taste.reporting.families import family_eval_yamls, task_specs
 from research_taste_evals._registry import TASKS
-from research_taste_evals.cli.sweep import build_tasks, load_sweep, plan
 from research_taste_evals.core.data import CACHE_DIR_ENV
-from research_taste_evals.reporting.families import family_eval_yamls, task_specs
 
 TASK_VERSION = re.compile(r"^\d+-[A-Z]$")  # inspect_evals' "N-X" scheme
 FAMILIES = ("aaar", "ideapairs", "lft", "reviewcritique", "tastybench")

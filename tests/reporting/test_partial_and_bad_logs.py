@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from inspect_ai.log import read_eval_log, write_eval_log
 
-from research_taste_evals.cli import main
-from research_taste_evals.reporting.report import write_report
-from research_taste_evals.reporting.runs import newest_per_row, read_runs
+from research_taste.cli import main
+from research_taste.reporting.report import write_report
+from research_taste.reporting.runs import newest_per_row, read_runs
 
 COMPLETE_MODEL = "baseline/all-positive"
 

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from research_taste_evals.cli import main
+from research_taste.cli import main
+from research_taste.reporting.publish import MARKER
+from research_taste.reporting.report import write_report
+from research_taste.reporting.runs import Run, relative_location
+from research_taste.reporting.viewer import transcript_link
 from research_taste_evals.core.data import DataError
-from research_taste_evals.reporting.publish import MARKER
-from research_taste_evals.reporting.report import write_report
-from research_taste_evals.reporting.runs import Run, relative_location
-from research_taste_evals.reporting.viewer import transcript_link
 
 
 @pytest.fixture

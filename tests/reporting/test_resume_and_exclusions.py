@@ -11,12 +11,12 @@ from inspect_ai.log import list_eval_logs, read_eval_log, write_eval_log
 from inspect_ai.model import ChatMessage
 from mock_models import scripted_model
 
+from research_taste.cli.sweep import load_sweep, run_sweep
+from research_taste.reporting.report import write_report
+from research_taste.reporting.runs import read_runs
 from research_taste_evals.aaar.demo import write_demo_eqinfer
 from research_taste_evals.aaar.eqinfer import eqinfer
-from research_taste_evals.cli.sweep import load_sweep, run_sweep
 from research_taste_evals.core.baselines import register_baseline, registered_baselines
-from research_taste_evals.reporting.report import write_report
-from research_taste_evals.reporting.runs import read_runs
 
 INTERRUPTIBLE = "test-interruptible"
 DEMO_DECISIONS = 24  # the EqInfer demo set: 6 equations x 4 options
@@ -152,7 +152,7 @@ def test_shards_in_two_processes_share_one_log_folder(tmp_path: Path, shards: in
         "models: [baseline/all-positive, baseline/tastybench-first]\n"
         f"tasks:\n  - task: eqinfer\n    args: {{data_path: '{data}'}}\n"
     )
-    cli = "import sys; from research_taste_evals.cli import main; sys.exit(main(sys.argv[1:]))"
+    cli = "import sys; from research_taste.cli import main; sys.exit(main(sys.argv[1:]))"
     command = [sys.executable, "-c", cli, "sweep", str(config)]
     workers = [
         subprocess.Popen([*command, "--shard", f"{i}/{shards}"], stdout=subprocess.DEVNULL)
@@ -167,7 +167,7 @@ def test_shards_in_two_processes_share_one_log_folder(tmp_path: Path, shards: in
 KILLABLE_SCRIPT = """
 import json, sys, time
 from pathlib import Path
-from research_taste_evals.cli.sweep import load_sweep, run_sweep
+from research_taste.cli.sweep import load_sweep, run_sweep
 from research_taste_evals.core.baselines import register_baseline
 
 calls, delay = Path(sys.argv[2]), float(sys.argv[3])

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import list_eval_logs
 
-from research_taste_evals.cli import main
-from research_taste_evals.cli.sweep import load_sweep, plan, run_sweep
+from research_taste.cli import main
+from research_taste.cli.sweep import load_sweep, plan, run_sweep
+from research_taste.reporting.families import task_specs
+from research_taste.reporting.report import write_report
+from research_taste.reporting.runs import read_runs
 from research_taste_evals.core.data import DataError
-from research_taste_evals.reporting.families import task_specs
-from research_taste_evals.reporting.report import write_report
-from research_taste_evals.reporting.runs import read_runs
 
 DEMO_SWEEP = Path(__file__).resolve().parents[2] / "sweeps" / "demo.yaml"
 DEMO_LIMIT = 4  # as in conftest.py

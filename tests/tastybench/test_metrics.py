@@ -131,8 +131,8 @@ def test_tied_round_robin_gives_tied_bt_ratings_and_the_tie_aware_rho() -> None:
     """Equal win counts in a complete round-robin are exactly tied (not ~1e-13 apart)."""
     from scipy import stats as scipy_stats
 
-    from research_taste_evals.core.pairwise import bradley_terry
     from research_taste_evals.core.stats import rank_correlation_with_ci
+    from research_taste_evals.tastybench.pairwise import bradley_terry
 
     wins = {"a": 3, "b": 3, "c": 2, "d": 1, "e": 1}
     beats = {"a": ["c", "d", "e"], "b": ["a", "d", "e"], "c": ["b", "d"], "d": ["e"], "e": ["c"]}
@@ -154,7 +154,7 @@ def test_tied_round_robin_gives_tied_bt_ratings_and_the_tie_aware_rho() -> None:
 
 
 def test_unequal_opponents_are_not_tied_even_with_equal_win_counts() -> None:
-    from research_taste_evals.core.pairwise import bradley_terry
+    from research_taste_evals.tastybench.pairwise import bradley_terry
 
     # x and y each win once, but x beat the strong paper and y the weak one.
     comparisons = [("s", "w"), ("s", "w"), ("x", "s"), ("y", "w"), ("s", "x"), ("w", "y")]
@@ -170,8 +170,8 @@ def test_double_round_robin_ties_are_exact_where_the_fit_alone_leaves_them_apart
 
     from scipy import stats as scipy_stats
 
-    from research_taste_evals.core.pairwise import bradley_terry
     from research_taste_evals.core.stats import rank_correlation_with_ci
+    from research_taste_evals.tastybench.pairwise import bradley_terry
 
     rng = random.Random(0)
     ids = [f"p{i:02d}" for i in range(20)]

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from research_taste_evals.core.pairwise import elo_ratings
 from research_taste_evals.core.stats import spearman
+from research_taste_evals.tastybench.pairwise import elo_ratings
 from research_taste_evals.tastybench.ratings import (
     descending_positions,
     partial_rho,

@@ -7,9 +7,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from research_taste_evals.core.text import replace_block
-from research_taste_evals.tastybench.dataset import UPSTREAM_DATA_DIR, load_papers
-from research_taste_evals.tastybench.readme_tables import (
+from research_taste.docs.tastybench_tables import (
     BASELINE_HEADER,
     BASELINE_RUNS,
     baseline_row,
@@ -17,6 +15,8 @@ from research_taste_evals.tastybench.readme_tables import (
     parser_facts,
     upstream_run_row,
 )
+from research_taste_evals.core.text import replace_block
+from research_taste_evals.tastybench.dataset import UPSTREAM_DATA_DIR, load_papers
 from research_taste_evals.tastybench.tastybench import tastybench
 
 README = Path(__file__).resolve().parents[2] / "src/research_taste_evals/tastybench/README.md"

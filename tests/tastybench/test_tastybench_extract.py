@@ -11,8 +11,8 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, Model
 
-from research_taste_evals.cli import main
-from research_taste_evals.cli.tastybench import write_representations
+from research_taste.cli import main
+from research_taste.cli.tastybench import write_representations
 from research_taste_evals.core.data import DataError
 from research_taste_evals.tastybench.dataset import load_papers
 from research_taste_evals.tastybench.demo import DEMO_PAPERS

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from research_taste_evals.core.pairwise import elo_ratings
 from research_taste_evals.tastybench.dataset import load_papers
+from research_taste_evals.tastybench.pairwise import elo_ratings
 from research_taste_evals.tastybench.ratings import upstream_rank_pearson
 
 DATA = Path("model-elicitation") / "data"

@@ -19,7 +19,7 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, ParamSpec, TypeVar
 
-from research_taste_evals.core.errors import ConfigError
+from research_taste_evals.core.errors import ConfigError, report_user_errors
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -71,7 +71,9 @@ def checked_arguments(
     """Decorator (put it under ``@task``): check the arguments of every call first.
 
     The wrapper also takes unknown keyword names, so that a misspelled ``-T`` name reaches the
-    check (and fails) instead of being dropped by Inspect's task loader.
+    check (and fails) instead of being dropped by Inspect's task loader, and installs the
+    package's user-error excepthook (:func:`~research_taste_evals.core.errors.report_user_errors`)
+    the first time one of its tasks is built.
     """
 
     def decorate(fn: Callable[P, R]) -> Callable[P, R]:
@@ -79,6 +81,7 @@ def checked_arguments(
 
         @functools.wraps(fn)
         def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+            report_user_errors()  # this package's errors print as one sentence (core/errors.py)
             given = dict(zip(signature.parameters, args, strict=False)) | dict(kwargs)
             check_task_arguments(fn, given, bounds)
             return fn(*args, **kwargs)

@@ -17,10 +17,10 @@ from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Metric
 
 from research_taste_evals.core.answers import DEFAULT_REASK
-from research_taste_evals.core.calibration import import_sklearn
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_SEED, import_scipy
 from research_taste_evals.core.task_args import checked_arguments
+from research_taste_evals.ideapairs.calibration import import_sklearn
 from research_taste_evals.ideapairs.dataset import (
     ModeChoice,
     PromptChoice,

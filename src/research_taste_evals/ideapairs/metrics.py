@@ -31,18 +31,18 @@ from typing import TYPE_CHECKING
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
 from research_taste_evals.core.answers import answer_rates
-from research_taste_evals.core.calibration import (
-    DEFAULT_CALIBRATION_BINS,
-    brier_score,
-    expected_calibration_error,
-    maximum_calibration_error,
-)
 from research_taste_evals.core.metrics import score_dict
 from research_taste_evals.core.stats import (
     DEFAULT_BOOTSTRAP_SEED,
     NAN,
     bootstrap_ci,
     bootstrap_subset_difference,
+)
+from research_taste_evals.ideapairs.calibration import (
+    DEFAULT_CALIBRATION_BINS,
+    brier_score,
+    expected_calibration_error,
+    maximum_calibration_error,
 )
 
 if TYPE_CHECKING:

@@ -11,11 +11,15 @@ Fields of a record:
 - ``benchmark_id``, ``benchmark`` (leaderboard name), ``goal`` (research goal text) and
   ``goal_source`` (``extracted`` | ``template``).
 - ``idea_a``, ``idea_b``: ``idea_id``, ``text``, ``text_source`` (``extracted`` |
-  ``method_and_title``), ``method``, ``paper_title``, ``paper_url``, ``year``, ``unified_score``.
+  ``method_and_title``), ``method``, ``paper_title``, ``paper_url``, ``year``, ``unified_score``;
+  optional ``paper_date`` (``YYYY-MM-DD`` or ``YYYY-MM``, as precise as the source gives it;
+  absent: only ``year`` is known).
 - ``delta_sigma`` (|s_a - s_b| / sigma of the leaderboard), ``tier`` (1, 2 or 3).
 - ``label``: the position of the better idea, ``A`` or ``B``. ``y`` is the same fact in the
   paper's section 2 convention (0 = Idea A outperforms Idea B, 1 = otherwise).
 - ``split`` (``train`` | ``test``), ``bucket`` (year range of the pair's time bucket).
+- Optional ``metric`` (the metric that decides the pair) and ``lower_is_better`` (its direction);
+  absent in files written before they were added, which keep loading.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ class IdeaRecord(BaseModel):
     paper_url: str
     year: int
     unified_score: float
+    paper_date: str | None = None
 
 
 class PairRecord(BaseModel):
@@ -69,6 +74,8 @@ class PairRecord(BaseModel):
     y: Literal[0, 1]
     split: Literal["train", "test"]
     bucket: str
+    metric: str | None = None
+    lower_is_better: bool | None = None
 
     @model_validator(mode="after")
     def _label_matches_scores(self) -> PairRecord:

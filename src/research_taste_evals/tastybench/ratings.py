@@ -22,20 +22,20 @@ from typing import TYPE_CHECKING, Any
 from inspect_ai.log import EvalLog
 from inspect_ai.scorer import SampleScore
 
-from research_taste_evals.core.pairwise import (
-    Decision,
-    bradley_terry,
-    elo_ratings,
-    order_consistency,
-    position_bias_rate,
-    split_half_reliability,
-)
 from research_taste_evals.core.stats import (
     MIN_CORRELATION_POINTS,
     NAN,
     RankMethod,
     partial_spearman,
     rank_correlation_with_ci,
+)
+from research_taste_evals.tastybench.pairwise import (
+    Decision,
+    bradley_terry,
+    elo_ratings,
+    order_consistency,
+    position_bias_rate,
+    split_half_reliability,
 )
 
 if TYPE_CHECKING:

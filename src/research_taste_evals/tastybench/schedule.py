@@ -17,10 +17,10 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from research_taste_evals.core.data import DataError, read_csv, sha256_of
 from research_taste_evals.core.errors import ConfigError
-from research_taste_evals.core.pairwise import adjacent_schedule, all_pairs_schedule
 from research_taste_evals.core.provenance import provenance
 from research_taste_evals.core.text import content_id, fill_template
 from research_taste_evals.tastybench.dataset import UPSTREAM_COMMIT, Paper
+from research_taste_evals.tastybench.pairwise import adjacent_schedule, all_pairs_schedule
 from research_taste_evals.tastybench.ratings import HEADLINE_METRIC, UPSTREAM_COMPARABLE_METRIC
 from research_taste_evals.tastybench.solvers import EXTRACTOR_ROLE
 from research_taste_evals.tastybench.velocity import UPSTREAM_FETCH_DATE, VelocityMode

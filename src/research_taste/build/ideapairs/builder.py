@@ -1,0 +1,294 @@
+"""``research-taste ideapairs build``: leaderboards -> pairs file + report (Mule et al. app. A).
+
+:func:`build` reads every leaderboard, runs appendix A (``scoring``: A.1-A.2, ``splitting``:
+A.3 and the split, ``pairing``: A.4), attaches texts (extracted through Inspect, or the method
+name and paper title with ``extract=False``), and writes the pairs file and a report that
+accounts for every entry read: kept, or dropped with its reason. Nothing is written until
+everything succeeded; the pairs file is written atomically.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.model import Model
+
+from research_taste_evals.core.data import DataError, sha256_of
+from research_taste_evals.core.text import fill_template
+from research_taste.build.ideapairs.build_inputs import (
+    check_boards_found,
+    check_extractor,
+    check_leaderboard_paths,
+    check_outputs,
+    check_pairs_made,
+)
+from research_taste.build.ideapairs.extraction import Extracted, extract_pairs
+from research_taste.build.ideapairs.leaderboards import (
+    Entry,
+    Leaderboard,
+    read_leaderboards,
+)
+from research_taste.build.ideapairs.pairing import PlannedPair, clean_method, plan_board
+from research_taste_evals.ideapairs.pairs_schema import (
+    SCHEMA_VERSION,
+    IdeaRecord,
+    PairRecord,
+    write_pairs,
+)
+from research_taste_evals.ideapairs.prompts import TEMPLATE_GOAL, TEMPLATE_IDEA
+from research_taste.build.ideapairs.pwc_archive import (
+    SOURCE_NAME,
+    fetch_pwc_archive,
+    source_report,
+)
+from research_taste.build.ideapairs.scoring import DROP_REASONS, Drop, ScoredBoard, score_board
+from research_taste.build.ideapairs.splitting import Splitter
+
+DEFAULT_SEED = 20260521
+REPORT_VERSION = "ideapairs-report/1"
+PAPER_TEXT_SUFFIXES = (".md", ".txt")
+DESCRIPTION_CHARACTERS = 1500  # the template goal quotes the description up to this length
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    """The records written and the report (also written as JSON when a path was given)."""
+
+    records: list[PairRecord]
+    report: dict[str, Any]
+
+
+def template_goal(board: Leaderboard, columns: list[str]) -> str:
+    """The research goal without a model: task, dataset, metrics and the description."""
+    description = " ".join(board.description.split())[:DESCRIPTION_CHARACTERS]
+    return fill_template(
+        TEMPLATE_GOAL,
+        task=board.task,
+        dataset=board.dataset or board.task,
+        metrics=", ".join(columns),
+        description=f" Benchmark description: {description}" if description else "",
+    )
+
+
+def template_idea(entry: Entry) -> str:
+    """The idea text without a model: method name (citation removed) and paper title."""
+    return fill_template(
+        TEMPLATE_IDEA, method=clean_method(entry.method), title=entry.paper_title or "(unknown)"
+    )
+
+
+def _paper_texts(folder: Path | None) -> dict[str, str]:
+    if folder is None:
+        return {}
+    if not folder.is_dir():
+        raise DataError(f"{folder}: paper texts folder does not exist")
+    return {
+        path.stem: path.read_text(encoding="utf-8")
+        for path in sorted(folder.iterdir())
+        if path.suffix in PAPER_TEXT_SUFFIXES
+    }
+
+
+def _idea_record(board: ScoredBoard, index: int, texts: dict[str, str]) -> IdeaRecord:
+    entry, score, key = board.entries[index], board.scores[index], board.idea_ids[index]
+    return IdeaRecord(
+        idea_id=key,
+        text=texts.get(key) or template_idea(entry),
+        text_source="extracted" if key in texts else "method_and_title",
+        method=entry.method,
+        paper_title=entry.paper_title,
+        paper_url=entry.paper_url,
+        year=entry.year or 0,
+        unified_score=score,
+    )
+
+
+def _records(
+    pair: PlannedPair, goal: str, goal_source: str, texts: dict[str, str]
+) -> list[PairRecord]:
+    board = pair.board
+    better = _idea_record(board, pair.better, texts)
+    worse = _idea_record(board, pair.worse, texts)
+    shared: dict[str, object] = {
+        "schema_version": SCHEMA_VERSION,
+        "pair_id": pair.pair_id,
+        "benchmark_id": board.board.board_id,
+        "benchmark": board.board.name,
+        "goal": goal,
+        "goal_source": goal_source,
+        "delta_sigma": pair.delta,
+        "tier": pair.tier,
+        "split": pair.split,
+        "bucket": pair.bucket,
+    }
+    # Appendix A.4: the original record shows the better idea first; the swap reverses it.
+    return [
+        PairRecord.model_validate(
+            shared
+            | {"record_id": f"{pair.pair_id}-o", "order": "original", "label": "A", "y": 0}
+            | {"idea_a": better, "idea_b": worse}
+        ),
+        PairRecord.model_validate(
+            shared
+            | {"record_id": f"{pair.pair_id}-s", "order": "swapped", "label": "B", "y": 1}
+            | {"idea_a": worse, "idea_b": better}
+        ),
+    ]
+
+
+def build(
+    leaderboards: Sequence[str | Path],
+    out: str | Path,
+    report_path: str | Path | None = None,
+    *,
+    extract: bool = True,
+    extractor: str | Model | None = None,
+    paper_texts: str | Path | None = None,
+    test_after: int | None = None,
+    seed: int = DEFAULT_SEED,
+    log_dir: str = "logs",
+    source: str | None = None,
+) -> BuildResult:
+    """Build a pairs file from leaderboard files (PapersWithCode JSON or NLP-progress markdown).
+
+    Args:
+        leaderboards: Files or folders of ``.json`` / ``.md`` leaderboards.
+        out: The pairs JSONL to write.
+        report_path: Where to write the report JSON (optional; it is also returned).
+        extract: Extract idea texts and goals with ``extractor``; False uses method name and
+            paper title for ideas and a template goal (recorded in each record).
+        extractor: The extractor model (required when ``extract``).
+        paper_texts: Folder of paper texts named ``<arXiv id>.md|.txt`` (else a hash of the
+            paper URL; the report lists the names it looked for); ideas without one use the
+            method name and title.
+        test_after: Time split: papers after this year are test, the rest train.
+        seed: Seed of the 80/20 split.
+        log_dir: Where the extraction run writes its Inspect log.
+        source: ``"pwc-archive"``: the paper's source, the pinned HF evaluation tables
+            (downloaded into the cache; ``leaderboards`` must be empty), NLP tasks only;
+            ``"file"``: ``leaderboards`` is a copy of those tables, NLP tasks only too;
+            None: every leaderboard in ``leaderboards``.
+    """
+    check_outputs(out, report_path)
+    check_extractor(extract, extractor)
+    paths = fetch_pwc_archive() if source == SOURCE_NAME else [Path(p) for p in leaderboards]
+    check_leaderboard_paths(paths)
+    nlp_only = source is not None
+    boards = read_leaderboards(paths, nlp_only)
+    check_boards_found(paths, boards)
+    papers = _paper_texts(Path(paper_texts) if paper_texts else None)
+    splitter = Splitter(seed, test_after)
+    scored: list[ScoredBoard] = []
+    drops: list[Drop] = []
+    pairs: list[PlannedPair] = []
+    board_reports = []
+    disagree = 0
+    for board in boards:
+        result, board_drops = score_board(board)
+        plan, small = plan_board(result, splitter)
+        scored.append(result)
+        drops += board_drops + small
+        pairs += plan.pairs
+        disagree += plan.metrics_disagree
+        board_reports.append(
+            {
+                "board_id": board.board_id,
+                "board": board.name,
+                "source": board.source,
+                "read": len(board.entries),
+                "kept": len(result.entries) - len(small),
+                "columns_used": result.columns,
+                "inverted": result.inverted,
+                "direction_source": result.direction_source,
+                "rank_column": result.rank_column,
+                "row_order_contradicts_polarity": [c["column"] for c in result.contradictions],
+                "left_out_columns": result.left_out_columns,
+                "sigma": result.sigma,
+                "buckets": [b.label for b in plan.buckets],
+                "pairs": len(plan.pairs),
+            }
+        )
+    check_pairs_made(
+        len(pairs),
+        len(boards),
+        sum(len(b.entries) for b in boards),
+        {reason: sum(d.reason == reason for d in drops) for reason in DROP_REASONS},
+    )
+    extracted, without_paper = Extracted(), list[dict[str, str]]()
+    if extract and pairs:
+        extracted, without_paper = extract_pairs(pairs, scored, papers, extractor, log_dir)  # type: ignore[arg-type]
+    records: list[PairRecord] = []
+    for pair in pairs:
+        goal = extracted.goals.get(pair.board.board.board_id)
+        records += _records(
+            pair,
+            goal or template_goal(pair.board.board, pair.board.columns),
+            "extracted" if goal else "template",
+            extracted.ideas,
+        )
+    read = sum(len(b.entries) for b in boards)
+    report = {
+        "report_version": REPORT_VERSION,
+        "schema_version": SCHEMA_VERSION,
+        "inputs": [
+            {"path": str(p), "sha256": sha256_of(p) if p.is_file() else None} for p in paths
+        ],
+        "seed": seed,
+        "split": f"time: test = year > {test_after}"
+        if test_after is not None
+        else "random 80/20 by paper",
+        "extraction": {
+            "mode": "extracted" if extract else "none (method name and paper title)",
+            "extractor": str(extractor) if extract else None,
+            "ideas_extracted": len(extracted.ideas),
+            "goals_extracted": len(extracted.goals),
+            "withheld_for_leaks": extracted.withheld,
+            "failed": extracted.failed,
+            "ideas_without_paper_text": without_paper,
+            # Method name + paper title reveal the paper: a model can recall its result.
+            "identity_leak": any(
+                idea.text_source == "method_and_title"
+                for record in records
+                for idea in (record.idea_a, record.idea_b)
+            ),
+        },
+        "entries_read": read,
+        "kept": read - len(drops),
+        # Kept entries need not be in a pair: their deltas may fall outside every tier window.
+        "kept_in_pairs": len(
+            {
+                (p.board.board.board_id, p.board.entries[i].position)
+                for p in pairs
+                for i in (p.better, p.worse)
+            }
+        ),
+        "dropped": len(drops),
+        "dropped_by_reason": {
+            reason: sum(d.reason == reason for d in drops) for reason in DROP_REASONS
+        },
+        "source": source_report(
+            source, nlp_only, sum(len(b.entries) >= 2 for b in boards), len(pairs)
+        ),
+        "leaderboards_read": len(boards),
+        "leaderboards_with_pairs": len({p.board.board.board_id for p in pairs}),
+        "pairs": len(pairs),
+        "records": len(records),
+        "pairs_by_split": dict(Counter(p.split for p in pairs)),
+        "pairs_by_tier": {str(k): v for k, v in sorted(Counter(p.tier for p in pairs).items())},
+        "pairs_left_out_metrics_disagree": disagree,
+        # Boards listed worst-first (or otherwise against their metric's meaning): their
+        # direction came from the metric name, so their labels are right (issue #18).
+        "row_order_contradicts_polarity": [c for b in scored for c in b.contradictions],
+        "leaderboards": board_reports,
+        "drops": [d.as_dict() for d in drops],
+    }
+    write_pairs(records, Path(out))
+    if report_path is not None:
+        Path(report_path).parent.mkdir(parents=True, exist_ok=True)
+        Path(report_path).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    return BuildResult(records=records, report=report)

@@ -1,0 +1,93 @@
+"""``research-taste ideapairs build``: leaderboards -> idea-pairs file and report."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from research_taste.build.ideapairs.builder import DEFAULT_SEED, build
+from research_taste_evals.core.data import DataError
+
+
+def _cmd_build(args: argparse.Namespace) -> int:
+    if bool(args.source) == bool(args.leaderboards):
+        raise DataError(
+            "give leaderboard files, or --source pwc-archive (the paper's source) or "
+            "--source FILE (a copy of the PapersWithCode evaluation tables), not both or neither"
+        )
+    source = None if not args.source else "pwc-archive" if args.source == "pwc-archive" else "file"
+    result = build(
+        args.leaderboards or [args.source],
+        args.out,
+        args.report,
+        extract=not args.no_extract,
+        extractor=args.extractor,
+        paper_texts=args.paper_texts,
+        test_after=args.test_after,
+        seed=args.seed,
+        log_dir=args.log_dir,
+        source=source,
+    )
+    report = result.report
+    beside = report["source"].get("beside_the_paper")
+    if beside:
+        boards = beside["nlp_leaderboards_with_2_entries"]
+        print(
+            f"NLP leaderboards with >= 2 entries: {boards['ours']} (paper: {boards['paper']:,}); "
+            f"pairs {beside['pairs']['ours']} (paper: {beside['pairs']['paper']:,})"
+        )
+    print(
+        f"read {report['entries_read']} entries on {report['leaderboards_read']} leaderboards: "
+        f"kept {report['kept']}, dropped {report['dropped']} {report['dropped_by_reason']}"
+    )
+    print(
+        f"wrote {args.out}: {report['pairs']} pairs ({report['records']} records, both orders) "
+        f"from {report['leaderboards_with_pairs']} leaderboards; by split "
+        f"{report['pairs_by_split']}, by tier {report['pairs_by_tier']}"
+    )
+    if report["extraction"]["identity_leak"]:
+        print(
+            "identity_leak: true -- some idea texts are the method name and paper title, which "
+            "reveal the paper (the task logs identity_leak: true); prefer extracted texts"
+        )
+    if args.report:
+        print(f"wrote {args.report}")
+    print(f"evaluate with: inspect eval research_taste_evals/idea_pairs -T pairs_file={args.out}")
+    return 0
+
+
+def register(commands: Any) -> None:
+    """Add ``research-taste ideapairs build`` to the CLI's subcommands."""
+    family = commands.add_parser(
+        "ideapairs", help="Idea pairs: build a pairs file from leaderboards"
+    )
+    actions = family.add_subparsers(dest="ideapairs_command", required=True)
+    builder = actions.add_parser(
+        "build",
+        help="leaderboards (PapersWithCode JSON or NLP-progress markdown) -> pairs JSONL + report",
+    )
+    builder.add_argument(
+        "leaderboards", nargs="*", help=".json / .parquet / .md files or folders of them"
+    )
+    builder.add_argument(
+        "--source",
+        metavar="pwc-archive|FILE",
+        help="the paper's source: 'pwc-archive' downloads HF pwc-archive/evaluation-tables at a "
+        "pinned commit into the cache; FILE is a local copy (JSON dump or parquet shards); "
+        "either way only NLP leaderboards are kept, as the paper does",
+    )
+    builder.add_argument("--out", required=True, help="the pairs JSONL to write")
+    builder.add_argument("--report", help="write the build report (every entry's fate) here")
+    builder.add_argument(
+        "--no-extract",
+        action="store_true",
+        help="no model: idea text = method name + paper title, goal = template",
+    )
+    builder.add_argument("--extractor", help="the extractor model (needed unless --no-extract)")
+    builder.add_argument("--paper-texts", help="folder of paper texts named <arXiv id>.md|.txt")
+    builder.add_argument(
+        "--test-after", type=int, metavar="YYYY", help="time split: ideas after YYYY are test"
+    )
+    builder.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the 80/20 split")
+    builder.add_argument("--log-dir", default="logs", help="where the extraction run logs")
+    builder.set_defaults(func=_cmd_build)

@@ -1,0 +1,146 @@
+"""``research-taste sweep``, ``report`` and ``leaderboard``: run a grid, publish its logs.
+
+Nothing heavy is imported at module level (Inspect, the tasks, plotting): ``research-taste
+--help`` must stay fast, so each command imports what it needs when it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from typing import Any
+
+USAGE_ERROR = 2
+PARTIAL_HELP = "rank partial runs (fewer samples scored than asked for) with the others"
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from research_taste.cli.sweep import dry_run_text, load_sweep, parse_shard, run_sweep
+    from research_taste.cli.sweep_checks import check_credentials, check_log_dir
+    from research_taste_evals.core.data import DataError
+
+    try:
+        config = load_sweep(args.config)
+        shard = parse_shard(args.shard) if args.shard else None
+        if args.log_dir:
+            check_log_dir("--log-dir", args.log_dir)
+            config = config.model_copy(update={"log_dir": args.log_dir})
+        if args.dry_run:
+            print(dry_run_text(config, shard))
+            return 0
+        check_credentials(args.config, config)  # a missing key names the entry, not mid-run
+    except DataError as error:
+        print(f"research-taste {args.command}: error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    outcome = run_sweep(config, shard)
+    if not outcome.success:  # what is unfinished and how to resume, in every display mode
+        print(
+            f"research-taste {args.command}: {outcome.summary(_resume_command(args))}",
+            file=sys.stderr,
+        )
+    return outcome.exit_code()
+
+
+def _resume_command(args: argparse.Namespace) -> str:
+    """The command that resumes this sweep: the same one again."""
+    parts = ["research-taste", "sweep", args.config]
+    if args.shard:
+        parts += ["--shard", args.shard]
+    if args.log_dir:
+        parts += ["--log-dir", args.log_dir]
+    return shlex.join(parts)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from research_taste.reporting.report import write_report
+    from research_taste_evals.core.data import DataError
+
+    try:
+        files = write_report(
+            args.log_dir,
+            args.out,
+            metrics=args.metric or None,
+            eval_report=args.eval_report,
+            bundle=not args.no_viewer,
+            force=args.force,
+            include_partial=args.include_partial,
+        )
+    except DataError as error:
+        print(f"research-taste {args.command}: error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    print(f"wrote {files.out_dir}/index.html, report.md, metrics.csv and plots for:")
+    print("  " + ", ".join(files.tasks))
+    if files.excluded:
+        print(f"{len(files.excluded)} logs excluded (see excluded.csv)")
+    return 0
+
+
+def cmd_leaderboard(args: argparse.Namespace) -> int:
+    from research_taste.reporting.leaderboard import check_metrics, leaderboards_markdown
+    from research_taste.reporting.runs import newest_per_row, read_runs
+    from research_taste_evals.core.data import DataError
+
+    runs, excluded = read_runs(args.log_dir)
+    if not runs:
+        print(f"no successful current-version logs under {args.log_dir}", file=sys.stderr)
+        return 1
+    try:
+        check_metrics(args.metric, runs)
+    except DataError as error:
+        print(f"research-taste {args.command}: error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    rows = newest_per_row(runs)
+    print(leaderboards_markdown(rows, args.metric or None, args.include_partial), end="")
+    if excluded:
+        print(f"\n{len(excluded)} logs excluded:")
+        for entry in excluded:
+            print(f"  {entry.log.rsplit('/', 1)[-1]}: {entry.reason}")
+    return 0
+
+
+def register(commands: Any) -> None:
+    """Add ``sweep``, ``report`` and ``leaderboard`` to the CLI's subcommands."""
+    sweep = commands.add_parser("sweep", help="run a models x tasks grid from a YAML file")
+    sweep.add_argument("config", help="sweep file (see sweeps/demo.yaml, sweeps/example.yaml)")
+    sweep.add_argument(
+        "--dry-run", action="store_true", help="print the grid and estimated model calls only"
+    )
+    sweep.add_argument(
+        "--shard", help="run only shard i of n (i/n), e.g. one per machine into one log folder"
+    )
+    sweep.add_argument("--log-dir", help="override the sweep file's log_dir (e.g. s3://...)")
+    sweep.set_defaults(func=cmd_sweep)
+
+    report = commands.add_parser(
+        "report", help="leaderboards, CSV, plots and index.html from a folder of logs"
+    )
+    report.add_argument("log_dir", help="folder of Inspect logs (local or s3://)")
+    report.add_argument(
+        "--out",
+        required=True,
+        help="report folder to write: new, empty or a previous report (only its files are "
+        "replaced); never '.', a repository or the log folder",
+    )
+    report.add_argument(
+        "--force",
+        action="store_true",
+        help="add the report to a non-empty folder that is not a previous report (deletes nothing)",
+    )
+    report.add_argument("--metric", action="append", help="show this metric (repeatable)")
+    report.add_argument(
+        "--eval-report",
+        action="store_true",
+        help="also write evaluation_report.md (inspect_evals convention)",
+    )
+    report.add_argument(
+        "--no-viewer", action="store_true", help="skip bundling the inspect view transcripts"
+    )
+    report.add_argument("--include-partial", action="store_true", help=PARTIAL_HELP)
+    report.set_defaults(func=cmd_report)
+
+    board = commands.add_parser("leaderboard", help="print the leaderboards of a log folder")
+    board.add_argument("--log-dir", default="logs", help="folder of Inspect logs (default: logs)")
+    board.add_argument("--metric", action="append", help="show this metric (repeatable)")
+    board.add_argument("--include-partial", action="store_true", help=PARTIAL_HELP)
+    board.set_defaults(func=cmd_leaderboard)

@@ -1,0 +1,331 @@
+"""``research-taste sweep``: run a models x tasks grid from a YAML file with Inspect's eval_set.
+
+``eval_set`` retries failed runs, keeps the finished samples of an interrupted run and skips the
+runs already complete in the log folder, so a scheduled sweep is simply run again. A sweep can
+be split into shards that separate processes (or machines) run into one shared log folder; each
+shard is an ordinary eval set over its part of the grid, so retries and skipping still apply.
+``research-taste report`` then reads the folder (the union of every shard).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
+from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
+from typing import Any
+
+from inspect_ai import Task, eval_set, task_with
+from inspect_ai.model import Model, get_model
+from pydantic import ValidationError
+
+from research_taste.cli.sweep_checks import check_sweep, named_models
+from research_taste.cli.sweep_schema import (
+    ModelRoles,
+    SweepConfig,
+)
+from research_taste.cli.sweep_status import SweepOutcome, sweep_outcome
+from research_taste_evals.core.data import (
+    DataError,
+    cache_dir,
+    describe_validation_error,
+    read_yaml,
+)
+from research_taste_evals.core.demo import DemoRun
+from research_taste_evals.core.errors import ConfigError
+from research_taste_evals.core.task_args import check_task_arguments
+
+# A task's data argument with this value is replaced by demo data its family's demo.py writes.
+DEMO_DATA_VALUE = "demo"
+# Every sweep run carries this tag, so reports can tell sweep logs from ad-hoc runs.
+SWEEP_TAG = "sweep"
+# Task arguments that name the data a run reads: with one, --dry-run counts the samples there.
+DATA_ARG_SUFFIXES = ("_path", "_file")
+
+
+@dataclass(frozen=True)
+class PlannedRun:
+    """One cell of the grid: a task with its arguments, run by one model."""
+
+    task: str
+    args: dict[str, Any]
+    model: str
+    model_roles: ModelRoles
+    model_args: dict[str, dict[str, Any]] = dataclass_field(default_factory=dict)
+
+    def get(self, name: str, role: str | None = None) -> Model:
+        """The Inspect model ``name`` with its sweep model arguments."""
+        return get_model(name, role=role, **self.model_args.get(name, {}))
+
+
+def _demo_runs() -> dict[str, DemoRun]:
+    """Per task, the family's demo run that writes demo data (for ``<data_arg>: demo``)."""
+    from research_taste.cli.demo import DEMO_RUNS
+
+    return {run.name: run for run in DEMO_RUNS if run.data_arg and run.write_data}
+
+
+def demo_data_dir() -> Path:
+    """A stable folder for demo data, so reruns see identical task arguments (and skip)."""
+    return cache_dir() / "demo-data"
+
+
+def _tasks_by_name() -> dict[str, Any]:
+    from research_taste_evals._registry import TASKS
+
+    return {fn.__name__: fn for fn in TASKS}
+
+
+def load_sweep(path: str | Path) -> SweepConfig:
+    """Read and validate a sweep file; errors name the file and the field."""
+    source = Path(path)
+    raw = read_yaml(source)
+    if raw is None:
+        raise DataError(f"{source}: the sweep file is empty (needs log_dir, tasks and models)")
+    try:
+        config = SweepConfig.model_validate(raw)
+    except ValidationError as error:
+        raise DataError(f"{source}: {describe_validation_error(error)}") from error
+    known = _tasks_by_name()
+    demos = _demo_runs()
+    for index, entry in enumerate(config.tasks):
+        if not (entry.models or config.models):
+            raise DataError(
+                f"{source}: field 'tasks.{index}.models': no models for task {entry.task!r} "
+                "(give 'models' at the top of the file or in the task entry)"
+            )
+        if entry.task not in known:
+            raise DataError(
+                f"{source}: field 'tasks.{index}.task': unknown task {entry.task!r}; "
+                f"known: {sorted(known)}"
+            )
+        try:  # the same check as `inspect eval -T` (core.task_args), before anything runs
+            check_task_arguments(known[entry.task], entry.args)
+        except ConfigError as error:
+            raise DataError(f"{source}: field 'tasks.{index}.args': {error}") from error
+        demo = demos.get(entry.task)
+        for name, value in entry.args.items():
+            if value == DEMO_DATA_VALUE and (demo is None or name != demo.data_arg):
+                offered = sorted(f"{run.name}.{run.data_arg}" for run in demos.values())
+                raise DataError(
+                    f"{source}: field 'tasks.{index}.args.{name}': 'demo' data exists only "
+                    f"for these task arguments: {offered}"
+                )
+    check_models(source, config)
+    check_sweep(source, config)  # roles nobody reads, repeated runs, a log_dir that is a file
+    return config
+
+
+def check_models(source: Path, config: SweepConfig) -> None:
+    """Each model and role member must name a known provider (``<provider>/<model>``).
+
+    Only the provider is looked up (no client is built): a dry run needs no API key, and a
+    missing key is reported by the provider when the run starts.
+
+    Raises:
+        DataError: naming the sweep file, the field and the model.
+    """
+    for field, model in named_models(config):
+        provider, slash, _ = model.partition("/")
+        if not slash:
+            raise DataError(f"{source}: field '{field}': {model!r} is not <provider>/<model>")
+        if not provider_is_registered(provider):
+            raise DataError(
+                f"{source}: field '{field}': unknown model provider {provider!r} in {model!r}"
+            )
+
+
+@functools.cache
+def provider_is_registered(provider: str) -> bool:
+    """Whether Inspect knows the model provider ``provider`` (built in, or registered by an
+    installed package's ``inspect_ai`` entry point, e.g. ``baseline``), by Inspect's public
+    registry lookup: ``registry_create`` raises ``LookupError`` for a name it does not know and
+    anything else (here: the provider class asking for its model name) for one it does."""
+    from inspect_ai.util import registry_create
+
+    for name in [provider, *(f"{point.name}/{provider}" for point in _inspect_entry_points())]:
+        try:
+            registry_create("modelapi", name)
+        except LookupError:
+            continue
+        except Exception:
+            return True
+        return True
+    return False
+
+
+def _inspect_entry_points() -> list[EntryPoint]:
+    """Installed packages' Inspect entry points, loaded (as Inspect loads them) so that their
+    providers are registered."""
+    points = list(entry_points(group="inspect_ai"))
+    for point in points:
+        point.load()
+    return points
+
+
+def plan(config: SweepConfig, shard: tuple[int, int] | None = None) -> list[PlannedRun]:
+    """The grid in file order; with ``shard=(i, n)`` only every n-th run starting at the i-th."""
+    runs = [
+        PlannedRun(
+            task=entry.task,
+            args=entry.args,
+            model=model,
+            model_roles=entry.model_roles if entry.model_roles is not None else config.model_roles,
+            model_args=config.model_args,
+        )
+        for entry in config.tasks
+        for model in entry.models or config.models
+    ]
+    if shard is None:
+        return runs
+    index, count = shard
+    return runs[index - 1 :: count]
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """``"i/n"`` -> ``(i, n)`` with ``1 <= i <= n``."""
+    try:
+        index, count = (int(part) for part in text.split("/"))
+    except ValueError:
+        raise DataError(f"--shard {text!r}: expected i/n, e.g. 1/2") from None
+    if not 1 <= index <= count:
+        raise DataError(f"--shard {text!r}: i must be between 1 and n")
+    return index, count
+
+
+def resolve_args(run: PlannedRun) -> dict[str, Any]:
+    """The task arguments with ``demo`` replaced by the family's demo data (a stable folder)."""
+    args = dict(run.args)
+    demo = _demo_runs().get(run.task)
+    # _demo_runs keeps only runs with both fields; mypy needs them narrowed here.
+    if demo and demo.data_arg and demo.write_data and args.get(demo.data_arg) == DEMO_DATA_VALUE:
+        args[demo.data_arg] = str(demo.write_data(demo_data_dir() / run.task))
+    return args
+
+
+def construct(run: PlannedRun) -> Task:
+    """The run's task as its @task function builds it, on the resolved arguments.
+
+    Nothing about models is decided here: roles are resolved when the task runs (core.roles),
+    so a task is built once, anywhere.
+    """
+    return _tasks_by_name()[run.task](**resolve_args(run))
+
+
+def build_tasks(runs: list[PlannedRun]) -> list[Task]:
+    """One Inspect task per planned run (built once), with its model and roles bound to it."""
+    tasks = []
+    for run in runs:
+        task = construct(run)
+        model: str | Model = run.get(run.model) if run.model in run.model_args else run.model
+        roles: dict[str, Any] = {
+            role: (
+                [run.get(m, role) if m in run.model_args else m for m in members]
+                if isinstance(members, list)
+                else run.get(members, role)
+                if members in run.model_args
+                else members
+            )
+            for role, members in run.model_roles.items()
+        }
+        if roles:
+            tasks.append(task_with(task, model=model, model_roles=roles))
+        else:
+            tasks.append(task_with(task, model=model))
+    return tasks
+
+
+def run_sweep(
+    config: SweepConfig, shard: tuple[int, int] | None = None, display: str | None = None
+) -> SweepOutcome:
+    """Run the sweep (or one shard of it); the outcome is true when every run finished.
+
+    An interrupt (Ctrl-C) ends the sweep with the outcome marked ``interrupted``, not an
+    exception: the outcome lists the unfinished runs, read from the log folder.
+    """
+    runs = plan(config, shard)
+    if not runs:
+        return SweepOutcome()
+    interrupted = False
+    try:
+        _run_eval_set(config, runs, shard, display)
+    except KeyboardInterrupt:
+        interrupted = True
+    planned = [(run.task, run.model, resolve_args(run)) for run in runs]
+    return sweep_outcome(config.log_dir, planned, interrupted)
+
+
+def _run_eval_set(
+    config: SweepConfig,
+    runs: list[PlannedRun],
+    shard: tuple[int, int] | None,
+    display: str | None,
+) -> None:
+    eval_set(
+        tasks=build_tasks(runs),
+        log_dir=config.log_dir,
+        log_dir_allow_dirty=shard is not None,  # other shards' logs share the folder
+        epochs=config.epochs,
+        limit=config.limit,
+        max_connections=config.max_connections,
+        max_samples=config.max_samples,
+        max_tasks=config.max_tasks,
+        batch=config.batch,
+        retry_attempts=config.retry_attempts,
+        retry_on_error=config.retry_on_error or None,
+        fail_on_error=config.fail_on_error,
+        log_buffer=config.log_buffer,
+        tags=[SWEEP_TAG, *config.tags],
+        metadata=config.metadata or None,
+        display=display,  # type: ignore[arg-type]
+    )
+
+
+def _sample_count(run: PlannedRun) -> tuple[int | None, str]:
+    """Samples of a planned run: counted from local (or demo) data, else the eval.yaml figure."""
+    from research_taste.reporting.families import task_specs
+
+    declared = task_specs()[run.task].dataset_samples if run.task in task_specs() else None
+    if not any(key.endswith(DATA_ARG_SUFFIXES) for key in run.args):
+        return declared, "eval.yaml"
+    return len(construct(run).dataset), "data"
+
+
+def estimate_calls(run: PlannedRun, samples: int, config: SweepConfig) -> float:
+    """Model calls of a run: samples x epochs x (calls of the model + of each role member).
+
+    Calls per sample are the family's eval.yaml figures (typical with default arguments; parse
+    retries and follow-ups add more), so this is an estimate for budgeting, not a bound.
+    """
+    from research_taste.reporting.families import task_specs
+
+    per_sample = task_specs()[run.task].model_calls_per_sample
+    calls = per_sample.get("model", 1.0)
+    for role, members in run.model_roles.items():
+        calls += per_sample.get(role, 0.0) * (len(members) if isinstance(members, list) else 1)
+    epochs = config.epochs or 1
+    shown = min(samples, config.limit) if config.limit else samples
+    return shown * epochs * calls
+
+
+def dry_run_text(config: SweepConfig, shard: tuple[int, int] | None = None) -> str:
+    """The planned (model, task, arguments) grid, samples and estimated model calls."""
+    lines = [f"log_dir: {config.log_dir}"]
+    total = 0.0
+    for run in plan(config, shard):
+        samples, origin = _sample_count(run)
+        calls = estimate_calls(run, samples, config) if samples is not None else None
+        total += calls or 0.0
+        roles = " ".join(
+            f"{role}={'+'.join(m) if isinstance(m, list) else m}"
+            for role, m in sorted(run.model_roles.items())
+        )
+        args = " ".join(f"{k}={v}" for k, v in sorted(run.args.items()))
+        lines.append(
+            f"{run.model:<32} {run.task:<20} {args or '-'} {roles}".rstrip()
+            + f"  samples={samples if samples is not None else '?'} ({origin})"
+            + f"  ~calls={round(calls) if calls is not None else '?'}"
+        )
+    lines.append(f"{len(lines) - 1} runs, about {round(total)} model calls")
+    return "\n".join(lines)

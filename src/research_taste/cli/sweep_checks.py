@@ -1,0 +1,156 @@
+"""Checks of a sweep file beyond its schema: roles, repeated runs, the log folder, API keys.
+
+Each failure is one :class:`DataError` sentence naming the sweep file and the entry (``field
+'tasks.1.model_roles.grder'``), raised before any run starts: a role nobody reads, a run listed
+twice, a ``log_dir`` that is a file, or a provider that cannot be used (no API key, no client
+package). Roles, repeats and the log folder are checked when the file is read (so ``--dry-run``
+finds them too); keys only before a real run, so a dry run needs none.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from inspect_ai.model import get_model
+
+from research_taste_evals.core.data import DataError
+from research_taste_evals.core.errors import is_inspect_prerequisite_error
+from research_taste_evals.core.roles import _plain as plain_message  # the one markup stripper
+
+if TYPE_CHECKING:
+    from research_taste.cli.sweep_schema import ModelRoles, SweepConfig
+
+# The model roles each task reads (besides the evaluated model); a role a task does not read
+# would be ignored by Inspect, so a sweep naming one is almost always a typo or a wrong entry.
+# tests/bad_inputs/test_sweep_files.py checks that every registered task is listed here.
+TASK_ROLES: dict[str, tuple[str, ...]] = {
+    "eqinfer": (),
+    "expdesign": ("grader",),
+    "paper_weakness": (),
+    "review_critique": (),
+    "idea_pairs": (),
+    "lft": ("grader", "critic"),
+    "lft_grader_check": ("grader",),
+    "tastybench": ("extractor",),
+    "tastybench_extract": ("extractor",),
+}
+# A remote log folder (s3://, ...) cannot be checked from here: eval_set reports it.
+_REMOTE = "://"
+
+
+def check_sweep(source: Path, config: SweepConfig) -> None:
+    """The checks that need no API key: roles, repeated runs and the log folder."""
+    check_roles(source, config)
+    check_repeats(source, config)
+    check_log_dir(f"{source}: field 'log_dir'", config.log_dir)
+
+
+def _roles_text(roles: tuple[str, ...]) -> str:
+    return ", ".join(f"'{r}'" for r in roles) if roles else "none"
+
+
+def check_roles(source: Path, config: SweepConfig) -> None:
+    """A task entry's ``model_roles`` must be roles the task reads; a top-level role, one that
+    at least one of the tasks using the top-level roles reads.
+
+    Raises:
+        DataError: naming the field, the role, and the roles the task(s) read.
+    """
+    shared_users: set[str] = set()
+    for index, entry in enumerate(config.tasks):
+        reads = TASK_ROLES.get(entry.task, ())
+        if entry.model_roles is None:
+            shared_users.add(entry.task)
+            continue
+        for role in entry.model_roles:
+            if role not in reads:
+                raise DataError(
+                    f"{source}: field 'tasks.{index}.model_roles.{role}': task {entry.task} "
+                    f"reads no model role '{role}' (its roles: {_roles_text(reads)})"
+                )
+    read_by_any = sorted({role for task in shared_users for role in TASK_ROLES.get(task, ())})
+    for role in config.model_roles:
+        if role not in read_by_any:
+            raise DataError(
+                f"{source}: field 'model_roles.{role}': no task using the top-level roles "
+                f"({', '.join(sorted(shared_users)) or 'none'}) reads a model role '{role}' "
+                f"(their roles: {_roles_text(tuple(read_by_any))})"
+            )
+
+
+def _run_key(task: str, args: dict, model: str, roles: ModelRoles) -> str:
+    return json.dumps([task, args, model, roles], sort_keys=True, default=str)
+
+
+def check_repeats(source: Path, config: SweepConfig) -> None:
+    """The same task, arguments, model and roles listed twice would run (and count) twice.
+
+    Raises:
+        DataError: naming both task entries and the repeated run.
+    """
+    if len(set(config.models)) < len(config.models):
+        raise DataError(f"{source}: field 'models': a model is listed twice")
+    first: dict[str, int] = {}
+    for index, entry in enumerate(config.tasks):
+        roles = entry.model_roles if entry.model_roles is not None else config.model_roles
+        for model in entry.models or config.models:
+            key = _run_key(entry.task, entry.args, model, roles)
+            if key in first:
+                where = (
+                    f"entry 'tasks.{index}' lists the model twice"
+                    if first[key] == index
+                    else f"entries 'tasks.{first[key]}' and 'tasks.{index}' both run it"
+                )
+                raise DataError(
+                    f"{source}: task {entry.task} with model {model} and the same arguments "
+                    f"and roles is listed twice: {where}; remove one"
+                )
+            first[key] = index
+
+
+def check_log_dir(where: str, log_dir: str) -> None:
+    """``log_dir`` must be a folder, or not exist yet (it is created); ``where`` names it.
+
+    Raises:
+        DataError: ``log_dir`` is an existing file.
+    """
+    if _REMOTE in log_dir:
+        return
+    path = Path(log_dir).expanduser()
+    if path.exists() and not path.is_dir():
+        raise DataError(f"{where}: {path} is a file, not a folder (logs go in a folder)")
+
+
+def named_models(config: SweepConfig) -> list[tuple[str, str]]:
+    """(field, model) for every model and role member the file names, top level and per task."""
+    named = [(f"models.{i}", model) for i, model in enumerate(config.models)]
+    scopes: list[tuple[str, ModelRoles]] = [("model_roles", config.model_roles)]
+    for index, entry in enumerate(config.tasks):
+        named += [(f"tasks.{index}.models.{i}", m) for i, m in enumerate(entry.models or [])]
+        scopes.append((f"tasks.{index}.model_roles", entry.model_roles or {}))
+    for prefix, roles in scopes:
+        for role, members in roles.items():
+            if isinstance(members, list):
+                named += [(f"{prefix}.{role}.{i}", model) for i, model in enumerate(members)]
+            else:
+                named.append((f"{prefix}.{role}", members))
+    return named
+
+
+def check_credentials(source: Path | str, config: SweepConfig) -> None:
+    """Build every model and role member (no call): a missing API key or client package is
+    reported now, naming the entry, not by the provider once the runs start.
+
+    Raises:
+        DataError: naming the sweep file, the field, the model and the provider's complaint.
+    """
+    for field, model in named_models(config):
+        try:
+            get_model(model)
+        except Exception as error:
+            if not is_inspect_prerequisite_error(error):
+                raise
+            reason = plain_message(error)
+            raise DataError(f"{source}: field '{field}': {model}: {reason}") from error

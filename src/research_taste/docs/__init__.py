@@ -1,0 +1,1 @@
+"""Generators of README tables and figures (run from bench/ scripts; checked by tests)."""

@@ -1,0 +1,1 @@
+"""Packaged open-weights chat models, offline: the ``local/`` Inspect model provider."""

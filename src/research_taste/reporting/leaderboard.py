@@ -1,0 +1,250 @@
+"""Runs -> per-task leaderboards: headline metrics with CIs, sample counts, failure rates, usage.
+
+Rows are model x configuration (the newest complete run of each, see ``runs.newest_per_row``),
+ranked by the first metric column; a partial run (fewer samples scored than asked for) is
+marked and listed unranked below the ranked rows unless ``include_partial``. Columns are the
+few headline metrics the task's family declares in its ``eval.yaml`` (or the ``--metric`` names
+asked for), each with its 95% interval where the log has one: ``<metric>_ci_low``/
+``<metric>_ci_high`` as the task computed them, else ``<metric>_stderr`` as a normal interval;
+beside them every task's answer-shape figures ``unparsed_rate`` and ``reasked_rate`` (a dash
+where a log lacks them). The full metric set of every run goes to CSV through Inspect's own
+``evals_df``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from research_taste.reporting.families import TaskReportSpec, task_specs
+from research_taste.reporting.runs import LOCATION_ARG_SUFFIXES, Run
+from research_taste_evals.core.data import DataError
+
+Z_95 = 1.959963984540054  # two-sided 95% normal quantile, for stderr-based intervals
+CI_LOW, CI_HIGH, STDERR = "_ci_low", "_ci_high", "_stderr"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One metric value of a row with its interval (None where the log has none)."""
+
+    value: float | None
+    low: float | None = None
+    high: float | None = None
+
+    def text(self) -> str:
+        if self.value is None:
+            return ""
+        shown = fmt(self.value)
+        if self.low is not None and self.high is not None:
+            shown += f" [{fmt(self.low)}, {fmt(self.high)}]"
+        return shown
+
+
+SIGNIFICANT = 3  # every figure of every table and plot: three significant digits
+ANSWER_SHAPE = ("unparsed_rate", "reasked_rate")  # beside every headline (issue #17)
+DASH = "–"  # a figure the log does not hold
+UNRANKED = "–"
+
+
+def fmt(value: float | None) -> str:
+    """Three significant digits (``0.400``, ``5.95``, ``12.3``, ``1,234``); NaN shows as ``nan``."""
+    if value is None:
+        return ""
+    if math.isnan(value):
+        return "nan"
+    if math.isinf(value) or abs(value) >= 10**SIGNIFICANT:
+        return f"{value:,.0f}"
+    return f"{value:#.{SIGNIFICANT}g}".rstrip(".")
+
+
+def cell(run: Run, metric: str) -> Cell:
+    """``metric`` of ``run`` with its 95% interval when the log holds one."""
+    value = run.metrics.get(metric)
+    if value is None:
+        return Cell(None)
+    low, high = run.metrics.get(metric + CI_LOW), run.metrics.get(metric + CI_HIGH)
+    if low is not None and high is not None:
+        return Cell(value, low, high)
+    stderr = run.metrics.get(metric + STDERR)
+    if stderr is not None and not math.isnan(stderr) and not math.isnan(value):
+        return Cell(value, value - Z_95 * stderr, value + Z_95 * stderr)
+    return Cell(value)
+
+
+def known_metrics(runs: list[Run]) -> list[str]:
+    """Every metric name the runs report, in first-seen order."""
+    names: list[str] = []
+    for run in runs:
+        names.extend(name for name in run.metrics if name not in names)
+    return names
+
+
+def check_metrics(requested: list[str] | None, runs: list[Run]) -> None:
+    """Raise, listing the known names, when a requested metric is in no run."""
+    if not requested:
+        return
+    known = known_metrics(runs)
+    unknown = [name for name in requested if name not in known]
+    if unknown:
+        raise DataError(f"unknown metric(s) {unknown}; known: {', '.join(sorted(known)) or 'none'}")
+
+
+def columns_for(task: str, runs: list[Run], requested: list[str] | None) -> list[str]:
+    """The metric columns of a task's table: the requested ones it reports, else its headline."""
+    if requested:
+        reported = set(known_metrics(runs))
+        return [name for name in requested if name in reported]
+    return list(task_specs()[task].headline_metrics)
+
+
+def answer_shape(run: Run, name: str) -> str:
+    """``unparsed_rate`` / ``reasked_rate`` of a run, or a dash where its log lacks it."""
+    value = run.metrics.get(name)
+    return DASH if value is None else fmt(value)
+
+
+def failure_text(run: Run, spec: TaskReportSpec) -> str:
+    """The task's other failure counts (those beyond the answer-shape figures), or a dash."""
+    parts = [
+        f"{name}={fmt(run.metrics[name])}"
+        for name in spec.failure_metrics
+        if name in run.metrics and name not in ANSWER_SHAPE
+    ]
+    errored = run.total_samples - run.completed_samples
+    if errored:
+        parts.insert(0, f"errored_samples={errored}")
+    return " ".join(parts) or DASH
+
+
+def ranked(rows: list[Run], metric: str | None, include_partial: bool) -> list[tuple[str, Run]]:
+    """Rows in leaderboard order with their rank (higher ``metric`` first, undefined last).
+
+    Partial runs are ranked only with ``include_partial``; otherwise they follow the ranked
+    rows with the rank ``–``.
+    """
+
+    def order(run: Run) -> tuple[int, float, tuple[str, str, str]]:
+        value = run.metrics.get(metric) if metric else None
+        defined = value is not None and not math.isnan(value)
+        return (0 if defined else 1, -(value or 0.0) if defined else 0.0, run.key)
+
+    ranks = [run for run in rows if include_partial or not run.partial]
+    rest = [run for run in rows if not (include_partial or not run.partial)]
+    out = [(str(i), run) for i, run in enumerate(sorted(ranks, key=order), start=1)]
+    return out + [(UNRANKED, run) for run in sorted(rest, key=order)]
+
+
+def varying_keys(rows: list[Run]) -> set[str]:
+    """Configuration keys whose value differs between rows (the ones worth a column)."""
+    keys = {key for run in rows for key in run.config}
+    return {key for key in keys if len({repr(run.config.get(key)) for run in rows}) > 1}
+
+
+def config_label(run: Run, keys: set[str]) -> str:
+    """The configuration values that tell this row apart, plus the model roles."""
+    parts = [f"{key}={value}" for key, value in sorted(run.config.items()) if key in keys]
+    parts += [f"{role}={'+'.join(models)}" for role, models in sorted(run.roles.items())]
+    return " ".join(parts) or "-"
+
+
+def table_rows(
+    task: str, rows: list[Run], metrics: list[str], include_partial: bool = False
+) -> list[list[str]]:
+    """Header plus one ranked line of cells per row (the Markdown tables)."""
+    spec = task_specs()[task]
+    keys = varying_keys(rows)
+    header = ["rank", "model", "configuration", "samples", *metrics, *ANSWER_SHAPE]
+    header += ["other failures", "tokens", "cost (USD)", "date"]
+    lines = [header]
+    for rank, run in ranked(rows, metrics[0] if metrics else None, include_partial):
+        lines.append(
+            [
+                rank,
+                run.model,
+                config_label(run, keys),
+                run.counts,
+                *(cell(run, name).text() for name in metrics),
+                *(answer_shape(run, name) for name in ANSWER_SHAPE),
+                failure_text(run, spec),
+                str(run.tokens),
+                f"{run.cost:.2f}" if run.cost is not None else "not reported",
+                run.created[:10],
+            ]
+        )
+    return lines
+
+
+def partial_note(rows: list[Run], include_partial: bool) -> str:
+    """One sentence on the partial rows of a table (empty when there are none)."""
+    partial = [run for run in rows if run.partial]
+    if not partial:
+        return ""
+    listed = ", ".join(
+        f"{run.model} ({run.completed_samples}/{run.total_samples})" for run in partial
+    )
+    how = (
+        "ranked with the others (--include-partial)"
+        if include_partial
+        else ("not ranked (--include-partial ranks them)")
+    )
+    return f"Partial runs (fewer samples scored than asked for), {how}: {listed}."
+
+
+def markdown_table(lines: list[list[str]]) -> str:
+    """A Markdown pipe table; ``|`` inside cells is escaped."""
+    escaped = [[value.replace("|", "\\|") for value in line] for line in lines]
+    out = ["| " + " | ".join(escaped[0]) + " |", "|" + "---|" * len(escaped[0])]
+    out += ["| " + " | ".join(line) + " |" for line in escaped[1:]]
+    return "\n".join(out)
+
+
+def tasks_in(rows: list[Run]) -> list[str]:
+    """Tasks with rows, in the order the families declare them."""
+    present = {run.task for run in rows}
+    return [task for task in task_specs() if task in present]
+
+
+def leaderboards_markdown(
+    rows: list[Run], requested: list[str] | None = None, include_partial: bool = False
+) -> str:
+    """One section per task: its title, table and the note on partial runs."""
+    sections = []
+    for task in tasks_in(rows):
+        task_rows = [run for run in rows if run.task == task]
+        spec = task_specs()[task]
+        metrics = columns_for(task, task_rows, requested)
+        note = partial_note(task_rows, include_partial)
+        sections.append(
+            f"### {task} ({spec.title}, version {spec.version})\n\n"
+            + markdown_table(table_rows(task, task_rows, metrics, include_partial))
+            + (f"\n\n{note}" if note else "")
+        )
+    return "\n\n".join(sections) + "\n"
+
+
+def write_full_csv(runs: list[Run], out: Path) -> Path:
+    """Every metric of every run (and the log's configuration) via Inspect's ``evals_df``.
+
+    The ``log`` column holds the path below the log folder, and location arguments
+    (``*_path``/``*_dir``/``*_file``) only their last part: no path of the building machine.
+    """
+    from inspect_ai.analysis import evals_df
+
+    frame = evals_df([run.log for run in runs], quiet=True)
+    relpaths = {run.log: run.relpath for run in runs}
+    relpaths.update({run.log.removeprefix("file://"): run.relpath for run in runs})
+    if "log" in frame.columns:
+        frame["log"] = [relpaths.get(str(value), str(value)) for value in frame["log"]]
+    for column in frame.columns:
+        if column.startswith("task_arg_") and column.endswith(LOCATION_ARG_SUFFIXES):
+            frame[column] = [_last_part(value) for value in frame[column]]
+    frame.to_csv(out, index=False)
+    return out
+
+
+def _last_part(value: object) -> object:
+    if isinstance(value, str) and ("/" in value or "\\" in value):
+        return value.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+    return value

@@ -1,0 +1,140 @@
+"""Report plots (PNG): one small chart per metric, and a trend chart when there are trends.
+
+Each metric gets its own horizontal bar chart (rows on the y axis, so long model names stay
+readable), sized to be shown at its natural size (about 560 x 100+40/row px). Every bar is
+labelled with its value, so a 0 reads ``0.00`` and an undefined value reads ``nan
+(undefined)`` instead of an empty panel; whiskers are the 95% interval where the log has one.
+A trend chart (headline metric over sweep dates) is drawn only for two or more sweep dates.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+from research_taste.reporting.leaderboard import cell, config_label, fmt, varying_keys
+from research_taste.reporting.runs import Run
+
+DPI = 100
+BAR_COLOR = "#4c72b0"
+PARTIAL_COLOR = "#f0ad4e"
+NAN_COLOR = "#c44e52"
+WIDTH_IN = 5.6
+FONT = 10
+
+
+def _pyplot() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only, never a display
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _label(run: Run, keys: set[str]) -> str:
+    config = config_label(run, keys)
+    name = run.model if config == "-" else f"{run.model}\n{config}"
+    return f"{name} (partial)" if run.partial else name
+
+
+def _limits(values: list[float], lows: list[float], highs: list[float]) -> tuple[float, float]:
+    finite = [v for v in (*values, *lows, *highs) if not math.isnan(v)]
+    low, high = min([0.0, *finite]), max([0.0, *finite])
+    if high - low == 0:
+        high = 1.0  # all zero or undefined: a 0..1 axis, every bar labelled
+    pad = 0.22 * (high - low)  # room for the value labels beside the bars
+    return low - (pad if low < 0 else 0.0), high + pad
+
+
+def plot_metric(task: str, rows: list[Run], metric: str, out_dir: Path) -> Path:
+    """``<task>-<metric>.png``: one bar per row, its value printed, 95% whiskers if reported."""
+    plt = _pyplot()
+    keys = varying_keys(rows)
+    cells = [cell(run, metric) for run in rows]
+    values = [c.value if c.value is not None else math.nan for c in cells]
+    lows = [c.low if c.low is not None else math.nan for c in cells]
+    highs = [c.high if c.high is not None else math.nan for c in cells]
+    height = 1.0 + 0.45 * max(len(rows), 2)
+    figure, axis = plt.subplots(figsize=(WIDTH_IN, height))
+    positions = list(range(len(rows)))[::-1]  # the first row on top
+    colors = [PARTIAL_COLOR if run.partial else BAR_COLOR for run in rows]
+    bars = [0.0 if math.isnan(v) else v for v in values]
+    axis.barh(positions, bars, color=colors, height=0.6)
+    for y, value, low, high in zip(positions, values, lows, highs, strict=True):
+        if not math.isnan(value) and not math.isnan(low) and not math.isnan(high):
+            axis.errorbar(
+                [value],
+                [y],
+                xerr=[[value - low], [high - value]],
+                fmt="none",
+                ecolor="black",
+                capsize=3,
+                linewidth=1,
+            )
+    left, right = _limits(values, lows, highs)
+    axis.set_xlim(left, right)
+    for y, value, high in zip(positions, values, highs, strict=True):
+        if math.isnan(value):
+            axis.annotate(
+                "nan (undefined)",
+                (0, y),
+                xytext=(4, 0),
+                textcoords="offset points",
+                va="center",
+                color=NAN_COLOR,
+                fontsize=FONT,
+            )
+            continue
+        anchor = value if math.isnan(high) else max(value, high)
+        axis.annotate(
+            fmt(value),
+            (max(anchor, 0.0), y),
+            xytext=(4, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize=FONT,
+        )
+    axis.set_yticks(positions, [_label(run, keys) for run in rows], fontsize=FONT - 1)
+    axis.axvline(0, color="#888", linewidth=0.8)
+    axis.tick_params(axis="x", labelsize=FONT - 1)
+    axis.set_title(f"{task}: {metric}", fontsize=FONT + 1, loc="left")
+    axis.spines[["top", "right"]].set_visible(False)
+    figure.tight_layout()
+    path = out_dir / f"{task}-{metric}.png"
+    figure.savefig(path, dpi=DPI)
+    plt.close(figure)
+    return path
+
+
+def sweep_dates(runs: list[Run]) -> list[str]:
+    """The distinct days the runs were made on."""
+    return sorted({run.created[:10] for run in runs})
+
+
+def plot_trend(task: str, runs: list[Run], metric: str, out_dir: Path) -> Path | None:
+    """``<task>_trend.png``: ``metric`` per model over sweep dates; None under two dates."""
+    if len(sweep_dates(runs)) < 2:
+        return None
+    plt = _pyplot()
+    keys = varying_keys(runs)
+    series: dict[str, list[tuple[str, float]]] = {}
+    for run in sorted(runs, key=lambda r: r.created):
+        value = run.metrics.get(metric, math.nan)
+        series.setdefault(_label(run, keys).replace("\n", " "), []).append(
+            (run.created[:10], value)
+        )
+    figure, axis = plt.subplots(figsize=(WIDTH_IN, 3.6))
+    for label, points in sorted(series.items()):
+        dates, values = zip(*points, strict=True)
+        axis.plot(dates, values, marker="o", label=label)
+    axis.set_ylabel(metric, fontsize=FONT)
+    axis.set_title(f"{task}: {metric} over sweep dates", fontsize=FONT + 1, loc="left")
+    axis.tick_params(labelsize=FONT - 1)
+    axis.legend(fontsize=FONT - 2)
+    figure.tight_layout()
+    path = out_dir / f"{task}_trend.png"
+    figure.savefig(path, dpi=DPI)
+    plt.close(figure)
+    return path

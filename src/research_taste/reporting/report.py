@@ -1,0 +1,163 @@
+"""``research-taste report``: a log folder -> a publishable report folder.
+
+Writes ``report.md`` (leaderboards + excluded logs), ``metrics.csv`` (every metric of every
+run, via ``inspect_ai.analysis.evals_df``), ``excluded.csv``, per task and metric
+``<task>-<metric>.png`` (bars with 95% error bars) and, with two or more sweep dates,
+``<task>_trend.png``, ``index.html`` (all of it as one static page, each row linked to its
+transcripts in the bundled ``viewer/``), and with ``eval_report=True`` also
+``evaluation_report.md`` (inspect_evals convention). Everything is written to a scratch folder
+first and then put in place by ``publish``, which never deletes what a report did not write;
+a failure leaves no half-written report.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from research_taste.reporting import site
+from research_taste.reporting.eval_report import eval_report_markdown
+from research_taste.reporting.families import task_specs
+from research_taste.reporting.leaderboard import (
+    ANSWER_SHAPE,
+    check_metrics,
+    columns_for,
+    markdown_table,
+    partial_note,
+    table_rows,
+    tasks_in,
+    write_full_csv,
+)
+from research_taste.reporting.plots import plot_metric, plot_trend
+from research_taste.reporting.publish import check_target, publish
+from research_taste.reporting.runs import Excluded, Run, newest_per_row, read_runs
+from research_taste.reporting.viewer import bundle_viewer, transcript_link
+from research_taste_evals.core.data import DataError
+
+TITLE = "Research taste evals: leaderboards"
+
+
+@dataclass(frozen=True)
+class ReportFiles:
+    """What a report run wrote (paths inside the output folder)."""
+
+    out_dir: Path
+    tasks: list[str]
+    excluded: list[Excluded]
+
+
+def _excluded_markdown(excluded: list[Excluded]) -> str:
+    if not excluded:
+        return "## Excluded logs\n\nNone.\n"
+    lines = [["log", "task", "model", "reason"]]
+    lines += [[Path(e.log).name, e.task, e.model, e.reason] for e in excluded]
+    return "## Excluded logs\n\n" + markdown_table(lines) + "\n"
+
+
+def _write_excluded_csv(excluded: list[Excluded], path: Path) -> None:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["log", "task", "model", "reason"])
+        writer.writerows([e.log, e.task, e.model, e.reason] for e in excluded)
+
+
+def _task_section(
+    task: str,
+    rows: list[Run],
+    runs: list[Run],
+    names: list[str],
+    work: Path,
+    links: dict[str, str],
+    include_partial: bool,
+) -> tuple[str, str, str]:
+    """(markdown, html heading, html body) of one task."""
+    spec = task_specs()[task]
+    lines = table_rows(task, rows, names, include_partial)
+    plots = [plot_metric(task, rows, name, work) for name in names]
+    trend = plot_trend(task, runs, names[0] if names else spec.headline_metrics[0], work)
+    plots += [trend] if trend else []
+    heading = f"{task}: {spec.title} (version {spec.version})"
+    note = partial_note(rows, include_partial)
+    ranked_by = f"Ranked by {names[0]} (higher first)." if names else ""
+    markdown = f"## {heading}\n\n{ranked_by} {note}\n\n{markdown_table(lines)}\n\n"
+    markdown += "".join(f"![{p.stem}]({p.name})\n" for p in plots)
+    shown = list(dict.fromkeys([*names, *ANSWER_SHAPE, *spec.failure_metrics]))
+    body = (
+        f"<p class='note'>{ranked_by} {html.escape(note)}</p>\n"
+        f"{site.leaderboard_html(spec, rows, names, links, include_partial)}\n"
+        f"{site.meanings_html(shown, spec.metric_meanings)}\n{site.images_html(plots)}"
+    )
+    return markdown, heading, body
+
+
+def write_report(
+    log_dir: str,
+    out_dir: str | Path,
+    metrics: list[str] | None = None,
+    eval_report: bool = False,
+    bundle: bool = True,
+    force: bool = False,
+    include_partial: bool = False,
+) -> ReportFiles:
+    """Read ``log_dir`` and write the report folder ``out_dir`` (see ``publish``).
+
+    Raises:
+        DataError: ``out_dir`` must not be written (see ``publish.check_target``), no fit run
+            in ``log_dir``, or a ``metrics`` name no run reports.
+    """
+    out = Path(out_dir)
+    check_target(out, log_dir, force)
+    runs, excluded = read_runs(log_dir)
+    if not runs:
+        reasons = "; ".join(f"{Path(e.log).name}: {e.reason}" for e in excluded[:5])
+        raise DataError(f"{log_dir}: no successful current-version logs. {reasons}".strip())
+    check_metrics(metrics, runs)
+    rows = newest_per_row(runs)
+    out.expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(dir=out.expanduser().resolve().parent, prefix=f".{out.name}-"))
+    try:
+        links = {run.log: transcript_link(run, log_dir, out, bundled=bundle) for run in runs}
+        markdown, sections = [f"# {TITLE}\n\nFrom `{_shown(log_dir)}`.\n"], []
+        for task in tasks_in(rows):
+            task_rows = [run for run in rows if run.task == task]
+            names = columns_for(task, task_rows, metrics)
+            task_runs = [r for r in runs if r.task == task]
+            text, heading, body = _task_section(
+                task, task_rows, task_runs, names, work, links, include_partial
+            )
+            markdown.append(text)
+            sections.append((task, heading, body))
+        markdown.append(_excluded_markdown(excluded))
+        (work / "report.md").write_text("\n".join(markdown), encoding="utf-8")
+        write_full_csv(runs, work / "metrics.csv")
+        _write_excluded_csv(excluded, work / "excluded.csv")
+        partial = sum(run.partial for run in rows)
+        intro = (
+            f"{len(rows)} rows from {len(runs)} runs in <code>{html.escape(_shown(log_dir))}"
+            f"</code>; {len(excluded)} logs excluded (listed at the end)"
+            + (f"; {partial} partial rows marked" if partial else "")
+            + ". Intervals are 95% where the log has them; nan = undefined, never 0; "
+            "– = not in the log. Figures have three significant digits."
+        )
+        page = site.page(TITLE, intro, sections, excluded)
+        (work / "index.html").write_text(page, encoding="utf-8")
+        if eval_report:
+            (work / "evaluation_report.md").write_text(eval_report_markdown(rows), encoding="utf-8")
+        if bundle:
+            bundle_viewer(runs, work)
+        publish(work, out)
+    finally:
+        if work.exists():
+            shutil.rmtree(work)
+    return ReportFiles(out_dir=out, tasks=tasks_in(rows), excluded=excluded)
+
+
+def _shown(log_dir: str) -> str:
+    """The log folder as the report names it: never an absolute local path."""
+    if "://" in log_dir and not log_dir.startswith("file://"):
+        return log_dir
+    return Path(log_dir.removeprefix("file://")).name if Path(log_dir).is_absolute() else log_dir

@@ -1,0 +1,78 @@
+"""Transcripts one click away: the bundled ``inspect view`` and each row's link into it.
+
+``inspect view bundle`` copies a log folder and Inspect's viewer into ``viewer/``; the viewer
+opens a log at ``viewer/index.html#/logs/<path below the log folder>``. Only the logs the
+report shows are bundled (they are copied to a scratch folder first, under the same relative
+paths), so an unreadable or excluded log can neither sink the bundle nor be published. The
+bundle's ``index.html`` records the absolute log folder it was built from; that entry is
+removed, so no path of the building machine is published. Without a bundle, a row links to
+its log file itself: relative to the report for a local log folder, the log's URL otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from urllib.parse import quote
+
+from research_taste.reporting.runs import Run
+from research_taste_evals.core.data import DataError
+
+VIEWER_DIR = "viewer"
+CONTEXT = re.compile(r'(<script id="log_dir_context" type="application/json">)(.*?)(</script>)')
+
+
+def transcript_link(run: Run, log_dir: str, out_dir: Path, bundled: bool) -> str:
+    """The URL of ``run``'s transcripts, relative to ``out_dir/index.html`` where local."""
+    if bundled:
+        return f"{VIEWER_DIR}/index.html#/logs/{quote(run.relpath)}"
+    if "://" in log_dir and not log_dir.startswith("file://"):
+        return f"{log_dir.rstrip('/')}/{quote(run.relpath)}"
+    logs = Path(log_dir.removeprefix("file://")).expanduser().resolve()
+    relative = os.path.relpath(logs / run.relpath, out_dir.expanduser().resolve())
+    return quote(Path(relative).as_posix())
+
+
+def _stage(runs: list[Run], stage: Path) -> None:
+    """Copy each run's log to ``stage/<relpath>`` (local or remote, through fsspec)."""
+    import fsspec  # inspect_ai's own filesystem layer (s3:// and the rest)
+
+    for run in runs:
+        target = stage / run.relpath
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with fsspec.open(run.log, "rb") as source, target.open("wb") as copy:
+            shutil.copyfileobj(source, copy)
+
+
+def _scrub(index: Path) -> None:
+    """Drop the building machine's absolute log folder from the viewer's page."""
+    text = index.read_text(encoding="utf-8")
+
+    def keep_relative(match: re.Match[str]) -> str:
+        context = json.loads(match.group(2))
+        context.pop("abs_log_dir", None)
+        return match.group(1) + json.dumps(context) + match.group(3)
+
+    index.write_text(CONTEXT.sub(keep_relative, text), encoding="utf-8")
+
+
+def bundle_viewer(runs: list[Run], out_dir: Path) -> Path:
+    """``inspect view bundle`` of ``runs``' logs into ``out_dir/viewer``."""
+    target = out_dir / VIEWER_DIR
+    with tempfile.TemporaryDirectory(prefix="research-taste-bundle-") as scratch:
+        stage = Path(scratch) / "logs"
+        _stage(runs, stage)
+        command = [sys.executable, "-m", "inspect_ai", "view", "bundle"]
+        command += ["--log-dir", str(stage), "--output-dir", str(target), "--overwrite"]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        detail = (done.stderr or done.stdout).strip().splitlines()
+        raise DataError(f"inspect view bundle failed: {detail[-1] if detail else 'no message'}")
+    _scrub(target / "index.html")
+    return target
