@@ -148,3 +148,19 @@ def test_baselines_answer_the_probe() -> None:
     assert asyncio.run(RecallProbe(cache=False).recognise(item, knower)).recognized is True
     # Its other answers are unchanged.
     assert asyncio.run(knower.generate("Which project?")).completion == "1"
+
+
+def test_a_rerun_repeats_no_probe_call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inspect's cache (no expiry, not per epoch): a new run's probe reuses the first answer."""
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path))
+    calls: list[int] = []
+
+    def respond(messages: list[ChatMessage]) -> str:
+        calls.append(1)
+        return "I do not recognise this paper."
+
+    model = scripted_model(respond)
+    for _ in range(2):  # two runs: two probes, as two task builds would make
+        result = asyncio.run(RecallProbe().recognise(_items()[0], model))
+        assert result.recognized is False
+    assert len(calls) == 1

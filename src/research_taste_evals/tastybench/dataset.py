@@ -288,6 +288,8 @@ def load_papers(
             representation,
             "; ".join(f"{pid}: {', '.join(found)}" for pid, found in leaks.items()),
         )
+    if len(leaks) == len(papers):
+        logger.warning("%s: every text names its paper: recognized_rate will be NaN", text_path)
     metadata = {
         "paper_set": paper_set,
         "papers": len(papers),
