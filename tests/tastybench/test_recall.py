@@ -325,3 +325,28 @@ def test_dry_run_estimate_counts_the_probe() -> None:
     task = declared["metadata"]["extras"]["tasks"]["tastybench"]
     samples = next(t["dataset_samples"] for t in declared["tasks"] if t["name"] == "tastybench")
     assert task["model_calls_per_sample"]["model"] == pytest.approx(1 + 37 / samples, abs=0.005)
+
+
+def test_a_bad_pub_date_is_one_sentence_naming_file_paper_field(tmp_path: Path) -> None:
+    from research_taste_evals.core.data import DataError
+    from research_taste_evals.tastybench.dataset import load_papers
+
+    papers = _papers()[:3]
+    papers[1]["date"] = "Spring 2024"
+    with pytest.raises(DataError, match=r"llm_rl_yix_curate.csv: paper p01: field 'pub_date'"):
+        load_papers("curated", "idea", _write_raw(tmp_path / "data", papers))
+
+
+def _write_raw(directory: Path, papers: list[dict[str, object]]) -> Path:
+    """:func:`_write` for papers whose date is not parseable (series start from 2023-01)."""
+    fixed = [dict(p, date="2023-01-15") for p in papers]
+    folder = _write(directory, fixed)
+    path = folder / UPSTREAM_DATA_DIR / PAPER_FILES["curated"].filename
+    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    for row, paper in zip(rows, papers, strict=True):
+        row["pub_date"] = str(paper["date"])
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return folder
