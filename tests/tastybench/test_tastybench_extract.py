@@ -135,3 +135,23 @@ def test_anonymize_asks_for_no_names_and_withholds_a_text_that_names_its_paper(
     written, failed = write_representations(log, tmp_path / "ideas.csv")
     assert written == 8 and set(failed) == {DEMO_PAPERS[0][0], DEMO_PAPERS[1][0]}
     assert (log.eval.metadata or {})["anonymize"] is True
+
+
+def test_cli_anonymize_withholds_texts_that_name_their_paper(
+    demo_dir: Path, tmp_path: Path
+) -> None:
+    """The lead-sentences baseline copies the demo abstracts' opening title: all withheld."""
+    output = tmp_path / "ideas.csv"
+    code = main(
+        [
+            "tastybench-extract",
+            "--model", "baseline/tastybench-lead",
+            "--data-path", str(demo_dir),
+            "--output", str(output),
+            "--log-dir", str(tmp_path / "logs"),
+            "--anonymize",
+        ]
+    )  # fmt: skip
+    assert code == 0
+    rows = _rows(output)
+    assert len(rows) == 10 and all(row["idea"] == "" for row in rows)
