@@ -63,6 +63,12 @@ DAPO = "DAPO: An Open-Source LLM Reinforcement Learning System at Scale"
             False,
         ),
         ("", TITLE, False),
+        ("Title: Unknown\nYear: Unknown", TITLE, False),
+        ("Title: I do not recognise this paper.", TITLE, False),
+        ('{"recognized": false, "title": null, "year": null}', TITLE, False),
+        # declining, but quoting the title: named
+        (f'{{"recognized": false}} Though it reads like "{TITLE}".', TITLE, True),
+        (f"I don't recognise it for sure; it might be *{TITLE}* (2024).", TITLE, True),
     ],
 )
 def test_names_item_titles(reply: str, title: str, named: bool) -> None:
