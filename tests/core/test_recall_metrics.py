@@ -11,6 +11,7 @@ from research_taste_evals.core.recall_metrics import (
     post_cutoff_values,
     recognition_values,
     unrecognized_items,
+    unrecognized_values,
 )
 
 
@@ -69,3 +70,19 @@ def test_recognition_values_over_distinct_unleaked_items() -> None:
     assert math.isnan(all_leak["recognized_rate"]) and all_leak["leaked_items"] == 1
     assert math.isnan(recognition_values([_score(1, None)])["recognized_rate"])  # probe off
     assert unrecognized_items([_score(1, None)]) is None
+
+
+def test_unrecognized_values_hand_worked() -> None:
+    seen = {"recognized": True, "identity_leak": False}
+    unseen = {"recognized": False, "identity_leak": False}
+    leaked = {"recognized": None, "identity_leak": True}
+    scores = [
+        _score(1, None, {"a": unseen, "b": unseen}),  # kept
+        _score(0, None, {"a": unseen, "c": seen}),  # one recognised: out
+        _score(0, None, {"d": leaked, "b": unseen}),  # a leak is not "unrecognised": out
+        _score(0, None, {"b": unseen, "e": unseen}),  # kept
+    ]
+    values = unrecognized_values(scores, "accuracy", lambda s: _accuracy(s)["accuracy"])
+    assert values == {"accuracy_unrecognized": 0.5, "unrecognized_samples": 2.0}
+    off = unrecognized_values([_score(1, None)], "accuracy", lambda s: 1.0)
+    assert math.isnan(off["accuracy_unrecognized"]) and math.isnan(off["unrecognized_samples"])
