@@ -274,3 +274,46 @@ def _write_raw(directory: Path, papers: list[dict[str, object]]) -> Path:
         writer.writeheader()
         writer.writerows(rows)
     return folder
+
+
+def test_epochs_ask_each_paper_once_and_keep_the_twins(
+    tmp_path: Path,
+    scripted_model: ScriptedModel,
+    metrics_of: Metrics,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    papers = _papers()[:4] + _papers()[KNOWN : KNOWN + 4]
+    data = _write(tmp_path / "data", papers)
+    respond = held_out_model(papers, CUTOFF)
+    probes: list[int] = []
+
+    def counted(messages: list[ChatMessage]) -> str:
+        probes.extend([1] if is_probe_prompt(messages[-1].text) else [])
+        return respond(messages)
+
+    results = {}
+    for epochs in (1, 2, 2):
+        probes.clear()
+        if epochs == 1 or results.get(2) is None:  # a fresh cache: only the memo can save calls
+            monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / f"cache{epochs}"))
+
+        task = tastybench(
+            data_path=str(data),
+            schedule="all_pairs",
+            knowledge_cutoff=CUTOFF.isoformat(),
+            choice_method="parser",
+            bootstrap_resamples=100,
+        )
+        log = inspect_eval(
+            task,
+            model=scripted_model(counted),
+            epochs=epochs,
+            log_dir=str(tmp_path / f"logs{epochs}"),
+            **FAST,
+        )[0]
+        # once per paper, whatever the epochs; a re-run (same cache) asks none
+        assert len(probes) == (0 if epochs in results else len(papers))
+        results[epochs] = metrics_of(log)
+    for key in ("recognized_rate", "post_cutoff_papers", "bt_spearman_post_cutoff", "bt_spearman"):
+        assert results[2][key] == pytest.approx(results[1][key], nan_ok=True)
+    assert results[2]["recognized_rate"] == 0.5 and results[2]["post_cutoff_papers"] == 4
