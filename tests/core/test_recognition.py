@@ -78,6 +78,8 @@ def test_names_item_titles(reply: str, title: str, named: bool) -> None:
 def test_method_name_tokens_for_ideas() -> None:
     assert names_item("That is the ReMax paper (Li et al., 2023).", "Some long title", ("ReMax",))
     assert not names_item("A REINFORCE variant, I think.", "Some long title", ("ReMax",))
+    assert names_item("Probably SWE\u2011RL (Wei et al.).", "Some long title", ("SWE-RL",))
+    assert not names_item("RL for SWE tasks.", "Some long title", ("SWE-RL",))
 
 
 def test_title_ratio_hand_worked() -> None:

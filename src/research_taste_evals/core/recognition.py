@@ -9,7 +9,7 @@ and caches the call with Inspect's cache (no expiry, not per epoch), so a re-run
 
 Recognised (:func:`names_item`) = the answer names the real title (casefolded, punctuation
 stripped, ``difflib`` ratio >= 0.8 against the title, or against a title-length window of a
-longer answer) or contains all tokens of one of the item's method names. A labelled
+longer answer) or contains the tokens of one of the item's method names (in order). A labelled
 ``Title:`` line or a JSON ``title`` is read first; the reply's reasoning blocks are dropped
 (``core/answers.py``). An answer that says it does not recognise the paper and labels no title
 is recognised only by a quoted or italicised title (``it might be "<title>"``), never by prose
@@ -161,9 +161,10 @@ def answer_year(reply: str) -> int | None:
 
 
 def has_tokens(text: str, name: str) -> bool:
-    """Every token of ``name`` is a token of ``text`` (after :func:`normalise`)."""
-    wanted = normalise(name).split()
-    return bool(wanted) and set(wanted) <= set(normalise(text).split())
+    """The tokens of ``name`` occur in ``text``, in order and adjacent (after :func:`normalise`):
+    ``SWE-RL`` is in "that is SWE RL", not in "RL for SWE tasks"."""
+    wanted = normalise(name)
+    return bool(wanted) and f" {wanted} " in f" {normalise(text)} "
 
 
 def names_item(reply: str, title: str, method_names: Sequence[str] = ()) -> bool:
