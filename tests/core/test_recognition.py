@@ -94,6 +94,12 @@ def test_labelled_title_and_year() -> None:
         == "ReMax: A Simple Method"
     )
     assert labelled_title("no label here") is None
+    assert (
+        labelled_title('1. Title: "ReMax: A Simple Method"\n2. Year: 2023')
+        == "ReMax: A Simple Method"
+    )
+    assert labelled_title("- Paper title: ReMax\n- Year: 2023") == "ReMax"
+    assert answer_year("1. Title: X\n2. Year: 2023") == 2023
     assert answer_year("Title: X\nYear: circa 2023") == 2023
     assert answer_year('{"title": "X", "year": "2024"}') == 2024
     assert answer_year("no year") is None

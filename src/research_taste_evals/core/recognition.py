@@ -63,8 +63,13 @@ DECLINED = re.compile(
     r"|(?:not|un)\s*(?:familiar|recogni[sz]ed|known to me)|no idea which)",
     re.IGNORECASE,
 )
-_LABELLED = re.compile(r"^\W*title\W*[:\-]\s*(.+)$", re.IGNORECASE | re.MULTILINE)
-_LABELLED_YEAR = re.compile(r"^\W*year\W*[:\-]\s*\D*((?:19|20)\d\d)\b", re.IGNORECASE | re.M)
+# "Title: ...", "**Title**: ...", "1. Title: ..." (a numbered list), "- Paper title: ...".
+_LABELLED = re.compile(
+    r"^\W*(?:\d+\W+)?(?:paper\s+)?title\W*[:\-]\s*(.+)$", re.IGNORECASE | re.MULTILINE
+)
+_LABELLED_YEAR = re.compile(
+    r"^\W*(?:\d+\W+)?year\W*[:\-]\s*\D*((?:19|20)\d\d)\b", re.IGNORECASE | re.MULTILINE
+)
 _ANY_YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
 _NOT_WORD = re.compile(r"[^\w]+")
 # A quoted or italicised span: in an answer that declines, only these can name the paper.
