@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from research_taste.reporting.families import TaskReportSpec, task_specs
+from research_taste.reporting.paths import scrub_text
 from research_taste.reporting.runs import LOCATION_ARG_SUFFIXES, Run
 from research_taste_evals.core.data import DataError
 
@@ -227,8 +228,10 @@ def leaderboards_markdown(
 def write_full_csv(runs: list[Run], out: Path) -> Path:
     """Every metric of every run (and the log's configuration) via Inspect's ``evals_df``.
 
-    The ``log`` column holds the path below the log folder, and location arguments
-    (``*_path``/``*_dir``/``*_file``) only their last part: no path of the building machine.
+    The ``log`` column holds the path below the log folder, location arguments
+    (``*_path``/``*_dir``/``*_file``) only their last part, and every other local absolute
+    path (provenance ``data_source``, cache files) ``<local>/<name>``: no path of the
+    building machine.
     """
     from inspect_ai.analysis import evals_df
 
@@ -240,6 +243,13 @@ def write_full_csv(runs: list[Run], out: Path) -> Path:
     for column in frame.columns:
         if column.startswith("task_arg_") and column.endswith(LOCATION_ARG_SUFFIXES):
             frame[column] = [_last_part(value) for value in frame[column]]
+    paths = sorted({path for run in runs for path in run.local_paths})
+    for column in frame.columns:  # text columns (object or Arrow strings)
+        values = list(frame[column])
+        if any(isinstance(value, str) for value in values):
+            frame[column] = [
+                scrub_text(value, paths) if isinstance(value, str) else value for value in values
+            ]
     frame.to_csv(out, index=False)
     return out
 
