@@ -122,6 +122,9 @@ def failure_text(run: Run, spec: TaskReportSpec) -> str:
 def ranked(rows: list[Run], metric: str | None, include_partial: bool) -> list[tuple[str, Run]]:
     """Rows in leaderboard order with their rank (higher ``metric`` first, undefined last).
 
+    Equal values share a rank and the next value's rank counts them all ("1, 1, 3"); rows
+    whose value is undefined share the last rank.
+
     Partial runs are ranked only with ``include_partial``; otherwise they follow the ranked
     rows with the rank ``–``.
     """
@@ -131,9 +134,12 @@ def ranked(rows: list[Run], metric: str | None, include_partial: bool) -> list[t
         defined = value is not None and not math.isnan(value)
         return (0 if defined else 1, -(value or 0.0) if defined else 0.0, run.key)
 
-    ranks = [run for run in rows if include_partial or not run.partial]
+    ranks = sorted((run for run in rows if include_partial or not run.partial), key=order)
     rest = [run for run in rows if not (include_partial or not run.partial)]
-    out = [(str(i), run) for i, run in enumerate(sorted(ranks, key=order), start=1)]
+    out: list[tuple[str, Run]] = []
+    for position, run in enumerate(ranks, start=1):
+        tied = out and order(run)[:2] == order(ranks[position - 2])[:2]
+        out.append((out[-1][0] if tied else str(position), run))
     return out + [(UNRANKED, run) for run in sorted(rest, key=order)]
 
 

@@ -79,8 +79,9 @@ def _task_section(
     """(markdown, html heading, html body) of one task."""
     spec = task_specs()[task]
     lines = table_rows(task, rows, names, include_partial)
-    plots = [plot_metric(task, rows, name, work) for name in names]
-    trend = plot_trend(task, runs, names[0] if names else spec.headline_metrics[0], work)
+    plots = [plot_metric(task, rows, name, work, spec.value_range(name)) for name in names]
+    first = names[0] if names else spec.headline_metrics[0]
+    trend = plot_trend(task, runs, first, work, spec.value_range(first))
     plots += [trend] if trend else []
     heading = f"{task}: {spec.title} (version {spec.version})"
     note = partial_note(rows, include_partial)
@@ -91,7 +92,7 @@ def _task_section(
     body = (
         f"<p class='note'>{ranked_by} {html.escape(note)}</p>\n"
         f"{site.leaderboard_html(spec, rows, names, links, include_partial)}\n"
-        f"{site.meanings_html(shown, spec.metric_meanings)}\n{site.images_html(plots)}"
+        f"{site.meanings_html(shown, spec)}\n{site.images_html(plots)}"
     )
     return markdown, heading, body
 
