@@ -100,6 +100,10 @@ def test_greedy_calls_record_the_decoding_they_use_not_the_tasks() -> None:
     assert (sent.temperature, sent.top_p, sent.top_k, sent.max_tokens) == (None, None, None, 64)
 
 
+def test_the_default_answer_budget_is_the_cap_it_keeps_to() -> None:
+    assert _api(context_length=2048, max_new_tokens=64).max_tokens() == 64
+
+
 def test_sampling_calls_record_the_sampling_settings() -> None:
     api = _api(context_length=2048, max_new_tokens=64, do_sample=True)
     output, call = asyncio.run(api.generate([ChatMessageUser(content="a b")], [], "none", UPSTREAM))

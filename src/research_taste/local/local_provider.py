@@ -86,7 +86,9 @@ class LocalChatAPI(ModelAPI):
         ).api
 
     def max_tokens(self) -> int | None:
-        return self.hf.max_tokens()
+        """The answer budget when a task sets none: ``max_new_tokens``, the cap every call
+        keeps to (Inspect records it in each call's config), not the hf provider's default."""
+        return self.max_new_tokens
 
     def max_connections(self) -> int:
         return int(self.hf.max_connections())
