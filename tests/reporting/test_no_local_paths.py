@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import list_eval_logs, read_eval_log
+from inspect_ai.model import ModelOutput
 
 from research_taste.cli import main
-from research_taste.reporting.paths import local_paths, placeholder, scrub_text
+from research_taste.reporting.paths import local_paths, placeholder, scrub_text, scrubbed_log
 from research_taste_evals.aaar.demo import write_demo_eqinfer
 from research_taste_evals.aaar.eqinfer import eqinfer
 from research_taste_evals.tastybench.demo import write_demo_tastybench
@@ -121,3 +122,18 @@ def test_known_paths_go_first_and_html_gets_the_escaped_placeholder() -> None:
     )
     assert local_paths({"a": ["local:/h/u/x", "rel/x"]}) == {"/h/u/x"}
     assert placeholder("/h/u/d/") == "<local>/d"
+
+
+def test_paths_in_sample_metadata_are_scrubbed_and_other_transcript_text_is_kept(
+    private_logs: tuple[Path, Path],
+) -> None:
+    logs, _ = private_logs
+    log = read_eval_log(str(sorted(logs.glob("*eqinfer*.eval"))[0]))
+    assert log.samples
+    log.samples[0].metadata["source"] = "/srv/private/papers/x.json"
+    answer = "I read /opt/other/file.txt first."  # a model's words, not a recorded path
+    log.samples[0].output = ModelOutput.from_content("m", answer)
+    copy = scrubbed_log(log)
+    assert copy.samples and copy.samples[0].metadata["source"] == "<local>/x.json"
+    assert copy.samples[0].output.completion == answer
+    assert log.samples[0].metadata["source"] == "/srv/private/papers/x.json"  # a copy

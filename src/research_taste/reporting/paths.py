@@ -98,10 +98,12 @@ def scrub_value(value: Any, paths: Iterable[str] = ()) -> Any:
 def scrubbed_log(log: EvalLog, paths: Iterable[str] = ()) -> EvalLog:
     """A copy of ``log`` (header, samples, events) with its local paths made placeholders.
 
-    Only the paths its header records (and ``paths``) are replaced, wherever they occur: a
-    model's answer that mentions some other path is transcript content and stays as it is.
+    Only the paths its header and its samples' metadata record (and ``paths``) are replaced,
+    wherever they occur: a model's answer that mentions some other path is transcript content
+    and stays as it is.
     """
-    known = sorted(header_paths(log) | set(paths), key=len, reverse=True)
+    recorded = header_paths(log) | local_paths([sample.metadata for sample in log.samples or []])
+    known = sorted(recorded | set(paths), key=len, reverse=True)
     text = log.model_dump_json()
     for path in known:
         escaped = json.dumps(path)[1:-1]  # as the path reads inside a JSON string
