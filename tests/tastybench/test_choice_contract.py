@@ -49,6 +49,8 @@ READABLE = [
     ("I strongly recommend pursuing **Project 1**. Here's why: it is simpler.", 1),
     ("I'd go with Project 1.", 1),
     ("Project 2 is the better choice over Project 1.", 2),
+    ("After weighing both, Project 2 is my recommendation.", 2),
+    ("**Recommended project: Project 1**" + BODY, 1),
     ("You should choose the second project.", 2),
     ("Overall, I predict that Project 2 will have a higher citation velocity.", 2),
     ("Long analysis of both.\n\nPROJECT 1", 1),
@@ -67,6 +69,8 @@ UNCLEAR = [
     "## Project 1 vs Project 2\n\nBoth have merit.",
     "**Recommendation: Project 1 or Project 2, depending on your compute.**",
     "Choice: Project 1 vs Project 2 is a hard call.",
+    "**Decision:** Project 1 vs Project 2 — I lean Project 1, but it is close.",
+    "Project 2 is not my recommendation.",
     "Project 1 is faster; Project 2 is more novel.",
     # Negations.
     "Not Project 1.",

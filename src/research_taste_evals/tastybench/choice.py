@@ -77,7 +77,8 @@ _VERB_FIRST = re.compile(
 # "Recommendation: Project 1", "Prediction: Project 2 (…)", "Final answer - Project 1."
 _LABEL = (
     r"(?:(?:my\s+|final\s+|overall\s+|short\s+)?(?:recommendation|prediction|verdict|winner|"
-    r"answer|choice|decision|pick|conclusion|suggestion)|bottom\s+line|tl;?\s*dr)"
+    r"answer|choice|decision|pick|conclusion|suggestion)|(?:recommended|preferred)\s+"
+    r"(?:project|idea|option)|bottom\s+line|tl;?\s*dr)"
 )
 _LABEL_FIRST = re.compile(
     rf"\b{_LABEL}\s*[:\-–—]\s*(?:pursue\s+|go\s+with\s+|choose\s+|pick\s+)?"
@@ -91,7 +92,8 @@ _PROJECT_FIRST = re.compile(
     + _ASIDE
     + r",?\s+(?:(?:is|would\s+be|will\s+be|seems|looks)\s+(?:clearly\s+|likely\s+|probably\s+)?"
     r"(?:the\s+)?(?:better|stronger|superior|preferable|winner|recommended|more\s+promising|"
-    r"clear\s+(?:choice|winner)|best\s+(?:choice|bet|option|pick))\b"
+    r"clear\s+(?:choice|winner)|best\s+(?:choice|bet|option|pick)|"
+    r"my\s+(?:top\s+)?(?:recommendation|pick|choice))\b"
     r"|(?:will|would|should|is\s+likely\s+to|is\s+expected\s+to|had|has)\s+(?:\w+\s+){0,3}?"
     r"(?:higher|greater|faster)\s+citation)",
     re.IGNORECASE,
