@@ -112,7 +112,7 @@ def test_the_sweep_builds_each_task_once(monkeypatch: pytest.MonkeyPatch, tmp_pa
         built.append(arguments)
         return Task()
 
-    monkeypatch.setattr(sweep, "_tasks_by_name", lambda: {"toy": counting})
+    monkeypatch.setattr(sweep, "tasks_by_name", lambda: {"toy": counting})
     given: list[int] = []  # tasks handed to eval_set (the sweep then reads the log folder)
     monkeypatch.setattr(sweep, "eval_set", lambda tasks, **_: given.append(len(tasks)))
     config = sweep_schema.SweepConfig(

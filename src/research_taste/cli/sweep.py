@@ -64,7 +64,7 @@ def _demo_runs() -> dict[str, DemoRun]:
     return {run.name: run for run in DEMO_RUNS if run.data_arg and run.write_data}
 
 
-def _tasks_by_name() -> dict[str, Any]:
+def tasks_by_name() -> dict[str, Any]:
     from research_taste_evals._registry import TASKS
 
     return {fn.__name__: fn for fn in TASKS}
@@ -80,7 +80,7 @@ def load_sweep(path: str | Path) -> SweepConfig:
         config = SweepConfig.model_validate(raw)
     except ValidationError as error:
         raise DataError(f"{source}: {describe_validation_error(error)}") from error
-    known = _tasks_by_name()
+    known = tasks_by_name()
     demos = _demo_runs()
     for index, entry in enumerate(config.tasks):
         if not (entry.models or config.models):
@@ -209,7 +209,7 @@ def construct(run: PlannedRun) -> Task:
             range), naming the sweep entry.
     """
     try:
-        return _tasks_by_name()[run.task](**resolve_args(run))
+        return tasks_by_name()[run.task](**resolve_args(run))
     except UserError as error:
         raise EntryError(run, error) from error
 

@@ -5,11 +5,13 @@ and the like have filtered its dataset) and:
 
 - **samples**: the dataset's size, capped by the sweep's ``limit``, times ``epochs``;
 - **calls**: samples x (the evaluated model's calls per sample + each role member's), read from
-  the family ``eval.yaml`` (``metadata.extras.tasks.<task>.model_calls_per_sample``), plus the
-  recognition probe's calls (:func:`probe_calls`);
+  the family ``eval.yaml`` (``metadata.extras.tasks.<task>.model_calls_per_sample``; a
+  recognition probe's calls are either folded into these, as TastyBench's 1.05, or declared per
+  distinct item and counted by :func:`probe_calls`);
 - **input tokens**: the evaluated model's first prompt of each sample as the task's solver chain
-  renders it (system message, template, sample text): the first :data:`RENDER_LIMIT` samples are
-  run with Inspect's ``mockllm`` model, unscored, and each first prompt counted with
+  renders it (system message, template, sample text; the probe off, :data:`PROBE_ARGUMENT`):
+  the first :data:`RENDER_LIMIT` samples are run with Inspect's ``mockllm`` model, unscored,
+  and each first prompt counted with
   :func:`estimate_tokens` (tests/test_cli_estimate.py checks it within 20% of a real
   tokenizer's count of a demo run's prompts). Re-asks and the prompts of role calls (graders,
   critics) are not included: they depend on the answers;
@@ -23,11 +25,12 @@ and the like have filtered its dataset) and:
 
 from __future__ import annotations
 
+import inspect
 import math
 import re
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from inspect_ai import Task
@@ -36,7 +39,7 @@ from inspect_ai.event import ModelEvent
 from inspect_ai.log import EvalLog, resolve_sample_attachments
 from inspect_ai.model import get_model_info
 
-from research_taste.cli.sweep import PlannedRun, construct, plan
+from research_taste.cli.sweep import PlannedRun, construct, plan, tasks_by_name
 from research_taste.cli.sweep_schema import Price, SweepConfig
 
 # Samples whose first prompt is rendered per run; the rest are estimated at their mean.
@@ -47,6 +50,9 @@ LETTERS_PER_PIECE = 8
 _PIECES = re.compile(r"[^\W\d_]+|\d|[^\w\s]|_")
 # The model that "answers" while prompts are rendered: Inspect's offline mock.
 RENDER_MODEL = "mockllm/model"
+# The task argument that turns a task's recognition probe off: prompts are rendered without it,
+# so each sample's first prompt is the task's own question (the probe's calls are counted apart).
+PROBE_ARGUMENT = "recall_probe"
 
 
 @dataclass(frozen=True)
@@ -163,6 +169,14 @@ def _first_prompts(log: EvalLog) -> list[int]:
     return sizes
 
 
+def _without_probe(run: PlannedRun) -> Task | None:
+    """The run's task built with its recognition probe off, or None when it has none."""
+    parameters = inspect.signature(inspect.unwrap(tasks_by_name()[run.task])).parameters
+    if PROBE_ARGUMENT not in parameters or run.args.get(PROBE_ARGUMENT) is False:
+        return None
+    return construct(replace(run, args={**run.args, PROBE_ARGUMENT: False}))
+
+
 def price_of(model: str, config: SweepConfig) -> Price | None:
     """The sweep file's price for ``model``, else Inspect's model cost data, else None."""
     if model in config.prices:
@@ -183,7 +197,10 @@ def estimate(run: PlannedRun, config: SweepConfig, rendered: dict[str, list[int]
     calls = samples * calls_per_sample(run) + probe
     key = f"{run.task} {sorted(run.args.items())}"
     if key not in rendered:
-        rendered[key] = first_prompt_tokens(task, list(run.model_roles), min(limited, RENDER_LIMIT))
+        shown = _without_probe(run) or task
+        rendered[key] = first_prompt_tokens(
+            shown, list(run.model_roles), min(limited, RENDER_LIMIT)
+        )
     tokens = rendered[key]
     input_tokens = math.ceil(sum(tokens) / len(tokens) * samples) if tokens else None
     max_tokens = task.config.max_tokens
