@@ -107,3 +107,21 @@ def test_dry_run_counts_samples_after_task_ids_and_prices_the_run(
     eq_line = next(line for line in lines if " eqinfer " in line)
     assert f"cost=${expected:,.2f}" in eq_line and "out_tokens<=4,000" in eq_line
     assert lines[-1].startswith("2 runs, about 62 model calls")
+
+
+def test_a_sweep_prints_each_build_warning_once(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A task is built once per model: its build-time warning would print once per model."""
+    import logging
+
+    from research_taste.cli.sweep import each_warning_once
+
+    monkeypatch.setattr(logging.getLogger(), "handlers", [])  # as in the CLI: none configured
+    logger = logging.getLogger("research_taste_evals.ideapairs.dataset")
+    with each_warning_once():
+        for _ in range(2):
+            logger.warning("idea_pairs: only %d pairs", 17)
+        logger.warning("another warning")
+    assert capsys.readouterr().err.splitlines() == ["idea_pairs: only 17 pairs", "another warning"]
+    assert logging.getLogger().handlers == []

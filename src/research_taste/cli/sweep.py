@@ -9,7 +9,10 @@ shard is an ordinary eval set over its part of the grid, so retries and skipping
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import logging
+from collections.abc import Iterator
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from importlib.metadata import EntryPoint, entry_points
@@ -221,11 +224,40 @@ class EntryError(DataError):
         super().__init__(f"field 'tasks.{run.entry}.args' ({run.task}): {error}")
 
 
+@contextlib.contextmanager
+def each_warning_once() -> Iterator[None]:
+    """While a sweep builds its tasks (one per model, so a task's build-time warning would print
+    once per model), print each distinct warning once, as Python's last-resort handler prints
+    it; logging someone configured is left alone."""
+    root = logging.getLogger()
+    if root.handlers:
+        yield
+        return
+    seen: set[str] = set()
+
+    def first_time(record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if message in seen:
+            return False
+        seen.add(message)
+        return True
+
+    handler = logging.StreamHandler()  # stderr, the message alone
+    handler.setLevel(logging.WARNING)
+    handler.addFilter(first_time)
+    root.addHandler(handler)
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
+
+
 def build_tasks(runs: list[PlannedRun]) -> list[Task]:
     """One Inspect task per planned run (built once), with its model and roles bound to it."""
+    with each_warning_once():
+        built = [construct(run) for run in runs]
     tasks = []
-    for run in runs:
-        task = construct(run)
+    for run, task in zip(runs, built, strict=True):
         model: str | Model = run.get(run.model) if run.model in run.model_args else run.model
         roles: dict[str, Any] = {
             role: (

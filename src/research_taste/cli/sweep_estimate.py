@@ -26,6 +26,7 @@ and the like have filtered its dataset) and:
 from __future__ import annotations
 
 import inspect
+import logging
 import math
 import re
 import tempfile
@@ -39,7 +40,13 @@ from inspect_ai.event import ModelEvent
 from inspect_ai.log import EvalLog, resolve_sample_attachments
 from inspect_ai.model import get_model_info
 
-from research_taste.cli.sweep import PlannedRun, construct, plan, tasks_by_name
+from research_taste.cli.sweep import (
+    PlannedRun,
+    construct,
+    each_warning_once,
+    plan,
+    tasks_by_name,
+)
 from research_taste.cli.sweep_schema import Price, SweepConfig
 
 # Samples whose first prompt is rendered per run; the rest are estimated at their mean.
@@ -143,6 +150,17 @@ def first_prompt_tokens(task: Task, roles: Sequence[str], limit: int) -> list[in
     """Estimated tokens of the evaluated model's first prompt in each of the first ``limit``
     samples, as the task's solvers render it (run with :data:`RENDER_MODEL`, every role bound
     to it too, unscored, logs in a scratch folder)."""
+    # The tasks' run-time warnings would be about the mock model (e.g. its knowledge cutoff).
+    package = logging.getLogger("research_taste_evals")
+    level = package.level
+    package.setLevel(logging.ERROR)
+    try:
+        return _render(task, roles, limit)
+    finally:
+        package.setLevel(level)
+
+
+def _render(task: Task, roles: Sequence[str], limit: int) -> list[int]:
     with tempfile.TemporaryDirectory() as scratch:
         log = inspect_eval(
             task,
@@ -217,7 +235,8 @@ def estimate(run: PlannedRun, config: SweepConfig, rendered: dict[str, list[int]
 def dry_run_text(config: SweepConfig, shard: tuple[int, int] | None = None) -> str:
     """The planned grid with each run's estimate, and the totals."""
     rendered: dict[str, list[int]] = {}
-    estimates = [estimate(run, config, rendered) for run in plan(config, shard)]
+    with each_warning_once():
+        estimates = [estimate(run, config, rendered) for run in plan(config, shard)]
     lines = [f"log_dir: {config.log_dir}", *(e.line() for e in estimates)]
     calls = sum(e.calls for e in estimates)
     tokens = sum(e.input_tokens or 0 for e in estimates)
