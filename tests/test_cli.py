@@ -21,7 +21,6 @@ from research_taste.cli.demo import (
     run_demo,
 )
 from research_taste_evals._registry import TASKS
-from research_taste_evals.aaar.demo import write_demo_eqinfer
 from research_taste_evals.core.demo import DemoRun
 from research_taste_evals.core.errors import ConfigError
 
@@ -81,8 +80,8 @@ def test_demo_rejects_unknown_task(tmp_path: Path) -> None:
 
 
 def test_inspect_resolves_the_task_from_any_directory(tmp_path: Path) -> None:
-    """The Inspect entry point makes `research_taste_evals/eqinfer` resolve outside the repo."""
-    data = write_demo_eqinfer(tmp_path / "data")
+    """The Inspect entry point makes `research_taste_evals/eqinfer` resolve outside the repo,
+    and `-T data_path=demo` runs it on the demo data (the README's command)."""
     work = tmp_path / "elsewhere"
     work.mkdir()
     result = subprocess.run(
@@ -93,7 +92,7 @@ def test_inspect_resolves_the_task_from_any_directory(tmp_path: Path) -> None:
             "--model",
             "baseline/all-positive",
             "-T",
-            f"data_path={data}",
+            "data_path=demo",
             "--log-dir",
             str(work / "logs"),
             "--log-format",

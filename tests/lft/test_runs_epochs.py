@@ -14,6 +14,7 @@ from inspect_ai.scorer import SampleScore, Score
 from log_metrics import metrics_of
 from mock_models import counting_model, scripted_model
 
+from research_taste_evals.core.roles import RoleError
 from research_taste_evals.lft.lft import lft
 from research_taste_evals.lft.metrics import panel_alpha
 
@@ -122,14 +123,15 @@ def test_epochs_count_an_unscored_panel_and_keep_every_panel() -> None:
 
 
 def test_no_grader_role_stops_before_any_model_call() -> None:
-    """Roles are resolved when the task runs (first solver step), however it was built."""
+    """Given to eval as a function (Inspect's loader builds it with the roles bound), the task
+    refuses to build; built first (roles unknown), its first solver step stops each sample."""
     author, calls = counting_model(lambda n: "an answer")
-    for task in (lft, lft(task_ids=PETUNIA)):
-        args = {"task_ids": PETUNIA} if task is lft else {}
-        log = inspect_eval(task, task_args=args, model=author, display="none")[0]
-        assert log.status == "error" and log.error is not None
-        assert "--model-role grader=" in log.error.message
-        assert len(log.error.message.splitlines()) == 1
+    with pytest.raises(RoleError, match="--model-role grader="):
+        inspect_eval(lft, task_args={"task_ids": PETUNIA}, model=author, display="none")
+    log = inspect_eval(lft(task_ids=PETUNIA), model=author, display="none")[0]
+    assert log.status == "error" and log.error is not None
+    assert "--model-role grader=" in log.error.message
+    assert len(log.error.message.splitlines()) == 1
     assert calls == []
 
 
