@@ -15,6 +15,7 @@ from inspect_ai import eval as inspect_eval
 from mock_models import counting_model
 
 from research_taste_evals.aaar.demo import write_demo_expdesign
+from research_taste_evals.aaar.expdesign import expdesign
 from research_taste_evals.core.data import DataError, HubFile, PinnedFile, resolve_data
 from research_taste_evals.core.roles import RoleError, RoleSpec, role_models
 
@@ -53,31 +54,31 @@ def test_unreachable_hub_reads_only_the_cache_and_says_how_to_run_offline(
     message = str(raised.value)
     assert "hf://datasets/someone/some-data" in message
     assert "Hub is unreachable" in message and "-T data_path=" in message
-    assert "offline-minilm" in message
+    assert "-T embedding_model=offline-mpnet, the same weights" in message
     assert len(message.splitlines()) == 1
 
 
 def test_missing_grader_role_and_key_stop_before_the_evaluated_model_is_called(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The judge's role is resolved in the first solver step: one sentence, no model call."""
+    """Built by name (inspect eval: roles bound) the task refuses to build; built first, the
+    judge's role is resolved in the first solver step. One sentence, no model call either way."""
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("AZUREAI_OPENAI_API_KEY", raising=False)
     data = write_demo_expdesign(tmp_path / "data")
     author, calls = counting_model(lambda n: "1. an experiment")
-    log = inspect_eval(
-        "research_taste_evals/expdesign",
-        task_args={"data_path": str(data), "embedding_model": "offline-minilm"},
-        model=author,
-        log_dir=str(tmp_path / "logs"),
-        display="none",
-    )[0]
+    args = {"data_path": str(data), "embedding_model": "offline-minilm"}
+    run = {"model": author, "log_dir": str(tmp_path / "logs"), "display": "none"}
+    with pytest.raises(RoleError) as raised:
+        inspect_eval("research_taste_evals/expdesign", task_args=args, **run)  # type: ignore[arg-type]
+    log = inspect_eval(expdesign(**args), **run)[0]  # type: ignore[arg-type]
     assert log.status == "error" and log.error is not None
-    message = log.error.message
-    assert "model role 'grader' is not set" in message and "openai/gpt-4o-2024-08-06" in message
-    assert "OPENAI_API_KEY" in message and "--model-role grader=" in message
-    assert "-T judge_model=" in message
-    assert len(message.splitlines()) == 1
+    for message in (str(raised.value), log.error.message):
+        assert "model role 'grader' is not set" in message
+        assert "openai/gpt-4o-2024-08-06" in message
+        assert "OPENAI_API_KEY" in message and "--model-role grader=" in message
+        assert "-T judge_model=" in message
+        assert len(message.splitlines()) == 1
     assert calls == []
 
 
@@ -137,5 +138,6 @@ def test_unreachable_hub_embedding_model_fails_at_once_naming_the_offline_model(
         # Core pins no Hub model: a benchmark passes the revision it pins (any commit will do).
         get_embedder("sentence-transformers/all-mpnet-base-v2", "0" * 40, cache_root=tmp_path)
     message = str(raised.value)
-    assert "all-mpnet-base-v2" in message and "offline-minilm" in message
+    # The packaged copy of the same weights, not a stand-in model.
+    assert "all-mpnet-base-v2" in message and "pass model=offline-mpnet" in message
     assert calls and calls[0]["local_files_only"] is True  # no retries against a dead Hub
