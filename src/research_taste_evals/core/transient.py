@@ -65,7 +65,7 @@ from research_taste_evals.core.redaction import redact, redact_error, redact_val
 DEFAULT_MAX_MALFORMED_RETRIES = 10
 # A proxy hiccup, not a rate limit: start short like the OpenAI SDK's own retries (0.5 s
 # doubling to 8 s, with jitter), not at Inspect's 3 s.
-MALFORMED_WAIT = wait_exponential_jitter(initial=0.5, max=8, jitter=0.5)
+MALFORMED_WAIT = wait_exponential_jitter(multiplier=0.5, max=8, jitter=0.5)
 # The cache scope of a retried turn (Inspect cached the output without choices it replaces).
 RETRY_SCOPE_KEY = "malformed_retry"
 # Error type names (any SDK) raised when a 200 body is not the JSON the SDK expects.
