@@ -11,12 +11,12 @@ of an eval): a foreign task's malformed answers are Inspect's business. Two entr
 every call the package makes:
 
 - :func:`generate_retrying` for each ``model.generate`` of the package (graders, judges,
-  critics, extractors, the AAAR/ReviewCritique/idea-pair solvers). It calls the model through a
-  package-owned view (:func:`package_view`: shallow copies of the ``Model`` and its provider
-  object, sharing the provider's client) whose provider call redacts every error before Inspect
-  records it (core/redaction.py) and turns a completion without choices into a
-  :class:`MalformedResponseError`, so Inspect records the failed attempt with its error and
-  caches nothing for it.
+  critics, extractors, and the family solvers that call a model themselves). It calls the
+  model through a package-owned view (:func:`package_view`: shallow copies of the ``Model``
+  and its provider object, sharing the provider's client) whose provider call redacts every
+  error before Inspect records it (core/redaction.py) and turns a completion without choices
+  into a :class:`MalformedResponseError`, so Inspect records the failed attempt with its error
+  and caches nothing for it.
 - :func:`retrying` (and the :func:`generate_step` solver) for the evaluated model's turns
   through the ``generate`` Inspect hands a solver. Inspect appends the assistant message only
   after a call succeeds, so a failed turn leaves ``state.messages`` as it was and the step is
@@ -201,10 +201,12 @@ async def generate_retrying(
     """``model.generate(input, config=config, **kwargs)``, retried while the answer is
     malformed (through :func:`package_view`); the last error is raised when retries run out."""
     view = package_view(model)
+    if config is not None:
+        kwargs["config"] = config
     output: ModelOutput | None = None
     async for attempt in _retrying(str(model), max_malformed_retries(model, config)):
         with attempt:
-            output = await view.generate(input, config=config or GenerateConfig(), **kwargs)
+            output = await view.generate(input, **kwargs)
     assert output is not None
     return output
 
