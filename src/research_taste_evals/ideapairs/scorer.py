@@ -139,7 +139,8 @@ def idea_pairs_scorer() -> Scorer:
                 else "unparsed answer"
             ),
             # The typed reason every family uses for an answer that did not parse.
-            metadata=details | ({"reason": INVALID_RESPONSE_FORMAT} if value["unparsed"] else {}),
+            reason=INVALID_RESPONSE_FORMAT if value["unparsed"] else None,
+            metadata=details,
         )
 
     return score

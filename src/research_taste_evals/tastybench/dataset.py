@@ -302,11 +302,23 @@ def _sources_from_csv(path: Path, column: str) -> dict[str, str]:
 
 
 def load_sources(
-    paper_set: PaperSet, kind: ExtractKind, data_path: str | None, sources_path: str | None
+    paper_set: PaperSet,
+    kind: ExtractKind,
+    data_path: str | None,
+    sources_path: str | None,
+    built: tuple[dict[str, str], dict[str, str]] | None = None,
 ) -> tuple[list[tuple[str, str, str]], list[str]]:
-    """(paper_id, title, source text) per paper with a source, and the ids without one."""
-    truth_path, _ = locate(PAPER_FILES[paper_set], data_path)
-    titles = {row["paperId"]: row["title"] for row in read_csv(truth_path)}
+    """(paper_id, title, source text) per paper with a source, and the ids without one.
+
+    ``built``: a built set's titles and abstracts (``built_set.built_titles_and_abstracts``),
+    read instead of the upstream files.
+    """
+    built_abstracts: dict[str, str] | None = None
+    if built is not None:
+        titles, built_abstracts = built
+    else:
+        truth_path, _ = locate(PAPER_FILES[paper_set], data_path)
+        titles = {row["paperId"]: row["title"] for row in read_csv(truth_path)}
     if sources_path is not None:
         path = resolve_data(None, sources_path).path
         if kind == "summary" and path.is_dir():
@@ -317,6 +329,8 @@ def load_sources(
             }
         else:
             sources = _sources_from_csv(path, "abstract" if kind == "idea" else "fulltext")
+    elif kind == "idea" and built_abstracts is not None:
+        sources = built_abstracts
     elif kind == "idea" and IDEA_FILES[paper_set] is not None:
         pinned = IDEA_FILES[paper_set]
         assert pinned is not None

@@ -22,6 +22,7 @@ from inspect_ai import Task, task
 
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.task_args import checked_arguments
+from research_taste_evals.tastybench.built_set import built_titles_and_abstracts, is_built_set
 from research_taste_evals.tastybench.dataset import (
     PAPER_FILES,
     UPSTREAM_COMMIT,
@@ -53,7 +54,10 @@ def tastybench_extract(
     sources_path: str | None = None,
 ) -> Task:
     """TastyBench extraction: a paper's core idea (from its abstract) or methods summary."""
-    found, missing = load_sources(paper_set, kind, data_path, sources_path)
+    built = is_built_set(data_path)  # a folder from `research-taste tastybench build`
+    texts = built_titles_and_abstracts(data_path) if built and data_path else None
+    found, missing = load_sources(paper_set, kind, data_path, sources_path, texts)
+    source = f"local:{data_path}/papers.csv" if built else PAPER_FILES[paper_set].describe()
     template = _PROMPTS[(kind, idea_prompt)] if kind == "idea" else SUMMARIZE_PAPER
     return Task(
         dataset=extraction_dataset(found, kind, template),
@@ -62,15 +66,15 @@ def tastybench_extract(
         version=task_version(__file__, "tastybench_extract"),
         metadata={
             **provenance(
-                source=PAPER_FILES[paper_set].describe(),
-                revision=UPSTREAM_COMMIT,
+                source=source,
+                revision="built set" if built else UPSTREAM_COMMIT,
                 prompt_variant=f"{kind}-{idea_prompt}" if kind == "idea" else "summary",
                 paper_faithful={
                     "prompt": True
                 },  # both idea prompts and the summary one are upstream's
                 benchmark="TastyBench extraction",
             ),
-            "paper_set": paper_set,
+            "paper_set": "built" if built else paper_set,
             "kind": kind,
             "idea_prompt": idea_prompt if kind == "idea" else None,
             "papers_without_source": missing,
