@@ -27,6 +27,7 @@ from research_taste_evals.core import transient
 from research_taste_evals.core.redaction import REDACTED
 from research_taste_evals.core.transient import (
     DEFAULT_MAX_MALFORMED_RETRIES,
+    RETRY_SOURCE,
     MalformedResponseError,
     generate_retrying,
     generate_step,
@@ -191,3 +192,5 @@ def test_a_turn_through_inspect_generate_is_run_again_cleanly(
     events = [e for e in sample.events if e.event == "model"]
     assert len(events) == 3 and TurnsAPI.calls[prompt] == 3
     assert events[0].output.choices == [] and events[1].error is not None
+    retries = [e for e in sample.events if e.event == "info" and e.source == RETRY_SOURCE]
+    assert len(retries) == 2, retries  # each retry says why, in the transcript

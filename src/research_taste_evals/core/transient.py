@@ -26,7 +26,7 @@ every call the package makes:
 Both retry with a short backoff (:data:`MALFORMED_WAIT`), at most the run's ``max_retries``
 times (the call's config, the model's, or the evaluated model's: ``--max-retries``), else
 :data:`DEFAULT_MAX_MALFORMED_RETRIES` times. Every failed attempt is a model event in the
-transcript, and each retry is logged on this module's logger (a transcript info event).
+transcript, followed by an info event saying why it is retried.
 """
 
 from __future__ import annotations
@@ -34,11 +34,11 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
-import logging
 import weakref
 from typing import Any, Literal
 from urllib.parse import urlparse
 
+from inspect_ai.log import transcript
 from inspect_ai.model import (
     CachePolicy,
     ChatMessage,
@@ -66,14 +66,14 @@ DEFAULT_MAX_MALFORMED_RETRIES = 10
 # A proxy hiccup, not a rate limit: start short like the OpenAI SDK's own retries (0.5 s
 # doubling to 8 s, with jitter), not at Inspect's 3 s.
 MALFORMED_WAIT = wait_exponential_jitter(multiplier=0.5, max=8, jitter=0.5)
+# The transcript's info event before each retry names this source.
+RETRY_SOURCE = "malformed response retry"
 # The cache scope of a retried turn (Inspect cached the output without choices it replaces).
 RETRY_SCOPE_KEY = "malformed_retry"
 # Error type names (any SDK) raised when a 200 body is not the JSON the SDK expects.
 _MALFORMED_TYPE_NAMES = frozenset({"JSONDecodeError", "APIResponseValidationError"})
 _VIEW_MARK = "_research_taste_package_view"
 _VIEWS: weakref.WeakKeyDictionary[Model, Model] = weakref.WeakKeyDictionary()
-
-logger = logging.getLogger(__name__)
 
 
 class MalformedResponseError(Exception):
@@ -174,13 +174,10 @@ def max_malformed_retries(model: Model | None, config: GenerateConfig | None = N
 def _retrying(name: str, retries: int) -> AsyncRetrying:
     def log(state: RetryCallState) -> None:
         error = state.outcome.exception() if state.outcome else None
-        logger.info(
-            "%s: malformed response (%s), retry %d of %d in %.1f s",
-            name,
-            describe_error(error) if error else "?",
-            state.attempt_number,
-            retries,
-            state.upcoming_sleep,
+        transcript().info(
+            f"{name}: malformed response ({describe_error(error) if error else '?'}), "
+            f"retry {state.attempt_number} of {retries} in {state.upcoming_sleep:.1f} s",
+            source=RETRY_SOURCE,
         )
 
     return AsyncRetrying(
