@@ -58,7 +58,7 @@ def run_extraction(
     model: str,
     output: str | Path,
     log_dir: str = "logs",
-    **task_args: str | None,
+    **task_args: str | bool | None,
 ) -> tuple[EvalLog, int, list[str]]:
     """Run ``tastybench_extract`` with ``model`` as the extractor and write ``output``."""
     log = inspect_eval(
@@ -84,8 +84,10 @@ def _cmd_extract(args: argparse.Namespace) -> int:
         idea_prompt=args.idea_prompt,
         data_path=args.data_path,
         sources_path=args.sources_path,
+        anonymize=args.anonymize,
     )
-    print(f"wrote {args.output}: {written} {args.kind}s; no <{args.kind}> tags for {len(failed)}")
+    unusable = "no tags or naming its paper" if args.anonymize else f"no <{args.kind}> tags"
+    print(f"wrote {args.output}: {written} {args.kind}s; {unusable} for {len(failed)}")
     for paper_id in failed:
         print(f"  missing: {paper_id}")
     print(f"use it with: -T representation={args.kind} -T representations_path={args.output}")
@@ -168,5 +170,11 @@ def register(commands: Any) -> None:
     )
     extract.add_argument("--sources-path", help="abstracts CSV (ideas) or full texts (summaries)")
     extract.add_argument("--log-dir", default="logs", help="where to write the Inspect log")
+    extract.add_argument(
+        "--anonymize",
+        action="store_true",
+        help="ask for texts naming no method, model, author or system; withhold any that "
+        "still name their paper",
+    )
     extract.set_defaults(func=_cmd_extract)
     _add_build(commands)

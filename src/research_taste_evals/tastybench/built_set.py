@@ -31,6 +31,7 @@ from research_taste_evals.tastybench.dataset import (
     check_paper_rows,
     load_representations,
 )
+from research_taste_evals.tastybench.recall_facts import recall_facts
 from research_taste_evals.tastybench.velocity import (
     common_window_velocity,
     observed_months,
@@ -175,6 +176,7 @@ def load_built_set(
         "papers_without_common_window": [
             paper.paper_id for paper in papers if math.isnan(paper.velocity_common)
         ],
+        **recall_facts(papers, path, Path(representations_path) if representations_path else path),
         "velocity_fetch_date": fetch.isoformat(),
         "data_revision": f"built set, fetched {fetch.isoformat()}",
         "build": build_provenance(root, path),

@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
@@ -34,7 +35,9 @@ from research_taste_evals.core.data import (
     sha256_of,
     validate_records,
 )
+from research_taste_evals.core.leaks import name_leaks, title_names
 from research_taste_evals.core.text import fill_template
+from research_taste_evals.tastybench.recall_facts import recall_facts
 from research_taste_evals.tastybench.velocity import (
     DEFAULT_WINDOW_MONTHS,
     VelocityMode,
@@ -118,6 +121,14 @@ class Paper:
     velocity_common: float = float("nan")
     months_observed: int = 0
 
+    @cached_property
+    def identity_leak(self) -> tuple[str, ...]:
+        """The paper's own names found in ``text`` (``core.leaks``): the judge can recognise it.
+
+        Names: the title, the method name before the title's colon, coined words.
+        """
+        return tuple(name_leaks(self.text, title_names(self.title)))
+
     def velocity(self, mode: VelocityMode) -> float:
         """The ground truth of ``mode`` (NaN when the paper lacks it)."""
         if mode == "upstream":
@@ -166,7 +177,7 @@ def record_to_paper(
     recomputed from them).
 
     Raises:
-        DataError: the citation series is malformed (naming the file, paper and field).
+        DataError: the citation series or ``pub_date`` is malformed (naming file, paper, field).
     """
     try:
         windowed = windowed_velocity(record.citation_dates, record.citation_counts)
@@ -281,6 +292,7 @@ def load_papers(
             paper.paper_id for paper in papers if math.isnan(paper.velocity_windowed)
         ],
         "window_months": window_months,
+        **recall_facts(papers, papers_path, text_path),
         "papers_without_common_window": [
             paper.paper_id for paper in papers if math.isnan(paper.velocity_common)
         ],

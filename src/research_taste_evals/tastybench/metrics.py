@@ -6,6 +6,10 @@
   month (``*_partial_spearman``); ``elo_upstream_rank_pearson`` is upstream's own statistic.
 - ``tastybench_reliability``: split-half Spearman of each rating (halves split by unordered
   pair, so repeats of a pair never straddle the halves) and its Spearman-Brown correction.
+- ``tastybench_recall``: the headline's recall twins (``recall.py``): ``bt_spearman_post_cutoff``
+  (comparisons between two papers published after the model's knowledge cutoff) and
+  ``bt_spearman_unrecognized`` (two papers the recognition probe did not recognise), with CIs
+  and counts, and ``recognized_rate``.
 - ``tastybench_decisions``: position bias, order consistency, unclear rate, comparisons used
   and total, pairwise agreement with velocity, extractor rate and extractor failure rate.
 
@@ -36,6 +40,7 @@ from research_taste_evals.tastybench.ratings import (
     rating_summary,
     reliability_summary,
 )
+from research_taste_evals.tastybench.recall import RECALL_KEYS, recall_summary
 
 logger = logging.getLogger(__name__)
 
@@ -93,11 +98,24 @@ def tastybench_decisions() -> Metric:
     return compute
 
 
+@metric
+def tastybench_recall(
+    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
+) -> Metric:
+    """``bt_spearman`` on post-cutoff and on unrecognised papers, and ``recognized_rate``."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return _guarded("recall", RECALL_KEYS, lambda: recall_summary(scores, resamples, seed))
+
+    return compute
+
+
 def tastybench_metrics(resamples: int, seed: int) -> list[Metric | dict[str, list[Metric]]]:
-    """The ``tastybench`` task's dataset-level metrics (ratings, reliability, decisions)."""
+    """The ``tastybench`` task's dataset-level metrics (ratings, recall, reliability, decisions)."""
     import_scipy()  # before the run, not on its event loop
     return [
         tastybench_ratings(resamples=resamples, seed=seed),
+        tastybench_recall(resamples=resamples, seed=seed),
         tastybench_reliability(seed=seed),
         tastybench_decisions(),
     ]
@@ -106,17 +124,21 @@ def tastybench_metrics(resamples: int, seed: int) -> list[Metric | dict[str, lis
 # ``tastybench_extract``
 @metric
 def extraction_rate() -> Metric:
-    """Share of papers whose reply had non-empty tags; the rest is ``unparsed_rate``.
+    """Share of papers with a usable text; ``unparsed_rate``: replies without non-empty tags;
+    ``withheld_rate``: texts withheld for naming their paper (``-T anonymize=true``).
 
     ``reasked_rate`` is 0: a reply without tags is not asked again.
     """
 
     def compute(scores: list[SampleScore]) -> Value:
         values = [float(score.score.as_float()) for score in scores]
+        withheld = [1.0 if (s.score.metadata or {}).get("leaks") else 0.0 for s in scores]
         rate = sum(values) / len(values) if values else NAN
+        leaked = sum(withheld) / len(withheld) if withheld else NAN
         return {
             "extraction_rate": rate,
-            "unparsed_rate": 1.0 - rate,
+            "unparsed_rate": 1.0 - rate - leaked,
+            "withheld_rate": leaked,
             "reasked_rate": 0.0 if values else NAN,
         }
 

@@ -3,7 +3,9 @@
 Values: ``first_won`` (1 = Project 1, 0 = Project 2, NaN = unclear), ``unclear``, ``agree``
 (the pick has the higher velocity), ``extractor_used`` and ``extractor_failed`` (the extractor
 call failed: provider error or refusal; reason ``grader_failed``, while an answer nobody could
-read is ``invalid_response_format``). The dataset-level metrics (``metrics.py``) rebuild the
+read is ``invalid_response_format``). ``Score.metadata`` also holds the run's knowledge cutoff,
+its source, ``post_cutoff`` and the recognition probe's result per paper (``recall.py``). The
+dataset-level metrics (``metrics.py``) rebuild the
 comparisons from them; the task attaches those metrics, as they take the bootstrap settings.
 """
 
@@ -14,11 +16,13 @@ import re
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from research_taste_evals.core.leaks import name_leaks, title_names
 from research_taste_evals.core.reasons import GRADER_FAILED, INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.tastybench.choice import ChoiceMethod
 from research_taste_evals.tastybench.dataset import ExtractKind
 from research_taste_evals.tastybench.metrics import extraction_rate
+from research_taste_evals.tastybench.recall import sample_recall_metadata
 from research_taste_evals.tastybench.solvers import read_pick, stored_pick
 
 EXTRACTOR_FAILURES = ("extractor_failed", "extractor_refused")
@@ -58,6 +62,7 @@ def tastybench_scorer(choice_method: ChoiceMethod = "parser_then_extractor") -> 
                 "read_by": result.method,
                 "unclear_reason": result.unclear_reason,
                 "extractor_reply": result.extractor_reply,
+                **sample_recall_metadata(state),
             },
         )
 
@@ -75,16 +80,26 @@ def parse_tagged(text: str, tag: str) -> str | None:
 
 
 @scorer(metrics=[extraction_rate()])
-def extraction_scorer(kind: ExtractKind) -> Scorer:
-    """1 when the reply holds the ``<idea>``/``<summary>`` text, 0 (counted, reported) when not."""
+def extraction_scorer(kind: ExtractKind, anonymize: bool = False) -> Scorer:
+    """1 when the reply holds a usable ``<idea>``/``<summary>`` text, 0 (counted) when not.
+
+    With ``anonymize`` a text naming its paper (``core.leaks``) is withheld: value 0, no
+    answer, its leaks in the metadata (``withheld_rate``).
+    """
 
     async def score(state: TaskState, target: Target) -> Score:
         text = parse_tagged(state.output.completion, kind)
+        title = str(state.metadata.get("title") or "")
+        leaks = name_leaks(text, title_names(title)) if text and anonymize else []
+        explanation = f"no <{kind}> tags in the reply" if text is None else None
+        if leaks:
+            explanation = "withheld: the text names its paper (" + ", ".join(leaks) + ")"
         return Score(
-            value=0.0 if text is None else 1.0,
-            answer=text or "",
+            value=0.0 if text is None or leaks else 1.0,
+            answer="" if leaks else text or "",
             reason=INVALID_RESPONSE_FORMAT if text is None else None,
-            explanation=f"no <{kind}> tags in the reply" if text is None else None,
+            explanation=explanation,
+            metadata={"tagged": text is not None, "leaks": leaks, "text": text},
         )
 
     return score

@@ -17,6 +17,7 @@ from research_taste_evals.tastybench.choice import ChoiceMethod
 from research_taste_evals.tastybench.dataset import PaperSet, Representation, load_papers
 from research_taste_evals.tastybench.metrics import tastybench_metrics
 from research_taste_evals.tastybench.prompts import JUDGE_PROMPTS, PromptVariant
+from research_taste_evals.tastybench.recall import recall_steps
 from research_taste_evals.tastybench.schedule import (
     DEFAULT_ROUNDS,
     DEFAULT_SCHEDULE_SEED,
@@ -59,6 +60,8 @@ def tastybench(
     data_path: str | None = None,
     representations_path: str | None = None,
     bootstrap_resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
+    knowledge_cutoff: str | None = None,
+    recall_probe: bool = True,
 ) -> Task:
     """TastyBench: pick the better of two RL-for-reasoning projects; ratings vs citation speed."""
     arguments = dict(locals())
@@ -70,9 +73,10 @@ def tastybench(
         )
     papers = judged_papers(loaded.papers, velocity, window_months)
     pairs = build_schedule([p.paper_id for p in papers], schedule, rounds, seed, pairs_file)
+    steps = recall_steps(papers, knowledge_cutoff, recall_probe)  # checks the cutoff's date
     return Task(
         dataset=comparison_dataset(pairs, papers, JUDGE_PROMPTS[prompt], velocity),
-        solver=[judge(web_search), read_choice(choice_method)],
+        solver=[*steps, judge(web_search), read_choice(choice_method)],
         scorer=tastybench_scorer(choice_method),
         metrics=tastybench_metrics(bootstrap_resamples, DEFAULT_BOOTSTRAP_SEED),
         version=task_version(__file__, "tastybench"),
