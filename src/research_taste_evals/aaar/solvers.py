@@ -27,7 +27,7 @@ from inspect_ai.model import (
     ModelOutput,
     get_model,
 )
-from inspect_ai.solver import Generate, Solver, TaskState, generate, solver, system_message
+from inspect_ai.solver import Generate, Solver, TaskState, solver, system_message
 
 from research_taste_evals.aaar.dataset.eqinfer import LETTERS, Variant
 from research_taste_evals.aaar.dataset.expdesign import extract_list_items
@@ -48,6 +48,7 @@ from research_taste_evals.aaar.prompts import (
 )
 from research_taste_evals.core.answers import generate_until_parsed
 from research_taste_evals.core.text import WordCounting, content_id, fill_template
+from research_taste_evals.core.transient import generate_retrying, generate_step
 
 PREDICTED_EXPERIMENTS_KEY = "expdesign:predicted_experiments"
 PREDICTED_EXPLANATIONS_KEY = "expdesign:predicted_explanations"
@@ -95,7 +96,7 @@ async def explain_one_by_one(model: Model, context: str, experiments: list[str])
             context_input=context,
             experiment_list=re.sub(UPSTREAM_ITEM_NUMBER, "", experiment),
         )
-        output = await model.generate(_messages(EXPLANATION_ONE_SYSTEM, prompt))
+        output = await generate_retrying(model, _messages(EXPLANATION_ONE_SYSTEM, prompt))
         return f"{index + 1}. {output.completion.strip()}"
 
     return list(await asyncio.gather(*(explain(i, e) for i, e in enumerate(experiments))))
@@ -113,7 +114,7 @@ async def explain_whole_list(
         EXPLANATION_LIST_PROMPT, context_input=context, experiment_list="\n".join(experiments)
     )
     for attempt in range(1, retries + 2):
-        output = await model.generate(_messages(EXPLANATION_LIST_SYSTEM, prompt))
+        output = await generate_retrying(model, _messages(EXPLANATION_LIST_SYSTEM, prompt))
         items = extract_list_items(output.completion)
         if len(items) == len(experiments):
             return items, attempt
@@ -138,12 +139,13 @@ def expdesign_solver(explain_mode: ExplainMode, explanation_retries: int) -> Sol
         )
         if explain_mode == "one_by_one":
             design, explanations = await asyncio.gather(
-                model.generate(design_messages), explain_one_by_one(model, context, oracle)
+                generate_retrying(model, design_messages),
+                explain_one_by_one(model, context, oracle),
             )
             attempts = 1
         else:
             design, (explanations, attempts) = await asyncio.gather(
-                model.generate(design_messages),
+                generate_retrying(model, design_messages),
                 explain_whole_list(model, context, oracle, explanation_retries),
             )
         state.messages = [*design_messages, design.message]
@@ -197,8 +199,9 @@ def weakness_solver(split: Split, window_words: int, counting: WordCounting) -> 
             )
             outputs = await asyncio.gather(
                 *(
-                    model.generate(
-                        _messages(WEAKNESS_SYSTEM, fill_template(WEAKNESS_PROMPT, context_input=p))
+                    generate_retrying(
+                        model,
+                        _messages(WEAKNESS_SYSTEM, fill_template(WEAKNESS_PROMPT, context_input=p)),
                     )
                     for p in pieces
                 )
@@ -223,6 +226,6 @@ def eqinfer_solver(variant: Variant, parse_retries: int, choice_retries: int) ->
     ask = (
         generate_until_parsed(partial(strict_choice, letters=LETTERS), choice_retries)
         if choice_retries
-        else generate()
+        else generate_step()
     )
     return [system_message(EQINFER_MC_SYSTEM), ask]

@@ -21,6 +21,8 @@ from typing import Any, TypeVar
 from inspect_ai.scorer import SampleScore
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from research_taste_evals.core.transient import retrying
+
 # Decoration a model may wrap around a bare answer ("**1**", "`B`", "(C)", "1.").
 _WRAPPING = " \t\r\n`*_.:;()[]'\""
 ATTEMPTS_KEY = "answer_attempts"
@@ -142,7 +144,7 @@ def generate_until_parsed(
 
         async def attempt() -> TaskState:
             state.messages = list(prompt)
-            return await generate(state)
+            return await retrying(generate)(state)
 
         final, attempts = await until_parsed(
             attempt, lambda s: s.output.completion, done or last_parses(parse), retries

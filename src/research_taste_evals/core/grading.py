@@ -20,7 +20,7 @@ import asyncio
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, Literal, TypeVar
+from typing import Generic, Literal, TypeVar
 
 from inspect_ai.model import (
     CachePolicy,
@@ -29,18 +29,14 @@ from inspect_ai.model import (
     Model,
     ModelOutput,
     ModelRefusalError,
-    get_model,
-    model_roles,
 )
 from inspect_ai.util import LimitExceededError, span
 
 from research_taste_evals.core.failures import describe_error
 from research_taste_evals.core.reasons import OVERFLOW_STOP_REASON
+from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models
 from research_taste_evals.core.stats import NAN
-from research_taste_evals.core.transient import harden
-
-if TYPE_CHECKING:
-    pass  # imported where used: ~60 ms off the registry import
+from research_taste_evals.core.transient import generate_retrying
 
 GradeT = TypeVar("GradeT")
 
@@ -140,25 +136,17 @@ def check_quorum(quorum: int | None, size: int) -> int:
 
 
 def resolve_graders(
-    graders: str | Model | Sequence[str | Model] | None = None, role: str = GRADER_ROLE
+    graders: str | Sequence[str] | None = None, role: str = GRADER_ROLE
 ) -> list[Model]:
-    """The panel's grader models.
+    """The panel's grader models (:func:`research_taste_evals.core.roles.role_models`).
 
     Precedence: explicit ``graders`` > the ``role`` (which may be bound to a list of models,
     e.g. ``--model-role grader=openai/gpt-4o,google/gemini-2.0-flash``) > the evaluated model.
     Call inside ``solve()``/``score()`` (roles are bound per task).
     """
-    if graders is not None:
-        listed = [graders] if isinstance(graders, str | Model) else list(graders)
-        if not listed:
-            raise ValueError("graders must name at least one model")
-        return [harden(get_model(g)) for g in listed]
-    bound = model_roles().get(role)
-    if isinstance(bound, list):
-        return [harden(m) for m in bound]
-    if bound is not None:
-        return [harden(bound)]
-    return [harden(get_model())]
+    if graders is not None and not isinstance(graders, str) and not list(graders):
+        raise ValueError("graders must name at least one model")
+    return role_models(RoleSpec(role, explicit=graders, default=EVALUATED_MODEL))
 
 
 def member_cache(cache: bool | CachePolicy, index: int) -> bool | CachePolicy:
@@ -170,8 +158,8 @@ def member_cache(cache: bool | CachePolicy, index: int) -> bool | CachePolicy:
 
 
 def _refusal_detail(output: ModelOutput) -> str | None:
-    """Why ``output`` is a refusal, or None (an output without choices is no refusal: a
-    hardened model retries those, see core/transient.py, so one here is a provider's bug)."""
+    """Why ``output`` is a refusal, or None (an output without choices is no refusal:
+    core/transient.py retries those and raises when they persist)."""
     if not output.choices:
         return None
     if output.stop_reason == REFUSAL_STOP_REASON:
@@ -197,10 +185,9 @@ async def grade_member(
     panel): the model event names the model, and :func:`run_panel` spans the whole panel.
     """
     name = str(model)
-    harden(model)  # malformed 200 responses are retried, not this member's failure
-    try:
-        output = await model.generate(
-            input, config=config or GenerateConfig(), cache=member_cache(cache, index)
+    try:  # malformed 200 responses are retried there, not this member's failure
+        output = await generate_retrying(
+            model, input, config=config, cache=member_cache(cache, index)
         )
     except LimitExceededError:
         raise  # a sample limit ends the sample; it is not a grader failure
@@ -209,7 +196,7 @@ async def grade_member(
     except Exception as error:  # any provider error is this member's failure, not the sample's
         return MemberGrade(index, name, repeat, None, "model_error", describe_error(error))
     text = output.completion
-    if not output.choices:  # only from an unhardened provider path: a failure, not a grade
+    if not output.choices:  # a stand-in model outside core/transient.py: a failure, not a grade
         return MemberGrade(index, name, repeat, None, "model_error", "no choices in output")
     refusal = _refusal_detail(output)
     if refusal is not None:

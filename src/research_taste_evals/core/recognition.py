@@ -35,6 +35,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from research_taste_evals.core.answers import last_json_object, strip_reasoning
 from research_taste_evals.core.leaks import name_leaks, normalise_hyphens
 from research_taste_evals.core.text import fill_template
+from research_taste_evals.core.transient import generate_retrying
 
 logger = logging.getLogger(__name__)
 
@@ -241,7 +242,9 @@ class RecallProbe:
     async def _ask(self, item: RecallItem, model: Model) -> Recognition:
         prompt = fill_template(self.prompt, kind=item.kind, text=item.text)
         try:
-            output = await model.generate(prompt, config=GenerateConfig(), cache=self.cache)
+            output = await generate_retrying(
+                model, prompt, config=GenerateConfig(), cache=self.cache
+            )
         except Exception as error:  # noqa: BLE001 - a failed probe is recorded, never fatal
             logger.warning("recall probe of %s failed: %s", item.item_id, error)
             return Recognition(item.item_id, None, error=f"model_error: {error}")

@@ -1,14 +1,16 @@
-"""Credentials never reach a log, a score's detail, a summary or a report.
+"""Credentials never reach a log, a score's detail, a summary or a report from this package's calls.
 
 A provider (or a proxy) may echo the request's ``Authorization`` header in an error body; the
 SDK puts that body in its exception, Inspect writes the exception into the model event, the
-retry messages and the sample error, and a grader failure's detail repeats it. The one place
-every provider error passes through is the hardened provider of
-:mod:`research_taste_evals.core.transient`: it calls :func:`redact_error` on every exception
-and error output before Inspect sees them, so nothing downstream (transcript, ``.eval`` file,
-realtime sample buffer, the report's bundled viewer copy of the logs) ever holds the key.
-:func:`redact` is also applied to failure details (:mod:`research_taste_evals.core.failures`)
-and to Python log records of Inspect and the provider SDKs (:func:`install_log_filter`).
+retry messages and the sample error (Inspect redacts nothing there), and a grader failure's
+detail repeats it. Every ``model.generate`` of this package runs through a package-owned view of
+the model (:func:`research_taste_evals.core.transient.package_view`) whose provider call applies
+:func:`redact_error` to every exception and error output before Inspect sees them, so nothing
+downstream (transcript, ``.eval`` file, realtime sample buffer, the report's bundled viewer copy
+of the logs) holds the key. Failure details are redacted too
+(:mod:`research_taste_evals.core.failures`). Not covered: the evaluated model's turns through
+Inspect's own ``generate`` (the task's model is shared with every task of the eval, so the
+package does not wrap its provider): an error of that call is recorded as the provider raised it.
 
 What counts as a credential: the values of the API-key variables the package reads (the keys
 in ``.env.example``, and any ``*_API_KEY``/``*_TOKEN`` variable set), ``Bearer``/``Basic``
@@ -18,7 +20,6 @@ tokens and ``Authorization``/``api-key`` header values, and ``sk-...``-shaped ke
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import re
 from typing import Any
@@ -96,34 +97,3 @@ def redact_error(error: BaseException) -> BaseException:
                     setattr(current, attribute, redact_value(value))
         current = current.__cause__ or current.__context__
     return error
-
-
-class RedactingFilter(logging.Filter):
-    """Redacts each record's message (its arguments merged in) before any handler sees it."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        redacted = redact(message)
-        if redacted != message:
-            record.msg, record.args = redacted, None
-        return True
-
-
-_FILTER = RedactingFilter()
-LOGGERS = ("inspect_ai", "openai", "anthropic", "httpx", "google_genai", "research_taste_evals")
-
-
-def install_log_filter() -> None:
-    """Redact every record reaching the root logger's handlers (Inspect's transcript and
-    console handlers among them) and the records of the provider SDKs' loggers (idempotent).
-
-    A logger's own filter sees only records logged on it (not its children's), a handler's
-    filter sees every record it handles: both are set.
-    """
-    for handler in logging.getLogger().handlers:
-        if _FILTER not in handler.filters:
-            handler.addFilter(_FILTER)
-    for name in LOGGERS:
-        logger = logging.getLogger(name)
-        if _FILTER not in logger.filters:
-            logger.addFilter(_FILTER)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from inspect_ai.model import CachePolicy, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from research_taste_evals.core.transient import generate_retrying
+
 
 @solver
 def generate_with_role(role: str) -> Solver:
@@ -16,7 +18,8 @@ def generate_with_role(role: str) -> Solver:
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        output = await get_model(role=role).generate(state.messages, cache=CachePolicy(expiry=None))
+        model = get_model(role=role)
+        output = await generate_retrying(model, state.messages, cache=CachePolicy(expiry=None))
         state.output = output
         state.messages.append(output.message)
         return state

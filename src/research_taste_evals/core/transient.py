@@ -1,67 +1,79 @@
-"""A 200 response with no usable body is a transient failure, retried by Inspect like a 5xx;
-every provider error is redacted (core/redaction.py) before Inspect records it.
+"""Malformed 200 responses are retried at this package's own model calls, and nowhere else.
 
 A provider (or a proxy in front of it) sometimes answers HTTP 200 with an empty body, a body
 that is not JSON (an HTML error page, a truncated stream) or a completion with ``choices: []``.
 Inspect's providers retry HTTP 429/5xx and connection errors but not these: the SDK's
-``JSONDecodeError`` ends the call, and an output with no choices reaches the caller, where it
-reads as an empty (unparsed) answer or raises ``IndexError`` on ``output.message``.
+``JSONDecodeError`` (or ``APIResponseValidationError``) ends the call, and an output with no
+choices reaches the caller, where it reads as an empty answer or raises ``IndexError``.
 
-One mechanism covers every call the package makes (evaluated model, critics, extractors,
-graders, judges): :func:`harden` wraps a model's provider instance (``model.api``, shared by
-every copy of the model, e.g. one bound to a role) so that
+Nothing here changes Inspect or an object another task shares (one ``Model`` serves every task
+of an eval): a foreign task's malformed answers are Inspect's business. Two entry points cover
+every call the package makes:
 
-- a body that cannot be parsed, or a completion without choices, raises
-  :class:`MalformedResponseError` inside Inspect's retry loop, and
-- that error is classified as a transient retry (``RetryDecision.transient``), so Inspect
-  retries it after a short backoff (:data:`MALFORMED_WAIT`), bounded by ``--max-retries`` and
-  ``--timeout`` (by :data:`DEFAULT_MAX_MALFORMED_RETRIES` when neither is given). Each failed
-  attempt is a model event with its error in the transcript, nothing is cached for it, and the
-  retry is counted by Inspect like an HTTP 5xx retry.
+- :func:`generate_retrying` for each ``model.generate`` of the package (graders, judges,
+  critics, extractors, and the family solvers that call a model themselves). It calls the
+  model through a package-owned view (:func:`package_view`: shallow copies of the ``Model``
+  and its provider object, sharing the provider's client) whose provider call redacts every
+  error before Inspect records it (core/redaction.py) and turns a completion without choices
+  into a :class:`MalformedResponseError`, so Inspect records the failed attempt with its error
+  and caches nothing for it.
+- :func:`retrying` (and the :func:`generate_step` solver) for the evaluated model's turns
+  through the ``generate`` Inspect hands a solver. Inspect appends the assistant message only
+  after a call succeeds, so a failed turn leaves ``state.messages`` as it was and the step is
+  simply run again; Inspect cached an output without choices when caching is on, so the retry
+  is given its own cache scope (or no cache when the run's ``--cache`` was not passed here).
 
-:class:`TransientResponses` (an Inspect hook) hardens the evaluated model and every model role
-when a task of this package starts, for ``inspect eval`` and ``research-taste sweep`` alike;
-:mod:`research_taste_evals.core.grading` hardens each grader it is given (a grader may be named
-explicitly, outside the roles).
+Both retry with a short backoff (:data:`MALFORMED_WAIT`), at most the run's ``max_retries``
+times (the call's config, the model's, or the evaluated model's: ``--max-retries``), else
+:data:`DEFAULT_MAX_MALFORMED_RETRIES` times. Every failed attempt is a model event in the
+transcript, followed by an info event saying why it is retried.
 """
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import json
-from collections.abc import Callable, Coroutine
-from typing import Any
+import weakref
+from typing import Any, Literal
 from urllib.parse import urlparse
 
-from inspect_ai.hooks import Hooks, TaskStart, hooks
+from inspect_ai.log import transcript
 from inspect_ai.model import (
+    CachePolicy,
+    ChatMessage,
+    GenerateConfig,
     Model,
     ModelCall,
     ModelOutput,
-    RetryDecision,
     get_model,
-    model_roles,
 )
-from tenacity import RetryCallState, wait_exponential_jitter
-
-from research_taste_evals.core.redaction import (
-    install_log_filter,
-    redact,
-    redact_error,
-    redact_value,
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from tenacity import (
+    AsyncRetrying,
+    RetryCallState,
+    retry_if_exception,
+    stop_after_attempt,
+    wait_exponential_jitter,
 )
 
-PACKAGE_PREFIX = "research_taste_evals/"
-# Retries of one call whose every answer is malformed, when the run sets neither --max-retries
-# nor --timeout (Inspect's own default would retry forever, with backoff up to 30 minutes).
+from research_taste_evals.core.failures import describe_error, unwrap_error
+from research_taste_evals.core.redaction import redact, redact_error, redact_value
+
+# Retries of one call whose every answer is malformed, when the run does not set max_retries
+# (Inspect's own default for HTTP errors is to retry forever).
 DEFAULT_MAX_MALFORMED_RETRIES = 10
-# Backoff before retrying a malformed answer: a proxy hiccup, not a rate limit, so it starts
-# short like the OpenAI SDK's own retries (0.5 s doubling to 8 s), not at Inspect's 3 s.
+# A proxy hiccup, not a rate limit: start short like the OpenAI SDK's own retries (0.5 s
+# doubling to 8 s, with jitter), not at Inspect's 3 s.
 MALFORMED_WAIT = wait_exponential_jitter(multiplier=0.5, max=8, jitter=0.5)
-# Inspect's own backoff for every other retryable error (inspect_ai/model/_retry.py).
-INSPECT_WAIT = wait_exponential_jitter(multiplier=3, max=30 * 60, jitter=3)
-_HARDENED = "_research_taste_hardened"
+# The transcript's info event before each retry names this source.
+RETRY_SOURCE = "malformed response retry"
+# The cache scope of a retried turn (Inspect cached the output without choices it replaces).
+RETRY_SCOPE_KEY = "malformed_retry"
 # Error type names (any SDK) raised when a 200 body is not the JSON the SDK expects.
 _MALFORMED_TYPE_NAMES = frozenset({"JSONDecodeError", "APIResponseValidationError"})
+_VIEW_MARK = "_research_taste_package_view"
+_VIEWS: weakref.WeakKeyDictionary[Model, Model] = weakref.WeakKeyDictionary()
 
 
 class MalformedResponseError(Exception):
@@ -73,45 +85,32 @@ class MalformedResponseError(Exception):
 
     status_code = 200
 
-    def __init__(
-        self, message: str, attempt: int, bounded: bool, provider: str = "", host: str = ""
-    ) -> None:
+    def __init__(self, message: str, provider: str = "", host: str = "") -> None:
         super().__init__(message)
-        self.attempt = attempt  # consecutive malformed answers to this call so far
-        self.bounded = bounded  # the run bounds retries itself (--max-retries or --timeout)
         self.provider = provider
         self.host = host
 
 
-def is_malformed_body_error(error: BaseException) -> bool:
-    """True for an SDK error meaning "the 200 body is not a parseable response"."""
-    return isinstance(error, json.JSONDecodeError) or any(
+def is_malformed(error: BaseException) -> bool:
+    """True for an error meaning "the 200 body is not a usable response"."""
+    error = unwrap_error(error)
+    return isinstance(error, MalformedResponseError | json.JSONDecodeError) or any(
         cls.__name__ in _MALFORMED_TYPE_NAMES for cls in type(error).__mro__
     )
 
 
-def _output_of(result: Any) -> Any:
-    return result[0] if isinstance(result, tuple) else result
+def _where(model: Model) -> tuple[str, str]:
+    """The provider name and host of ``model`` (for a failure record in words)."""
+    return str(model).split("/")[0], urlparse(model.api.base_url or "").netloc
 
 
-class _Streaks:
-    """Consecutive malformed answers per call in flight (keyed by the call's input list, the
-    same object on every attempt of one ``Model.generate``), to bound unbounded retries."""
-
-    def __init__(self) -> None:
-        self._counts: dict[int, int] = {}
-
-    def failed(self, key: int) -> int:
-        self._counts[key] = self._counts.get(key, 0) + 1
-        return self._counts[key]
-
-    def done(self, key: int) -> None:
-        self._counts.pop(key, None)
+def _no_choices(model: Model) -> MalformedResponseError:
+    return MalformedResponseError("a completion without choices", *_where(model))
 
 
 def _redact_result(result: Any) -> None:
     """Redact an error a provider returned instead of raising (and its recorded response)."""
-    output = _output_of(result)
+    output = result[0] if isinstance(result, tuple) else result
     if isinstance(output, BaseException):
         redact_error(output)
     elif not (isinstance(output, ModelOutput) and output.error):
@@ -123,86 +122,135 @@ def _redact_result(result: Any) -> None:
         call.response = redact_value(call.response)
 
 
-def harden(model: Model) -> Model:
-    """Make ``model``'s malformed 200 responses transient errors Inspect retries (idempotent).
+def package_view(model: Model) -> Model:
+    """This package's own copy of ``model``: the same provider client, config and role, and a
+    provider call that redacts every error and raises on a completion without choices.
 
-    Anything that is not an Inspect ``Model`` (a test's stand-in judge) has no provider API to
-    harden and is returned as it is.
+    The shared ``Model`` and its provider object are left as they are (a foreign task calling
+    them sees Inspect's behaviour). One view per model object; anything that is not an Inspect
+    ``Model`` (a test's stand-in) is returned as it is.
     """
-    if not isinstance(model, Model):
+    if not isinstance(model, Model) or getattr(model, _VIEW_MARK, False):
         return model
-    api = model.api
-    if getattr(api, _HARDENED, False):
-        return model
-    inner_generate: Callable[..., Coroutine[Any, Any, Any]] = api.generate
-    inner_should_retry = api.should_retry
-    other_wait = api.retry_wait() or INSPECT_WAIT
-    streaks = _Streaks()
-    provider = str(model).split("/")[0]
-    host = urlparse(api.base_url or "").netloc
-
-    def malformed(message: str, key: int, bounded: bool) -> MalformedResponseError:
-        return MalformedResponseError(message, streaks.failed(key), bounded, provider, host)
+    view = _VIEWS.get(model)
+    if view is not None:
+        return view
+    inner = model.api.generate
+    failure = _no_choices(model)
 
     async def generate(input: Any, tools: Any, tool_choice: Any, config: Any) -> Any:
-        key = id(input)
-        bounded = config.max_retries is not None or config.timeout is not None
         try:
-            result = await inner_generate(
-                input=input, tools=tools, tool_choice=tool_choice, config=config
-            )
+            result = await inner(input=input, tools=tools, tool_choice=tool_choice, config=config)
         except Exception as error:
-            redact_error(error)  # before Inspect logs it: a provider may echo the key
-            if not is_malformed_body_error(error):
-                streaks.done(key)
-                raise
-            raise malformed(
-                f"unreadable body ({type(error).__name__}: {error})", key, bounded
-            ) from error
-        output = _output_of(result)
+            redact_error(error)  # before Inspect records it: a provider may echo the key
+            raise
         _redact_result(result)
+        output = result[0] if isinstance(result, tuple) else result
         if isinstance(output, ModelOutput) and not output.choices:
-            raise malformed("a completion without choices", key, bounded)
-        streaks.done(key)
+            raise MalformedResponseError(str(failure), failure.provider, failure.host)
         return result
 
-    def should_retry(error: Exception) -> bool | RetryDecision:
-        if isinstance(error, MalformedResponseError):
-            if error.bounded or error.attempt <= DEFAULT_MAX_MALFORMED_RETRIES:
-                return RetryDecision.transient()
-            return RetryDecision.no()
-        return inner_should_retry(error)
+    api = copy.copy(model.api)
+    api.generate = generate  # type: ignore[method-assign]  # this copy only
+    view = copy.copy(model)
+    view.api = api
+    setattr(view, _VIEW_MARK, True)
+    _VIEWS[model] = view
+    return view
 
-    def wait(state: RetryCallState) -> float:
+
+def max_malformed_retries(model: Model | None, config: GenerateConfig | None = None) -> int:
+    """The run's retry bound: the call's ``max_retries``, the model's, the evaluated model's
+    (``--max-retries``), else :data:`DEFAULT_MAX_MALFORMED_RETRIES`."""
+    configs = [config, getattr(model, "config", None)]
+    with contextlib.suppress(ValueError):  # no evaluated model: a call outside an eval
+        configs.append(get_model().config)
+    for candidate in configs:
+        if candidate is not None and candidate.max_retries is not None:
+            return int(candidate.max_retries)
+    return DEFAULT_MAX_MALFORMED_RETRIES
+
+
+def _retrying(name: str, retries: int) -> AsyncRetrying:
+    def log(state: RetryCallState) -> None:
         error = state.outcome.exception() if state.outcome else None
-        if isinstance(error, MalformedResponseError):
-            return float(MALFORMED_WAIT(state))
-        return float(other_wait(state))
+        transcript().info(
+            f"{name}: malformed response ({describe_error(error) if error else '?'}), "
+            f"retry {state.attempt_number} of {retries} in {state.upcoming_sleep:.1f} s",
+            source=RETRY_SOURCE,
+        )
 
-    # Instance attributes shadow the provider's methods for this instance only.
-    api.generate = generate  # type: ignore[method-assign]
-    api.should_retry = should_retry  # type: ignore[method-assign,assignment]
-    api.retry_wait = lambda: wait  # type: ignore[method-assign]
-    setattr(api, _HARDENED, True)
-    return model
-
-
-def harden_task_models() -> None:
-    """Harden the active model and every model bound to a role (call inside a task)."""
-    harden(get_model())
-    for bound in model_roles().values():
-        for member in bound if isinstance(bound, list) else [bound]:
-            harden(member)
+    return AsyncRetrying(
+        retry=retry_if_exception(is_malformed),
+        stop=stop_after_attempt(retries + 1),
+        wait=MALFORMED_WAIT,
+        before_sleep=log,
+        reraise=True,
+    )
 
 
-@hooks(
-    name="research_taste_transient_responses",
-    description="Retries malformed 200 responses (empty, non-JSON, no choices) as transient.",
-)
-class TransientResponses(Hooks):
-    """At the start of each task of this package, harden its models (see :func:`harden`)."""
+async def generate_retrying(
+    model: Model,
+    input: str | list[ChatMessage],
+    config: GenerateConfig | None = None,
+    **kwargs: Any,
+) -> ModelOutput:
+    """``model.generate(input, config=config, **kwargs)``, retried while the answer is
+    malformed (through :func:`package_view`); the last error is raised when retries run out."""
+    view = package_view(model)
+    if config is not None:
+        kwargs["config"] = config
+    output: ModelOutput | None = None
+    async for attempt in _retrying(str(model), max_malformed_retries(model, config)):
+        with attempt:
+            output = await view.generate(input, **kwargs)
+    assert output is not None
+    return output
 
-    async def on_task_start(self, data: TaskStart) -> None:
-        if data.spec.task.startswith(PACKAGE_PREFIX):
-            install_log_filter()
-            harden_task_models()
+
+def _retry_cache(cache: bool | CachePolicy | None, attempt: int) -> bool | CachePolicy:
+    """The cache of a retried turn: its own scope, so Inspect's cached empty output is not
+    read back (no cache when the step was given none: the run's ``--cache`` is skipped)."""
+    if not cache:
+        return False
+    policy = CachePolicy() if cache is True else cache
+    return policy.model_copy(update={"scopes": {**policy.scopes, RETRY_SCOPE_KEY: str(attempt)}})
+
+
+def retrying(generate: Generate) -> Generate:
+    """``generate`` (the evaluated model's turn Inspect hands a solver), run again while the
+    turn fails with a malformed answer; the last error is raised when retries run out."""
+
+    async def step(
+        state: TaskState, tool_calls: Literal["loop", "single", "none"] = "loop", **kwargs: Any
+    ) -> TaskState:
+        model = get_model()
+        config = GenerateConfig(max_retries=kwargs.get("max_retries"))
+        async for attempt in _retrying(str(model), max_malformed_retries(model, config)):
+            with attempt:
+                number = attempt.retry_state.attempt_number
+                call = (
+                    kwargs
+                    if number == 1
+                    else {**kwargs, "cache": _retry_cache(kwargs.get("cache"), number)}
+                )
+                before = state.output
+                try:
+                    return await generate(state, tool_calls, **call)
+                except IndexError as error:  # Inspect reads output.message of an empty output
+                    if state.output is before or not state.output.empty:
+                        raise
+                    raise _no_choices(model) from error
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    return step
+
+
+@solver
+def generate_step(tool_calls: Literal["loop", "single", "none"] = "loop", **kwargs: Any) -> Solver:
+    """Inspect's ``generate()`` solver, with malformed answers retried (:func:`retrying`)."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        return await retrying(generate)(state, tool_calls, **kwargs)
+
+    return solve

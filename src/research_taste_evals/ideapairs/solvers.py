@@ -19,6 +19,7 @@ from inspect_ai.model import ChatMessageUser, GenerateConfig, ModelOutput, get_m
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from research_taste_evals.core.answers import DEFAULT_REASK, last_parses, until_parsed
+from research_taste_evals.core.transient import generate_retrying
 from research_taste_evals.ideapairs.answers import parse_answer
 from research_taste_evals.ideapairs.dataset import ORDERS, forecast_prompt
 
@@ -140,7 +141,7 @@ def judge_both_orders(
         results = await asyncio.gather(
             *(
                 until_parsed(
-                    partial(model.generate, p, config=config),
+                    partial(generate_retrying, model, p, config=config),
                     lambda output: output.completion,
                     last_parses(partial(parse_answer, prompt=prompt)),  # type: ignore[arg-type]
                     reask,

@@ -33,13 +33,14 @@ from inspect_ai.model import (
     Model,
     ModelOutput,
 )
-from inspect_ai.solver import Generate, Solver, TaskState, generate, solver, system_message
+from inspect_ai.solver import Generate, Solver, TaskState, solver, system_message
 from inspect_ai.util import span
 
 from research_taste_evals.core.access import Document, information_access
 from research_taste_evals.core.grading import resolve_graders
 from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models, roles_ready
 from research_taste_evals.core.text import fill_template
+from research_taste_evals.core.transient import generate_retrying, generate_step, retrying
 from research_taste_evals.lft.dataset import RUN_KEY, run_cache
 from research_taste_evals.lft.grader import (
     DEFAULT_MEDIAN_RULE,
@@ -138,7 +139,7 @@ def static_followups(rounds: int = DEFAULT_FOLLOWUP_ROUNDS) -> Solver:
         for index in range(rounds):
             request = STATIC_FOLLOWUPS[index % len(STATIC_FOLLOWUPS)]
             state.messages.append(_followup_message(request, "static", index + 1))
-            state = await generate(state)
+            state = await retrying(generate)(state)
         return state
 
     return solve
@@ -157,7 +158,8 @@ def critique_followups(rounds: int = DEFAULT_FOLLOWUP_ROUNDS) -> Solver:
         critic = critic_model()
         for index in range(rounds):
             async with span(f"critique {index + 1}", type="critique"):
-                critique = await critic.generate(
+                critique = await generate_retrying(
+                    critic,
                     [
                         ChatMessageSystem(content=CRITIC_SYSTEM),
                         ChatMessageUser(
@@ -165,7 +167,7 @@ def critique_followups(rounds: int = DEFAULT_FOLLOWUP_ROUNDS) -> Solver:
                                 CRITIQUE_PROMPT, task=state.input_text, solution=last_answer(state)
                             )
                         ),
-                    ]
+                    ],
                 )
             if not critique.completion.strip():
                 state.metadata["critique_failed_round"] = index + 1
@@ -174,7 +176,7 @@ def critique_followups(rounds: int = DEFAULT_FOLLOWUP_ROUNDS) -> Solver:
             state.messages.append(
                 _followup_message(request, "critique", index + 1, critic=str(critic))
             )
-            state = await generate(state)
+            state = await retrying(generate)(state)
         return state
 
     return solve
@@ -221,7 +223,8 @@ def nudge(
             if level >= top_level or used >= max_nudges:
                 break
             async with span(f"nudge {used + 1}", type="nudge"):
-                hint = await critic.generate(
+                hint = await generate_retrying(
+                    critic,
                     [
                         ChatMessageSystem(content=NUDGE_SYSTEM),
                         ChatMessageUser(
@@ -234,14 +237,14 @@ def nudge(
                                 requirements=requirements_of(state, level),
                             )
                         ),
-                    ]
+                    ],
                 )
             used += 1
             request = fill_template(NUDGE_REVISION_REQUEST, feedback=hint.completion)
             state.messages.append(
                 _followup_message(request, "nudge", used, critic=str(critic), from_level=level)
             )
-            state = await generate(state)
+            state = await retrying(generate)(state)
         reached = bool(levels) and levels[-1] >= top_level and not failed
         state.metadata[NUDGE_METADATA_KEY] = {
             "levels": levels,
@@ -357,7 +360,7 @@ def lft_solver(arguments: Mapping[str, Any], providers: Sequence[str]) -> list[S
         quorum_ready(arguments["quorum"], arguments["grader_repeats"]),
         system_message(LFT_SYSTEM),
         information_access(arguments["access"], rubric_documents, rubric_block_list, providers),
-        generate(),
+        generate_step(),
         *followup_solver(
             arguments["followup"],
             arguments["followup_rounds"],

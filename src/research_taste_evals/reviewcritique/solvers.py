@@ -25,6 +25,7 @@ from inspect_ai.util import json_schema
 
 from research_taste_evals.core.answers import DEFAULT_REASK, last_parses, until_parsed
 from research_taste_evals.core.text import fill_template
+from research_taste_evals.core.transient import generate_retrying
 from research_taste_evals.reviewcritique.parsing import ANSWER_MODELS, PROMPTS, Prompt, parses
 from research_taste_evals.reviewcritique.prompts import (
     CRITIQUE_SYSTEM,
@@ -74,7 +75,7 @@ def critique_solver(structured_output: bool = True, reask: int = DEFAULT_REASK) 
             ]
             config = response_config(prompt, structured_output)
             return await until_parsed(
-                lambda: model.generate(messages, config=config),
+                lambda: generate_retrying(model, messages, config=config),
                 lambda output: output.completion,
                 last_parses(parses(prompt)),
                 reask,

@@ -16,9 +16,10 @@ from dataclasses import asdict
 from typing import Any
 
 from inspect_ai.model import get_model
-from inspect_ai.solver import Generate, Solver, TaskState, chain, generate, solver, use_tools
+from inspect_ai.solver import Generate, Solver, TaskState, chain, solver, use_tools
 
 from research_taste_evals.core.solvers import generate_with_role
+from research_taste_evals.core.transient import generate_step
 from research_taste_evals.tastybench.choice import ChoiceMethod, ChoiceResult, extract_choice
 from research_taste_evals.tastybench.websearch import guarded_web_search
 
@@ -33,7 +34,7 @@ TRUTH_STORE_KEY = "tastybench_truth"
 @solver
 def judge(web_search: bool = False) -> Solver:
     """The evaluated model answers the judge prompt (with guarded web search if asked)."""
-    ask = chain(use_tools(guarded_web_search()), generate()) if web_search else generate()
+    ask = chain(use_tools(guarded_web_search()), generate_step()) if web_search else generate_step()
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         truth = [state.metadata.get("velocity_1"), state.metadata.get("velocity_2")]
