@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 import logging
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from research_taste.cli.sweep_schema import (
     SweepConfig,
 )
 from research_taste.cli.sweep_status import SweepOutcome, sweep_outcome
+from research_taste_evals.core.cutoff import parse_cutoff_arg
 from research_taste_evals.core.data import (
     DataError,
     describe_validation_error,
@@ -108,6 +110,15 @@ def load_sweep(path: str | Path) -> SweepConfig:
                     f"{source}: field 'tasks.{index}.args.{name}': 'demo' data exists only "
                     f"for these task arguments: {offered}"
                 )
+    evaluated = {model for entry in config.tasks for model in entry.models or config.models}
+    for model, cutoff in config.knowledge_cutoffs.items():
+        field = f"{source}: field 'knowledge_cutoffs.{model}'"
+        if model not in evaluated:
+            raise DataError(f"{field}: no task of the sweep evaluates {model!r}")
+        try:
+            parse_cutoff_arg(cutoff, model)
+        except ConfigError as error:
+            raise DataError(f"{field}: {error}") from error
     check_models(source, config)
     check_sweep(source, config)  # roles nobody reads, repeated runs, a log_dir that is a file
     return config
@@ -165,7 +176,7 @@ def plan(config: SweepConfig, shard: tuple[int, int] | None = None) -> list[Plan
     runs = [
         PlannedRun(
             task=entry.task,
-            args=entry.args,
+            args=with_knowledge_cutoff(entry.task, entry.args, config.knowledge_cutoffs.get(model)),
             model=model,
             model_roles=entry.model_roles if entry.model_roles is not None else config.model_roles,
             model_args=config.model_args,
@@ -178,6 +189,20 @@ def plan(config: SweepConfig, shard: tuple[int, int] | None = None) -> list[Plan
         return runs
     index, count = shard
     return runs[index - 1 :: count]
+
+
+# The task argument a dated task takes its knowledge cutoff from (core/cutoff.py).
+CUTOFF_ARG = "knowledge_cutoff"
+
+
+def with_knowledge_cutoff(task: str, args: dict[str, Any], cutoff: str | None) -> dict[str, Any]:
+    """``args`` plus the sweep file's cutoff for the run's model, for a task that takes one and
+    was not given one in its own entry."""
+    if cutoff is None or CUTOFF_ARG in args:
+        return args
+    if CUTOFF_ARG not in inspect.signature(inspect.unwrap(tasks_by_name()[task])).parameters:
+        return args
+    return {**args, CUTOFF_ARG: cutoff}
 
 
 def parse_shard(text: str) -> tuple[int, int]:

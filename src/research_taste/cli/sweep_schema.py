@@ -44,6 +44,10 @@ class SweepConfig(BaseModel):
     model_roles: ModelRoles = Field(default_factory=dict)
     # Per model name, its model arguments (``-M``), wherever it runs: evaluated or in a role.
     model_args: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    # Per evaluated model, its knowledge cutoff (YYYY-MM-DD): passed as ``knowledge_cutoff`` to
+    # every task of the grid that takes it (a task entry's own ``knowledge_cutoff`` wins). The
+    # only cutoff source for models Inspect's model database does not know (baseline/, local/).
+    knowledge_cutoffs: dict[str, str] = Field(default_factory=dict)
     epochs: int | None = Field(default=None, ge=1)
     limit: int | None = Field(default=None, ge=1)
     max_connections: int | None = Field(default=None, ge=1)
