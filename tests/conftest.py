@@ -28,6 +28,8 @@ def _isolated_cache(
 ) -> None:
     """Each test session caches downloads in a scratch folder, never in the user's cache."""
     monkeypatch.setenv("RESEARCH_TASTE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))
+    # Inspect's generation cache too (the recall probe caches its calls).
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "inspect-cache"))
 
 
 @pytest.fixture(autouse=True)

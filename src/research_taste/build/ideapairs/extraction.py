@@ -21,6 +21,7 @@ from inspect_ai.model import Model
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import Solver, TaskState
 
+from research_taste_evals.core.leaks import find_leaks
 from research_taste_evals.core.solvers import generate_with_role
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.core.text import fill_template
@@ -32,11 +33,7 @@ from research_taste.build.ideapairs.splitting import paper_file_stem
 
 EXTRACTOR_ROLE = "extractor"
 EXTRACT_VERSION = "1-A"
-_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
-_PERCENT = re.compile(r"\d+(?:\.\d+)?\s*(?:%|percent\b)", re.IGNORECASE)
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]*\d)")
 _AUTHOR = re.compile(r"\(([A-Z][\w'\-]+)(?: et al\.| and [A-Z][\w'\-]+)?,\s*(?:19|20)\d\d")
-MIN_NAME_CHARACTERS = 3
 
 
 @dataclass(frozen=True)
@@ -78,23 +75,6 @@ def number_forms(value: float) -> set[str]:
     forms = {f"{value:g}", f"{value:.1f}", f"{value:.2f}"}
     # A bare small integer ("4 layers") is too common to be evidence of a leaked result.
     return {form for form in forms if "." in form or abs(value) >= 10}
-
-
-def find_leaks(
-    text: str, numbers: tuple[str, ...], names: tuple[str, ...], years: bool = True
-) -> list[str]:
-    """What in ``text`` could reveal a result or an identity (empty when it is clean)."""
-    leaks = [f"number {n}" for n in sorted(set(_NUMBER.findall(text)) & set(numbers))]
-    leaks += [f"percentage '{m}'" for m in _PERCENT.findall(text)]
-    if years:
-        leaks += [f"year {m}" for m in sorted(set(_YEAR.findall(text)))]
-    lowered = text.lower()
-    for name in names:
-        if len(name) >= MIN_NAME_CHARACTERS and re.search(
-            rf"(?<!\w){re.escape(name.lower())}(?!\w)", lowered
-        ):
-            leaks.append(f"name '{name}'")
-    return leaks
 
 
 def idea_names(source: IdeaSource) -> tuple[str, ...]:

@@ -1,0 +1,71 @@
+"""Knowledge cutoff: the task argument, Inspect's model info, and none (one warning)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+
+import pytest
+from inspect_ai.model import ModelInfo, get_model, set_model_info
+from mock_models import scripted_model
+
+from research_taste_evals.core.cutoff import (
+    CutoffReader,
+    KnowledgeCutoff,
+    cutoff_fields,
+    cutoff_from_model_info,
+    parse_cutoff_arg,
+)
+from research_taste_evals.core.dates import ItemDate
+from research_taste_evals.core.errors import ConfigError
+
+
+def test_parse_cutoff_arg() -> None:
+    assert parse_cutoff_arg(None, "t") is None
+    assert parse_cutoff_arg("2024-06-01", "t") == dt.date(2024, 6, 1)
+    assert parse_cutoff_arg(dt.date(2024, 6, 1), "t") == dt.date(2024, 6, 1)  # YAML-read -T
+    with pytest.raises(ConfigError, match=r"t: argument 'knowledge_cutoff' got '2024-6'"):
+        parse_cutoff_arg("2024-6", "t")
+
+
+def test_model_info_cutoff_and_entry() -> None:
+    found = cutoff_from_model_info(get_model("openai/gpt-4o", api_key="unused"))
+    assert found.source == "model_info" and found.date == dt.date(2023, 11, 30)
+    assert found.matched_entry and "GPT-4o" in found.matched_entry
+
+
+def test_offline_providers_are_never_looked_up() -> None:
+    found = cutoff_from_model_info(scripted_model(lambda m: "x"))
+    assert found == KnowledgeCutoff(model="mockllm/model", date=None, source="none")
+
+
+def test_set_model_info_is_read() -> None:
+    set_model_info("openai/my-private-model", ModelInfo(knowledge_cutoff_date=dt.date(2025, 2, 1)))
+    found = cutoff_from_model_info(get_model("openai/my-private-model", api_key="unused"))
+    assert found.date == dt.date(2025, 2, 1) and found.source == "model_info"
+
+
+def test_reader_prefers_task_arg_and_warns_once(caplog: pytest.LogCaptureFixture) -> None:
+    model = scripted_model(lambda m: "x")
+    given = CutoffReader("t", dt.date(2024, 1, 1)).read(model)
+    assert (given.date, given.source) == (dt.date(2024, 1, 1), "task_arg")
+    reader = CutoffReader("t", None)
+    with caplog.at_level(logging.WARNING):
+        for _ in range(3):
+            assert reader.read(model).source == "none"
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "-T knowledge_cutoff=YYYY-MM-DD" in warnings[0].getMessage()
+    assert "set_model_info" in warnings[0].getMessage()
+
+
+def test_cutoff_fields() -> None:
+    cutoff = KnowledgeCutoff("m", dt.date(2024, 6, 15), "model_info", "OpenAI / GPT-4o")
+    fields = cutoff_fields(cutoff, [ItemDate(2024, 7), ItemDate(2025)])
+    assert fields == {
+        "knowledge_cutoff": "2024-06-15",
+        "cutoff_source": "model_info",
+        "cutoff_entry": "OpenAI / GPT-4o",
+        "post_cutoff": True,
+    }
+    assert cutoff_fields(None, [ItemDate(2025)])["post_cutoff"] is None
+    assert KnowledgeCutoff.from_metadata(cutoff.as_metadata()) == cutoff
