@@ -22,7 +22,6 @@ TITLE = "Training Language Models to Self-Correct via Reinforcement Learning"
 DAPO = "DAPO: An Open-Source LLM Reinforcement Learning System at Scale"
 
 
-# fmt: off
 @pytest.mark.parametrize(
     ("reply", "title", "named"),
     [
@@ -66,7 +65,6 @@ DAPO = "DAPO: An Open-Source LLM Reinforcement Learning System at Scale"
         ("", TITLE, False),
     ],
 )
-# fmt: on
 def test_names_item_titles(reply: str, title: str, named: bool) -> None:
     assert names_item(reply, title) is named
 
@@ -129,3 +127,24 @@ def test_probe_failure_is_recorded(tmp_path: Path) -> None:
 
     result = asyncio.run(RecallProbe(cache=False).recognise(_items()[0], failing_model()))
     assert result.recognized is None and result.error and "provider is down" in result.error
+
+
+def test_baselines_answer_the_probe() -> None:
+    from inspect_ai.model import get_model
+
+    from research_taste_evals.core.baselines import register_baseline
+    from research_taste_evals.core.recognition import NOT_RECOGNISED
+
+    register_baseline("test-probe-rule", "answers 1")(lambda messages: "1")
+    register_baseline(
+        "test-probe-knower", "knows every paper", recall=lambda messages: f"Title: {TITLE}"
+    )(lambda messages: "1")
+    item = _items()[0]
+    rule = asyncio.run(
+        RecallProbe(cache=False).recognise(item, get_model("baseline/test-probe-rule"))
+    )
+    assert rule.answer == NOT_RECOGNISED and rule.recognized is False and rule.declined
+    knower = get_model("baseline/test-probe-knower")
+    assert asyncio.run(RecallProbe(cache=False).recognise(item, knower)).recognized is True
+    # Its other answers are unchanged.
+    assert asyncio.run(knower.generate("Which project?")).completion == "1"

@@ -53,6 +53,9 @@ and its year on two lines:
 Title: <the paper's title>
 Year: <the year it appeared>
 If you do not recognise it, answer: I do not recognise this paper."""
+NOT_RECOGNISED = "I do not recognise this paper."
+# A phrase only the probe prompt has (offline baselines answer the probe by it).
+PROBE_MARKER = "Do you recognise the published paper this describes?"
 DECLINED = re.compile(
     r"\b(?:(?:do not|don't|dont|cannot|can't|can not|could not|couldn't|unable to|not able to)"
     r"\s+(?:confidently\s+|reliably\s+)?(?:recogni[sz]e|identify|place|name|determine)"
@@ -168,10 +171,18 @@ def read_recognition(item: RecallItem, reply: str) -> Recognition:
     )
 
 
+def is_probe_prompt(text: str) -> bool:
+    """Is ``text`` a recognition probe (for models that answer it by rule)?"""
+    return PROBE_MARKER in text
+
+
 class RecallProbe:
     """One probe per task: memoised per (model, item), cached by Inspect (module docstring)."""
 
     def __init__(self, prompt: str = PROBE_PROMPT, cache: bool | CachePolicy = True) -> None:
+        """``prompt`` has ``{kind}`` and ``{text}`` and keeps ``PROBE_MARKER`` (for baselines)."""
+        if PROBE_MARKER not in prompt or "{text}" not in prompt:
+            raise ValueError("a recall probe prompt needs {text} and PROBE_MARKER")
         self.prompt = prompt
         self.cache: bool | CachePolicy = (
             CachePolicy(expiry=None, per_epoch=False, scopes={"recall_probe": PROBE_VERSION})

@@ -34,6 +34,8 @@ from research_taste_evals.core.data import (
     sha256_of,
     validate_records,
 )
+from research_taste_evals.core.dates import date_range, require_item_date
+from research_taste_evals.core.leaks import name_leaks, title_names
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.tastybench.velocity import (
     DEFAULT_WINDOW_MONTHS,
@@ -117,6 +119,8 @@ class Paper:
     velocity_windowed: float
     velocity_common: float = float("nan")
     months_observed: int = 0
+    # The paper's own names found in ``text`` (core.leaks): the judge can recognise it.
+    identity_leak: tuple[str, ...] = ()
 
     def velocity(self, mode: VelocityMode) -> float:
         """The ground truth of ``mode`` (NaN when the paper lacks it)."""
@@ -163,11 +167,13 @@ def record_to_paper(
 
     Reads ``paperId``, ``title``, ``pub_date``, ``b`` (the upstream velocity, kept as is) and
     ``citation_dates``/``citation_counts`` (the windowed and common-window velocities are
-    recomputed from them).
+    recomputed from them). ``identity_leak`` lists the paper's names (its title, the method name
+    before the title's colon, coined words: ``core.leaks.title_names``) found in ``text``.
 
     Raises:
-        DataError: the citation series is malformed (naming the file, paper and field).
+        DataError: the citation series or ``pub_date`` is malformed (naming file, paper, field).
     """
+    require_item_date(record.pub_date, f"{source}: paper {record.paperId}: field 'pub_date'")
     try:
         windowed = windowed_velocity(record.citation_dates, record.citation_counts)
         common = common_window_velocity(
@@ -187,6 +193,7 @@ def record_to_paper(
         velocity_windowed=windowed,
         velocity_common=common,
         months_observed=observed,
+        identity_leak=tuple(name_leaks(text, title_names(record.title))),
     )
 
 
@@ -270,6 +277,17 @@ def load_papers(
     if len(papers) < MIN_PAPERS:
         raise DataError(f"{text_path}: only {len(papers)} papers have a {representation}")
     unknown = sorted(set(texts) - {record.paperId for record in records})
+    leaks = {paper.paper_id: list(paper.identity_leak) for paper in papers if paper.identity_leak}
+    if leaks:
+        logger.warning(
+            "%s: %d of %d %ss name their own paper (identity_leak; not counted in "
+            "recognized_rate): %s",
+            text_path,
+            len(leaks),
+            len(papers),
+            representation,
+            "; ".join(f"{pid}: {', '.join(found)}" for pid, found in leaks.items()),
+        )
     metadata = {
         "paper_set": paper_set,
         "papers": len(papers),
@@ -281,6 +299,10 @@ def load_papers(
             paper.paper_id for paper in papers if math.isnan(paper.velocity_windowed)
         ],
         "window_months": window_months,
+        "identity_leak": leaks,
+        "pub_date_range": date_range(
+            require_item_date(paper.pub_date, paper.paper_id) for paper in papers
+        ),
         "papers_without_common_window": [
             paper.paper_id for paper in papers if math.isnan(paper.velocity_common)
         ],

@@ -6,6 +6,10 @@
   month (``*_partial_spearman``); ``elo_upstream_rank_pearson`` is upstream's own statistic.
 - ``tastybench_reliability``: split-half Spearman of each rating (halves split by unordered
   pair, so repeats of a pair never straddle the halves) and its Spearman-Brown correction.
+- ``tastybench_recall``: the headline's recall twins (``recall.py``): ``bt_spearman_post_cutoff``
+  (comparisons between two papers published after the model's knowledge cutoff) and
+  ``bt_spearman_unrecognized`` (two papers the recognition probe did not recognise), with CIs
+  and counts, and ``recognized_rate``.
 - ``tastybench_decisions``: position bias, order consistency, unclear rate, comparisons used
   and total, pairwise agreement with velocity, extractor rate and extractor failure rate.
 
@@ -93,11 +97,26 @@ def tastybench_decisions() -> Metric:
     return compute
 
 
+@metric
+def tastybench_recall(
+    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
+) -> Metric:
+    """``bt_spearman`` on post-cutoff and on unrecognised papers, and ``recognized_rate``."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        from research_taste_evals.tastybench.recall import RECALL_KEYS, recall_summary
+
+        return _guarded("recall", RECALL_KEYS, lambda: recall_summary(scores, resamples, seed))
+
+    return compute
+
+
 def tastybench_metrics(resamples: int, seed: int) -> list[Metric | dict[str, list[Metric]]]:
-    """The ``tastybench`` task's dataset-level metrics (ratings, reliability, decisions)."""
+    """The ``tastybench`` task's dataset-level metrics (ratings, recall, reliability, decisions)."""
     import_scipy()  # before the run, not on its event loop
     return [
         tastybench_ratings(resamples=resamples, seed=seed),
+        tastybench_recall(resamples=resamples, seed=seed),
         tastybench_reliability(seed=seed),
         tastybench_decisions(),
     ]

@@ -132,7 +132,8 @@ def pair_to_sample(
     Target: "1"/"2", the project with the higher citation velocity ("none" on a tie).
     Metadata: ``seq`` (rating order), ``round``, ``paper_1``/``paper_2`` (ids, shown order),
     their titles (for the viewer; never shown to the judge), publication dates (for the
-    correlation controlling for publication month) and velocities.
+    correlation controlling for publication month and the post-cutoff metrics), whether each
+    text names its paper (``identity_leak_1``/``_2``) and velocities.
     """
     first, second = papers[pair.paper_1], papers[pair.paper_2]
     velocity_1 = _finite_or_none(first.velocity(velocity))
@@ -146,6 +147,8 @@ def pair_to_sample(
         "title_2": second.title,
         "pub_date_1": first.pub_date,
         "pub_date_2": second.pub_date,
+        "identity_leak_1": bool(first.identity_leak),
+        "identity_leak_2": bool(second.identity_leak),
         "velocity_1": velocity_1,
         "velocity_2": velocity_2,
     }
@@ -191,6 +194,7 @@ def tastybench_metadata(
 ) -> dict[str, Any]:
     """The ``tastybench`` task's metadata: the provenance block and the run's settings."""
     args = arguments
+    cutoff = args.get("knowledge_cutoff")
     sources = {key: loaded_metadata[key] for key in ("papers_source", "representation_source")}
     details = {key: value for key, value in loaded_metadata.items() if key not in sources}
     schedule, pairs_file = args["schedule"], args["pairs_file"]
@@ -224,5 +228,8 @@ def tastybench_metadata(
         "choice_method": args["choice_method"],
         "extractor_role": f"{EXTRACTOR_ROLE} (default: the judge model itself)",
         "web_search": args["web_search"],
+        # The run's cutoff (with its source and model-info entry) is in each sample's score.
+        "knowledge_cutoff_arg": None if cutoff is None else str(cutoff),
+        "recall_probe": args["recall_probe"],
         "web_search_blocked_domains": list(CITATION_COUNT_DOMAINS) if args["web_search"] else None,
     }

@@ -3,7 +3,9 @@
 Values: ``first_won`` (1 = Project 1, 0 = Project 2, NaN = unclear), ``unclear``, ``agree``
 (the pick has the higher velocity), ``extractor_used`` and ``extractor_failed`` (the extractor
 call failed: provider error or refusal; reason ``grader_failed``, while an answer nobody could
-read is ``invalid_response_format``). The dataset-level metrics (``metrics.py``) rebuild the
+read is ``invalid_response_format``). ``Score.metadata`` also holds the run's knowledge cutoff,
+its source, ``post_cutoff`` and the recognition probe's result per paper (``recall.py``). The
+dataset-level metrics (``metrics.py``) rebuild the
 comparisons from them; the task attaches those metrics, as they take the bootstrap settings.
 """
 
@@ -19,6 +21,7 @@ from research_taste_evals.core.stats import NAN
 from research_taste_evals.tastybench.choice import ChoiceMethod
 from research_taste_evals.tastybench.dataset import ExtractKind
 from research_taste_evals.tastybench.metrics import extraction_rate
+from research_taste_evals.tastybench.recall import sample_recall_metadata
 from research_taste_evals.tastybench.solvers import read_pick, stored_pick
 
 EXTRACTOR_FAILURES = ("extractor_failed", "extractor_refused")
@@ -58,6 +61,7 @@ def tastybench_scorer(choice_method: ChoiceMethod = "parser_then_extractor") -> 
                 "read_by": result.method,
                 "unclear_reason": result.unclear_reason,
                 "extractor_reply": result.extractor_reply,
+                **sample_recall_metadata(state),
             },
         )
 

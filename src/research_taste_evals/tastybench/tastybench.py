@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from inspect_ai import Task, task
 
+from research_taste_evals.core.cutoff import parse_cutoff_arg
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.core.task_args import checked_arguments
@@ -16,6 +17,7 @@ from research_taste_evals.tastybench.choice import ChoiceMethod
 from research_taste_evals.tastybench.dataset import PaperSet, Representation, load_papers
 from research_taste_evals.tastybench.metrics import tastybench_metrics
 from research_taste_evals.tastybench.prompts import JUDGE_PROMPTS, PromptVariant
+from research_taste_evals.tastybench.recall import recall_steps
 from research_taste_evals.tastybench.schedule import (
     DEFAULT_ROUNDS,
     DEFAULT_SCHEDULE_SEED,
@@ -58,15 +60,22 @@ def tastybench(
     data_path: str | None = None,
     representations_path: str | None = None,
     bootstrap_resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
+    knowledge_cutoff: str | None = None,
+    recall_probe: bool = True,
 ) -> Task:
     """TastyBench: pick the better of two RL-for-reasoning projects; ratings vs citation speed."""
     arguments = dict(locals())
+    cutoff = parse_cutoff_arg(knowledge_cutoff, "tastybench")
     loaded = load_papers(paper_set, representation, data_path, representations_path, window_months)
     papers = judged_papers(loaded.papers, velocity, window_months)
     pairs = build_schedule([p.paper_id for p in papers], schedule, rounds, seed, pairs_file)
     return Task(
         dataset=comparison_dataset(pairs, papers, JUDGE_PROMPTS[prompt], velocity),
-        solver=[judge(web_search), read_choice(choice_method)],
+        solver=[
+            *recall_steps(papers, cutoff, recall_probe),
+            judge(web_search),
+            read_choice(choice_method),
+        ],
         scorer=tastybench_scorer(choice_method),
         metrics=tastybench_metrics(bootstrap_resamples, DEFAULT_BOOTSTRAP_SEED),
         version=task_version(__file__, "tastybench"),

@@ -1,0 +1,297 @@
+"""TastyBench recall controls: post-cutoff and unrecognised Bradley-Terry twins, the probe."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import hashlib
+import json
+import logging
+import math
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import EvalLog
+from inspect_ai.model import ChatMessage, Model
+from inspect_ai.scorer import SampleScore, Score
+
+from research_taste_evals.core.cutoff import KnowledgeCutoff, cutoff_fields
+from research_taste_evals.core.dates import ItemDate
+from research_taste_evals.core.recognition import is_probe_prompt
+from research_taste_evals.tastybench.baselines import project_texts
+from research_taste_evals.tastybench.dataset import IDEA_FILES, PAPER_FILES, UPSTREAM_DATA_DIR
+from research_taste_evals.tastybench.recall import recall_summary
+from research_taste_evals.tastybench.tastybench import tastybench
+from research_taste_evals.tastybench.velocity import ols_slope
+
+ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]
+Metrics = Callable[[EvalLog], dict[str, float]]
+FAST = {"display": "none", "max_connections": 1000, "max_samples": 1000, "log_realtime": False}
+CUTOFF = dt.date(2024, 6, 30)
+
+# --- hand-worked: 6 papers, 3 after the cutoff ------------------------------------------
+# Dates: A, B, C in 2025 (post-cutoff); D, E, F in 2023. Velocity: A 1, B 2, C 3, D 6, E 5, F 4.
+DATES = {
+    "A": "2025-01-10",
+    "B": "2025-02",
+    "C": "2025",
+    "D": "2023-03-01",
+    "E": "2023",
+    "F": "2023",
+}
+VELOCITY = {"A": 1.0, "B": 2.0, "C": 3.0, "D": 6.0, "E": 5.0, "F": 4.0}
+
+
+def _score(seq: int, first: str, second: str, first_won: float, known: set[str]) -> SampleScore:
+    cutoff = KnowledgeCutoff("m", CUTOFF, "task_arg")
+    dates = [ItemDate(*map(int, DATES[p].split("-"))) for p in (first, second)]
+    recall = {p: {"recognized": p in known, "identity_leak": False} for p in (first, second)}
+    metadata = cutoff_fields(cutoff, dates) | {"recall": recall}
+    value = {"first_won": first_won, "unclear": 0.0, "agree": math.nan}
+    return SampleScore(
+        score=Score(value=value, metadata=metadata),
+        sample_id=seq,
+        sample_metadata={
+            "seq": seq,
+            "paper_1": first,
+            "paper_2": second,
+            "pub_date_1": DATES[first],
+            "pub_date_2": DATES[second],
+            "velocity_1": VELOCITY[first],
+            "velocity_2": VELOCITY[second],
+        },
+    )
+
+
+def test_post_cutoff_bradley_terry_on_six_papers() -> None:
+    """Among A, B, C the judge ranks A > B > C (A beats B and C, B beats C): velocity ranks them
+    C > B > A, so Spearman is -1. The comparisons with D, E, F (where the judge follows
+    velocity) leave the post-cutoff fit untouched; all six would correlate positively."""
+    picks = [
+        ("A", "B", 1.0),
+        ("B", "C", 1.0),
+        ("C", "A", 0.0),
+        ("D", "A", 1.0),
+        ("E", "B", 1.0),
+        ("F", "C", 1.0),
+        ("D", "E", 1.0),
+        ("E", "F", 1.0),
+        ("D", "F", 1.0),
+    ]
+    known = {"D", "E", "F"}
+    scores = [_score(i, a, b, won, known) for i, (a, b, won) in enumerate(picks)]
+    summary = recall_summary(scores, resamples=200, seed=0)
+    assert summary["bt_spearman_post_cutoff"] == pytest.approx(-1.0)
+    assert summary["post_cutoff_papers"] == 3 and summary["post_cutoff_comparisons"] == 3
+    # Recognition: D, E, F known, A, B, C not: the same subset here.
+    assert summary["recognized_rate"] == pytest.approx(0.5)
+    assert summary["bt_spearman_unrecognized"] == pytest.approx(-1.0)
+    assert summary["unrecognized_papers"] == 3
+    # Two post-cutoff papers only: NaN, with the counts that say why.
+    few = recall_summary(scores[:1] + scores[3:], resamples=200, seed=0)
+    assert math.isnan(few["bt_spearman_post_cutoff"]) and few["post_cutoff_papers"] == 2
+
+
+def test_unknown_cutoff_gives_nan_twins() -> None:
+    score = _score(0, "A", "B", 1.0, set())
+    assert score.score.metadata is not None
+    score.score.metadata["post_cutoff"] = None
+    summary = recall_summary([score], resamples=10, seed=0)
+    assert math.isnan(summary["bt_spearman_post_cutoff"])
+    assert math.isnan(summary["post_cutoff_papers"])
+
+
+# --- the held-out scripted model ---------------------------------------------------------
+KNOWN, UNKNOWN = 8, 8
+
+
+def _papers() -> list[dict[str, object]]:
+    """8 papers of 2023 and 8 of 2025, velocities shuffled against dates; one extra 2023
+    paper whose idea names its method (identity leak)."""
+    rows = []
+    for i in range(KNOWN + UNKNOWN):
+        year = 2023 if i < KNOWN else 2025
+        velocity = float((i * 7) % 16 + 1)
+        rows.append(
+            {
+                "id": f"p{i:02d}",
+                "title": f"Title number {i} of a reinforcement learning study",
+                "date": f"{year}-{i % 12 + 1:02d}-15",
+                "velocity": velocity,
+                "idea": f"Training a policy on task family {i} with objective {i * 3}.",
+            }
+        )
+    rows.append(
+        {
+            "id": "leak",
+            "title": "ZetaRL: Zero-Shot Policies",
+            "date": "2023-05-02",
+            "velocity": 9.5,
+            "idea": "ZetaRL trains zero-shot policies.",
+        }
+    )
+    return rows
+
+
+def _write(directory: Path, papers: list[dict[str, object]]) -> Path:
+    data = directory / UPSTREAM_DATA_DIR
+    data.mkdir(parents=True)
+    truth, ideas = [], []
+    for paper in papers:
+        counts = [round(float(paper["velocity"]) * (k + 1)) for k in range(12)]  # type: ignore[arg-type]
+        start = dt.date.fromisoformat(str(paper["date"])).replace(day=1)
+        dates = [
+            dt.date(start.year + (start.month - 1 + k) // 12, (start.month - 1 + k) % 12 + 1, 1)
+            for k in range(12)
+        ]
+        truth.append(
+            {
+                "paperId": paper["id"],
+                "title": paper["title"],
+                "pub_date": paper["date"],
+                "b": ols_slope(counts),
+                "citation_dates": json.dumps([d.isoformat() for d in dates]),
+                "citation_counts": json.dumps(counts),
+            }
+        )
+        ideas.append(
+            {
+                "paper_id": paper["id"],
+                "abstract": "",
+                "title": paper["title"],
+                "idea": paper["idea"],
+            }
+        )
+    ideas_file = IDEA_FILES["curated"]
+    assert ideas_file is not None
+    for name, rows in ((PAPER_FILES["curated"].filename, truth), (ideas_file.filename, ideas)):
+        with (data / name).open("w", encoding="utf-8", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+    return directory
+
+
+def held_out_model(
+    papers: list[dict[str, object]], cutoff: dt.date
+) -> Callable[[list[ChatMessage]], str]:
+    """Knows exactly the papers published before ``cutoff``: names them when probed, and picks
+    the faster-cited of two known papers; otherwise says it does not recognise the paper and
+    picks by a coin that ignores the papers' merit."""
+    by_text = {str(p["idea"]): p for p in papers}
+    known = {str(p["idea"]) for p in papers if dt.date.fromisoformat(str(p["date"])) <= cutoff}
+
+    def respond(messages: list[ChatMessage]) -> str:
+        prompt = messages[-1].text
+        if is_probe_prompt(prompt):
+            text = next(t for t in by_text if t in prompt)
+            if text in known:
+                return f"Title: {by_text[text]['title']}\nYear: {str(by_text[text]['date'])[:4]}"
+            return "I do not recognise this paper."
+        texts = project_texts(prompt)
+        assert texts is not None
+        first, second = (t.strip() for t in texts)
+        if first in known and second in known:
+            faster = float(by_text[first]["velocity"]) > float(by_text[second]["velocity"])  # type: ignore[arg-type]
+            return f"PROJECT {1 if faster else 2}"
+        coin = hashlib.sha256(f"{first}|{second}".encode()).digest()[0] % 2
+        return f"PROJECT {coin + 1}"
+
+    return respond
+
+
+def test_held_out_model_recall_inflates_only_the_raw_headline(
+    tmp_path: Path, scripted_model: ScriptedModel, metrics_of: Metrics
+) -> None:
+    papers = _papers()
+    data = _write(tmp_path / "data", papers)
+    calls: list[str] = []
+    respond = held_out_model(papers, CUTOFF)
+
+    def counted(messages: list[ChatMessage]) -> str:
+        calls.append("probe" if is_probe_prompt(messages[-1].text) else "judge")
+        return respond(messages)
+
+    task = tastybench(
+        data_path=str(data),
+        schedule="all_pairs",
+        knowledge_cutoff=CUTOFF.isoformat(),
+        choice_method="parser",
+        bootstrap_resamples=300,
+    )
+    log = inspect_eval(task, model=scripted_model(counted), log_dir=str(tmp_path / "logs"), **FAST)[
+        0
+    ]
+    metrics = metrics_of(log)
+    n = len(papers)
+    assert calls.count("judge") == n * (n - 1)
+    assert calls.count("probe") == n - 1  # once per paper; the leaking one is not asked
+    # recognized_rate = the share it knows among papers whose text does not name them.
+    assert metrics["recognized_rate"] == pytest.approx(KNOWN / (KNOWN + UNKNOWN))
+    assert metrics["leaked_items"] == 1 and metrics["probed_items"] == KNOWN + UNKNOWN
+    assert metrics["post_cutoff_papers"] == UNKNOWN
+    assert metrics["post_cutoff_comparisons"] == UNKNOWN * (UNKNOWN - 1)
+    # Recall inflates the raw headline; on what it cannot recall it is at chance.
+    assert metrics["bt_spearman"] > 0.5 and metrics["bt_spearman_ci_low"] > 0
+    for twin in ("bt_spearman_post_cutoff", "bt_spearman_unrecognized"):
+        assert metrics[f"{twin}_ci_low"] < 0 < metrics[f"{twin}_ci_high"]
+        assert abs(metrics[twin]) < 0.5
+    assert metrics["bt_spearman_unrecognized"] == metrics["bt_spearman_post_cutoff"]
+    sample = (log.samples or [])[0]
+    score = sample.scores["tastybench_scorer"]  # type: ignore[index]
+    assert score.metadata is not None
+    assert score.metadata["knowledge_cutoff"] == CUTOFF.isoformat()
+    assert score.metadata["cutoff_source"] == "task_arg"
+    probe = sample.metadata["recall_probe"][sample.metadata["paper_1"]]
+    assert probe["answer"] and "recognized" in probe
+
+
+def test_unknown_model_without_cutoff_nan_twins_one_warning(
+    tmp_path: Path,
+    scripted_model: ScriptedModel,
+    metrics_of: Metrics,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    papers = _papers()[:4]
+    data = _write(tmp_path / "data", papers)
+    task = tastybench(data_path=str(data), schedule="all_pairs", choice_method="parser")
+    with caplog.at_level(logging.WARNING, logger="research_taste_evals.core.cutoff"):
+        log = inspect_eval(
+            task,
+            model=scripted_model(lambda m: "PROJECT 1"),
+            log_dir=str(tmp_path / "logs"),
+            **FAST,
+        )[0]
+    metrics = metrics_of(log)
+    assert math.isnan(metrics["bt_spearman_post_cutoff"]) and math.isnan(
+        metrics["post_cutoff_papers"]
+    )
+    warnings = [r for r in caplog.records if "no knowledge cutoff" in r.getMessage()]
+    assert len(warnings) == 1 and "-T knowledge_cutoff=YYYY-MM-DD" in warnings[0].getMessage()
+    assert metrics["recognized_rate"] == 0.0  # "PROJECT 1" names no paper
+
+
+def test_probe_off_and_bad_cutoff(
+    tmp_path: Path, scripted_model: ScriptedModel, metrics_of: Metrics
+) -> None:
+    from research_taste_evals.core.errors import ConfigError
+
+    data = _write(tmp_path / "data", _papers()[:4])
+    with pytest.raises(ConfigError, match="knowledge_cutoff"):
+        tastybench(data_path=str(data), knowledge_cutoff="June 2024")
+    calls: list[int] = []
+
+    def respond(messages: list[ChatMessage]) -> str:
+        calls.append(1)
+        return "PROJECT 2"
+
+    task = tastybench(
+        data_path=str(data), schedule="all_pairs", choice_method="parser", recall_probe=False
+    )
+    log = inspect_eval(task, model=scripted_model(respond), log_dir=str(tmp_path / "logs"), **FAST)[
+        0
+    ]
+    assert len(calls) == 12
+    assert math.isnan(metrics_of(log)["recognized_rate"])
