@@ -15,7 +15,7 @@ Two controls, both from the same answers as the headline (README, "Recall and co
 
 Each twin is NaN, with the reason logged, when fewer than three papers are connected; both the
 post-cutoff figures are NaN when no cutoff is known. The fit and the CI are the headline's own
-(``ratings.collect``, ``core.pairwise.bradley_terry``, ``core.stats.rank_correlation_with_ci``).
+(``ratings.collect``, ``pairwise.bradley_terry``, ``core.stats.rank_correlation_with_ci``).
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ from inspect_ai.solver import Solver, TaskState
 from research_taste_evals.core.cutoff import CutoffReader, record_cutoff
 from research_taste_evals.core.dates import parse_item_date
 from research_taste_evals.core.leaks import title_names
-from research_taste_evals.core.pairwise import bradley_terry
 from research_taste_evals.core.recall_metrics import (
     cutoff_known,
     post_cutoff_scores,
@@ -42,6 +41,7 @@ from research_taste_evals.core.recall_metrics import (
 from research_taste_evals.core.recognition import RecallItem, RecallProbe, recall_probe
 from research_taste_evals.core.stats import MIN_CORRELATION_POINTS, NAN, rank_correlation_with_ci
 from research_taste_evals.tastybench.dataset import Paper
+from research_taste_evals.tastybench.pairwise import bradley_terry
 from research_taste_evals.tastybench.ratings import collect
 
 logger = logging.getLogger(__name__)
