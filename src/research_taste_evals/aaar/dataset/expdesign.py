@@ -25,10 +25,12 @@ from research_taste_evals.aaar.decoding import (
 )
 from research_taste_evals.aaar.embedding_models import S_METRIC_MODEL, is_paper_model
 from research_taste_evals.aaar.prompts import UPSTREAM_LIST_ITEM
+from research_taste_evals.aaar.recall import ITEM_DATES_KEY
 from research_taste_evals.core.data import (
     HubFolder,
     ResolvedData,
 )
+from research_taste_evals.core.dates import ItemDate
 from research_taste_evals.core.embeddings import Embedder
 from research_taste_evals.core.provenance import provenance
 from research_taste_evals.core.text import (
@@ -99,7 +101,10 @@ def load_expdesign_records(
 
 
 def record_to_sample(
-    record: ExpDesignRecord, context_words: int, counting: WordCounting = "nltk"
+    record: ExpDesignRecord,
+    context_words: int,
+    counting: WordCounting = "nltk",
+    date: ItemDate | None = None,
 ) -> Sample:
     """One sample per paper: input = the first ``context_words`` words of the context.
 
@@ -107,7 +112,8 @@ def record_to_sample(
     ``context_words`` NLTK tokens and detokenized, as its ``cut_word``; or whitespace words) and
     both ``output`` lists, which go to metadata: the experiments are the reference for
     En-Precision/Recall and the ORACLE list the model explains; the explanations are the
-    reference for S-Match and ROUGE.
+    reference for S-Match and ROUGE. ``date`` (from the arXiv id, ``aaar/recall.py``) goes to
+    ``item_dates`` (empty for an undated source).
     """
     experiments = record.output.experiments
     return Sample(
@@ -118,16 +124,24 @@ def record_to_sample(
             "paper_id": record.id,
             "experiments": experiments,
             "explanations": record.output.explanations,
+            ITEM_DATES_KEY: [str(date)] if date else [],
         },
     )
 
 
 def expdesign_dataset(
-    records: list[ExpDesignRecord], context_words: int, counting: WordCounting = "nltk"
+    records: list[ExpDesignRecord],
+    context_words: int,
+    counting: WordCounting = "nltk",
+    dates: Mapping[str, ItemDate] | None = None,
 ) -> MemoryDataset:
-    """Build the dataset, one sample per paper, in paper-id order."""
+    """Build the dataset, one sample per paper, in paper-id order (``dates`` by paper id)."""
+    dated = dates or {}
     return MemoryDataset(
-        samples=[record_to_sample(record, context_words, counting) for record in records],
+        samples=[
+            record_to_sample(record, context_words, counting, dated.get(record.id))
+            for record in records
+        ],
         name="expdesign",
     )
 

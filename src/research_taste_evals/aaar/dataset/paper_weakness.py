@@ -22,6 +22,7 @@ from research_taste_evals.aaar.decoding import (
     upstream_decoding,
 )
 from research_taste_evals.aaar.embedding_models import ITF_IDF_MODEL, S_METRIC_MODEL, is_paper_model
+from research_taste_evals.aaar.recall import ITEM_DATES_KEY, venue_year
 from research_taste_evals.core.data import (
     HubFolder,
     ResolvedData,
@@ -134,6 +135,7 @@ def record_to_sample(record: WeaknessRecord) -> Sample:
 
     Reads ``ID``, ``input.title``, ``input.abstractText``, ``input.sections[].heading/text``
     and ``output`` (the reviewers' weakness lists, the reference of S-Precision/Recall).
+    ``item_dates`` holds the venue year of the source folder (``aaar/recall.py``).
     Reviewers whose list is empty are kept here and skipped by the metric, as upstream does.
     """
     text = paper_text(record.input)
@@ -146,6 +148,8 @@ def record_to_sample(record: WeaknessRecord) -> Sample:
             "track": record.track,
             "reviewer_weaknesses": record.output,
             "paper_words": len(text.split()),
+            # The venue year: every paper of the source is an ICLR 2023 submission.
+            ITEM_DATES_KEY: [str(venue_year(WEAKNESS_FOLDER))],
         },
     )
 
