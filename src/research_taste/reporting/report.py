@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from research_taste.reporting import site
+from research_taste.reporting.controlled import ranking_note
 from research_taste.reporting.eval_report import eval_report_markdown
 from research_taste.reporting.families import task_specs
 from research_taste.reporting.leaderboard import (
@@ -82,7 +83,7 @@ def _task_section(
     plots += [trend] if trend else []
     heading = f"{task}: {spec.title} (version {spec.version})"
     note = partial_note(rows, include_partial)
-    ranked_by = f"Ranked by {names[0]} (higher first)." if names else ""
+    ranked_by = ranking_note(task, rows, names, include_partial)
     markdown = f"## {heading}\n\n{ranked_by} {note}\n\n{markdown_table(lines)}\n\n"
     markdown += "".join(f"![{p.stem}]({p.name})\n" for p in plots)
     shown = list(dict.fromkeys([*names, *ANSWER_SHAPE, *spec.failure_metrics]))
