@@ -93,3 +93,44 @@ def test_building_a_task_installs_the_hook_once_in_front_of_the_previous_one() -
         )
         == "True True True"
     )
+
+
+def _run_failing(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120
+    )
+
+
+BUILD_ONE_OF_OURS = """
+    import research_taste_evals._registry as registry
+    try:
+        registry.eqinfer(variant="no-such-variant")  # building a task installs the hook
+    except Exception:
+        pass
+"""
+
+
+def test_a_foreign_data_error_goes_to_the_previous_hook_after_one_of_our_tasks_is_built() -> None:
+    result = _run_failing(
+        BUILD_ONE_OF_OURS
+        + """
+    class DataError(ValueError):  # another package's error with our class's name
+        pass
+    raise DataError("their data problem")
+    """
+    )
+    assert result.returncode == 1
+    assert "Traceback" in result.stderr and "DataError: their data problem" in result.stderr
+    assert "error: their data problem" not in result.stderr
+
+
+def test_our_data_error_is_one_sentence_on_stderr() -> None:
+    result = _run_failing(
+        BUILD_ONE_OF_OURS
+        + """
+    from research_taste_evals.core.data import DataError
+    raise DataError("papers.csv: record 3: field 'pub_date': not a date")
+    """
+    )
+    assert result.returncode == 1
+    assert result.stderr == "error: papers.csv: record 3: field 'pub_date': not a date\n"

@@ -78,3 +78,17 @@ def test_epoch_means_keep_pooled_f1() -> None:
     ]
     assert decision_recall()(reduced) == pytest.approx(0.5)
     assert decision_f1()(reduced) == pytest.approx(2 / 3)
+
+
+def test_nan_on_error_gives_every_figure_nan_and_logs_the_cause(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from research_taste_evals.core.metrics import nan_on_error
+
+    def broken() -> dict[str, float]:
+        raise ZeroDivisionError("no papers")
+
+    figures = nan_on_error("example metric", ["rho", "n"], broken)
+    assert list(figures) == ["rho", "n"] and all(math.isnan(v) for v in figures.values())
+    assert "example metric failed" in caplog.text and "ZeroDivisionError" in caplog.text
+    assert nan_on_error("fine", ["rho"], lambda: {"rho": 0.5}) == {"rho": 0.5}

@@ -63,6 +63,12 @@ DAPO = "DAPO: An Open-Source LLM Reinforcement Learning System at Scale"
             False,
         ),
         ("", TITLE, False),
+        ("Title: Unknown\nYear: Unknown", TITLE, False),
+        ("Title: I do not recognise this paper.", TITLE, False),
+        ('{"recognized": false, "title": null, "year": null}', TITLE, False),
+        # declining, but quoting the title: named
+        (f'{{"recognized": false}} Though it reads like "{TITLE}".', TITLE, True),
+        (f"I don't recognise it for sure; it might be *{TITLE}* (2024).", TITLE, True),
     ],
 )
 def test_names_item_titles(reply: str, title: str, named: bool) -> None:
@@ -148,3 +154,19 @@ def test_baselines_answer_the_probe() -> None:
     assert asyncio.run(RecallProbe(cache=False).recognise(item, knower)).recognized is True
     # Its other answers are unchanged.
     assert asyncio.run(knower.generate("Which project?")).completion == "1"
+
+
+def test_a_rerun_repeats_no_probe_call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inspect's cache (no expiry, not per epoch): a new run's probe reuses the first answer."""
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path))
+    calls: list[int] = []
+
+    def respond(messages: list[ChatMessage]) -> str:
+        calls.append(1)
+        return "I do not recognise this paper."
+
+    model = scripted_model(respond)
+    for _ in range(2):  # two runs: two probes, as two task builds would make
+        result = asyncio.run(RecallProbe().recognise(_items()[0], model))
+        assert result.recognized is False
+    assert len(calls) == 1

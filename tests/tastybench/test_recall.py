@@ -295,3 +295,58 @@ def test_probe_off_and_bad_cutoff(
     ]
     assert len(calls) == 12
     assert math.isnan(metrics_of(log)["recognized_rate"])
+
+
+@pytest.mark.upstream
+def test_curated_ideas_that_name_their_paper(tastybench_upstream: Path) -> None:
+    """The README's figure: 5 of the 37 upstream ideas name their method."""
+    from research_taste_evals.tastybench.dataset import load_papers
+
+    loaded = load_papers("curated", "idea", tastybench_upstream)
+    leaks = loaded.metadata["identity_leak"]
+    assert sorted(name for found in leaks.values() for name in found) == [
+        "name 'DAPO'",
+        "name 'ProRL'",
+        "name 'ReMax'",
+        "name 'ReST'",
+        "name 'SWE-RL'",
+    ]
+    assert loaded.metadata["pub_date_range"] == ("2023-03-30", "2025-09-08")
+
+
+def test_dry_run_estimate_counts_the_probe() -> None:
+    """eval.yaml's calls per sample (read by `sweep --dry-run`): one judge call per comparison
+    and one probe per paper and run, 37 papers over the default 720 comparisons."""
+    import yaml
+
+    import research_taste_evals.tastybench as family
+
+    declared = yaml.safe_load((Path(family.__file__).parent / "eval.yaml").read_text())
+    task = declared["metadata"]["extras"]["tasks"]["tastybench"]
+    samples = next(t["dataset_samples"] for t in declared["tasks"] if t["name"] == "tastybench")
+    assert task["model_calls_per_sample"]["model"] == pytest.approx(1 + 37 / samples, abs=0.005)
+
+
+def test_a_bad_pub_date_is_one_sentence_naming_file_paper_field(tmp_path: Path) -> None:
+    from research_taste_evals.core.data import DataError
+    from research_taste_evals.tastybench.dataset import load_papers
+
+    papers = _papers()[:3]
+    papers[1]["date"] = "Spring 2024"
+    with pytest.raises(DataError, match=r"llm_rl_yix_curate.csv: paper p01: field 'pub_date'"):
+        load_papers("curated", "idea", _write_raw(tmp_path / "data", papers))
+
+
+def _write_raw(directory: Path, papers: list[dict[str, object]]) -> Path:
+    """:func:`_write` for papers whose date is not parseable (series start from 2023-01)."""
+    fixed = [dict(p, date="2023-01-15") for p in papers]
+    folder = _write(directory, fixed)
+    path = folder / UPSTREAM_DATA_DIR / PAPER_FILES["curated"].filename
+    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    for row, paper in zip(rows, papers, strict=True):
+        row["pub_date"] = str(paper["date"])
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return folder

@@ -104,3 +104,54 @@ def test_cli_writes_a_file_the_task_reads(demo_dir: Path, tmp_path: Path) -> Non
     )  # fmt: skip
     assert code == 0
     assert len(load_papers("curated", "idea", demo_dir, representations_path=output).papers) == 10
+
+
+def test_anonymize_asks_for_no_names_and_withholds_a_text_that_names_its_paper(
+    demo_dir: Path, tmp_path: Path, scripted_model: ScriptedModel, metrics_of: Metrics
+) -> None:
+    from research_taste_evals.tastybench.prompts import ANONYMIZE_INSTRUCTION
+
+    def extractor(messages: list[ChatMessage]) -> str:
+        prompt = messages[-1].text
+        assert ANONYMIZE_INSTRUCTION in prompt and prompt.index(
+            ANONYMIZE_INSTRUCTION
+        ) < prompt.index("</instructions>")
+        if DEMO_PAPERS[0][1] in prompt:  # names its paper (the demo abstracts open with it)
+            return f"<idea>Proposing {DEMO_PAPERS[0][1].lower()}, a critic-free method.</idea>"
+        if DEMO_PAPERS[1][1] in prompt:
+            return "no tags"
+        return "<idea>Training a policy with an unnamed objective.</idea>"
+
+    log = inspect_eval(
+        tastybench_extract(data_path=str(demo_dir), anonymize=True),
+        model=scripted_model(extractor),
+        display="none",
+        log_dir=str(tmp_path / "logs"),
+    )[0]
+    metrics = metrics_of(log)
+    assert metrics["extraction_rate"] == pytest.approx(0.8)
+    assert metrics["withheld_rate"] == pytest.approx(0.1)
+    assert metrics["unparsed_rate"] == pytest.approx(0.1)
+    written, failed = write_representations(log, tmp_path / "ideas.csv")
+    assert written == 8 and set(failed) == {DEMO_PAPERS[0][0], DEMO_PAPERS[1][0]}
+    assert (log.eval.metadata or {})["anonymize"] is True
+
+
+def test_cli_anonymize_withholds_texts_that_name_their_paper(
+    demo_dir: Path, tmp_path: Path
+) -> None:
+    """The lead-sentences baseline copies the demo abstracts' opening title: all withheld."""
+    output = tmp_path / "ideas.csv"
+    code = main(
+        [
+            "tastybench-extract",
+            "--model", "baseline/tastybench-lead",
+            "--data-path", str(demo_dir),
+            "--output", str(output),
+            "--log-dir", str(tmp_path / "logs"),
+            "--anonymize",
+        ]
+    )  # fmt: skip
+    assert code == 0
+    rows = _rows(output)
+    assert len(rows) == 10 and all(row["idea"] == "" for row in rows)

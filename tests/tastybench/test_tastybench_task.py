@@ -212,7 +212,8 @@ def test_metadata_records_the_variant(demo_dir: Path) -> None:
     assert block["prompt_variant"] == "goodhart"
     assert block["paper_faithful"] == {"velocity": False, "choice_method": False, "schedule": True}
     assert task.metadata["headline_metric"] == "bt_spearman"
-    assert task.version == "2-A"
+    assert task.version == "2-B"
+    assert task.metadata["recall_probe"] is True and task.metadata["knowledge_cutoff_arg"] is None
 
 
 def test_common_window_leaves_out_and_counts_papers_without_it(demo_dir: Path) -> None:

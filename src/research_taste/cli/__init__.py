@@ -30,6 +30,10 @@ LAZY_COMMANDS = {
         "research_taste.cli.lft",
         "autograder-vs-expert agreement from a graded expert file",
     ),
+    "tastybench": (
+        "research_taste.cli.tastybench",
+        "TastyBench: build a new paper set from the Semantic Scholar Graph API",
+    ),
     "tastybench-extract": (
         "research_taste.cli.tastybench",
         "TastyBench: extract ideas/summaries with a model and write a representations CSV",

@@ -1,4 +1,5 @@
-"""``research-taste tastybench-extract``: TastyBench's extraction step from the command line."""
+"""TastyBench from the command line: ``tastybench build`` (a new paper set from Semantic Scholar,
+``research_taste.build.tastybench_set``) and ``tastybench-extract`` (the extraction step)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,13 @@ from typing import Any
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 
+from research_taste.build.tastybench_set import (
+    UPSTREAM_FIELDS_OF_STUDY,
+    UPSTREAM_PUBLICATION_TYPES,
+    SetRequest,
+    build,
+    parse_date,
+)
 from research_taste_evals.tastybench.tastybench_extract import tastybench_extract
 
 
@@ -50,7 +58,7 @@ def run_extraction(
     model: str,
     output: str | Path,
     log_dir: str = "logs",
-    **task_args: str | None,
+    **task_args: str | bool | None,
 ) -> tuple[EvalLog, int, list[str]]:
     """Run ``tastybench_extract`` with ``model`` as the extractor and write ``output``."""
     log = inspect_eval(
@@ -76,16 +84,78 @@ def _cmd_extract(args: argparse.Namespace) -> int:
         idea_prompt=args.idea_prompt,
         data_path=args.data_path,
         sources_path=args.sources_path,
+        anonymize=args.anonymize,
     )
-    print(f"wrote {args.output}: {written} {args.kind}s; no <{args.kind}> tags for {len(failed)}")
+    unusable = "no tags or naming its paper" if args.anonymize else f"no <{args.kind}> tags"
+    print(f"wrote {args.output}: {written} {args.kind}s; {unusable} for {len(failed)}")
     for paper_id in failed:
         print(f"  missing: {paper_id}")
     print(f"use it with: -T representation={args.kind} -T representations_path={args.output}")
     return 0
 
 
+BUILD_HELP = "TastyBench: build a new paper set from the Semantic Scholar Graph API"
+
+
+def _cmd_build(args: argparse.Namespace) -> int:
+    request = SetRequest(
+        query=args.query,
+        date_from=parse_date(args.date_from, "--from"),
+        date_to=parse_date(args.date_to, "--to"),
+        min_citations=args.min_citations,
+        fields_of_study=args.fields_of_study,
+        publication_types=args.publication_types,
+    )
+    report = build(request, args.out, progress=not args.no_progress)
+    dropped = ", ".join(f"{reason} {count}" for reason, count in report["dropped"].items())
+    requests = report["requests"]
+    print(
+        f"wrote {Path(args.out) / 'papers.csv'}: {report['kept']} papers (fetched "
+        f"{report['fetch_date']}); dropped: {dropped or 'none'}; "
+        f"{report['undated_citations_left_out']} undated citations left out"
+    )
+    print(
+        f"requests: {requests['network']} sent, {requests['cached']} from the cache, "
+        f"{requests['retried']} retried; report: {Path(args.out) / 'build_report.json'}"
+    )
+    print(f"use it with: -T data_path={args.out} -T representation=abstract")
+    return 0
+
+
+def _add_build(commands: Any) -> None:
+    tastybench = commands.add_parser("tastybench", help=BUILD_HELP)
+    actions = tastybench.add_subparsers(dest="action", required=True)
+    command = actions.add_parser(
+        "build",
+        help="search a publication window, fetch each paper's citations, write papers.csv",
+        description="Environment: S2_API_BASE (default the public Graph API v1), S2_API_KEY "
+        "(optional; sent as x-api-key).",
+    )
+    command.add_argument("--query", required=True, help="search query (bulk search syntax)")
+    command.add_argument(
+        "--from", dest="date_from", required=True, help="first publication day, YYYY-MM-DD"
+    )
+    command.add_argument(
+        "--to", dest="date_to", required=True, help="last publication day, YYYY-MM-DD"
+    )
+    command.add_argument(
+        "--min-citations", type=int, default=20, help="citation floor (upstream: 20)"
+    )
+    command.add_argument(
+        "--out", required=True, help="folder to write (new, empty or an earlier build)"
+    )
+    command.add_argument(
+        "--fields-of-study", default=UPSTREAM_FIELDS_OF_STUDY, help="search filter; '' for none"
+    )
+    command.add_argument(
+        "--publication-types", default=UPSTREAM_PUBLICATION_TYPES, help="search filter; '' for none"
+    )
+    command.add_argument("--no-progress", action="store_true", help="no progress bars")
+    command.set_defaults(func=_cmd_build)
+
+
 def register(commands: Any) -> None:
-    """Add ``research-taste tastybench-extract`` to the CLI's subcommands."""
+    """Add ``research-taste tastybench-extract`` and ``tastybench build`` to the subcommands."""
     extract = commands.add_parser(
         "tastybench-extract",
         help="TastyBench: extract ideas/summaries with a model and write a representations CSV",
@@ -95,7 +165,16 @@ def register(commands: Any) -> None:
     extract.add_argument("--paper-set", choices=["curated", "full"], default="curated")
     extract.add_argument("--kind", choices=["idea", "summary"], default="idea")
     extract.add_argument("--idea-prompt", choices=["seed", "curated"], default="seed")
-    extract.add_argument("--data-path", help="local directory with the upstream files")
+    extract.add_argument(
+        "--data-path", help="local directory with the upstream files, or a built set"
+    )
     extract.add_argument("--sources-path", help="abstracts CSV (ideas) or full texts (summaries)")
     extract.add_argument("--log-dir", default="logs", help="where to write the Inspect log")
+    extract.add_argument(
+        "--anonymize",
+        action="store_true",
+        help="ask for texts naming no method, model, author or system; withhold any that "
+        "still name their paper",
+    )
     extract.set_defaults(func=_cmd_extract)
+    _add_build(commands)

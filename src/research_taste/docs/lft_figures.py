@@ -24,6 +24,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import EvalLog, read_eval_log
 
+import research_taste_evals.lft as lft_family
 from research_taste_evals.lft.dataset import rubric_to_sample
 from research_taste_evals.lft.lft import lft
 from research_taste_evals.lft.lft_grader_check import lft_grader_check, reference_answer
@@ -34,7 +35,8 @@ KEYWORD_GRADER = "baseline/lft-grader"
 ORACLE_GRADER = "baseline/lft-reference-oracle"
 DEMO_MODEL = "baseline/lft-generic-protocol"
 DETERMINISTIC_REPEATS = 1  # the offline graders are deterministic: more repeats add nothing
-README = Path(__file__).with_name("README.md")
+# The LFT family README, beside the family in the evals package.
+README = Path(lft_family.__file__).with_name("README.md")
 START_MARKER, END_MARKER = "<!-- figures:start -->", "<!-- figures:end -->"
 WRITE_README_FLAG = "--write-readme"
 

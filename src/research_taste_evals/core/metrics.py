@@ -11,12 +11,17 @@ kinds of metric read them:
 - One key turned into a metric (:func:`key_mean`, :func:`key_ratio`). Non-numeric or NaN
   entries (a sample that could not be scored on that figure) are skipped, and a metric with
   nothing left is NaN, never an error.
+
+A dataset-level metric that computes many figures at once runs them through
+:func:`nan_on_error`: a raising metric would mark the whole log as an error, so its figures
+become NaN and the cause is logged instead.
 """
 
 from __future__ import annotations
 
+import logging
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Literal
 
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
@@ -24,6 +29,7 @@ from inspect_ai.scorer import Metric, SampleScore, Value, metric
 from research_taste_evals.core.answers import answer_rates
 from research_taste_evals.core.stats import NAN, precision_recall_f1
 
+logger = logging.getLogger(__name__)
 UnparsedPolicy = Literal["strict", "faithful"]
 COUNT_KEYS = ("tp", "fp", "fn", "tn")
 
@@ -178,3 +184,18 @@ def key_ratio(numerator: str, denominator: str) -> Metric:
 def empty_prediction_rate() -> Metric:
     """Share of samples whose answer held no list item to score (each scored 0)."""
     return key_mean("empty_prediction")
+
+
+def nan_on_error(
+    what: str, keys: Iterable[str], compute: Callable[[], dict[str, float]]
+) -> dict[str, float]:
+    """``compute()``, or every key NaN (and the cause logged as ``what`` failing) if it raises.
+
+    Inspect marks a whole log as failed when a metric raises; one figure that cannot be
+    computed must not cost the run's other figures.
+    """
+    try:
+        return compute()
+    except Exception:  # noqa: BLE001 - see the docstring
+        logger.exception("%s failed; reporting NaN", what)
+        return dict.fromkeys(keys, NAN)

@@ -16,7 +16,9 @@ What a family's ``@metric`` returns from them:
   the statistic NaN (and the count 0) when no sample is post-cutoff;
 - :func:`recognition_values`: ``recognized_rate`` over the distinct items probed without an
   identity leak, with ``recognized_items``, ``probed_items`` and ``leaked_items``; NaN when
-  the probe was off, or every item leaks (the count says why).
+  the probe was off, or every item leaks (the count says why);
+- :func:`unrecognized_values`: ``<headline>_unrecognized`` on the samples whose every item
+  was probed and not recognised, and ``unrecognized_samples``; both NaN when the probe was off.
 
 These are plain functions, called inside a family's metric, so each family keeps one metric
 per concern and its own CI method.
@@ -126,3 +128,28 @@ def unrecognized_items(scores: Iterable[SampleScore]) -> set[str] | None:
     if not items:
         return None
     return {item for item, r in items.items() if r.get("recognized") is False}
+
+
+def unrecognized_scores(scores: Iterable[SampleScore]) -> list[SampleScore]:
+    """The samples whose every item was probed and not recognised (a leak or a failed probe
+    is not "unrecognised")."""
+    kept = []
+    for score in scores:
+        recall = _metadata(score).get(RECALL_FIELD) or {}
+        if recall and all(found.get("recognized") is False for found in recall.values()):
+            kept.append(score)
+    return kept
+
+
+def unrecognized_values(
+    scores: list[SampleScore],
+    headline: str,
+    statistic: SubsetStatistic,
+    count_key: str = "unrecognized_samples",
+) -> dict[str, float]:
+    """The family's headline on samples showing only unrecognised items, and their count."""
+    if unrecognized_items(scores) is None:
+        return {f"{headline}_unrecognized": NAN, count_key: NAN}
+    subset = unrecognized_scores(scores)
+    values = subset_values(headline, "unrecognized", subset, statistic)
+    return values | {count_key: float(len(subset))}

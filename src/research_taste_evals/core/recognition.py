@@ -12,7 +12,8 @@ stripped, ``difflib`` ratio >= 0.8 against the title, or against a title-length 
 longer answer) or contains all tokens of one of the item's method names. A labelled
 ``Title:`` line or a JSON ``title`` is read first; the reply's reasoning blocks are dropped
 (``core/answers.py``). An answer that says it does not recognise the paper and labels no title
-is not recognised even when its prose echoes the description. The year is recorded, not used.
+is recognised only by a quoted or italicised title (``it might be "<title>"``), never by prose
+that echoes the description. The year is recorded, not used.
 
 An item whose text names itself (``identity_leak``, ``core/leaks.py``) is not probed: the
 probe is moot, and the item is left out of ``recognized_rate``.
@@ -66,6 +67,12 @@ _LABELLED = re.compile(r"^\W*title\W*[:\-]\s*(.+)$", re.IGNORECASE | re.MULTILIN
 _LABELLED_YEAR = re.compile(r"^\W*year\W*[:\-]\s*\D*((?:19|20)\d\d)\b", re.IGNORECASE | re.M)
 _ANY_YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
 _NOT_WORD = re.compile(r"[^\w]+")
+# A quoted or italicised span: in an answer that declines, only these can name the paper.
+_QUOTED = re.compile(
+    r"[\"\u201c\u201d\u00ab\u00bb]([^\"\u201c\u201d\u00ab\u00bb]{8,})[\"\u201c\u201d\u00ab\u00bb]|\*([^*]{8,})\*"
+)
+# A labelled title that says there is none ("Title: Unknown", "Title: N/A").
+_NO_TITLE = re.compile(r"^(?:unknown|n/?a|none|null|-+|not (?:known|recogni[sz]ed|sure))\W*$", re.I)
 ItemKind = Literal["paper", "idea"]
 
 
@@ -121,13 +128,26 @@ def title_ratio(candidate: str, title: str) -> float:
 
 
 def labelled_title(reply: str) -> str | None:
-    """The title a reply labels (JSON ``title`` or a ``Title:`` line), or None."""
+    """The title a reply labels (JSON ``title`` or a ``Title:`` line), or None.
+
+    A placeholder ("Unknown", "N/A", "none") or a declining sentence is no title.
+    """
     found = last_json_object(reply)
     if found and isinstance(found.get("title"), str) and found["title"].strip():
-        return str(found["title"]).strip()
-    lines = _LABELLED.findall(strip_reasoning(reply))
-    titles = [line.strip(" *_`\"'") for line in lines if line.strip(" *_`\"'")]
-    return titles[-1] if titles else None
+        titles = [str(found["title"]).strip()]
+    else:
+        lines = _LABELLED.findall(strip_reasoning(reply))
+        titles = [line.strip(" *_`\"'") for line in lines if line.strip(" *_`\"'")]
+    if not titles or _NO_TITLE.match(titles[-1]) or DECLINED.search(titles[-1]):
+        return None
+    return titles[-1]
+
+
+def declines(reply: str) -> bool:
+    """Does the reply say it does not recognise the paper (prose, or JSON ``recognized: false``)?"""
+    found = last_json_object(reply) or {}
+    flag = found.get("recognized", found.get("recognised"))
+    return flag is False or bool(DECLINED.search(strip_reasoning(reply)))
 
 
 def answer_year(reply: str) -> int | None:
@@ -150,24 +170,31 @@ def names_item(reply: str, title: str, method_names: Sequence[str] = ()) -> bool
     """Does the reply name the item (its title, or one of its method names' tokens)?"""
     labelled = labelled_title(reply)
     text = strip_reasoning(reply)
-    if labelled is None and DECLINED.search(text):
-        return False
-    candidate = labelled if labelled is not None else text
-    if title_ratio(candidate, title) >= TITLE_MATCH_RATIO:
-        return True
-    return any(has_tokens(candidate, name) for name in method_names if len(name) >= 3)
+    if labelled is not None:
+        candidates = [labelled]
+    elif declines(reply):
+        # "I don't recognise it; it might be \"<title>\"" names it; prose echoing the
+        # description's words while declining does not.
+        candidates = [a or b for a, b in _QUOTED.findall(text)]
+    else:
+        candidates = [text]
+    for candidate in candidates:
+        if title_ratio(candidate, title) >= TITLE_MATCH_RATIO:
+            return True
+        if any(has_tokens(candidate, name) for name in method_names if len(name) >= 3):
+            return True
+    return False
 
 
 def read_recognition(item: RecallItem, reply: str) -> Recognition:
     """A :class:`Recognition` from the probe's reply to ``item``."""
-    text = strip_reasoning(reply)
     return Recognition(
         item_id=item.item_id,
         recognized=names_item(reply, item.title, item.method_names),
         answer=reply,
         named_title=labelled_title(reply),
         year=answer_year(reply),
-        declined=bool(DECLINED.search(text)) and labelled_title(reply) is None,
+        declined=declines(reply) and labelled_title(reply) is None,
     )
 
 

@@ -31,8 +31,7 @@ from research_taste_evals.core.recall_metrics import (
     item_recognitions,
     post_cutoff_values,
     recognition_values,
-    subset_values,
-    unrecognized_items,
+    unrecognized_values,
 )
 from research_taste_evals.core.recognition import RecallItem
 from research_taste_evals.core.stats import NAN
@@ -94,24 +93,12 @@ def pair_dates(metadata: Mapping[str, Any]) -> list[ItemDate | None]:
     return [parse_item_date(facts.get("date")) for facts in ideas.values()]
 
 
-def _ideas_of(score: SampleScore) -> set[str]:
-    return set(((score.sample_metadata or {}).get("ideas") or {}).keys())
-
-
-def unrecognized_values(scores: list[SampleScore]) -> dict[str, float]:
-    """``accuracy_unrecognized`` (+ CI) over pairs whose two ideas were both not recognised."""
-    unknown = unrecognized_items(scores)
-    if unknown is None:  # the probe was off
-        return {"accuracy_unrecognized": NAN, "unrecognized_pairs": NAN}
-    subset = [s for s in scores if _ideas_of(s) and _ideas_of(s) <= unknown]
-    values = subset_values(HEADLINE, "unrecognized", subset, accuracy_with_ci)
-    return values | {"unrecognized_pairs": float(len(subset))}
-
-
 def recall_summary(scores: list[SampleScore]) -> dict[str, float]:
     """Every recall figure of the module docstring (NaN where undefined)."""
     values = post_cutoff_values(scores, HEADLINE, accuracy_with_ci, count_key="post_cutoff_pairs")
-    values |= unrecognized_values(scores)
+    values |= unrecognized_values(
+        scores, HEADLINE, accuracy_with_ci, count_key="unrecognized_pairs"
+    )
     values |= recognition_values(scores)
     items = item_recognitions(scores)
     if items and values["probed_items"] == 0 and values["leaked_items"] > 0:

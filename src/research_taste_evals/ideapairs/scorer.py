@@ -144,9 +144,8 @@ def idea_pairs_scorer() -> Scorer:
                 else "unparsed answer"
             ),
             # The typed reason every family uses for an answer that did not parse.
-            metadata=details
-            | recall_score_metadata(state, pair_dates(state.metadata))
-            | ({"reason": INVALID_RESPONSE_FORMAT} if value["unparsed"] else {}),
+            reason=INVALID_RESPONSE_FORMAT if value["unparsed"] else None,
+            metadata=details | recall_score_metadata(state, pair_dates(state.metadata)),
         )
 
     return score

@@ -13,14 +13,13 @@ values are NaN; the metric never raises.
 
 from __future__ import annotations
 
-import logging
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
 from research_taste_evals.core.answers import answer_rates
-from research_taste_evals.core.metrics import COUNT_KEYS
+from research_taste_evals.core.metrics import COUNT_KEYS, nan_on_error
 from research_taste_evals.core.stats import (
     DEFAULT_BOOTSTRAP_RESAMPLES,
     DEFAULT_BOOTSTRAP_SEED,
@@ -28,8 +27,6 @@ from research_taste_evals.core.stats import (
     bootstrap_ci,
     precision_recall_f1,
 )
-
-logger = logging.getLogger(__name__)
 
 STRATEGIES = ("labeling_all", "select_deficient", "both_no", "either_no")
 PROMPT_NAMES = ("labeling_all", "select_deficient")
@@ -197,10 +194,10 @@ def reviewcritique_metrics(
     """
 
     def compute(scores: list[SampleScore]) -> Value:
-        try:
-            return summarise(scores, resamples, seed, bertscore_baseline)
-        except Exception:  # noqa: BLE001 - a raising metric would mark the whole log as error
-            logger.exception("reviewcritique metric failed; reporting NaN")
-            return dict.fromkeys(metric_keys(), NAN)
+        return nan_on_error(
+            "reviewcritique metric",
+            metric_keys(),
+            lambda: summarise(scores, resamples, seed, bertscore_baseline),
+        )
 
     return compute

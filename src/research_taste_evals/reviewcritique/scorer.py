@@ -194,12 +194,10 @@ def reviewcritique_scorer(bert: BertScore) -> Scorer:
                     f"{p}: {'parsed' if outcomes[p].parsed else 'UNPARSED'}" for p in PROMPTS
                 )
             ),
-            metadata={
-                # Typed reason: at least one prompt's answer did not parse (the other may still
-                # be scored; the per-prompt outcome says which).
-                "reason": INVALID_RESPONSE_FORMAT if failed else None,
-                **{prompt: outcomes[prompt].as_metadata() for prompt in PROMPTS},
-            },
+            # Typed reason: at least one prompt's answer did not parse (the other may still be
+            # scored; the per-prompt outcome in metadata says which).
+            reason=INVALID_RESPONSE_FORMAT if failed else None,
+            metadata={prompt: outcomes[prompt].as_metadata() for prompt in PROMPTS},
         )
 
     return score

@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
@@ -34,9 +35,9 @@ from research_taste_evals.core.data import (
     sha256_of,
     validate_records,
 )
-from research_taste_evals.core.dates import date_range, require_item_date
 from research_taste_evals.core.leaks import name_leaks, title_names
 from research_taste_evals.core.text import fill_template
+from research_taste_evals.tastybench.recall_facts import recall_facts
 from research_taste_evals.tastybench.velocity import (
     DEFAULT_WINDOW_MONTHS,
     VelocityMode,
@@ -119,8 +120,14 @@ class Paper:
     velocity_windowed: float
     velocity_common: float = float("nan")
     months_observed: int = 0
-    # The paper's own names found in ``text`` (core.leaks): the judge can recognise it.
-    identity_leak: tuple[str, ...] = ()
+
+    @cached_property
+    def identity_leak(self) -> tuple[str, ...]:
+        """The paper's own names found in ``text`` (``core.leaks``): the judge can recognise it.
+
+        Names: the title, the method name before the title's colon, coined words.
+        """
+        return tuple(name_leaks(self.text, title_names(self.title)))
 
     def velocity(self, mode: VelocityMode) -> float:
         """The ground truth of ``mode`` (NaN when the paper lacks it)."""
@@ -167,13 +174,11 @@ def record_to_paper(
 
     Reads ``paperId``, ``title``, ``pub_date``, ``b`` (the upstream velocity, kept as is) and
     ``citation_dates``/``citation_counts`` (the windowed and common-window velocities are
-    recomputed from them). ``identity_leak`` lists the paper's names (its title, the method name
-    before the title's colon, coined words: ``core.leaks.title_names``) found in ``text``.
+    recomputed from them).
 
     Raises:
         DataError: the citation series or ``pub_date`` is malformed (naming file, paper, field).
     """
-    require_item_date(record.pub_date, f"{source}: paper {record.paperId}: field 'pub_date'")
     try:
         windowed = windowed_velocity(record.citation_dates, record.citation_counts)
         common = common_window_velocity(
@@ -193,7 +198,6 @@ def record_to_paper(
         velocity_windowed=windowed,
         velocity_common=common,
         months_observed=observed,
-        identity_leak=tuple(name_leaks(text, title_names(record.title))),
     )
 
 
@@ -277,17 +281,6 @@ def load_papers(
     if len(papers) < MIN_PAPERS:
         raise DataError(f"{text_path}: only {len(papers)} papers have a {representation}")
     unknown = sorted(set(texts) - {record.paperId for record in records})
-    leaks = {paper.paper_id: list(paper.identity_leak) for paper in papers if paper.identity_leak}
-    if leaks:
-        logger.warning(
-            "%s: %d of %d %ss name their own paper (identity_leak; not counted in "
-            "recognized_rate): %s",
-            text_path,
-            len(leaks),
-            len(papers),
-            representation,
-            "; ".join(f"{pid}: {', '.join(found)}" for pid, found in leaks.items()),
-        )
     metadata = {
         "paper_set": paper_set,
         "papers": len(papers),
@@ -299,10 +292,7 @@ def load_papers(
             paper.paper_id for paper in papers if math.isnan(paper.velocity_windowed)
         ],
         "window_months": window_months,
-        "identity_leak": leaks,
-        "pub_date_range": date_range(
-            require_item_date(paper.pub_date, paper.paper_id) for paper in papers
-        ),
+        **recall_facts(papers, papers_path, text_path),
         "papers_without_common_window": [
             paper.paper_id for paper in papers if math.isnan(paper.velocity_common)
         ],
@@ -324,11 +314,23 @@ def _sources_from_csv(path: Path, column: str) -> dict[str, str]:
 
 
 def load_sources(
-    paper_set: PaperSet, kind: ExtractKind, data_path: str | None, sources_path: str | None
+    paper_set: PaperSet,
+    kind: ExtractKind,
+    data_path: str | None,
+    sources_path: str | None,
+    built: tuple[dict[str, str], dict[str, str]] | None = None,
 ) -> tuple[list[tuple[str, str, str]], list[str]]:
-    """(paper_id, title, source text) per paper with a source, and the ids without one."""
-    truth_path, _ = locate(PAPER_FILES[paper_set], data_path)
-    titles = {row["paperId"]: row["title"] for row in read_csv(truth_path)}
+    """(paper_id, title, source text) per paper with a source, and the ids without one.
+
+    ``built``: a built set's titles and abstracts (``built_set.built_titles_and_abstracts``),
+    read instead of the upstream files.
+    """
+    built_abstracts: dict[str, str] | None = None
+    if built is not None:
+        titles, built_abstracts = built
+    else:
+        truth_path, _ = locate(PAPER_FILES[paper_set], data_path)
+        titles = {row["paperId"]: row["title"] for row in read_csv(truth_path)}
     if sources_path is not None:
         path = resolve_data(None, sources_path).path
         if kind == "summary" and path.is_dir():
@@ -339,6 +341,8 @@ def load_sources(
             }
         else:
             sources = _sources_from_csv(path, "abstract" if kind == "idea" else "fulltext")
+    elif kind == "idea" and built_abstracts is not None:
+        sources = built_abstracts
     elif kind == "idea" and IDEA_FILES[paper_set] is not None:
         pinned = IDEA_FILES[paper_set]
         assert pinned is not None

@@ -125,17 +125,21 @@ def tastybench_metrics(resamples: int, seed: int) -> list[Metric | dict[str, lis
 # ``tastybench_extract``
 @metric
 def extraction_rate() -> Metric:
-    """Share of papers whose reply had non-empty tags; the rest is ``unparsed_rate``.
+    """Share of papers with a usable text; ``unparsed_rate``: replies without non-empty tags;
+    ``withheld_rate``: texts withheld for naming their paper (``-T anonymize=true``).
 
     ``reasked_rate`` is 0: a reply without tags is not asked again.
     """
 
     def compute(scores: list[SampleScore]) -> Value:
         values = [float(score.score.as_float()) for score in scores]
+        withheld = [1.0 if (s.score.metadata or {}).get("leaks") else 0.0 for s in scores]
         rate = sum(values) / len(values) if values else NAN
+        leaked = sum(withheld) / len(withheld) if withheld else NAN
         return {
             "extraction_rate": rate,
-            "unparsed_rate": 1.0 - rate,
+            "unparsed_rate": 1.0 - rate - leaked,
+            "withheld_rate": leaked,
             "reasked_rate": 0.0 if values else NAN,
         }
 

@@ -117,6 +117,24 @@ EXTRACT_IDEA_CURATED = (
     "</abstract>"
 )
 
+# Ours (not upstream's): the anonymising mode of ``tastybench_extract`` (-T anonymize=true)
+# adds this to an extraction prompt's instructions, so a judge cannot recognise the paper by a
+# name (issue "Recall is not taste"); the extracted text is checked for names afterwards.
+ANONYMIZE_INSTRUCTION = (
+    "Do not name the method, model, system, benchmark or dataset the paper introduces, its "
+    "authors or their organisation, or the paper's title: describe each by what it does (for "
+    'example "a policy-gradient method without a value network", not its acronym). '
+)
+
+
+def anonymized(template: str) -> str:
+    """``template`` with :data:`ANONYMIZE_INSTRUCTION` at the end of its instructions."""
+    closing = "\n</instructions>"
+    if closing not in template:
+        raise ValueError("an extraction prompt without </instructions>")
+    return template.replace(closing, ANONYMIZE_INSTRUCTION + closing, 1)
+
+
 # Blog post, "Summary generation prompt"; identical to upstream prompts/summarize_paper.md.
 SUMMARIZE_PAPER = (
     "<instructions>\n"

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from inspect_ai.scorer import SampleScore
@@ -37,6 +37,7 @@ from research_taste_evals.core.recall_metrics import (
     recall_score_metadata,
     recognition_values,
     unrecognized_items,
+    unrecognized_scores,
 )
 from research_taste_evals.core.recognition import RecallItem, RecallProbe, recall_probe
 from research_taste_evals.core.stats import MIN_CORRELATION_POINTS, NAN, rank_correlation_with_ci
@@ -125,14 +126,6 @@ def subset_bt_spearman(
     } | counts
 
 
-def _both_unrecognized(unknown: set[str]) -> Callable[[SampleScore], bool]:
-    def keep(score: SampleScore) -> bool:
-        metadata = score.sample_metadata or {}
-        return {str(metadata.get("paper_1")), str(metadata.get("paper_2"))} <= unknown
-
-    return keep
-
-
 def recall_summary(scores: list[SampleScore], resamples: int, seed: int) -> dict[str, float]:
     """Every figure of ``RECALL_KEYS`` (module docstring)."""
     result: dict[str, float] = dict.fromkeys(RECALL_KEYS, NAN)
@@ -141,10 +134,9 @@ def recall_summary(scores: list[SampleScore], resamples: int, seed: int) -> dict
         result |= subset_bt_spearman(subset, "post_cutoff", resamples, seed)
     recognition = recognition_values(scores)
     result |= recognition
-    unknown = unrecognized_items(scores)
-    if unknown is not None:
+    if unrecognized_items(scores) is not None:
         if recognition["probed_items"] == 0:
             logger.info("%s: recognized_rate is NaN: every paper's text names it", TASK)
-        subset = [s for s in scores if _both_unrecognized(unknown)(s)]
+        subset = unrecognized_scores(scores)
         result |= subset_bt_spearman(subset, "unrecognized", resamples, seed)
     return result

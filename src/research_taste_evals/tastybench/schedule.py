@@ -202,7 +202,7 @@ def tastybench_metadata(
         **provenance(
             benchmark="TastyBench",
             source=sources["papers_source"],
-            revision=UPSTREAM_COMMIT,
+            revision=loaded_metadata.get("data_revision", UPSTREAM_COMMIT),
             prompt_variant=args["prompt"],
             paper_faithful={
                 "velocity": args["velocity"] == "upstream",
@@ -218,7 +218,9 @@ def tastybench_metadata(
         "representation": args["representation"],
         "prompt": args["prompt"],
         "velocity": args["velocity"],
-        "velocity_fetch_date": UPSTREAM_FETCH_DATE.isoformat(),
+        "velocity_fetch_date": loaded_metadata.get(
+            "velocity_fetch_date", UPSTREAM_FETCH_DATE.isoformat()
+        ),
         "schedule": schedule,
         "rounds": args["rounds"] if schedule == "adjacent" else None,
         "seed": args["seed"] if schedule != "file" else None,

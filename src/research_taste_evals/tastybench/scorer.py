@@ -16,6 +16,7 @@ import re
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from research_taste_evals.core.leaks import name_leaks, title_names
 from research_taste_evals.core.reasons import GRADER_FAILED, INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.tastybench.choice import ChoiceMethod
@@ -79,16 +80,26 @@ def parse_tagged(text: str, tag: str) -> str | None:
 
 
 @scorer(metrics=[extraction_rate()])
-def extraction_scorer(kind: ExtractKind) -> Scorer:
-    """1 when the reply holds the ``<idea>``/``<summary>`` text, 0 (counted, reported) when not."""
+def extraction_scorer(kind: ExtractKind, anonymize: bool = False) -> Scorer:
+    """1 when the reply holds a usable ``<idea>``/``<summary>`` text, 0 (counted) when not.
+
+    With ``anonymize`` a text naming its paper (``core.leaks``) is withheld: value 0, no
+    answer, its leaks in the metadata (``withheld_rate``).
+    """
 
     async def score(state: TaskState, target: Target) -> Score:
         text = parse_tagged(state.output.completion, kind)
+        title = str(state.metadata.get("title") or "")
+        leaks = name_leaks(text, title_names(title)) if text and anonymize else []
+        explanation = f"no <{kind}> tags in the reply" if text is None else None
+        if leaks:
+            explanation = "withheld: the text names its paper (" + ", ".join(leaks) + ")"
         return Score(
-            value=0.0 if text is None else 1.0,
-            answer=text or "",
+            value=0.0 if text is None or leaks else 1.0,
+            answer="" if leaks else text or "",
             reason=INVALID_RESPONSE_FORMAT if text is None else None,
-            explanation=f"no <{kind}> tags in the reply" if text is None else None,
+            explanation=explanation,
+            metadata={"tagged": text is not None, "leaks": leaks, "text": text},
         )
 
     return score

@@ -13,6 +13,7 @@ from research_taste_evals.core.cutoff import parse_cutoff_arg
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.core.task_args import checked_arguments
+from research_taste_evals.tastybench.built_set import is_built_set, load_built_set
 from research_taste_evals.tastybench.choice import ChoiceMethod
 from research_taste_evals.tastybench.dataset import PaperSet, Representation, load_papers
 from research_taste_evals.tastybench.metrics import tastybench_metrics
@@ -66,7 +67,12 @@ def tastybench(
     """TastyBench: pick the better of two RL-for-reasoning projects; ratings vs citation speed."""
     arguments = dict(locals())
     cutoff = parse_cutoff_arg(knowledge_cutoff, "tastybench")
-    loaded = load_papers(paper_set, representation, data_path, representations_path, window_months)
+    if data_path is not None and is_built_set(data_path):  # from `research-taste tastybench build`
+        loaded = load_built_set(data_path, representation, representations_path, window_months)
+    else:
+        loaded = load_papers(
+            paper_set, representation, data_path, representations_path, window_months
+        )
     papers = judged_papers(loaded.papers, velocity, window_months)
     pairs = build_schedule([p.paper_id for p in papers], schedule, rounds, seed, pairs_file)
     return Task(

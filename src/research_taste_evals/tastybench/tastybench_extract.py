@@ -13,6 +13,11 @@ Sources: ``idea`` reads abstracts, from ``sources_path`` (CSV with ``paper_id,ab
 for the curated set, from upstream's ``llm_rl_yix_curate_with_ideas.csv``. ``summary`` reads
 full texts from ``sources_path``: a folder of ``<paper_id>.txt``/``.md`` files or a CSV with
 ``paper_id,fulltext``. Papers without a source are left out and listed in the task metadata.
+
+``-T anonymize=true`` (ours) asks for a text that names no method, model, author or system and
+checks each reply with the one leak check (``core.leaks``: the title, the method name before
+its colon, coined names): a text that names its paper is withheld (empty in the CSV, counted
+by ``withheld_rate``), so the judge task never shows it.
 Roles: loaders in ``dataset.py``, the scorer in ``scorer.py``, its metric in ``metrics.py``.
 """
 
@@ -22,6 +27,7 @@ from inspect_ai import Task, task
 
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.task_args import checked_arguments
+from research_taste_evals.tastybench.built_set import built_titles_and_abstracts, is_built_set
 from research_taste_evals.tastybench.dataset import (
     PAPER_FILES,
     UPSTREAM_COMMIT,
@@ -35,6 +41,7 @@ from research_taste_evals.tastybench.prompts import (
     EXTRACT_IDEA,
     EXTRACT_IDEA_CURATED,
     SUMMARIZE_PAPER,
+    anonymized,
 )
 from research_taste_evals.tastybench.scorer import extraction_scorer, parse_tagged
 from research_taste_evals.tastybench.solvers import generate_as_extractor
@@ -51,28 +58,33 @@ def tastybench_extract(
     idea_prompt: IdeaPrompt = "seed",
     data_path: str | None = None,
     sources_path: str | None = None,
+    anonymize: bool = False,
 ) -> Task:
     """TastyBench extraction: a paper's core idea (from its abstract) or methods summary."""
-    found, missing = load_sources(paper_set, kind, data_path, sources_path)
+    built = is_built_set(data_path)  # a folder from `research-taste tastybench build`
+    texts = built_titles_and_abstracts(data_path) if built and data_path else None
+    found, missing = load_sources(paper_set, kind, data_path, sources_path, texts)
+    source = f"local:{data_path}/papers.csv" if built else PAPER_FILES[paper_set].describe()
     template = _PROMPTS[(kind, idea_prompt)] if kind == "idea" else SUMMARIZE_PAPER
+    template = anonymized(template) if anonymize else template
     return Task(
         dataset=extraction_dataset(found, kind, template),
         solver=generate_as_extractor(),
-        scorer=extraction_scorer(kind),
+        scorer=extraction_scorer(kind, anonymize),
         version=task_version(__file__, "tastybench_extract"),
         metadata={
             **provenance(
-                source=PAPER_FILES[paper_set].describe(),
-                revision=UPSTREAM_COMMIT,
+                source=source,
+                revision="built set" if built else UPSTREAM_COMMIT,
                 prompt_variant=f"{kind}-{idea_prompt}" if kind == "idea" else "summary",
-                paper_faithful={
-                    "prompt": True
-                },  # both idea prompts and the summary one are upstream's
+                # both idea prompts and the summary one are upstream's; anonymize adds ours
+                paper_faithful={"prompt": not anonymize},
                 benchmark="TastyBench extraction",
             ),
-            "paper_set": paper_set,
+            "paper_set": "built" if built else paper_set,
             "kind": kind,
             "idea_prompt": idea_prompt if kind == "idea" else None,
+            "anonymize": anonymize,
             "papers_without_source": missing,
         },
     )

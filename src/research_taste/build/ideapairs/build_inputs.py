@@ -11,10 +11,10 @@ from pathlib import Path
 
 from inspect_ai.model import Model, get_model
 
+from research_taste.build.ideapairs.leaderboards import Leaderboard
 from research_taste_evals.core.data import DataError
 from research_taste_evals.core.errors import is_inspect_prerequisite_error
 from research_taste_evals.core.roles import _plain  # the one markup stripper
-from research_taste.build.ideapairs.leaderboards import Leaderboard
 
 LEADERBOARD_SUFFIXES = (".json", ".md")
 NO_TABLE = (

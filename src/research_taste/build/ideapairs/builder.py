@@ -18,8 +18,6 @@ from typing import Any
 
 from inspect_ai.model import Model
 
-from research_taste_evals.core.data import DataError, sha256_of
-from research_taste_evals.core.text import fill_template
 from research_taste.build.ideapairs.build_inputs import (
     check_boards_found,
     check_extractor,
@@ -34,13 +32,6 @@ from research_taste.build.ideapairs.leaderboards import (
     read_leaderboards,
 )
 from research_taste.build.ideapairs.pairing import PlannedPair, clean_method, plan_board
-from research_taste_evals.ideapairs.pairs_schema import (
-    SCHEMA_VERSION,
-    IdeaRecord,
-    PairRecord,
-    write_pairs,
-)
-from research_taste_evals.ideapairs.prompts import TEMPLATE_GOAL, TEMPLATE_IDEA
 from research_taste.build.ideapairs.pwc_archive import (
     SOURCE_NAME,
     fetch_pwc_archive,
@@ -48,6 +39,15 @@ from research_taste.build.ideapairs.pwc_archive import (
 )
 from research_taste.build.ideapairs.scoring import DROP_REASONS, Drop, ScoredBoard, score_board
 from research_taste.build.ideapairs.splitting import Splitter
+from research_taste_evals.core.data import DataError, sha256_of
+from research_taste_evals.core.text import fill_template
+from research_taste_evals.ideapairs.pairs_schema import (
+    SCHEMA_VERSION,
+    IdeaRecord,
+    PairRecord,
+    write_pairs,
+)
+from research_taste_evals.ideapairs.prompts import TEMPLATE_GOAL, TEMPLATE_IDEA
 
 DEFAULT_SEED = 20260521
 REPORT_VERSION = "ideapairs-report/1"

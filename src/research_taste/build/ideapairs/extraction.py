@@ -21,15 +21,15 @@ from inspect_ai.model import Model
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import Solver, TaskState
 
+from research_taste.build.ideapairs.leaderboards import Leaderboard, parse_cell
+from research_taste.build.ideapairs.pairing import PlannedPair, clean_method
+from research_taste.build.ideapairs.scoring import ScoredBoard
+from research_taste.build.ideapairs.splitting import paper_file_stem
 from research_taste_evals.core.leaks import find_leaks
 from research_taste_evals.core.solvers import generate_with_role
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.core.text import fill_template
-from research_taste.build.ideapairs.leaderboards import Leaderboard, parse_cell
-from research_taste.build.ideapairs.pairing import PlannedPair, clean_method
 from research_taste_evals.ideapairs.prompts import EXTRACT_GOAL_PROMPT, EXTRACT_IDEA_PROMPT
-from research_taste.build.ideapairs.scoring import ScoredBoard
-from research_taste.build.ideapairs.splitting import paper_file_stem
 
 EXTRACTOR_ROLE = "extractor"
 EXTRACT_VERSION = "1-A"

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from research_taste.build.ideapairs.pwc_archive import nlp_tasks, read_parquet_tasks
 from research_taste_evals.core.data import DataError, read_json
 from research_taste_evals.core.text import content_id
-from research_taste.build.ideapairs.pwc_archive import nlp_tasks, read_parquet_tasks
 
 CellStatus = Literal["ok", "missing", "unparseable"]
 YearSource = Literal["paper_date", "model_name", "arxiv_id", "acl_id", "none"]

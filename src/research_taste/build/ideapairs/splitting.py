@@ -27,9 +27,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from research_taste_evals.core.text import content_id
 from research_taste.build.ideapairs.leaderboards import Entry
 from research_taste.build.ideapairs.scoring import ScoredBoard
+from research_taste_evals.core.text import content_id
 
 Split = Literal["train", "test"]
 MIN_BUCKET_PAPERS = 5

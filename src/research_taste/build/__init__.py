@@ -1,0 +1,1 @@
+"""Dataset builders: idea pairs from leaderboards, TastyBench paper sets."""

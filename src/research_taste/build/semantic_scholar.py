@@ -1,0 +1,245 @@
+"""A small, polite client of the Semantic Scholar Graph API (v1) with an on-disk response cache.
+
+Endpoints used: ``GET /paper/search/bulk`` (up to 1,000 papers a call, a continuation
+``token`` while more match; the response is ``{"total", "token", "data"}``) and
+``GET /paper/{paper_id}/citations`` (paged by ``offset``/``limit``, ``limit`` at most 1,000;
+the response is ``{"offset", "next", "data": [{"citingPaper": {...}}]}``, ``next`` absent on
+the last page). Base URL: ``S2_API_BASE`` (default :data:`DEFAULT_BASE`); key: ``S2_API_KEY``
+(optional, sent as ``x-api-key``, never written anywhere).
+
+Rate limits: with a key the introductory rate is 1 request per second across all endpoints,
+so requests are spaced :data:`KEYED_INTERVAL` apart; without one the shared public pool is
+used, and requests are spaced :data:`PUBLIC_INTERVAL` apart (the older per-address limit of
+100 requests per 5 minutes). A 429 (or a 5xx) is retried after ``max(Retry-After, backoff)``
+seconds, the backoff doubling from :data:`BACKOFF_BASE`, at most :data:`MAX_TRIES` tries.
+
+Every successful response is written to ``cache_dir`` (one JSON file per request, keyed by the
+SHA-256 of the path and its sorted parameters, the key left out), so an interrupted build
+resumes where it stopped and a re-run sends no request at all.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from research_taste_evals.core.data import DataError
+
+DEFAULT_BASE = "https://api.semanticscholar.org/graph/v1"
+BASE_ENV = "S2_API_BASE"
+KEY_ENV = "S2_API_KEY"
+KEYED_INTERVAL = 1.0
+PUBLIC_INTERVAL = 3.0
+MAX_TRIES = 8
+BACKOFF_BASE = 1.0
+RETRIED_STATUSES = (429, 500, 502, 503, 504)
+SEARCH_FIELDS = ("paperId", "title", "abstract", "publicationDate", "year", "citationCount")
+CITATIONS_PAGE = 1000
+# The citations endpoint lists at most this many citing papers (offset + limit), a known
+# limitation with no workaround (allenai/s2-folks#27).
+CITATIONS_CAP = 9999
+TIMEOUT_SECONDS = 60.0
+
+
+def _sleep(seconds: float) -> None:
+    time.sleep(seconds)
+
+
+def _today() -> dt.date:
+    return dt.date.today()
+
+
+def cache_key(path: str, params: Mapping[str, Any]) -> str:
+    """SHA-256 of the request (path and sorted parameters): its cache file's name."""
+    canonical = json.dumps([path, sorted((k, str(v)) for k, v in params.items())])
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def _retry_after(value: str | None) -> float:
+    try:
+        return max(0.0, float(value)) if value is not None else 0.0
+    except ValueError:  # an HTTP date: the backoff decides
+        return 0.0
+
+
+@dataclass
+class RequestCounts:
+    """What a build asked for: requests sent, answered from the cache, and retried."""
+
+    network: int = 0
+    cached: int = 0
+    retried: int = 0
+    retried_by_status: dict[str, int] = field(default_factory=dict)
+
+
+class SemanticScholar:
+    """Cached, paced GET requests to the Graph API (synchronous: a command-line builder)."""
+
+    def __init__(
+        self,
+        cache_dir: str | Path,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        min_interval: float | None = None,
+        max_tries: int = MAX_TRIES,
+        clock: Callable[[], float] = time.monotonic,
+        today: Callable[[], dt.date] | None = None,
+    ) -> None:
+        self.base_url = (base_url or os.environ.get(BASE_ENV) or DEFAULT_BASE).rstrip("/")
+        self._key = api_key if api_key is not None else os.environ.get(KEY_ENV) or None
+        if min_interval is None:
+            min_interval = KEYED_INTERVAL if self._key else PUBLIC_INTERVAL
+        self.min_interval = min_interval
+        self.max_tries = max_tries
+        self.cache_dir = Path(cache_dir)
+        self.counts = RequestCounts()
+        self.fetch_dates: set[str] = set()
+        self._clock, self._today = clock, today or _today
+        self._last_sent: float | None = None
+
+    @property
+    def keyed(self) -> bool:
+        return self._key is not None
+
+    def get(self, path: str, params: Mapping[str, Any]) -> dict[str, Any]:
+        """The JSON answer to ``GET base/path?params``, from the cache when it holds it."""
+        key = cache_key(path, params)
+        cached = self.cache_dir / key[:2] / f"{key}.json"
+        if cached.is_file():
+            entry = json.loads(cached.read_text(encoding="utf-8"))
+            self.counts.cached += 1
+            self.fetch_dates.add(entry["fetched_on"])
+            return dict(entry["response"])
+        response = self._send(path, params)
+        fetched_on = self._today().isoformat()
+        self.fetch_dates.add(fetched_on)
+        entry = {"path": path, "params": dict(params), "fetched_on": fetched_on}
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        partial = cached.with_suffix(".part")
+        partial.write_text(json.dumps({**entry, "response": response}), encoding="utf-8")
+        os.replace(partial, cached)
+        return response
+
+    def _pace(self) -> None:
+        if self._last_sent is not None:
+            wait = self._last_sent + self.min_interval - self._clock()
+            if wait > 0:
+                _sleep(wait)
+
+    def _send(self, path: str, params: Mapping[str, Any]) -> dict[str, Any]:
+        url = f"{self.base_url}{path}?{urllib.parse.urlencode(params)}"
+        headers = {"Accept": "application/json", "User-Agent": "research-taste tastybench build"}
+        if self._key:
+            headers["x-api-key"] = self._key
+        for attempt in range(self.max_tries):
+            self._pace()
+            self._last_sent = self._clock()
+            self.counts.network += 1
+            try:
+                with urllib.request.urlopen(
+                    urllib.request.Request(url, headers=headers), timeout=TIMEOUT_SECONDS
+                ) as answer:
+                    body = answer.read().decode("utf-8", "replace")
+                try:
+                    return dict(json.loads(body))
+                except ValueError as error:
+                    raise DataError(
+                        f"Semantic Scholar answered GET {path} with something that is not a "
+                        f"JSON object ({' '.join(body.split())[:120]!r}); is {BASE_ENV} a Graph "
+                        "API base?"
+                    ) from error
+            except urllib.error.HTTPError as error:
+                if error.code not in RETRIED_STATUSES:
+                    text = " ".join(error.read().decode("utf-8", "replace").split())[:300]
+                    raise DataError(
+                        f"Semantic Scholar answered {error.code} to GET {path}: {text}"
+                    ) from error
+                if attempt == self.max_tries - 1:
+                    raise DataError(
+                        f"Semantic Scholar answered {error.code} to GET {path} {self.max_tries} "
+                        f"times; wait and re-run (the cache keeps what was fetched), or set "
+                        f"{KEY_ENV} for a dedicated rate"
+                    ) from error
+                status = str(error.code)
+                self.counts.retried += 1
+                self.counts.retried_by_status[status] = (
+                    self.counts.retried_by_status.get(status, 0) + 1
+                )
+                backoff = BACKOFF_BASE * 2**attempt
+                _sleep(max(_retry_after(error.headers.get("Retry-After")), backoff))
+            except (urllib.error.URLError, OSError) as error:
+                reason = getattr(error, "reason", error)
+                raise DataError(
+                    f"cannot reach the Semantic Scholar Graph API at {self.base_url} ({reason}); "
+                    f"check the network or set {BASE_ENV} to a reachable Graph API base URL"
+                ) from error
+        raise AssertionError("unreachable")  # the loop returns or raises
+
+    def bulk_search(
+        self,
+        query: str,
+        date_from: dt.date,
+        date_to: dt.date,
+        fields: tuple[str, ...] = SEARCH_FIELDS,
+        min_citations: int | None = None,
+        filters: Mapping[str, str] | None = None,
+    ) -> Iterator[dict[str, Any]]:
+        """Every paper the bulk search returns for ``query`` published in the window, following
+        the continuation token to the end (the relevance search stops at 1,000 results).
+        ``filters``: further search parameters (``fieldsOfStudy``, ``publicationTypes``), the
+        empty ones left out."""
+        params: dict[str, Any] = {
+            "query": query,
+            "publicationDateOrYear": f"{date_from.isoformat()}:{date_to.isoformat()}",
+            "fields": ",".join(fields),
+            **{name: value for name, value in (filters or {}).items() if value},
+        }
+        if min_citations:
+            params["minCitationCount"] = min_citations
+        token: str | None = None
+        seen: set[str] = set()
+        while True:
+            page = self.get("/paper/search/bulk", {**params, **({"token": token} if token else {})})
+            yield from page.get("data") or []
+            token = page.get("token")
+            if not token:
+                return
+            if token in seen:
+                raise DataError(f"Semantic Scholar's bulk search repeated its token {token!r}")
+            seen.add(token)
+
+    def citation_dates(self, paper_id: str) -> tuple[list[str | None], bool]:
+        """The publication date (or None) of every paper citing ``paper_id``, paging by
+        ``offset`` until the answer has no ``next``; and whether the list stopped at the
+        endpoint's cap (:data:`CITATIONS_CAP`) with more citing papers left unlisted."""
+        dates: list[str | None] = []
+        offset = 0
+        path = f"/paper/{urllib.parse.quote(paper_id, safe='')}/citations"
+        while True:
+            limit = min(CITATIONS_PAGE, CITATIONS_CAP - offset)
+            if limit <= 0:
+                return dates, True
+            params = {"fields": "publicationDate", "offset": offset, "limit": limit}
+            page = self.get(path, params)
+            for entry in page.get("data") or []:
+                citing = entry.get("citingPaper") or {}
+                dates.append(citing.get("publicationDate") or None)
+            following = page.get("next")
+            if following is None or not page.get("data"):
+                return dates, False
+            if int(following) <= offset:
+                raise DataError(
+                    f"Semantic Scholar's citations of {paper_id}: next {following} "
+                    f"does not follow offset {offset}"
+                )
+            offset = int(following)

@@ -1,0 +1,191 @@
+"""A TastyBench paper set built from Semantic Scholar (``research-taste tastybench build``).
+
+A built folder is recognised by its ``papers.csv`` (columns ``paper_id, title, pub_date,
+abstract, total_citations, citation_dates, citation_counts, velocity, fetch_date``) next to
+``build_report.json`` (query, window, fetch date, API base). ``-T data_path=<folder>`` reads it
+(the task checks :func:`is_built_set` before the upstream loader):
+``representation=abstract`` from ``papers.csv`` itself, ``idea``/``summary`` from the CSV that
+``research-taste tastybench-extract --data-path <folder>`` writes (``-T representations_path``).
+Every velocity mode uses the set's own fetch date: ``upstream`` is the builder's ``velocity``
+(upstream's ``b`` on the months observed by then), ``windowed``/``common_window`` are
+recomputed from the series as for the upstream sets.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import math
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, Json, field_validator
+
+from research_taste_evals.core.data import DataError, read_csv, sha256_of, validate_records
+from research_taste_evals.tastybench.dataset import (
+    MIN_PAPERS,
+    LoadedPapers,
+    Paper,
+    Representation,
+    check_paper_rows,
+    load_representations,
+)
+from research_taste_evals.tastybench.recall_facts import recall_facts
+from research_taste_evals.tastybench.velocity import (
+    common_window_velocity,
+    observed_months,
+    windowed_velocity,
+)
+
+logger = logging.getLogger(__name__)
+
+PAPERS_FILE = "papers.csv"
+REPORT_FILE = "build_report.json"
+PROVENANCE_KEYS = ("source", "query", "window", "min_citations", "fetch_date", "api_base")
+
+
+class BuiltPaperRecord(BaseModel):
+    """One row of a built set's ``papers.csv``."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    paper_id: str = Field(min_length=1)
+    title: str
+    pub_date: str
+    abstract: str
+    total_citations: int
+    citation_dates: Json[list[str]]
+    citation_counts: Json[list[float]]
+    velocity: float | None
+    fetch_date: dt.date
+
+    @field_validator("velocity", mode="before")
+    @classmethod
+    def _empty_is_undefined(cls, value: Any) -> Any:
+        return None if value == "" else value
+
+    @property
+    def paperId(self) -> str:  # noqa: N802 (the name check_paper_rows reads)
+        return self.paper_id
+
+
+def is_built_set(data_path: str | Path | None) -> bool:
+    """Whether ``data_path`` is a folder written by the builder (it holds ``papers.csv``)."""
+    return data_path is not None and (Path(data_path).expanduser() / PAPERS_FILE).is_file()
+
+
+def read_built_set(folder: Path) -> tuple[Path, list[BuiltPaperRecord], dt.date]:
+    """The rows of ``folder/papers.csv`` and the set's one fetch date.
+
+    Raises:
+        DataError: a row is malformed, a paper repeats, or the rows disagree on the fetch date.
+    """
+    path = folder.expanduser().resolve() / PAPERS_FILE
+    records = validate_records(read_csv(path), BuiltPaperRecord, source=path)
+    check_paper_rows(records, path)  # type: ignore[arg-type]
+    fetch_dates = sorted({record.fetch_date for record in records})
+    if len(fetch_dates) != 1:
+        raise DataError(f"{path}: field 'fetch_date': one date expected, found {fetch_dates}")
+    return path, records, fetch_dates[0]
+
+
+def _paper(record: BuiltPaperRecord, text: str, fetch: dt.date, window: int, path: Path) -> Paper:
+    dates, counts = record.citation_dates, record.citation_counts
+    try:
+        windowed = windowed_velocity(dates, counts, fetch)
+        common = common_window_velocity(dates, counts, window, fetch)
+        observed = observed_months(dates, fetch)
+    except ValueError as error:
+        raise DataError(
+            f"{path}: paper {record.paper_id}: field 'citation_dates': {error}"
+        ) from error
+    return Paper(
+        paper_id=record.paper_id,
+        title=record.title,
+        pub_date=record.pub_date,
+        text=text,
+        velocity_upstream=math.nan if record.velocity is None else record.velocity,
+        velocity_windowed=windowed,
+        velocity_common=common,
+        months_observed=observed,
+    )
+
+
+def build_provenance(folder: Path, papers_path: Path) -> dict[str, Any]:
+    """The build report's query, window, fetch date and API base (None when it is missing)."""
+    report_path = folder.expanduser().resolve() / REPORT_FILE
+    if not report_path.is_file():
+        logger.warning("%s: no %s; the log carries no build provenance", folder, REPORT_FILE)
+        return {"report": None}
+    report = json.loads(report_path.read_text(encoding="utf-8"))
+    return {
+        "report": str(report_path),
+        **{key: report.get(key) for key in PROVENANCE_KEYS},
+        "papers_unchanged_since_build": report.get("papers_sha256") == sha256_of(papers_path),
+    }
+
+
+def load_built_set(
+    folder: str | Path,
+    representation: Representation,
+    representations_path: str | Path | None,
+    window_months: int,
+) -> LoadedPapers:
+    """A built folder as the task's papers, with the set's fetch date in every velocity mode.
+
+    Raises:
+        DataError: malformed rows, ``idea``/``summary`` without a representations file, or
+            fewer than two papers with a text.
+    """
+    root = Path(folder)
+    path, records, fetch = read_built_set(root)
+    papers_source = f"local:{path} sha256:{sha256_of(path)}"
+    if representations_path is not None:
+        text_path = Path(representations_path).expanduser().resolve()
+        texts = load_representations(text_path, representation)
+        text_source = f"local:{text_path} sha256:{sha256_of(text_path)}"
+    elif representation == "abstract":
+        texts = {r.paper_id: r.abstract.strip() for r in records if r.abstract.strip()}
+        text_source = papers_source
+    else:
+        raise DataError(
+            f"{path}: a built set holds abstracts only; write {representation}s with "
+            f"`research-taste tastybench-extract --data-path {root} --kind {representation} "
+            f"--output <csv>` and pass -T representations_path=<csv>"
+        )
+    papers = [
+        _paper(record, texts[record.paper_id], fetch, window_months, path)
+        for record in records
+        if record.paper_id in texts
+    ]
+    missing = [record.paper_id for record in records if record.paper_id not in texts]
+    if len(papers) < MIN_PAPERS:
+        raise DataError(f"{path}: only {len(papers)} papers have a {representation}")
+    metadata = {
+        "paper_set": "built",
+        "papers": len(papers),
+        "papers_source": papers_source,
+        "representation_source": text_source,
+        "papers_without_text": missing,
+        "texts_for_unknown_papers": sorted(set(texts) - {r.paper_id for r in records}),
+        "papers_without_windowed_velocity": [
+            paper.paper_id for paper in papers if math.isnan(paper.velocity_windowed)
+        ],
+        "window_months": window_months,
+        "papers_without_common_window": [
+            paper.paper_id for paper in papers if math.isnan(paper.velocity_common)
+        ],
+        **recall_facts(papers, path, Path(representations_path) if representations_path else path),
+        "velocity_fetch_date": fetch.isoformat(),
+        "data_revision": f"built set, fetched {fetch.isoformat()}",
+        "build": build_provenance(root, path),
+    }
+    return LoadedPapers(papers=papers, metadata=metadata)
+
+
+def built_titles_and_abstracts(folder: str | Path) -> tuple[dict[str, str], dict[str, str]]:
+    """{paper_id: title} and {paper_id: abstract} of a built set (the extraction's sources)."""
+    _, records, _ = read_built_set(Path(folder))
+    titles = {record.paper_id: record.title for record in records}
+    return titles, {record.paper_id: record.abstract.strip() for record in records}

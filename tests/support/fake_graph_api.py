@@ -1,0 +1,196 @@
+"""A fake Semantic Scholar Graph API on 127.0.0.1 serving answers shaped like the real ones.
+
+Bulk search: ``{"total", "token", "data": [paper, ...]}`` with a continuation token;
+citations: ``{"offset", "next", "data": [{"citingPaper": {"paperId", "publicationDate"}}]}``
+with ``next`` absent on the last page. Chosen requests first answer 429 with ``Retry-After: 0``.
+
+The papers (window 2025-07-01..2025-09-30, floor 20; series cut at the fetch date 2026-01-15):
+
+- ``KEEP-A`` 2025-07-10: month starts 2025-08-01 .. 2026-01-01, counts [0, 2, 5, 9, 14, 20]
+  (3 citing papers dated 2025-10-01 count on that month start; 3 dated 2026-01-10 come after
+  the last month start; 2 undated), velocity 70 / 17.5 = 4.
+- ``KEEP-B`` 2025-08-01 (a month start: its own first point): [1, 1, 3, 3, 7, 8] (12 citing
+  papers dated 2026-02-01, after the fetch date), velocity 26.5 / 17.5.
+- ``KEEP-C`` 2025-09-15: 2025-10-01 .. 2026-01-01, [3, 10, 18, 30] (5 undated), 44.5 / 5 = 8.9.
+- ``KEEP-K`` 2025-07-01 (first day of the window): 2025-07-01 .. 2026-01-01,
+  [0, 0, 0, 1, 1, 1, 2] (20 undated), velocity 9 / 28.
+- dropped: ``OUT-WINDOW`` 2025-06-20, ``LOW-CITED`` (5 citations), ``NO-ABSTRACT``,
+  ``NO-DATE`` (publicationDate null).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.parse
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+FETCH_DATE = "2026-01-15"
+WINDOW = ("2025-07-01", "2025-09-30")
+LIFETIME = 300.0  # seconds: the server stops by itself after this
+PAGE = 10  # the fake's citation page: smaller than the client's limit, as a real last page is
+TRUTH = {"KEEP-C": 44.5 / 5, "KEEP-A": 70 / 17.5, "KEEP-B": 26.5 / 17.5, "KEEP-K": 9 / 28}
+DROPPED = {
+    "outside_window": ["OUT-WINDOW"],
+    "below_min_citations": ["LOW-CITED"],
+    "no_abstract": ["NO-ABSTRACT"],
+    "no_publication_date": ["NO-DATE"],
+}
+UNDATED = 2 + 5 + 20
+
+
+def _cites(*groups: tuple[int, str | None]) -> list[str | None]:
+    return [day for count, day in groups for _ in range(count)]
+
+
+CITATIONS = {
+    "KEEP-A": _cites(
+        (2, "2025-08-15"),
+        (3, "2025-10-01"),
+        (4, "2025-10-20"),
+        (5, "2025-11-30"),
+        (6, "2025-12-02"),
+        (3, "2026-01-10"),
+        (2, None),
+    ),
+    "KEEP-B": _cites(
+        (1, "2025-08-01"),
+        (2, "2025-09-15"),
+        (4, "2025-11-11"),
+        (1, "2025-12-31"),
+        (12, "2026-02-01"),
+    ),
+    "KEEP-C": _cites(
+        (3, "2025-09-20"), (7, "2025-10-15"), (8, "2025-11-15"), (12, "2025-12-15"), (5, None)
+    ),
+    "KEEP-K": _cites((1, "2025-09-10"), (1, "2025-12-05"), (20, None)),
+}
+
+
+def _paper(pid: str, date: str | None, cited: int, abstract: str | None = "An abstract.") -> dict:
+    return {
+        "paperId": pid,
+        "title": f"Title of {pid}",
+        "abstract": abstract and f"{abstract} ({pid})",
+        "publicationDate": date,
+        "year": 2025,
+        "citationCount": cited,
+    }
+
+
+SEARCH_PAGES = [
+    [
+        _paper("KEEP-A", "2025-07-10", 25),
+        _paper("OUT-WINDOW", "2025-06-20", 50),
+        _paper("KEEP-B", "2025-08-01", 20),
+        _paper("LOW-CITED", "2025-08-10", 5),
+    ],
+    [
+        _paper("NO-ABSTRACT", "2025-07-20", 60, abstract=None),
+        _paper("KEEP-C", "2025-09-15", 35),
+        _paper("NO-DATE", None, 30),
+        _paper("KEEP-K", "2025-07-01", 22),
+    ],
+]
+
+
+@dataclass
+class FakeGraphApi:
+    """The server's state: what it was asked, and which requests answer 429 first."""
+
+    base_url: str = ""
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    throttle: dict[str, int] = field(default_factory=dict)  # "path?offset|token" -> 429s left
+    always_throttle: bool = False
+    clock: Any = None  # records the client's fake clock at each request when set
+
+    def answer(self, path: str, params: dict[str, str]) -> tuple[int, dict[str, Any]]:
+        marker = f"{path}?{params.get('offset') or params.get('token') or ''}"
+        if self.always_throttle or self.throttle.get(marker, 0) > 0:
+            self.throttle[marker] = self.throttle.get(marker, 0) - 1
+            return 429, {"message": "Too Many Requests"}
+        if path == "/paper/search/bulk":
+            page = 1 if params.get("token") == "page-2" else 0
+            body = {"total": 8, "token": "page-2" if page == 0 else None}
+            return 200, {**body, "data": SEARCH_PAGES[page]}
+        paper_id = urllib.parse.unquote(path.split("/")[2])
+        offset = int(params.get("offset", 0))
+        size = min(PAGE, int(params.get("limit", PAGE)))
+        citing = CITATIONS[paper_id][offset : offset + size]
+        data = [
+            {"citingPaper": {"paperId": f"{paper_id}-c{offset + i}", "publicationDate": day}}
+            for i, day in enumerate(citing)
+        ]
+        body = {"offset": offset, "data": data}
+        if offset + size < len(CITATIONS[paper_id]):
+            body["next"] = offset + size
+        return 200, body
+
+
+def _handler(api: FakeGraphApi) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (the http.server name)
+            url = urllib.parse.urlsplit(self.path)
+            path = url.path.removeprefix("/graph/v1")
+            params = dict(urllib.parse.parse_qsl(url.query))
+            api.requests.append(
+                {
+                    "path": path,
+                    "params": params,
+                    "api_key": self.headers.get("x-api-key"),
+                    "at": api.clock.now if api.clock is not None else None,
+                }
+            )
+            status, body = api.answer(path, params)
+            payload = json.dumps(body).encode("utf-8")
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(payload)))
+            if status == 429:
+                self.send_header("Retry-After", "0")
+            self.end_headers()
+            self.wfile.write(payload)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    return Handler
+
+
+class FakeClock:
+    """Time that passes only when the client sleeps (pacing checked without waiting)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.sleeps: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+
+@contextmanager
+def serving(api: FakeGraphApi, lifetime: float = LIFETIME) -> Iterator[FakeGraphApi]:
+    """Serve ``api`` on a random 127.0.0.1 port in a thread; stopped on leaving the block, or by
+    itself after ``lifetime`` seconds if the block never ends."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(api))
+    api.base_url = f"http://127.0.0.1:{server.server_address[1]}/graph/v1"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    timer = threading.Timer(lifetime, server.shutdown)
+    timer.daemon = True
+    thread.start()
+    timer.start()
+    try:
+        yield api
+    finally:
+        timer.cancel()
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
