@@ -120,6 +120,7 @@ def test_report_shows_both_numbers_with_n(
     assert "Ranked by the raw accuracy" in report
     page = (out / "index.html").read_text(encoding="utf-8")
     assert "accuracy_<wbr>post_<wbr>cutoff (n)" in page and f"(n={DEMO_PAIRS}) †" in page
+    assert "pairs with both papers after the knowledge cutoff" in page  # n's meaning
     # With a floor the demo reaches, the same rows rank by the controlled headline.
     spec = replace(controlled_specs()["idea_pairs"], floor=DEMO_PAIRS)
     monkeypatch.setattr(controlled, "controlled_specs", lambda: {"idea_pairs": spec})
