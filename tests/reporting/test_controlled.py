@@ -53,6 +53,8 @@ def test_declared_floors() -> None:
     )
     assert (specs["expdesign"].metric, specs["expdesign"].floor) == ("en_f1_post_cutoff", 10)
     assert (specs["paper_weakness"].raw, specs["paper_weakness"].floor) == ("s_f1", 10)
+    assert (specs["tastybench"].count, specs["tastybench"].floor) == ("post_cutoff_papers", 10)
+    assert specs["tastybench"].raw == "bt_spearman"
 
 
 def test_ranks_by_controlled_only_when_every_row_is_above_the_floor() -> None:
