@@ -78,6 +78,9 @@ def test_ranks_by_controlled_only_when_every_row_is_above_the_floor() -> None:
     unknown = replace(
         ROW_B, metrics=ROW_B.metrics | {"accuracy_post_cutoff": nan, "post_cutoff_pairs": nan}
     )
+    unknown.metrics.update(
+        {"accuracy_post_cutoff/ci_low": nan, "accuracy_post_cutoff/ci_high": nan}
+    )
     lines = table_rows("idea_pairs", [ROW_A, unknown], METRICS)
     assert lines[2][5] == "nan (n=?) †" and lines[1][1] == "model-a"
     # Another first column (--metric consistency): no controlled column, ranked by it.

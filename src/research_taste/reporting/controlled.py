@@ -102,6 +102,8 @@ def controlled_text(run: Run, spec: ControlledHeadline) -> str:
         if spec.metric + low_key in run.metrics and spec.metric + high_key in run.metrics:
             low, high = run.metrics[spec.metric + low_key], run.metrics[spec.metric + high_key]
             break
+    if low is None or high is None or math.isnan(low) or math.isnan(high):
+        low = high = None  # no interval (none in the log, or none defined: n = 0)
     n = count_of(run, spec)
     shown = f"{Cell(value, low, high).text()} (n={'?' if n is None else int(n)})"
     return shown + (f" {BELOW_FLOOR}" if below_floor(run, spec) else "")
