@@ -61,9 +61,14 @@ def _expdesign(root: Path, **kwargs: object) -> EvalLog:
     return inspect_eval(task, model="baseline/copy-input", model_roles=roles, display="none")[0]  # type: ignore[arg-type,dict-item]
 
 
-def test_expdesign_headline_on_post_cutoff_papers(tmp_path: Path) -> None:
-    log = _expdesign(_arxiv_demo(tmp_path, ARXIV_IDS), knowledge_cutoff=CUTOFF)
+def test_expdesign_headline_on_post_cutoff_papers(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.INFO, logger="research_taste_evals.core.cutoff"):
+        log = _expdesign(_arxiv_demo(tmp_path, ARXIV_IDS), knowledge_cutoff=CUTOFF)
     metrics = metrics_of(log)
+    used = [r.getMessage() for r in caplog.records if "knowledge cutoff of" in r.getMessage()]
+    assert len(used) == 1 and used[0].endswith(f"{CUTOFF} from task_arg")
     by_id = {str(s.id): s.scores["expdesign_scorer"] for s in log.samples or []}  # type: ignore[index]
     assert metrics["post_cutoff_samples"] == 1
     assert metrics["en_f1_post_cutoff"] == pytest.approx(by_id["2501.00003v2"].value["en_f1"])  # type: ignore[index]

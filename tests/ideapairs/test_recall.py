@@ -167,7 +167,9 @@ def held_out(ideas: list[IdeaRecord], calls: list[str]) -> Any:
     return respond
 
 
-def test_held_out_model_post_cutoff_accuracy_is_its_chance_figure(tmp_path: Path) -> None:
+def test_held_out_model_post_cutoff_accuracy_is_its_chance_figure(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     # Six ideas from 2021-2023 (known), six from 2025 (after the cutoff), scores unrelated
     # to dates; every pair of the twelve: 66 pairs, 15 with both papers after the cutoff.
     ideas = [_idea(n, f"{2021 + n % 3}-0{1 + n % 9}", (n * 7) % 12 + 0.5) for n in range(6)]
@@ -175,10 +177,17 @@ def test_held_out_model_post_cutoff_accuracy_is_its_chance_figure(tmp_path: Path
     path = _all_pairs(ideas, tmp_path / "pairs.jsonl")
     calls: list[str] = []
     task = idea_pairs(pairs_file=str(path), knowledge_cutoff=CUTOFF.isoformat(), logprobs=False)
-    log = inspect_eval(
-        task, model=scripted_model(held_out(ideas, calls)), log_dir=str(tmp_path), **FAST
-    )[0]
+    with caplog.at_level(logging.INFO, logger="research_taste_evals.core.cutoff"):
+        log = inspect_eval(
+            task, model=scripted_model(held_out(ideas, calls)), log_dir=str(tmp_path), **FAST
+        )[0]
     metrics = metrics_of(log)
+    # The cutoff used and its source, logged once for the run.
+    used = [r.getMessage() for r in caplog.records if "knowledge cutoff of" in r.getMessage()]
+    assert len(used) == 1  # (Inspect prefixes the sample id)
+    assert used[0].endswith(
+        f"idea_pairs: knowledge cutoff of mockllm/model: {CUTOFF} from task_arg"
+    )
     assert sorted(calls) == sorted(i.idea_id for i in ideas)  # once per idea, not per pair
     # The chance figure from its own answers on the pairs of two post-cutoff papers.
     late = {i.idea_id for i in ideas if i.year > CUTOFF.year}
