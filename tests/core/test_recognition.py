@@ -78,6 +78,8 @@ def test_names_item_titles(reply: str, title: str, named: bool) -> None:
 def test_method_name_tokens_for_ideas() -> None:
     assert names_item("That is the ReMax paper (Li et al., 2023).", "Some long title", ("ReMax",))
     assert not names_item("A REINFORCE variant, I think.", "Some long title", ("ReMax",))
+    assert names_item("Probably SWE\u2011RL (Wei et al.).", "Some long title", ("SWE-RL",))
+    assert not names_item("RL for SWE tasks.", "Some long title", ("SWE-RL",))
 
 
 def test_title_ratio_hand_worked() -> None:
@@ -92,6 +94,12 @@ def test_labelled_title_and_year() -> None:
         == "ReMax: A Simple Method"
     )
     assert labelled_title("no label here") is None
+    assert (
+        labelled_title('1. Title: "ReMax: A Simple Method"\n2. Year: 2023')
+        == "ReMax: A Simple Method"
+    )
+    assert labelled_title("- Paper title: ReMax\n- Year: 2023") == "ReMax"
+    assert answer_year("1. Title: X\n2. Year: 2023") == 2023
     assert answer_year("Title: X\nYear: circa 2023") == 2023
     assert answer_year('{"title": "X", "year": "2024"}') == 2024
     assert answer_year("no year") is None

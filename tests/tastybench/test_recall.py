@@ -1,4 +1,4 @@
-"""TastyBench recall controls: post-cutoff and unrecognised Bradley-Terry twins, the probe."""
+"""TastyBench recall controls end to end: a held-out scripted model, the cutoff, the probe."""
 
 from __future__ import annotations
 
@@ -15,14 +15,10 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, Model
-from inspect_ai.scorer import SampleScore, Score
 
-from research_taste_evals.core.cutoff import KnowledgeCutoff, cutoff_fields
-from research_taste_evals.core.dates import ItemDate
 from research_taste_evals.core.recognition import is_probe_prompt
 from research_taste_evals.tastybench.baselines import project_texts
 from research_taste_evals.tastybench.dataset import IDEA_FILES, PAPER_FILES, UPSTREAM_DATA_DIR
-from research_taste_evals.tastybench.recall import recall_summary
 from research_taste_evals.tastybench.tastybench import tastybench
 from research_taste_evals.tastybench.velocity import ols_slope
 
@@ -30,78 +26,6 @@ ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]
 Metrics = Callable[[EvalLog], dict[str, float]]
 FAST = {"display": "none", "max_connections": 1000, "max_samples": 1000, "log_realtime": False}
 CUTOFF = dt.date(2024, 6, 30)
-
-# --- hand-worked: 6 papers, 3 after the cutoff ------------------------------------------
-# Dates: A, B, C in 2025 (post-cutoff); D, E, F in 2023. Velocity: A 1, B 2, C 3, D 6, E 5, F 4.
-DATES = {
-    "A": "2025-01-10",
-    "B": "2025-02",
-    "C": "2025",
-    "D": "2023-03-01",
-    "E": "2023",
-    "F": "2023",
-}
-VELOCITY = {"A": 1.0, "B": 2.0, "C": 3.0, "D": 6.0, "E": 5.0, "F": 4.0}
-
-
-def _score(seq: int, first: str, second: str, first_won: float, known: set[str]) -> SampleScore:
-    cutoff = KnowledgeCutoff("m", CUTOFF, "task_arg")
-    dates = [ItemDate(*map(int, DATES[p].split("-"))) for p in (first, second)]
-    recall = {p: {"recognized": p in known, "identity_leak": False} for p in (first, second)}
-    metadata = cutoff_fields(cutoff, dates) | {"recall": recall}
-    value = {"first_won": first_won, "unclear": 0.0, "agree": math.nan}
-    return SampleScore(
-        score=Score(value=value, metadata=metadata),
-        sample_id=seq,
-        sample_metadata={
-            "seq": seq,
-            "paper_1": first,
-            "paper_2": second,
-            "pub_date_1": DATES[first],
-            "pub_date_2": DATES[second],
-            "velocity_1": VELOCITY[first],
-            "velocity_2": VELOCITY[second],
-        },
-    )
-
-
-def test_post_cutoff_bradley_terry_on_six_papers() -> None:
-    """Among A, B, C the judge ranks A > B > C (A beats B and C, B beats C): velocity ranks them
-    C > B > A, so Spearman is -1. The comparisons with D, E, F (where the judge follows
-    velocity) leave the post-cutoff fit untouched; all six would correlate positively."""
-    picks = [
-        ("A", "B", 1.0),
-        ("B", "C", 1.0),
-        ("C", "A", 0.0),
-        ("D", "A", 1.0),
-        ("E", "B", 1.0),
-        ("F", "C", 1.0),
-        ("D", "E", 1.0),
-        ("E", "F", 1.0),
-        ("D", "F", 1.0),
-    ]
-    known = {"D", "E", "F"}
-    scores = [_score(i, a, b, won, known) for i, (a, b, won) in enumerate(picks)]
-    summary = recall_summary(scores, resamples=200, seed=0)
-    assert summary["bt_spearman_post_cutoff"] == pytest.approx(-1.0)
-    assert summary["post_cutoff_papers"] == 3 and summary["post_cutoff_comparisons"] == 3
-    # Recognition: D, E, F known, A, B, C not: the same subset here.
-    assert summary["recognized_rate"] == pytest.approx(0.5)
-    assert summary["bt_spearman_unrecognized"] == pytest.approx(-1.0)
-    assert summary["unrecognized_papers"] == 3
-    # Two post-cutoff papers only: NaN, with the counts that say why.
-    few = recall_summary(scores[:1] + scores[3:], resamples=200, seed=0)
-    assert math.isnan(few["bt_spearman_post_cutoff"]) and few["post_cutoff_papers"] == 2
-
-
-def test_unknown_cutoff_gives_nan_twins() -> None:
-    score = _score(0, "A", "B", 1.0, set())
-    assert score.score.metadata is not None
-    score.score.metadata["post_cutoff"] = None
-    summary = recall_summary([score], resamples=10, seed=0)
-    assert math.isnan(summary["bt_spearman_post_cutoff"])
-    assert math.isnan(summary["post_cutoff_papers"])
-
 
 # --- the held-out scripted model ---------------------------------------------------------
 KNOWN, UNKNOWN = 8, 8
@@ -350,3 +274,46 @@ def _write_raw(directory: Path, papers: list[dict[str, object]]) -> Path:
         writer.writeheader()
         writer.writerows(rows)
     return folder
+
+
+def test_epochs_ask_each_paper_once_and_keep_the_twins(
+    tmp_path: Path,
+    scripted_model: ScriptedModel,
+    metrics_of: Metrics,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    papers = _papers()[:4] + _papers()[KNOWN : KNOWN + 4]
+    data = _write(tmp_path / "data", papers)
+    respond = held_out_model(papers, CUTOFF)
+    probes: list[int] = []
+
+    def counted(messages: list[ChatMessage]) -> str:
+        probes.extend([1] if is_probe_prompt(messages[-1].text) else [])
+        return respond(messages)
+
+    results = {}
+    for epochs in (1, 2, 2):
+        probes.clear()
+        if epochs == 1 or results.get(2) is None:  # a fresh cache: only the memo can save calls
+            monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / f"cache{epochs}"))
+
+        task = tastybench(
+            data_path=str(data),
+            schedule="all_pairs",
+            knowledge_cutoff=CUTOFF.isoformat(),
+            choice_method="parser",
+            bootstrap_resamples=100,
+        )
+        log = inspect_eval(
+            task,
+            model=scripted_model(counted),
+            epochs=epochs,
+            log_dir=str(tmp_path / f"logs{epochs}"),
+            **FAST,
+        )[0]
+        # once per paper, whatever the epochs; a re-run (same cache) asks none
+        assert len(probes) == (0 if epochs in results else len(papers))
+        results[epochs] = metrics_of(log)
+    for key in ("recognized_rate", "post_cutoff_papers", "bt_spearman_post_cutoff", "bt_spearman"):
+        assert results[2][key] == pytest.approx(results[1][key], nan_ok=True)
+    assert results[2]["recognized_rate"] == 0.5 and results[2]["post_cutoff_papers"] == 4

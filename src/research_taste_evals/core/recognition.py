@@ -9,7 +9,7 @@ and caches the call with Inspect's cache (no expiry, not per epoch), so a re-run
 
 Recognised (:func:`names_item`) = the answer names the real title (casefolded, punctuation
 stripped, ``difflib`` ratio >= 0.8 against the title, or against a title-length window of a
-longer answer) or contains all tokens of one of the item's method names. A labelled
+longer answer) or contains the tokens of one of the item's method names (in order). A labelled
 ``Title:`` line or a JSON ``title`` is read first; the reply's reasoning blocks are dropped
 (``core/answers.py``). An answer that says it does not recognise the paper and labels no title
 is recognised only by a quoted or italicised title (``it might be "<title>"``), never by prose
@@ -63,8 +63,13 @@ DECLINED = re.compile(
     r"|(?:not|un)\s*(?:familiar|recogni[sz]ed|known to me)|no idea which)",
     re.IGNORECASE,
 )
-_LABELLED = re.compile(r"^\W*title\W*[:\-]\s*(.+)$", re.IGNORECASE | re.MULTILINE)
-_LABELLED_YEAR = re.compile(r"^\W*year\W*[:\-]\s*\D*((?:19|20)\d\d)\b", re.IGNORECASE | re.M)
+# "Title: ...", "**Title**: ...", "1. Title: ..." (a numbered list), "- Paper title: ...".
+_LABELLED = re.compile(
+    r"^\W*(?:\d+\W+)?(?:paper\s+)?title\W*[:\-]\s*(.+)$", re.IGNORECASE | re.MULTILINE
+)
+_LABELLED_YEAR = re.compile(
+    r"^\W*(?:\d+\W+)?year\W*[:\-]\s*\D*((?:19|20)\d\d)\b", re.IGNORECASE | re.MULTILINE
+)
 _ANY_YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
 _NOT_WORD = re.compile(r"[^\w]+")
 # A quoted or italicised span: in an answer that declines, only these can name the paper.
@@ -161,9 +166,10 @@ def answer_year(reply: str) -> int | None:
 
 
 def has_tokens(text: str, name: str) -> bool:
-    """Every token of ``name`` is a token of ``text`` (after :func:`normalise`)."""
-    wanted = normalise(name).split()
-    return bool(wanted) and set(wanted) <= set(normalise(text).split())
+    """The tokens of ``name`` occur in ``text``, in order and adjacent (after :func:`normalise`):
+    ``SWE-RL`` is in "that is SWE RL", not in "RL for SWE tasks"."""
+    wanted = normalise(name)
+    return bool(wanted) and f" {wanted} " in f" {normalise(text)} "
 
 
 def names_item(reply: str, title: str, method_names: Sequence[str] = ()) -> bool:

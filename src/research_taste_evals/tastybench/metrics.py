@@ -40,6 +40,7 @@ from research_taste_evals.tastybench.ratings import (
     rating_summary,
     reliability_summary,
 )
+from research_taste_evals.tastybench.recall import RECALL_KEYS, recall_summary
 
 logger = logging.getLogger(__name__)
 
@@ -104,8 +105,6 @@ def tastybench_recall(
     """``bt_spearman`` on post-cutoff and on unrecognised papers, and ``recognized_rate``."""
 
     def compute(scores: list[SampleScore]) -> Value:
-        from research_taste_evals.tastybench.recall import RECALL_KEYS, recall_summary
-
         return _guarded("recall", RECALL_KEYS, lambda: recall_summary(scores, resamples, seed))
 
     return compute

@@ -20,7 +20,6 @@ post-cutoff figures are NaN when no cutoff is known. The fit and the CI are the 
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -28,7 +27,7 @@ from typing import Any
 from inspect_ai.scorer import SampleScore
 from inspect_ai.solver import Solver, TaskState
 
-from research_taste_evals.core.cutoff import CutoffReader, record_cutoff
+from research_taste_evals.core.cutoff import CutoffReader, parse_cutoff_arg, record_cutoff
 from research_taste_evals.core.dates import parse_item_date
 from research_taste_evals.core.leaks import title_names
 from research_taste_evals.core.recall_metrics import (
@@ -74,8 +73,13 @@ def recall_item(paper: Paper) -> RecallItem:
     )
 
 
-def recall_steps(papers: Sequence[Paper], cutoff: dt.date | None, probe: bool) -> list[Solver]:
-    """The solver steps before the judge: record the cutoff, then (if on) probe both papers."""
+def recall_steps(papers: Sequence[Paper], knowledge_cutoff: object, probe: bool) -> list[Solver]:
+    """The solver steps before the judge: record the cutoff, then (if on) probe both papers.
+
+    Raises:
+        ConfigError: ``knowledge_cutoff`` (the ``-T`` argument) is not a ``YYYY-MM-DD`` date.
+    """
+    cutoff = parse_cutoff_arg(knowledge_cutoff, TASK)
     steps = [record_cutoff(CutoffReader(TASK, cutoff))]
     if probe:
         items = {paper.paper_id: recall_item(paper) for paper in papers}

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from inspect_ai import Task, task
 
-from research_taste_evals.core.cutoff import parse_cutoff_arg
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.core.task_args import checked_arguments
@@ -66,7 +65,6 @@ def tastybench(
 ) -> Task:
     """TastyBench: pick the better of two RL-for-reasoning projects; ratings vs citation speed."""
     arguments = dict(locals())
-    cutoff = parse_cutoff_arg(knowledge_cutoff, "tastybench")
     if data_path is not None and is_built_set(data_path):  # from `research-taste tastybench build`
         loaded = load_built_set(data_path, representation, representations_path, window_months)
     else:
@@ -75,13 +73,10 @@ def tastybench(
         )
     papers = judged_papers(loaded.papers, velocity, window_months)
     pairs = build_schedule([p.paper_id for p in papers], schedule, rounds, seed, pairs_file)
+    steps = recall_steps(papers, knowledge_cutoff, recall_probe)  # checks the cutoff's date
     return Task(
         dataset=comparison_dataset(pairs, papers, JUDGE_PROMPTS[prompt], velocity),
-        solver=[
-            *recall_steps(papers, cutoff, recall_probe),
-            judge(web_search),
-            read_choice(choice_method),
-        ],
+        solver=[*steps, judge(web_search), read_choice(choice_method)],
         scorer=tastybench_scorer(choice_method),
         metrics=tastybench_metrics(bootstrap_resamples, DEFAULT_BOOTSTRAP_SEED),
         version=task_version(__file__, "tastybench"),
