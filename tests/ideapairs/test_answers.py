@@ -86,14 +86,52 @@ def test_adversarial_shapes_stay_unparsed(text: str) -> None:
     assert parse_answer(text) is None
 
 
-def test_paper_prompt_label_zero_means_idea_a() -> None:
+# (reply, pick) for the paper prompt (the label y: 0 = Idea A is better).
+PAPER_READ = [
+    ("0", "A"),
+    ("1", "B"),
+    ("Answer: 0", "A"),
+    ("Final Answer: 1", "B"),
+    ("\\boxed{1}", "B"),
+    ("Label: 0", "A"),
+    ("**Answer:** 1", "B"),
+    # A label that ends a sentence (issue 31: a frontier model's "The answer is 0." was unread).
+    ("The answer is 0.", "A"),
+    ("The answer is 1.", "B"),
+    ("The answer is **0**.", "A"),
+    ("Answer: 1.", "B"),
+    ("The label is 0.", "A"),
+    ("Final answer: 1, since Idea B adds pretraining.", "B"),
+    ("0.", "A"),
+]
+
+PAPER_UNPARSED = [
+    "Answer: 0 or 1",
+    "Answer: 0\nAnswer: 1",
+    "Answer: 2",
+    "Answer: 0.5",  # a decimal, not a label
+    "The answer is 0.7.",
+    "Answer: 1,5",
+    "10",
+    "Answer: B",
+    "Idea B",
+    "The answer is 0 or 1.",
+]
+
+
+@pytest.mark.parametrize(("text", "pick"), PAPER_READ)
+def test_paper_prompt_label_zero_means_idea_a(text: str, pick: str) -> None:
     # Section 2: y = 0 when idea A outperforms idea B.
-    for text, pick in [("0", "A"), ("1", "B"), ("Answer: 0", "A"), ("Final Answer: 1", "B"),
-                       ("\\boxed{1}", "B"), ("Label: 0", "A"), ("**Answer:** 1", "B")]:  # fmt: skip
-        assert parse_answer(text, "paper") == pick, text
-    for text in ["Answer: 0 or 1", "Answer: 0\nAnswer: 1", "Answer: 2", "Answer: 0.5", "10",
-                 "Answer: B", "Idea B"]:  # fmt: skip
-        assert parse_answer(text, "paper") is None, text
+    assert parse_answer(text, "paper") == pick, text
+    assert parse_answer(text) is None  # a digit is not read under the reasoning prompt
+
+
+@pytest.mark.parametrize("text", PAPER_UNPARSED)
+def test_paper_prompt_shapes_that_stay_unparsed(text: str) -> None:
+    assert parse_answer(text, "paper") is None, text
+
+
+def test_unknown_prompt_kind_is_an_error() -> None:
     with pytest.raises(ValueError, match="prompt"):
         parse_answer("A", "other")  # type: ignore[arg-type]
 

@@ -169,4 +169,8 @@ def test_extraction_without_paper_texts_lists_the_files_it_looked_for(tmp_path: 
     assert missing and all(set(item) == {"paper_file", "method"} for item in missing)
     records = read_pairs(tmp_path / "pairs.jsonl")
     assert {r.idea_a.text_source for r in records} == {"method_and_title"}
-    assert {r.goal for r in records} == {"Rank well."}
+    # the extracted goal, plus the deciding metric on the board with two metrics
+    assert {r.goal for r in records} == {
+        "Rank well.",
+        "Rank well. The leaderboard ranks entries by Accuracy.",
+    }

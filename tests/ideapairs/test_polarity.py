@@ -14,6 +14,7 @@ from research_taste.build.ideapairs.pairing import plan_board
 from research_taste.build.ideapairs.polarity import (
     anchored_polarity,
     described_polarity,
+    is_resource,
     metric_polarity,
 )
 from research_taste.build.ideapairs.scoring import score_board
@@ -58,6 +59,22 @@ def test_polarity_from_a_description_and_from_reference_rows() -> None:
     assert anchored_polarity(["MFS baseline", "x", "y"], [0.0, 0.5, 1.0]) == "higher"
     assert anchored_polarity(["Human performance", "x", "y"], [0.0, 0.5, 1.0]) == "lower"
     assert anchored_polarity(["x", "y"], [0.0, 1.0]) is None
+    # a "Baseline" in the middle of the board is a method (CoQA), not a reference point
+    middle = ["a", "b", "BERT Large Finetuned Baseline", "c", "d"]
+    assert anchored_polarity(middle, [1.0, 0.9, 0.76, 0.3, 0.0]) is None
+
+
+def test_percentage_correct_is_higher_and_model_size_is_no_result(
+    board_from_rows: Callable[..., Leaderboard],
+) -> None:
+    assert metric_polarity("Percentage correct") == "higher"
+    assert is_resource("Number of params") and is_resource("#Params (M)")
+    assert not is_resource("Test Accuracy") and not is_resource("Parsing F1")
+    rows = [(f"M{i}", 2019, {"Test Accuracy": 80.0 - i, "Number of params": 1e6 * (i + 1)})
+            for i in range(5)]  # fmt: skip
+    scored, _ = score_board(board_from_rows(rows))
+    assert scored.columns == ["Test Accuracy"]
+    assert scored.left_out_columns == {"Number of params": "model size or cost, not a result"}
 
 
 def test_worst_first_table_keeps_its_meaning_and_is_reported(board_from_rows: MakeBoard) -> None:

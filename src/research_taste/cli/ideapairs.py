@@ -15,6 +15,11 @@ def _cmd_build(args: argparse.Namespace) -> int:
             "give leaderboard files, or --source pwc-archive (the paper's source) or "
             "--source FILE (a copy of the PapersWithCode evaluation tables), not both or neither"
         )
+    if args.abstracts and not args.fetch_papers:
+        raise DataError(
+            f"--abstracts {args.abstracts}: the abstracts table is the fallback of "
+            "--fetch-papers; add --fetch-papers (or drop --abstracts)"
+        )
     source = None if not args.source else "pwc-archive" if args.source == "pwc-archive" else "file"
     result = build(
         args.leaderboards or [args.source],
@@ -27,6 +32,8 @@ def _cmd_build(args: argparse.Namespace) -> int:
         seed=args.seed,
         log_dir=args.log_dir,
         source=source,
+        fetch_papers=args.fetch_papers,
+        abstracts=args.abstracts,
     )
     report = result.report
     beside = report["source"].get("beside_the_paper")
@@ -49,6 +56,13 @@ def _cmd_build(args: argparse.Namespace) -> int:
         print(
             "identity_leak: true -- some idea texts are the method name and paper title, which "
             "reveal the paper (the task logs identity_leak: true); prefer extracted texts"
+        )
+    papers = report["papers"]
+    if papers["fetched"]:
+        print(
+            f"papers of paired ideas: {papers['papers_of_paired_ideas']} "
+            f"(texts by source {papers['by_source']}, without text {len(papers['without_text'])}); "
+            f"{papers['requests']} requests, {papers['answered_from_cache']} from the cache"
         )
     if args.report:
         print(f"wrote {args.report}")
@@ -86,7 +100,22 @@ def register(commands: Any) -> None:
     builder.add_argument("--extractor", help="the extractor model (needed unless --no-extract)")
     builder.add_argument("--paper-texts", help="folder of paper texts named <arXiv id>.md|.txt")
     builder.add_argument(
-        "--test-after", type=int, metavar="YYYY", help="time split: ideas after YYYY are test"
+        "--test-after",
+        metavar="YYYY[-MM]",
+        help="time split: ideas whose paper is dated after YYYY (or the month YYYY-MM) are test",
+    )
+    builder.add_argument(
+        "--fetch-papers",
+        action="store_true",
+        help="fetch each idea's paper into the cache: arXiv abstract and first-version date, full "
+        "text where arXiv renders HTML (pinned by version; ARXIV_API_BASE, ARXIV_HTML_BASE), "
+        "one request every 3 s; the extractor reads them and ideas get paper_date",
+    )
+    builder.add_argument(
+        "--abstracts",
+        metavar="FILE",
+        help="with --fetch-papers: a local copy of PapersWithCode papers-with-abstracts (JSON "
+        "or parquet), the fallback for papers not on arXiv",
     )
     builder.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the 80/20 split")
     builder.add_argument("--log-dir", default="logs", help="where the extraction run logs")

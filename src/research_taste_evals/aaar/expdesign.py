@@ -19,7 +19,6 @@ from research_taste_evals.aaar.dataset.expdesign import (
 )
 from research_taste_evals.aaar.decoding import EXPDESIGN_MAX_TOKENS, upstream_decoding
 from research_taste_evals.aaar.embedding_models import S_METRIC_MODEL, aaar_embedder
-from research_taste_evals.aaar.recall import arxiv_dates, dates_metadata
 from research_taste_evals.aaar.scorer.expdesign import (
     DEFAULT_JUDGE_MODEL,
     JUDGE_DECODING,
@@ -28,8 +27,6 @@ from research_taste_evals.aaar.scorer.expdesign import (
     judge_spec,
 )
 from research_taste_evals.aaar.solvers import ExplainMode, expdesign_solver
-from research_taste_evals.core.cutoff import CutoffReader, parse_cutoff_arg, record_cutoff
-from research_taste_evals.core.dates import undated_source
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.roles import roles_ready
 from research_taste_evals.core.task_args import checked_arguments
@@ -56,39 +53,26 @@ def expdesign(
     embedding_device: str = "cpu",
     knowledge_cutoff: str | None = None,
 ) -> Task:
-    """AAAR-1.0 ExpDesign: propose a paper's experiments and explain the authors' ones.
-
-    Judge: ``judge_model`` > the ``grader`` role > GPT-4o (the paper's). ``knowledge_cutoff``
-    (YYYY-MM-DD) overrides the evaluated model's cutoff from Inspect's model info
-    (``en_f1_post_cutoff``, ``aaar/recall.py``).
-    """
+    """AAAR-1.0 ExpDesign: propose a paper's experiments and explain the authors' ones
+    (judge: ``judge_model`` > the ``grader`` role > GPT-4o, the paper's)."""
     arguments = dict(locals())
-    cutoff = parse_cutoff_arg(knowledge_cutoff, "expdesign")
     load_word_counting(word_counting)
     # Data first: bad data then fails before the embedder opens its cache file.
     records, resolved = load_expdesign_records(data_path)
-    dates = arxiv_dates([record.id for record in records], resolved.path)
-    dates_note = (
-        dates_metadata(list(dates.values()))
-        if dates
-        else undated_source("expdesign", "no record id is an arXiv id")
-    )
     # Loaded now so a model that cannot be loaded fails before any model call (shared per process).
     embedder = aaar_embedder(embedding_model, embedding_revision, embedding_device)
     embedding = (embedding_model, embedding_revision, embedding_device)
     return Task(
-        dataset=expdesign_dataset(records, context_words, word_counting, dates),
+        dataset=expdesign_dataset(records, context_words, word_counting, resolved.path),
         # The judge is resolved first: a missing key stops before the evaluated model's call.
         solver=[
-            record_cutoff(CutoffReader("expdesign", cutoff)),
             roles_ready(judge_spec(judge_model)),
-            expdesign_solver(explain_mode, explanation_retries),
+            expdesign_solver(explain_mode, explanation_retries, knowledge_cutoff),
         ],
         scorer=expdesign_scorer(judge_model, *embedding, judge_prompt, judge_cache),
         config=upstream_decoding(EXPDESIGN_MAX_TOKENS),
         version=task_version(__file__, "expdesign"),
         metadata=expdesign_metadata(
-            arguments, len(records), resolved, embedder, JUDGE_DECODING, DEFAULT_JUDGE_MODEL
-        )
-        | dates_note,
+            arguments, records, resolved, embedder, JUDGE_DECODING, DEFAULT_JUDGE_MODEL
+        ),
     )

@@ -13,7 +13,6 @@ from inspect_ai import Epochs, Task, task
 
 from research_taste_evals.aaar.dataset.paper_weakness import (
     DEFAULT_WINDOW_WORDS,
-    WEAKNESS_FOLDER,
     Split,
     load_weakness_records,
     weakness_dataset,
@@ -22,7 +21,6 @@ from research_taste_evals.aaar.dataset.paper_weakness import (
 from research_taste_evals.aaar.decoding import WEAKNESS_MAX_TOKENS, upstream_decoding
 from research_taste_evals.aaar.embedding_models import ITF_IDF_MODEL, S_METRIC_MODEL, aaar_embedder
 from research_taste_evals.aaar.metrics import FULL_WEAKNESS_PAPERS, mean_keeping_epoch_lists
-from research_taste_evals.aaar.recall import dates_metadata, venue_year
 from research_taste_evals.aaar.scorer.paper_weakness import weakness_scorer
 from research_taste_evals.aaar.solvers import weakness_solver
 from research_taste_evals.core.cutoff import CutoffReader, parse_cutoff_arg, record_cutoff
@@ -45,11 +43,7 @@ def paper_weakness(
     embedding_device: str = "cpu",
     knowledge_cutoff: str | None = None,
 ) -> Task:
-    """AAAR-1.0 PaperWeakness: list a submission's weaknesses; compared with its reviewers'.
-
-    ``knowledge_cutoff`` (YYYY-MM-DD) overrides the evaluated model's cutoff from Inspect's
-    model info (``s_f1_post_cutoff``; the papers are dated by their venue year, 2023).
-    """
+    """AAAR-1.0 PaperWeakness: list a submission's weaknesses; compared with its reviewers'."""
     arguments = dict(locals())
     cutoff = parse_cutoff_arg(knowledge_cutoff, "paper_weakness")
     load_word_counting(word_counting)
@@ -72,6 +66,5 @@ def paper_weakness(
         version=task_version(__file__, "paper_weakness"),
         metadata=weakness_metadata(
             arguments, len(records), FULL_WEAKNESS_PAPERS, resolved, (s_embedder, itf_embedder)
-        )
-        | dates_metadata([venue_year(WEAKNESS_FOLDER)]),
+        ),
     )

@@ -14,7 +14,8 @@ Read, once ``<think>...</think>``-style reasoning blocks are stripped
   ``Idea A``), so a reply that is just the letter is read;
 - with the paper's prompt (``prompt="paper"``: the binary label y of section 2 / 5.1, y = 0
   when idea A is better) the label ``0``/``1`` in the same places (``1``, ``Label: 0``,
-  ``Answer: 1``, ``\\boxed{0}``) means A/B, and letters are not read (that prompt asks for
+  ``Answer: 1``, ``\\boxed{0}``, ``The answer is 0.``: a label may end a sentence, a decimal
+  such as ``0.7`` is not a label) means A/B, and letters are not read (that prompt asks for
   the label); with the reasoning prompt a ``0``/``1`` is not read (it could mean "idea 1" or
   "label 1").
 
@@ -61,7 +62,8 @@ _LETTER_VALUE = re.compile(
     _OPEN + r"(?:(?:idea|option)\s*([AB])|([AB])|the\s+(first|second)\s+idea)(?![A-Za-z0-9])",
     re.IGNORECASE,
 )
-_DIGIT_VALUE = re.compile(_OPEN + r"([01])(?![0-9.])")
+# A label digit, which may end a sentence ("The answer is 0.") but not start a decimal (0.7).
+_DIGIT_VALUE = re.compile(_OPEN + r"([01])(?![0-9]|[.,]\d)")
 # "A or B", "A/B", "A and B", "A vs B" right after the choice: both named.
 _BOTH = re.compile(
     r"^[\s*_`$)\]\"']*(?:or|and|/|&|,|vs\.?|versus)\s*[\s*_`(\[]*(?:idea\s+)?[AB01](?![A-Za-z0-9])",

@@ -19,7 +19,11 @@ from research_taste_evals.core.data import DataError, sha256_of
 from research_taste_evals.core.dates import date_range
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.ideapairs.pairs_schema import PairRecord, read_pairs
-from research_taste_evals.ideapairs.prompts import FORECAST_PROMPT, PAPER_PROMPT
+from research_taste_evals.ideapairs.prompts import (
+    FORECAST_PROMPT,
+    PAPER_PROMPT,
+    direction_fields,
+)
 from research_taste_evals.ideapairs.recall import idea_date
 
 SplitChoice = Literal["test", "train", "all"]
@@ -53,9 +57,24 @@ def parse_tiers(tiers: str | int | Sequence[int] | None) -> tuple[int, ...]:
     return parsed
 
 
-def forecast_prompt(goal: str, idea_a: str, idea_b: str, prompt: str = "paper") -> str:
-    """The forecasting prompt (``paper`` or ``reasoning``) for one presentation order."""
-    return fill_template(PROMPTS[prompt], goal=goal, idea_a=idea_a, idea_b=idea_b)
+def forecast_prompt(
+    goal: str,
+    idea_a: str,
+    idea_b: str,
+    prompt: str = "paper",
+    lower_is_better: bool | None = None,
+    metric: str | None = None,
+) -> str:
+    """The forecasting prompt (``paper`` or ``reasoning``) for one presentation order.
+
+    ``lower_is_better``: the question says which way is better on a lower-is-better metric.
+    """
+    fields = direction_fields(lower_is_better, metric)
+    if prompt == "paper":
+        del fields["short_better"]
+    else:
+        del fields["did_better"]
+    return fill_template(PROMPTS[prompt], goal=goal, idea_a=idea_a, idea_b=idea_b, **fields)
 
 
 def _compare(a: float, b: float) -> bool | None:
@@ -68,7 +87,8 @@ def record_to_sample(original: PairRecord, swapped: PairRecord, prompt: str = "p
     Reads from each record: ``pair_id``, ``benchmark_id``, ``benchmark``, ``goal``, ``tier``,
     ``delta_sigma``, ``split``, ``bucket``, ``label`` and, of ``idea_a``/``idea_b``:
     ``idea_id``, ``text``, ``text_source``, ``year``, ``paper_date``, ``unified_score``, and
-    ``method``/``paper_title`` (never shown: the recognition probe's answer key).
+    ``method``/``paper_title`` (never shown: the recognition probe's answer key); optional
+    ``metric`` and ``lower_is_better`` (the prompt states the direction when lower is better).
     Each idea's ``date`` is its paper's, as precise as the file gives it (``paper_date``, else
     ``year``): a pair is post-cutoff when both are after the model's cutoff (``recall.py``).
 
@@ -100,7 +120,14 @@ def record_to_sample(original: PairRecord, swapped: PairRecord, prompt: str = "p
     }
     return Sample(
         id=original.pair_id,
-        input=forecast_prompt(original.goal, original.idea_a.text, original.idea_b.text, prompt),
+        input=forecast_prompt(
+            original.goal,
+            original.idea_a.text,
+            original.idea_b.text,
+            prompt,
+            original.lower_is_better,
+            original.metric,
+        ),
         target=original.label,
         metadata={
             "pair_id": original.pair_id,
@@ -112,6 +139,8 @@ def record_to_sample(original: PairRecord, swapped: PairRecord, prompt: str = "p
             "split": original.split,
             "bucket": original.bucket,
             "prompt": prompt,
+            "metric": original.metric,
+            "lower_is_better": original.lower_is_better,
             "ideas": ideas,
             "orders": orders,
             "better_id": better.idea_id,

@@ -175,6 +175,8 @@ SHARED_FIELDS = (
     "tier",
     "split",
     "bucket",
+    "metric",
+    "lower_is_better",
 )
 
 

@@ -14,8 +14,7 @@ PAIR_PROMPT_HEAD = (
     "You are an expert researcher who predicts the empirical outcomes of research ideas.\n"
     "\n"
     "Below is a research goal, defined by a benchmark, and two ideas that were each "
-    "implemented and evaluated on that benchmark. Predict which idea achieved the higher "
-    "score on the benchmark.\n"
+    "implemented and evaluated on that benchmark. Predict which idea {question}.\n"
     "\n"
     "Research goal:\n"
     "{goal}\n"
@@ -34,7 +33,7 @@ PAIR_PROMPT_HEAD = (
 # to reason first lowered it from 30.02% to 27.38%), no verbalised confidence: calibration
 # (appendix B.11) reads the label tokens' probabilities when the provider returns logprobs.
 PAPER_PROMPT = PAIR_PROMPT_HEAD + (
-    "Answer with the label only: 0 if Idea A achieved the higher score, 1 if Idea B did."
+    "Answer with the label only: 0 if Idea A {did_better}, 1 if Idea B did."
 )
 
 # ``-T prompt=reasoning`` (the earlier default): section 2 (problem statement) and 5.2 (the
@@ -45,9 +44,38 @@ PAPER_PROMPT = PAIR_PROMPT_HEAD + (
 FORECAST_PROMPT = PAIR_PROMPT_HEAD + (
     "Reason about how well each idea addresses the research goal, then give your "
     "prediction. End your reply with exactly these two lines:\n"
-    "Answer: <A or B, the idea that scored higher>\n"
+    "Answer: <A or B, the idea that {short_better}>\n"
     "Confidence: <a number between 0 and 1, the probability that your answer is correct>"
 )
+
+# The question's direction (issue 31). Where the benchmark's metric is higher-is-better (or its
+# direction is not recorded: pairs files written before ``lower_is_better``) the prompt keeps
+# the wording above, "achieved the higher score"; on a lower-is-better metric (error rate,
+# perplexity, cross-entropy) "the higher score" would name the worse idea, so the question
+# says which way is better.
+HIGHER_DIRECTION = {
+    "question": "achieved the higher score on the benchmark",
+    "did_better": "achieved the higher score",
+    "short_better": "scored higher",
+}
+LOWER_DIRECTION = {
+    "question": "performed better on the benchmark: on its metric, {metric}, lower is better",
+    "did_better": "performed better",
+    "short_better": "performed better",
+}
+
+
+def direction_fields(lower_is_better: bool | None, metric: str | None) -> dict[str, str]:
+    """The ``{question}``, ``{did_better}`` and ``{short_better}`` of the pair prompts."""
+    if not lower_is_better:
+        return dict(HIGHER_DIRECTION)
+    fields = dict(LOWER_DIRECTION)
+    if metric:
+        fields["question"] = fields["question"].replace("{metric}", metric)
+    else:
+        fields["question"] = "performed better on the benchmark: on its metric, lower is better"
+    return fields
+
 
 # Section 4, "Research Goal and Idea Extraction": one idea per leaderboard entry from its
 # paper, excluding results, comparisons, author/model names and years. The method name
@@ -99,8 +127,12 @@ EXTRACT_GOAL_PROMPT = (
 # description: the benchmark's own words, no model involved.
 TEMPLATE_GOAL = (
     'Achieve the best performance on the task "{task}" on the benchmark "{dataset}", as '
-    "measured by: {metrics}.{description}"
+    "measured by: {metrics}.{ranked_by}{description}"
 )
+
+# Added to every goal (template or extracted) of a board with several metrics: the one whose
+# values rank the board (``scoring.ScoredBoard.rank_column``) decides which idea is better.
+RANKED_BY = " The leaderboard ranks entries by {metric}."
 
 # The fallback idea text (--no-extract, or no paper text): method name and paper title.
 TEMPLATE_IDEA = "Method: {method}\nPaper: {title}"

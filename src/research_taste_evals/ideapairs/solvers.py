@@ -44,6 +44,8 @@ def order_prompt(metadata: dict[str, Any], order: str) -> str:
         ideas[shown["idea_a"]]["text"],
         ideas[shown["idea_b"]]["text"],
         metadata.get("prompt", "paper"),
+        metadata.get("lower_is_better"),
+        metadata.get("metric"),
     )
 
 

@@ -81,13 +81,23 @@ def _under(source: Path, path: Path) -> bool:
     return source == path or path in source.parents
 
 
-def check_pairs_made(pairs: int, boards: int, entries: int, dropped: dict[str, int]) -> None:
-    """A build that made no pair fails (and writes nothing), saying what was read and dropped."""
+def check_pairs_made(
+    pairs: int, boards: int, entries: int, dropped: dict[str, int], sources: Sequence[Path] = ()
+) -> None:
+    """A build that made no pair fails (and writes nothing), naming the inputs and saying what
+    was read and dropped (and, when entries had no year, where a year is read from)."""
     if pairs:
         return
     reasons = ", ".join(f"{reason}: {n}" for reason, n in dropped.items() if n) or "none"
+    named = ", ".join(str(s) for s in sources)
+    year_hint = (
+        "; an entry's year comes from its paper_date, a '(Author et al., YEAR)' citation in "
+        "its model name, or an arXiv / ACL Anthology paper URL"
+        if dropped.get("no_year")
+        else ""
+    )
     raise DataError(
-        f"no idea pairs: read {entries} entries on {boards} leaderboards, dropped by reason "
-        f"({reasons}); a pair needs two kept entries of one leaderboard whose scores differ "
-        "within a tier's range. Nothing was written"
+        f"{named + ': ' if named else ''}no idea pairs: read {entries} entries on {boards} "
+        f"leaderboards, dropped by reason ({reasons}){year_hint}; a pair needs two kept entries "
+        "of one leaderboard whose scores differ within a tier's range. Nothing was written"
     )

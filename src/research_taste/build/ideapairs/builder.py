@@ -25,34 +25,40 @@ from research_taste.build.ideapairs.build_inputs import (
     check_outputs,
     check_pairs_made,
 )
+from research_taste.build.ideapairs.cleaning import read_once
 from research_taste.build.ideapairs.extraction import Extracted, extract_pairs
 from research_taste.build.ideapairs.leaderboards import (
-    Entry,
-    Leaderboard,
     read_leaderboards,
 )
-from research_taste.build.ideapairs.pairing import PlannedPair, clean_method, plan_board
+from research_taste.build.ideapairs.pairing import PlannedPair, plan_board
+from research_taste.build.ideapairs.paper_sources import (
+    Fetched,
+    fetch_full_texts,
+    fetch_metadata,
+)
+from research_taste.build.ideapairs.papers import ArxivFetcher
 from research_taste.build.ideapairs.pwc_archive import (
     SOURCE_NAME,
     fetch_pwc_archive,
     source_report,
 )
+from research_taste.build.ideapairs.records import (
+    pair_records,
+    ranked_by,
+    template_goal,
+)
+from research_taste.build.ideapairs.records import paper_texts as paper_texts_in
 from research_taste.build.ideapairs.scoring import DROP_REASONS, Drop, ScoredBoard, score_board
-from research_taste.build.ideapairs.splitting import Splitter
-from research_taste_evals.core.data import DataError, sha256_of
-from research_taste_evals.core.text import fill_template
+from research_taste.build.ideapairs.splitting import Splitter, parse_cutoff
+from research_taste_evals.core.data import sha256_of
 from research_taste_evals.ideapairs.pairs_schema import (
     SCHEMA_VERSION,
-    IdeaRecord,
     PairRecord,
     write_pairs,
 )
-from research_taste_evals.ideapairs.prompts import TEMPLATE_GOAL, TEMPLATE_IDEA
 
 DEFAULT_SEED = 20260521
 REPORT_VERSION = "ideapairs-report/1"
-PAPER_TEXT_SUFFIXES = (".md", ".txt")
-DESCRIPTION_CHARACTERS = 1500  # the template goal quotes the description up to this length
 
 
 @dataclass(frozen=True)
@@ -63,84 +69,6 @@ class BuildResult:
     report: dict[str, Any]
 
 
-def template_goal(board: Leaderboard, columns: list[str]) -> str:
-    """The research goal without a model: task, dataset, metrics and the description."""
-    description = " ".join(board.description.split())[:DESCRIPTION_CHARACTERS]
-    return fill_template(
-        TEMPLATE_GOAL,
-        task=board.task,
-        dataset=board.dataset or board.task,
-        metrics=", ".join(columns),
-        description=f" Benchmark description: {description}" if description else "",
-    )
-
-
-def template_idea(entry: Entry) -> str:
-    """The idea text without a model: method name (citation removed) and paper title."""
-    return fill_template(
-        TEMPLATE_IDEA, method=clean_method(entry.method), title=entry.paper_title or "(unknown)"
-    )
-
-
-def _paper_texts(folder: Path | None) -> dict[str, str]:
-    if folder is None:
-        return {}
-    if not folder.is_dir():
-        raise DataError(f"{folder}: paper texts folder does not exist")
-    return {
-        path.stem: path.read_text(encoding="utf-8")
-        for path in sorted(folder.iterdir())
-        if path.suffix in PAPER_TEXT_SUFFIXES
-    }
-
-
-def _idea_record(board: ScoredBoard, index: int, texts: dict[str, str]) -> IdeaRecord:
-    entry, score, key = board.entries[index], board.scores[index], board.idea_ids[index]
-    return IdeaRecord(
-        idea_id=key,
-        text=texts.get(key) or template_idea(entry),
-        text_source="extracted" if key in texts else "method_and_title",
-        method=entry.method,
-        paper_title=entry.paper_title,
-        paper_url=entry.paper_url,
-        year=entry.year or 0,
-        unified_score=score,
-    )
-
-
-def _records(
-    pair: PlannedPair, goal: str, goal_source: str, texts: dict[str, str]
-) -> list[PairRecord]:
-    board = pair.board
-    better = _idea_record(board, pair.better, texts)
-    worse = _idea_record(board, pair.worse, texts)
-    shared: dict[str, object] = {
-        "schema_version": SCHEMA_VERSION,
-        "pair_id": pair.pair_id,
-        "benchmark_id": board.board.board_id,
-        "benchmark": board.board.name,
-        "goal": goal,
-        "goal_source": goal_source,
-        "delta_sigma": pair.delta,
-        "tier": pair.tier,
-        "split": pair.split,
-        "bucket": pair.bucket,
-    }
-    # Appendix A.4: the original record shows the better idea first; the swap reverses it.
-    return [
-        PairRecord.model_validate(
-            shared
-            | {"record_id": f"{pair.pair_id}-o", "order": "original", "label": "A", "y": 0}
-            | {"idea_a": better, "idea_b": worse}
-        ),
-        PairRecord.model_validate(
-            shared
-            | {"record_id": f"{pair.pair_id}-s", "order": "swapped", "label": "B", "y": 1}
-            | {"idea_a": worse, "idea_b": better}
-        ),
-    ]
-
-
 def build(
     leaderboards: Sequence[str | Path],
     out: str | Path,
@@ -149,10 +77,13 @@ def build(
     extract: bool = True,
     extractor: str | Model | None = None,
     paper_texts: str | Path | None = None,
-    test_after: int | None = None,
+    test_after: str | int | None = None,
     seed: int = DEFAULT_SEED,
     log_dir: str = "logs",
     source: str | None = None,
+    fetch_papers: bool = False,
+    abstracts: str | Path | None = None,
+    fetcher: ArxivFetcher | None = None,
 ) -> BuildResult:
     """Build a pairs file from leaderboard files (PapersWithCode JSON or NLP-progress markdown).
 
@@ -166,30 +97,43 @@ def build(
         paper_texts: Folder of paper texts named ``<arXiv id>.md|.txt`` (else a hash of the
             paper URL; the report lists the names it looked for); ideas without one use the
             method name and title.
-        test_after: Time split: papers after this year are test, the rest train.
+        test_after: Time split: papers after this year (``YYYY``) or month (``YYYY-MM``) are
+            test, the rest train.
         seed: Seed of the 80/20 split.
         log_dir: Where the extraction run writes its Inspect log.
         source: ``"pwc-archive"``: the paper's source, the pinned HF evaluation tables
             (downloaded into the cache; ``leaderboards`` must be empty), NLP tasks only;
             ``"file"``: ``leaderboards`` is a copy of those tables, NLP tasks only too;
             None: every leaderboard in ``leaderboards``.
+        fetch_papers: Fetch each idea's paper (arXiv abstract and date, full text where arXiv
+            renders HTML; ``papers.py``) into the cache for extraction and ``paper_date``.
+        abstracts: A local copy of PapersWithCode ``papers-with-abstracts`` (JSON or parquet),
+            the fallback for papers not on arXiv (with ``fetch_papers``).
+        fetcher: The arXiv client (default: bases from the environment, the cache folder).
     """
     check_outputs(out, report_path)
+    parse_cutoff(test_after)  # a malformed --test-after stops before anything is read
     check_extractor(extract, extractor)
     paths = fetch_pwc_archive() if source == SOURCE_NAME else [Path(p) for p in leaderboards]
     check_leaderboard_paths(paths)
     nlp_only = source is not None
-    boards = read_leaderboards(paths, nlp_only)
+    skipped: list[dict[str, str]] = []
+    boards = read_leaderboards(paths, nlp_only, skipped)
     check_boards_found(paths, boards)
-    papers = _paper_texts(Path(paper_texts) if paper_texts else None)
-    splitter = Splitter(seed, test_after)
+    boards, read_once_report = read_once(boards)
+    papers = paper_texts_in(Path(paper_texts) if paper_texts else None)
+    scored_boards = [(board, *score_board(board)) for board in boards]
+    fetched = Fetched()
+    if fetch_papers:
+        fetcher = fetcher or ArxivFetcher()
+        fetched = fetch_metadata([r for _, r, _ in scored_boards], fetcher, abstracts)
+    splitter = Splitter(seed, test_after, fetched.dates())
     scored: list[ScoredBoard] = []
     drops: list[Drop] = []
     pairs: list[PlannedPair] = []
     board_reports = []
     disagree = 0
-    for board in boards:
-        result, board_drops = score_board(board)
+    for board, result, board_drops in scored_boards:
         plan, small = plan_board(result, splitter)
         scored.append(result)
         drops += board_drops + small
@@ -201,7 +145,7 @@ def build(
                 "board": board.name,
                 "source": board.source,
                 "read": len(board.entries),
-                "kept": len(result.entries) - len(small),
+                "kept": len(board.entries) - len(board_drops) - len(small),
                 "columns_used": result.columns,
                 "inverted": result.inverted,
                 "direction_source": result.direction_source,
@@ -218,18 +162,26 @@ def build(
         len(boards),
         sum(len(b.entries) for b in boards),
         {reason: sum(d.reason == reason for d in drops) for reason in DROP_REASONS},
+        paths,
     )
     extracted, without_paper = Extracted(), list[dict[str, str]]()
+    if fetcher is not None and pairs:
+        papers = fetch_full_texts(pairs, fetched, fetcher) | papers  # --paper-texts win
     if extract and pairs:
         extracted, without_paper = extract_pairs(pairs, scored, papers, extractor, log_dir)  # type: ignore[arg-type]
     records: list[PairRecord] = []
     for pair in pairs:
-        goal = extracted.goals.get(pair.board.board.board_id)
-        records += _records(
+        scored_board = pair.board
+        goal = extracted.goals.get(scored_board.board.board_id)
+        if goal:
+            goal += ranked_by(scored_board.columns, scored_board.rank_column)
+        records += pair_records(
             pair,
-            goal or template_goal(pair.board.board, pair.board.columns),
+            goal
+            or template_goal(scored_board.board, scored_board.columns, scored_board.rank_column),
             "extracted" if goal else "template",
             extracted.ideas,
+            fetched.dates(),
         )
     read = sum(len(b.entries) for b in boards)
     report = {
@@ -239,9 +191,10 @@ def build(
             {"path": str(p), "sha256": sha256_of(p) if p.is_file() else None} for p in paths
         ],
         "seed": seed,
-        "split": f"time: test = year > {test_after}"
+        "split": f"time: test = paper date after {test_after}"
         if test_after is not None
         else "random 80/20 by paper",
+        "papers": fetched.report(fetcher, pairs),
         "extraction": {
             "mode": "extracted" if extract else "none (method name and paper title)",
             "extractor": str(extractor) if extract else None,
@@ -275,6 +228,10 @@ def build(
             source, nlp_only, sum(len(b.entries) >= 2 for b in boards), len(pairs)
         ),
         "leaderboards_read": len(boards),
+        # A board name found in several files is read from one (the rest are not counted).
+        "boards_read_once": read_once_report,
+        # Files inside a leaderboard folder that could not be read (a named file must read).
+        "files_skipped": skipped,
         "leaderboards_with_pairs": len({p.board.board.board_id for p in pairs}),
         "pairs": len(pairs),
         "records": len(records),

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from research_taste.build.ideapairs.descriptions import clean_description
 from research_taste.build.ideapairs.pwc_archive import nlp_tasks, read_parquet_tasks
 from research_taste_evals.core.data import DataError, read_json
 from research_taste_evals.core.text import content_id
@@ -46,6 +47,7 @@ _ACL_OLD = re.compile(
 )
 _ACL_NEW = re.compile(r"aclanthology\.org/((?:19|20)\d\d)\.")
 _DATE = re.compile(r"^((?:19|20)\d\d)-\d\d")
+_DAY = re.compile(r"^((?:19|20)\d\d-[01]\d(?:-[0-3]\d)?)")
 _LINK = re.compile(r"\[([^\]]*)\]\(([^)\s]*)[^)]*\)")
 _SEPARATOR_CELL = re.compile(r"^:?-{2,}:?$")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -75,6 +77,7 @@ class Entry:
     year: int | None
     year_source: YearSource
     cells: dict[str, Any]
+    date: str = ""  # YYYY-MM-DD or YYYY-MM when the row's paper_date gives it
 
 
 @dataclass(frozen=True)
@@ -153,7 +156,7 @@ def _board(
         name=name,
         task=task,
         dataset=dataset,
-        description=description.strip(),
+        description=clean_description(description),
         source=str(source),
         entries=tuple(rows),
     )
@@ -180,7 +183,9 @@ def _pwc_rows(source: Path, rows: Any, where: str) -> list[Entry]:
             raise DataError(f"{at}.metrics: expected an object, got {type(cells).__name__}")
         method = clean_text(_text(row.get("model_name"), f"{at}.model_name"))
         url = _text(row.get("paper_url"), f"{at}.paper_url")
-        year, year_source = find_year(method, url, _text(row.get("paper_date"), f"{at}.paper_date"))
+        paper_date = _text(row.get("paper_date"), f"{at}.paper_date")
+        year, year_source = find_year(method, url, paper_date)
+        day = _DAY.match(paper_date.strip())
         entries.append(
             Entry(
                 position=index,
@@ -190,6 +195,7 @@ def _pwc_rows(source: Path, rows: Any, where: str) -> list[Entry]:
                 year=year,
                 year_source=year_source,
                 cells=dict(cells),
+                date=day.group(1) if day else "",
             )
         )
     return entries
@@ -245,7 +251,23 @@ def read_pwc_json(path: Path, nlp_only: bool = False) -> list[Leaderboard]:
                 "told apart (pass the files as leaderboards to read every board)"
             )
         tasks = nlp_tasks(tasks)
-    return list(_pwc_tasks(path, tasks, "tasks"))
+    return _number_repeats(list(_pwc_tasks(path, tasks, "tasks")))
+
+
+def _number_repeats(boards: list[Leaderboard]) -> list[Leaderboard]:
+    """Boards of one file that share a name get "(table N)" from the second on, as the
+    markdown reader does: they are different tables (e.g. NLP-progress SQL parsing's smaller
+    datasets, all scraped as "Example"), and one name must name one board."""
+    seen: dict[str, int] = {}
+    named = []
+    for board in boards:
+        seen[board.name] = count = seen.get(board.name, 0) + 1
+        if count > 1:
+            dataset = f"{board.dataset} (table {count})".strip()
+            name = f"{board.task} on {dataset}" if board.dataset else f"{board.task} {dataset}"
+            board = replace(board, dataset=dataset if board.dataset else "", name=name)
+        named.append(board)
+    return named
 
 
 def _split_row(line: str) -> list[str]:
@@ -323,8 +345,15 @@ def read_nlp_progress_markdown(path: Path) -> list[Leaderboard]:
     return boards
 
 
-def read_leaderboards(paths: list[Path], nlp_only: bool = False) -> list[Leaderboard]:
-    """Leaderboards from each path: ``.json``/``.parquet`` files, ``.md`` files, or folders."""
+def read_leaderboards(
+    paths: list[Path], nlp_only: bool = False, skipped: list[dict[str, str]] | None = None
+) -> list[Leaderboard]:
+    """Leaderboards from each path: ``.json``/``.parquet`` files, ``.md`` files, or folders.
+
+    ``skipped``: when given, a file found inside a folder that cannot be read (e.g.
+    sota-extractor's ``examples/example_json_format.json``, JSON with comments) is listed there
+    with the reason instead of stopping the build; a file named directly must always read.
+    """
     boards: list[Leaderboard] = []
     for path in paths:
         if not path.exists():
@@ -335,13 +364,20 @@ def read_leaderboards(paths: list[Path], nlp_only: bool = False) -> list[Leaderb
             else [path]
         )
         for file in files:
-            if file.suffix in (".json", ".parquet"):
-                boards.extend(read_pwc_json(file, nlp_only))
-            elif file.suffix == ".md":
-                boards.extend(read_nlp_progress_markdown(file))
-            else:
-                raise DataError(
-                    f"{file}: expected a .json or .parquet (PapersWithCode) "
-                    "or .md (NLP-progress) file"
-                )
+            try:
+                boards.extend(_read_file(file, nlp_only))
+            except DataError as error:
+                if skipped is None or not path.is_dir():
+                    raise
+                skipped.append({"file": str(file), "reason": str(error)})
     return boards
+
+
+def _read_file(file: Path, nlp_only: bool) -> list[Leaderboard]:
+    if file.suffix in (".json", ".parquet"):
+        return read_pwc_json(file, nlp_only)
+    if file.suffix == ".md":
+        return read_nlp_progress_markdown(file)
+    raise DataError(
+        f"{file}: expected a .json or .parquet (PapersWithCode) or .md (NLP-progress) file"
+    )

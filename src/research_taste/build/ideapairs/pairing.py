@@ -15,6 +15,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
+from research_taste.build.ideapairs.cleaning import keep_best_row
 from research_taste.build.ideapairs.leaderboards import Entry
 from research_taste.build.ideapairs.scoring import Drop, ScoredBoard
 from research_taste.build.ideapairs.splitting import Bucket, Split, Splitter, paper_key
@@ -89,14 +90,15 @@ class BoardPlan:
 
 
 def plan_board(board: ScoredBoard, splitter: Splitter) -> tuple[BoardPlan, list[Drop]]:
-    """Buckets, splits and tier pairs of one leaderboard, and its ``small_bucket`` drops."""
+    """Buckets, splits and tier pairs of one leaderboard; its ``duplicate_idea`` and
+    ``small_bucket`` drops."""
     if not board.entries:
         return BoardPlan([], [], []), []
     identify(board)
+    drops: list[Drop] = keep_best_row(board)  # one unified score per idea on a board
     buckets, splits = splitter.split_board(board)
     sigma = board.sigma
     pairs: list[PlannedPair] = []
-    drops: list[Drop] = []
     disagree = 0
     for bucket in buckets:
         for split in ("train", "test"):

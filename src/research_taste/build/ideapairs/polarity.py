@@ -63,6 +63,7 @@ HIGHER_IS_BETTER: tuple[str, ...] = (
     "smatch",
     "mcc",
     "r2",
+    "correct",  # EFF's "Percentage correct" (its rows are listed oldest first)
 )
 
 # Words naming a metric where lower is better.
@@ -95,6 +96,17 @@ LOWER_IS_BETTER: tuple[str, ...] = (
 )
 
 _WORD_SPLIT = re.compile(r"[^a-z0-9]+")
+# Columns that describe the model's size or cost, not its result (OGB's "Number of params"):
+# they are left out of the unified score, whose columns must each measure performance.
+_RESOURCE = re.compile(
+    r"\b(params?|parameters|#\s*params?|model size|flops|macs|gpu hours?|training time)\b",
+    re.IGNORECASE,
+)
+
+
+def is_resource(name: str) -> bool:
+    """The column counts the model's size or cost (parameters, FLOPs), not a result."""
+    return bool(_RESOURCE.search(name))
 
 
 def _words(name: str) -> str:
@@ -138,17 +150,33 @@ def described_polarity(description: str) -> Polarity | None:
     return found.pop() if len(found) == 1 else None
 
 
+REFERENCE_END = 0.2  # a reference row lies in the lowest or highest fifth of the value range
+
+
 def anchored_polarity(methods: list[str], values: list[float]) -> Polarity | None:
     """The polarity the board's named reference rows imply: baselines low, humans high.
 
-    None when the board has no such row, or the anchors disagree or sit level with the rest.
+    None when the board has no such row at an end of the value range (lowest or highest
+    fifth), or the anchors disagree or sit level with the rest.
     """
 
     def mean(indices: list[int]) -> float | None:
         return sum(values[i] for i in indices) / len(indices) if indices else None
 
-    human = [i for i, m in enumerate(methods) if _HUMAN_ROW.search(m)]
-    baseline = [i for i, m in enumerate(methods) if _BASELINE_ROW.search(m) and i not in human]
+    low, high = min(values), max(values)
+
+    def extreme(i: int) -> bool:
+        # A reference point sits at an end of the board: a row named "... Baseline" in the
+        # middle (CoQA's "BERT Large Finetuned Baseline") is a method, not a floor.
+        share = (values[i] - low) / (high - low) if high > low else 0.5
+        return share <= REFERENCE_END or share >= 1 - REFERENCE_END
+
+    human = [i for i, m in enumerate(methods) if _HUMAN_ROW.search(m) and extreme(i)]
+    baseline = [
+        i
+        for i, m in enumerate(methods)
+        if _BASELINE_ROW.search(m) and i not in human and extreme(i)
+    ]
     others = mean([i for i in range(len(methods)) if i not in human and i not in baseline])
     if others is None:
         return None

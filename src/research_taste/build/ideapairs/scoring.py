@@ -2,6 +2,8 @@
 
 Per leaderboard, in order:
 
+0. Entries with neither a method name nor a paper (title or URL) are dropped
+   (``no_method_or_paper``): nothing identifies them (``cleaning``).
 1. Entries without a publication year are dropped (``no_year``): they cannot be bucketed
    (A.3), so they take no part in the scores either.
 2. Metric cleaning (A.1): only metric columns reported (parseable) for every remaining entry
@@ -38,6 +40,7 @@ from research_taste.build.ideapairs.leaderboards import Entry, Leaderboard, pars
 from research_taste.build.ideapairs.polarity import (
     anchored_polarity,
     described_polarity,
+    is_resource,
     metric_polarity,
 )
 
@@ -45,21 +48,25 @@ if TYPE_CHECKING:
     import numpy as np  # imported where used: ~60 ms off the registry import
 
 DropReason = Literal[
+    "no_method_or_paper",
     "no_year",
     "missing_metric",
     "unparseable_value",
     "too_few_entries",
     "no_spread",
     "discordance",
+    "duplicate_idea",
     "small_bucket",
 ]
 DROP_REASONS: tuple[DropReason, ...] = (
+    "no_method_or_paper",
     "no_year",
     "missing_metric",
     "unparseable_value",
     "too_few_entries",
     "no_spread",
     "discordance",
+    "duplicate_idea",
     "small_bucket",
 )
 MIN_ENTRIES = 2
@@ -117,6 +124,11 @@ class ScoredBoard:
         import numpy as np
 
         return float(np.std(self.scores)) if len(self.scores) >= MIN_ENTRIES else 0.0
+
+
+def has_identity(entry: Entry) -> bool:
+    """A method name or a paper (title or URL): something an idea text can be built from."""
+    return bool(entry.method.strip() or entry.paper_title.strip() or entry.paper_url.strip())
 
 
 def _drop(board: Leaderboard, entry: Entry, reason: DropReason, detail: str = "") -> Drop:
@@ -244,11 +256,16 @@ def score_board(board: Leaderboard) -> tuple[ScoredBoard, list[Drop]]:
     import numpy as np
 
     drops = [
+        _drop(board, e, "no_method_or_paper", "no method name, paper title or paper URL")
+        for e in board.entries
+        if not has_identity(e)
+    ]
+    drops += [
         _drop(board, e, "no_year", "no year in paper_date, model name or paper URL")
         for e in board.entries
-        if e.year is None
+        if e.year is None and has_identity(e)
     ]
-    entries = [e for e in board.entries if e.year is not None]
+    entries = [e for e in board.entries if e.year is not None and has_identity(e)]
     result = ScoredBoard(board=board)
     if not entries:
         return result, drops
@@ -274,10 +291,14 @@ def score_board(board: Leaderboard) -> tuple[ScoredBoard, list[Drop]]:
     spread = values.max(axis=1) - values.min(axis=1)
     for column in (c for c, s in zip(universal, spread, strict=True) if s == 0):
         result.left_out_columns[column] = "constant"
+    for column in (c for c in universal if is_resource(c)):
+        result.left_out_columns[column] = "model size or cost, not a result"
+    spread[[is_resource(c) for c in universal]] = 0  # left out like a constant column
     used = [c for c, s in zip(universal, spread, strict=True) if s > 0]
     if not used:
         drops.extend(
-            _drop(board, e, "no_spread", "every usable metric is constant") for e in entries
+            _drop(board, e, "no_spread", "no usable metric varies (constant, or size only)")
+            for e in entries
         )
         return result, drops
     keep = spread > 0

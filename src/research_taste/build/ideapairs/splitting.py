@@ -29,6 +29,7 @@ from typing import Literal
 
 from research_taste.build.ideapairs.leaderboards import Entry
 from research_taste.build.ideapairs.scoring import ScoredBoard
+from research_taste_evals.core.data import DataError
 from research_taste_evals.core.text import content_id
 
 Split = Literal["train", "test"]
@@ -105,12 +106,50 @@ def year_buckets(years: list[int]) -> list[Bucket]:
     ]
 
 
-class Splitter:
-    """Assigns papers to train/test across leaderboards, keeping each paper's first assignment."""
+Cutoff = tuple[int, int | None]  # (year, month or None)
+_CUTOFF = re.compile(r"^(\d{4})(?:-(0[1-9]|1[0-2]))?$")
 
-    def __init__(self, seed: int, test_after: int | None = None) -> None:
+
+def parse_cutoff(value: str | int | None) -> Cutoff | None:
+    """``--test-after`` as (year, month): ``YYYY`` or ``YYYY-MM``; None for no time split."""
+    if value is None:
+        return None
+    match = _CUTOFF.match(str(value).strip())
+    if not match:
+        raise DataError(f"--test-after {value}: expected YYYY or YYYY-MM, e.g. 2024 or 2024-06")
+    return int(match.group(1)), int(match.group(2)) if match.group(2) else None
+
+
+def after_cutoff(date: str, year: int, cutoff: Cutoff) -> bool:
+    """Is a paper of ``date`` (YYYY-MM[-DD], or "" when only ``year`` is known) after the cutoff?
+
+    With a month cutoff, a paper known only to its year is after it only when its year is
+    later (the same year might be before the cutoff: such a paper is not held out as unseen).
+    """
+    if date:
+        year = int(date[:4])
+    cutoff_year, cutoff_month = cutoff
+    if cutoff_month is None or year != cutoff_year:
+        return year > cutoff_year
+    return len(date) >= len("YYYY-MM") and int(date[5:7]) > cutoff_month
+
+
+class Splitter:
+    """Assigns papers to train/test across leaderboards, keeping each paper's first assignment.
+
+    ``dates``: a paper date (YYYY-MM-DD or YYYY-MM) per paper key, from ``--fetch-papers``;
+    otherwise the entry's own ``date`` or year decides the time split.
+    """
+
+    def __init__(
+        self,
+        seed: int,
+        test_after: str | int | None = None,
+        dates: dict[str, str] | None = None,
+    ) -> None:
         self.rng = random.Random(seed)
-        self.test_after = test_after
+        self.test_after = parse_cutoff(test_after)
+        self.dates = dates or {}
         self.assigned: dict[str, Split] = {}
 
     def _papers(self, board: ScoredBoard, bucket: Bucket) -> list[str]:
@@ -135,8 +174,10 @@ class Splitter:
         )
         keys = board.paper_keys
         if self.test_after is not None:
-            for key, year in zip(keys, years, strict=True):
-                self.assigned.setdefault(key, "test" if year > self.test_after else "train")
+            for key, year, entry in zip(keys, years, board.entries, strict=True):
+                date = self.dates.get(key) or entry.date
+                after = after_cutoff(date, year, self.test_after)
+                self.assigned.setdefault(key, "test" if after else "train")
         elif len(board.entries) < MIN_IDEAS_FOR_TEST:
             for key in keys:
                 self.assigned.setdefault(key, "train")

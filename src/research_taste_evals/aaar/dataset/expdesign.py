@@ -9,7 +9,7 @@ experiment list with its one-to-one explanation list.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,12 +25,12 @@ from research_taste_evals.aaar.decoding import (
 )
 from research_taste_evals.aaar.embedding_models import S_METRIC_MODEL, is_paper_model
 from research_taste_evals.aaar.prompts import UPSTREAM_LIST_ITEM
-from research_taste_evals.aaar.recall import ITEM_DATES_KEY
+from research_taste_evals.aaar.recall import ITEM_DATES_KEY, arxiv_dates, dates_metadata
 from research_taste_evals.core.data import (
     HubFolder,
     ResolvedData,
 )
-from research_taste_evals.core.dates import ItemDate
+from research_taste_evals.core.dates import ItemDate, undated_source
 from research_taste_evals.core.embeddings import Embedder
 from research_taste_evals.core.provenance import provenance
 from research_taste_evals.core.text import (
@@ -133,10 +133,14 @@ def expdesign_dataset(
     records: list[ExpDesignRecord],
     context_words: int,
     counting: WordCounting = "nltk",
-    dates: Mapping[str, ItemDate] | None = None,
+    root: Path | str | None = None,
 ) -> MemoryDataset:
-    """Build the dataset, one sample per paper, in paper-id order (``dates`` by paper id)."""
-    dated = dates or {}
+    """Build the dataset, one sample per paper, in paper-id order.
+
+    With ``root`` (the data's folder, named in errors) each paper is dated by its arXiv id
+    (``aaar/recall.py``: one record without one among dated records is a ``DataError``).
+    """
+    dated = (arxiv_dates([r.id for r in records], root) if root is not None else None) or {}
     return MemoryDataset(
         samples=[
             record_to_sample(record, context_words, counting, dated.get(record.id))
@@ -157,13 +161,20 @@ def extract_list_items(answer: str) -> list[str]:
 
 def expdesign_metadata(
     arguments: Mapping[str, Any],
-    papers: int,
+    records: Sequence[ExpDesignRecord],
     resolved: ResolvedData,
     embedder: Embedder,
     judge_decoding: Mapping[str, Any],
     default_judge: str,
 ) -> dict[str, Any]:
-    """The ``expdesign`` task's metadata: the provenance block and the run's settings."""
+    """The ``expdesign`` task's metadata: the provenance block, the run's settings and the
+    papers' date range (``item_dates``; an undated source says so once in the log)."""
+    dates = arxiv_dates([record.id for record in records], resolved.path)
+    dates_note = (
+        dates_metadata(list(dates.values()))
+        if dates
+        else undated_source("expdesign", "no record id is an arXiv id")
+    )
     judge_prompt, explain_mode = arguments["judge_prompt"], arguments["explain_mode"]
     return {
         **provenance(
@@ -195,5 +206,5 @@ def expdesign_metadata(
         ),
         "judge_model": arguments["judge_model"] or f"role:grader (default {default_judge})",
         "judge_prompt": judge_prompt,
-        "papers": papers,
-    }
+        "papers": len(records),
+    } | dates_note

@@ -22,7 +22,7 @@ from research_taste_evals.aaar.decoding import (
     upstream_decoding,
 )
 from research_taste_evals.aaar.embedding_models import ITF_IDF_MODEL, S_METRIC_MODEL, is_paper_model
-from research_taste_evals.aaar.recall import ITEM_DATES_KEY, venue_year
+from research_taste_evals.aaar.recall import ITEM_DATES_KEY, dates_metadata, venue_year
 from research_taste_evals.core.data import (
     HubFolder,
     ResolvedData,
@@ -168,7 +168,8 @@ def weakness_metadata(
     resolved: ResolvedData,
     embedders: tuple[Embedder, Embedder],
 ) -> dict[str, Any]:
-    """The ``paper_weakness`` task's metadata (``embedders``: the S-metric and ITF-IDF ones)."""
+    """The ``paper_weakness`` task's metadata (``embedders``: the S-metric and ITF-IDF ones),
+    with the papers' date (``item_dates``: the venue year)."""
     s_embedder, itf_embedder = embedders
     return {
         **provenance(
@@ -198,4 +199,4 @@ def weakness_metadata(
         "word_counting": arguments["word_counting"],
         "papers": papers,
         "itf_idf_full_set": full_set,
-    }
+    } | dates_metadata([venue_year(WEAKNESS_FOLDER)])
