@@ -44,28 +44,32 @@ class FakeHF:
         self.tokenizer = WordTokenizer()
         self.tokenizer_call_args: dict[str, Any] = {}
         self.asked_max_tokens: list[int | None] = []
+        self.asked: list[GenerateConfig] = []
 
     def hf_chat(self, input: list[Any], tools: list[Any]) -> str:
         return " ".join(m.text for m in input)
 
     async def generate(self, input: Any, tools: Any, choice: Any, config: Any) -> ModelOutput:
         self.asked_max_tokens.append(config.max_tokens)
+        self.asked.append(config)
         return ModelOutput.from_content("smollm2-135m-instruct", "1")
 
 
-def _api(context_length: int, max_new_tokens: int = 4) -> LocalChatAPI:
+def _api(context_length: int, max_new_tokens: int = 4, do_sample: bool = False) -> LocalChatAPI:
     api = LocalChatAPI.__new__(LocalChatAPI)  # no weights: only the context check runs
     api.model_name = "smollm2-135m-instruct"
     api.hf = FakeHF()
     api.context_length = context_length
     api.max_new_tokens = max_new_tokens
+    api.do_sample = do_sample
     return api
 
 
 def test_a_prompt_longer_than_the_context_is_a_model_length_answer() -> None:
     api = _api(context_length=5)
     prompt = [ChatMessageUser(content="one two three four five six")]
-    output = asyncio.run(api.generate(prompt, [], "none", GenerateConfig()))
+    output, call = asyncio.run(api.generate(prompt, [], "none", GenerateConfig()))
+    assert call.request == {"prompt_tokens": 6, "sent": False}
     assert output.stop_reason == "model_length"
     assert output.completion == ""
     assert output.error == context_overflow_message(6, 5)
@@ -78,6 +82,35 @@ def test_a_prompt_that_fits_is_generated_within_the_room_left() -> None:
     asyncio.run(api.generate(long, [], "none", GenerateConfig()))
     asyncio.run(api.generate(short, [], "none", GenerateConfig(max_tokens=2)))
     assert api.hf.asked_max_tokens == [2, 2]  # 8 - 6 prompt tokens; then the task's own budget
+
+
+# AAAR's upstream decoding, as a task's generate config asks for it.
+UPSTREAM = GenerateConfig(temperature=1.0, top_p=0.99, max_tokens=200)
+
+
+def test_greedy_calls_record_the_decoding_they_use_not_the_tasks() -> None:
+    api = _api(context_length=2048, max_new_tokens=64)
+    output, call = asyncio.run(api.generate([ChatMessageUser(content="a b")], [], "none", UPSTREAM))
+    used = {"do_sample": False, "max_new_tokens": 64}
+    assert output.metadata == {"decoding": used}
+    assert call.request == {"prompt_tokens": 2, **used}
+    assert call.response == {"completion": "1", "stop_reason": "stop"}
+    # Inspect's hf provider is sent only what greedy decoding uses.
+    [sent] = api.hf.asked
+    assert (sent.temperature, sent.top_p, sent.top_k, sent.max_tokens) == (None, None, None, 64)
+
+
+def test_the_default_answer_budget_is_the_cap_it_keeps_to() -> None:
+    assert _api(context_length=2048, max_new_tokens=64).max_tokens() == 64
+
+
+def test_sampling_calls_record_the_sampling_settings() -> None:
+    api = _api(context_length=2048, max_new_tokens=64, do_sample=True)
+    output, call = asyncio.run(api.generate([ChatMessageUser(content="a b")], [], "none", UPSTREAM))
+    used = {"do_sample": True, "max_new_tokens": 64, "temperature": 1.0, "top_p": 0.99}
+    assert output.metadata == {"decoding": used} and call.request == {"prompt_tokens": 2, **used}
+    [sent] = api.hf.asked
+    assert (sent.temperature, sent.top_p, sent.max_tokens) == (1.0, 0.99, 64)
 
 
 def test_unknown_local_model_names_the_known_ones() -> None:

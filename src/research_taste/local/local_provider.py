@@ -13,6 +13,12 @@ public ``get_model("hf/...")``) loading the converted folder of a model named in
 - **Bounded answers.** ``max_new_tokens`` (default 128) caps each answer, and the answer never
   runs past the context; an answer cut there ends with ``stop_reason="max_tokens"``.
 - **Reproducible by default**: greedy decoding (``do_sample=False``) unless set otherwise.
+- **The decoding it uses is the one recorded.** A task's generate config (AAAR's temperature
+  1, top-p 0.99, 200 tokens) is what the log's plan shows, but a greedy local model ignores
+  temperature and top-p and answers in at most ``max_new_tokens``. Each call therefore sends
+  Inspect's ``hf`` provider only what it uses (no temperature/top-p/top-k when greedy, the
+  capped ``max_tokens``) and returns the request as its model call (the ``API`` view of each
+  model event) and as ``output.metadata["decoding"]``: ``do_sample``, ``max_new_tokens``.
 
 Model arguments (``-M name=value``): ``context_length`` (tokens of prompt + answer; default
 the model's entry in ``LOCAL_MODELS``), ``max_new_tokens``, ``threads`` (torch CPU threads),
@@ -25,7 +31,14 @@ import os
 from typing import Any
 
 import torch
-from inspect_ai.model import ChatMessage, GenerateConfig, ModelAPI, ModelOutput, get_model
+from inspect_ai.model import (
+    ChatMessage,
+    GenerateConfig,
+    ModelAPI,
+    ModelCall,
+    ModelOutput,
+    get_model,
+)
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from research_taste.local.local_llm import converted_folder, local_model
@@ -60,6 +73,7 @@ class LocalChatAPI(ModelAPI):
         if threads is not None:
             torch.set_num_threads(int(threads))
         model_args.setdefault("do_sample", False)
+        self.do_sample = bool(model_args["do_sample"])
         os.environ.setdefault("HF_HUB_OFFLINE", "1")  # everything comes from the package
         super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
         # Inspect's own hf provider, reached through the public registry: its API does the work.
@@ -72,7 +86,9 @@ class LocalChatAPI(ModelAPI):
         ).api
 
     def max_tokens(self) -> int | None:
-        return self.hf.max_tokens()
+        """The answer budget when a task sets none: ``max_new_tokens``, the cap every call
+        keeps to (Inspect records it in each call's config), not the hf provider's default."""
+        return self.max_new_tokens
 
     def max_connections(self) -> int:
         return int(self.hf.max_connections())
@@ -88,26 +104,41 @@ class LocalChatAPI(ModelAPI):
         chat = self.hf.hf_chat(input, tools)
         return len(self.hf.tokenizer(chat, **(self.hf.tokenizer_call_args or {}))["input_ids"])
 
+    def decoding(self, config: GenerateConfig, max_new_tokens: int) -> dict[str, Any]:
+        """The decoding a call really uses: greedy drops the sampling settings it ignores."""
+        used: dict[str, Any] = {"do_sample": self.do_sample, "max_new_tokens": max_new_tokens}
+        if self.do_sample:
+            sampling = {"temperature": config.temperature, "top_p": config.top_p}
+            used.update({k: v for k, v in {**sampling, "top_k": config.top_k}.items() if v})
+        return used
+
     async def generate(
         self,
         input: list[ChatMessage],
         tools: list[ToolInfo],
         tool_choice: ToolChoice,
         config: GenerateConfig,
-    ) -> ModelOutput:
+    ) -> tuple[ModelOutput, ModelCall]:
         prompt_tokens = self.prompt_tokens(input, tools)
         room = self.context_length - prompt_tokens
         if room <= 0:
-            return ModelOutput.from_content(
+            overflow = ModelOutput.from_content(
                 self.model_name,
                 "",
                 stop_reason="model_length",
                 error=context_overflow_message(prompt_tokens, self.context_length),
             )
+            request = {"prompt_tokens": prompt_tokens, "sent": False}
+            return overflow, ModelCall.create(request, {"error": overflow.error})
         wanted = min(config.max_tokens or self.max_new_tokens, self.max_new_tokens, room)
-        output: ModelOutput = await self.hf.generate(
-            input, tools, tool_choice, config.model_copy(update={"max_tokens": wanted})
-        )
+        used = self.decoding(config, wanted)
+        sent = config.model_copy(update={"max_tokens": wanted})
+        if not self.do_sample:
+            sent = sent.model_copy(update={"temperature": None, "top_p": None, "top_k": None})
+        output: ModelOutput = await self.hf.generate(input, tools, tool_choice, sent)
         if output.usage is not None and output.usage.output_tokens >= wanted:
             output.choices[0].stop_reason = "max_tokens" if wanted < room else "model_length"
-        return output
+        output.metadata = {**(output.metadata or {}), "decoding": used}
+        request = {"prompt_tokens": prompt_tokens, **used}
+        response = {"completion": output.completion, "stop_reason": output.stop_reason}
+        return output, ModelCall.create(request, response)

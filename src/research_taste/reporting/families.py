@@ -4,14 +4,24 @@ A family folder's ``eval.yaml`` is in the inspect_evals register format. Its
 ``metadata.extras.tasks`` block holds, per task, what the reports need and nothing else
 declares: the few headline metrics, the metrics that count unparsed/unscored answers, the
 approximate model calls per sample (for ``sweep --dry-run``), each reported metric's one-line
-meaning (``metrics``: name -> sentence; a family-wide ``metadata.extras.metrics`` block holds
-the meanings its tasks share) and the paper's numbers (or the reason there are none) for the
-evaluation report.
+meaning (``metrics``: name -> sentence, or name -> ``{meaning: sentence, range: [low, high]}``
+where the metric has a fixed range, which its plot's axis then spans; a family-wide
+``metadata.extras.metrics`` block holds the meanings its tasks share) and the paper's numbers
+(or the reason there are none) for the evaluation report.
+
+The meanings are the only description of a metric the reports show, and every metric a task
+logs has one (tests/reporting/test_metric_meanings.py): besides its own name, a metric is
+described by (1) a glob key (``recall_by_type/*``, ``*/[123]sigma``), whose sentence may name
+``{metric}``, the meaning of the part before the first ``/``; (2) the statistic suffixes every
+family uses: ``<m>_stderr``, ``<m>_ci_low``/``<m>_ci_high`` (also ``<m>_stderr/<group>`` and
+``<m>/ci_low``), described from ``<m>``'s meaning.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -27,6 +37,13 @@ ANSWER_SHAPE_MEANINGS = {
     "scored as the task's contract says, never dropped",
     "reasked_rate": "share of samples whose first answer was unreadable and were asked once more",
 }
+_STATISTICS = {
+    "stderr": "standard error of",
+    "ci_low": "lower end of the 95% interval of",
+    "ci_high": "upper end of the 95% interval of",
+}
+_STATISTIC = re.compile(r"^(?P<base>.+?)_(?P<stat>stderr|ci_low|ci_high)(?P<group>/.+)?$")
+_STATISTIC_GROUP = re.compile(r"^(?P<base>.+)/(?P<stat>ci_low|ci_high)$")
 
 
 @dataclass(frozen=True)
@@ -52,6 +69,30 @@ class TaskReportSpec:
     model_calls_per_sample: dict[str, float] = field(default_factory=dict)
     paper: PaperNumbers = field(default_factory=PaperNumbers)
     metric_meanings: dict[str, str] = field(default_factory=dict)
+    metric_ranges: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+    def meaning(self, metric: str) -> str | None:
+        """``metric``'s one-line meaning by the rules of the module docstring, or None."""
+        meanings = self.metric_meanings
+        if metric in meanings:
+            return meanings[metric]
+        found = _STATISTIC.match(metric) or _STATISTIC_GROUP.match(metric)
+        if found:
+            base = found.group("base") + (found.groupdict().get("group") or "")
+            described = self.meaning(base)
+            return f"{_STATISTICS[found.group('stat')]} {base}: {described}" if described else None
+        for key, sentence in meanings.items():
+            if any(char in key for char in "*?[") and fnmatchcase(metric, key):
+                head = metric.split("/", 1)[0]
+                return sentence.replace("{metric}", meanings.get(head, head))
+        return None
+
+    def value_range(self, metric: str) -> tuple[float, float] | None:
+        """The fixed range a metric's values lie in (from its eval.yaml entry), or None."""
+        found = self.metric_ranges.get(metric)
+        if found is None and "/" in metric:
+            found = self.metric_ranges.get(metric.split("/", 1)[0])
+        return found
 
 
 def family_eval_yamls() -> dict[str, dict[str, Any]]:
@@ -86,8 +127,11 @@ def _spec(family: str, data: dict[str, Any], entry: dict[str, Any]) -> TaskRepor
     if not headline:
         raise DataError(f"{where}.headline_metrics: at least one metric is required")
     paper = declared.get("paper") or {}
-    meanings = {**ANSWER_SHAPE_MEANINGS, **(extras_root.get("metrics") or {})}
-    meanings.update(declared.get("metrics") or {})
+    entries = {**ANSWER_SHAPE_MEANINGS, **(extras_root.get("metrics") or {})}
+    entries.update(declared.get("metrics") or {})
+    meanings, ranges = _meanings_and_ranges(
+        entries, f"{family}/{EVAL_YAML}: field 'metadata.extras.tasks.{name}"
+    )
     return TaskReportSpec(
         task=name,
         family=family,
@@ -105,8 +149,31 @@ def _spec(family: str, data: dict[str, Any], entry: dict[str, Any]) -> TaskRepor
             results=tuple(paper.get("results") or ()),
             reason=str(paper.get("reason", "")),
         ),
-        metric_meanings={str(k): str(v).strip() for k, v in meanings.items()},
+        metric_meanings=meanings,
+        metric_ranges=ranges,
     )
+
+
+def _meanings_and_ranges(
+    entries: dict[str, Any], where: str
+) -> tuple[dict[str, str], dict[str, tuple[float, float]]]:
+    """Each metric's sentence, and its ``[low, high]`` range where its entry gives one."""
+    meanings: dict[str, str] = {}
+    ranges: dict[str, tuple[float, float]] = {}
+    for name, entry in entries.items():
+        if isinstance(entry, dict):
+            bounds = entry.get("range")
+            if bounds is not None:
+                if not (isinstance(bounds, list) and len(bounds) == 2 and bounds[0] < bounds[1]):
+                    raise DataError(
+                        f"{where}.metrics.{name}.range': expected [low, high], got {bounds!r}"
+                    )
+                ranges[str(name)] = (float(bounds[0]), float(bounds[1]))
+            entry = entry.get("meaning", "")
+        if not str(entry).strip():
+            raise DataError(f"{where}.metrics.{name}': the meaning is empty")
+        meanings[str(name)] = str(entry).strip()
+    return meanings, ranges
 
 
 @cache

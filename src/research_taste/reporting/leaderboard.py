@@ -25,6 +25,7 @@ from research_taste.reporting.controlled import (
     ranking_note,
 )
 from research_taste.reporting.families import TaskReportSpec, task_specs
+from research_taste.reporting.paths import scrub_text
 from research_taste.reporting.runs import LOCATION_ARG_SUFFIXES, Run
 from research_taste_evals.core.data import DataError
 
@@ -128,6 +129,9 @@ def failure_text(run: Run, spec: TaskReportSpec) -> str:
 def ranked(rows: list[Run], metric: str | None, include_partial: bool) -> list[tuple[str, Run]]:
     """Rows in leaderboard order with their rank (higher ``metric`` first, undefined last).
 
+    Equal values share a rank and the next value's rank counts them all ("1, 1, 3"); rows
+    whose value is undefined share the last rank.
+
     Partial runs are ranked only with ``include_partial``; otherwise they follow the ranked
     rows with the rank ``–``.
     """
@@ -137,9 +141,12 @@ def ranked(rows: list[Run], metric: str | None, include_partial: bool) -> list[t
         defined = value is not None and not math.isnan(value)
         return (0 if defined else 1, -(value or 0.0) if defined else 0.0, run.key)
 
-    ranks = [run for run in rows if include_partial or not run.partial]
+    ranks = sorted((run for run in rows if include_partial or not run.partial), key=order)
     rest = [run for run in rows if not (include_partial or not run.partial)]
-    out = [(str(i), run) for i, run in enumerate(sorted(ranks, key=order), start=1)]
+    out: list[tuple[str, Run]] = []
+    for position, run in enumerate(ranks, start=1):
+        tied = out and order(run)[:2] == order(ranks[position - 2])[:2]
+        out.append((out[-1][0] if tied else str(position), run))
     return out + [(UNRANKED, run) for run in sorted(rest, key=order)]
 
 
@@ -241,8 +248,10 @@ def leaderboards_markdown(
 def write_full_csv(runs: list[Run], out: Path) -> Path:
     """Every metric of every run (and the log's configuration) via Inspect's ``evals_df``.
 
-    The ``log`` column holds the path below the log folder, and location arguments
-    (``*_path``/``*_dir``/``*_file``) only their last part: no path of the building machine.
+    The ``log`` column holds the path below the log folder, location arguments
+    (``*_path``/``*_dir``/``*_file``) only their last part, and every other local absolute
+    path (provenance ``data_source``, cache files) ``<local>/<name>``: no path of the
+    building machine.
     """
     from inspect_ai.analysis import evals_df
 
@@ -254,6 +263,13 @@ def write_full_csv(runs: list[Run], out: Path) -> Path:
     for column in frame.columns:
         if column.startswith("task_arg_") and column.endswith(LOCATION_ARG_SUFFIXES):
             frame[column] = [_last_part(value) for value in frame[column]]
+    paths = sorted({path for run in runs for path in run.local_paths})
+    for column in frame.columns:  # text columns (object or Arrow strings)
+        values = list(frame[column])
+        if any(isinstance(value, str) for value in values):
+            frame[column] = [
+                scrub_text(value, paths) if isinstance(value, str) else value for value in values
+            ]
     frame.to_csv(out, index=False)
     return out
 

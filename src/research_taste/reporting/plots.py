@@ -22,6 +22,7 @@ PARTIAL_COLOR = "#f0ad4e"
 NAN_COLOR = "#c44e52"
 WIDTH_IN = 5.6
 FONT = 10
+LABEL_ROOM = 0.22  # share of the scale added right of it for the value labels
 
 
 def _pyplot() -> Any:
@@ -39,17 +40,39 @@ def _label(run: Run, keys: set[str]) -> str:
     return f"{name} (partial)" if run.partial else name
 
 
-def _limits(values: list[float], lows: list[float], highs: list[float]) -> tuple[float, float]:
+def _span(
+    values: list[float],
+    lows: list[float],
+    highs: list[float],
+    fixed: tuple[float, float] | None = None,
+) -> tuple[float, float]:
+    """The axis scale: the metric's declared range (``fixed``) widened only to take values
+    outside it, else from 0 to the values (0..1 when every value is 0 or undefined)."""
     finite = [v for v in (*values, *lows, *highs) if not math.isnan(v)]
-    low, high = min([0.0, *finite]), max([0.0, *finite])
-    if high - low == 0:
-        high = 1.0  # all zero or undefined: a 0..1 axis, every bar labelled
-    pad = 0.22 * (high - low)  # room for the value labels beside the bars
-    return low - (pad if low < 0 else 0.0), high + pad
+    low, high = fixed if fixed else (0.0, 0.0)
+    low, high = min([low, 0.0, *finite]), max([high, 0.0, *finite])
+    return (low, high) if high > low else (low, low + 1.0)
 
 
-def plot_metric(task: str, rows: list[Run], metric: str, out_dir: Path) -> Path:
-    """``<task>-<metric>.png``: one bar per row, its value printed, 95% whiskers if reported."""
+def _range_ticks(axis: Any, low: float, high: float) -> None:
+    """Ticks and the bottom spine only within ``low..high``: the label room is not scale."""
+    ticks = [tick for tick in axis.get_xticks() if low - 1e-9 <= tick <= high + 1e-9]
+    axis.set_xticks(ticks)
+    axis.spines["bottom"].set_bounds(low, high)
+
+
+def plot_metric(
+    task: str,
+    rows: list[Run],
+    metric: str,
+    out_dir: Path,
+    value_range: tuple[float, float] | None = None,
+) -> Path:
+    """``<task>-<metric>.png``: one bar per row, its value printed, 95% whiskers if reported.
+
+    The axis spans ``value_range`` (the metric's declared range, e.g. 0-10 for LFT levels)
+    when given, else 0 to the values; either way it takes every value and interval.
+    """
     plt = _pyplot()
     keys = varying_keys(rows)
     cells = [cell(run, metric) for run in rows]
@@ -73,8 +96,10 @@ def plot_metric(task: str, rows: list[Run], metric: str, out_dir: Path) -> Path:
                 capsize=3,
                 linewidth=1,
             )
-    left, right = _limits(values, lows, highs)
-    axis.set_xlim(left, right)
+    low, high = _span(values, lows, highs, value_range)
+    pad = LABEL_ROOM * (high - low)  # room for the value labels beside the bars
+    axis.set_xlim(low - (pad if low < 0 and not value_range else 0.0), high + pad)
+    _range_ticks(axis, low, high)
     for y, value, high in zip(positions, values, highs, strict=True):
         if math.isnan(value):
             axis.annotate(
@@ -113,8 +138,16 @@ def sweep_dates(runs: list[Run]) -> list[str]:
     return sorted({run.created[:10] for run in runs})
 
 
-def plot_trend(task: str, runs: list[Run], metric: str, out_dir: Path) -> Path | None:
-    """``<task>_trend.png``: ``metric`` per model over sweep dates; None under two dates."""
+def plot_trend(
+    task: str,
+    runs: list[Run],
+    metric: str,
+    out_dir: Path,
+    value_range: tuple[float, float] | None = None,
+) -> Path | None:
+    """``<task>_trend.png``: ``metric`` per model over sweep dates; None under two dates.
+
+    The y axis spans ``value_range`` (widened to any value outside it) when given."""
     if len(sweep_dates(runs)) < 2:
         return None
     plt = _pyplot()
@@ -129,6 +162,9 @@ def plot_trend(task: str, runs: list[Run], metric: str, out_dir: Path) -> Path |
     for label, points in sorted(series.items()):
         dates, values = zip(*points, strict=True)
         axis.plot(dates, values, marker="o", label=label)
+    if value_range:
+        seen = [v for points in series.values() for _, v in points if not math.isnan(v)]
+        axis.set_ylim(min([value_range[0], *seen]), max([value_range[1], *seen]))
     axis.set_ylabel(metric, fontsize=FONT)
     axis.set_title(f"{task}: {metric} over sweep dates", fontsize=FONT + 1, loc="left")
     axis.tick_params(labelsize=FONT - 1)

@@ -5,9 +5,10 @@ run, via ``inspect_ai.analysis.evals_df``), ``excluded.csv``, per task and metri
 ``<task>-<metric>.png`` (bars with 95% error bars) and, with two or more sweep dates,
 ``<task>_trend.png``, ``index.html`` (all of it as one static page, each row linked to its
 transcripts in the bundled ``viewer/``), and with ``eval_report=True`` also
-``evaluation_report.md`` (inspect_evals convention). Everything is written to a scratch folder
-first and then put in place by ``publish``, which never deletes what a report did not write;
-a failure leaves no half-written report.
+``evaluation_report.md`` (inspect_evals convention). No published file names a local
+absolute path: the logs' paths become ``<local>/<name>`` (``reporting.paths``). Everything
+is written to a scratch folder first and then put in place by ``publish``, which never
+deletes what a report did not write; a failure leaves no half-written report.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from research_taste.reporting.leaderboard import (
     tasks_in,
     write_full_csv,
 )
+from research_taste.reporting.paths import scrub_text
 from research_taste.reporting.plots import plot_metric, plot_trend
 from research_taste.reporting.publish import check_target, publish
 from research_taste.reporting.runs import Excluded, Run, newest_per_row, read_runs
@@ -78,8 +80,9 @@ def _task_section(
     """(markdown, html heading, html body) of one task."""
     spec = task_specs()[task]
     lines = table_rows(task, rows, names, include_partial)
-    plots = [plot_metric(task, rows, name, work) for name in names]
-    trend = plot_trend(task, runs, names[0] if names else spec.headline_metrics[0], work)
+    plots = [plot_metric(task, rows, name, work, spec.value_range(name)) for name in names]
+    first = names[0] if names else spec.headline_metrics[0]
+    trend = plot_trend(task, runs, first, work, spec.value_range(first))
     plots += [trend] if trend else []
     heading = f"{task}: {spec.title} (version {spec.version})"
     note = partial_note(rows, include_partial)
@@ -92,7 +95,7 @@ def _task_section(
     body = (
         f"<p class='note'>{ranked_by} {html.escape(note)}</p>\n"
         f"{site.leaderboard_html(spec, rows, names, links, include_partial)}\n"
-        f"{site.meanings_html(shown, spec.metric_meanings)}\n{site.images_html(plots)}"
+        f"{site.meanings_html(shown, spec)}\n{site.images_html(plots)}"
     )
     return markdown, heading, body
 
@@ -135,7 +138,9 @@ def write_report(
             markdown.append(text)
             sections.append((task, heading, body))
         markdown.append(_excluded_markdown(excluded))
-        (work / "report.md").write_text("\n".join(markdown), encoding="utf-8")
+        paths = sorted({path for run in runs for path in run.local_paths})
+        text = scrub_text("\n".join(markdown), paths)
+        (work / "report.md").write_text(text, encoding="utf-8")
         write_full_csv(runs, work / "metrics.csv")
         _write_excluded_csv(excluded, work / "excluded.csv")
         partial = sum(run.partial for run in rows)
@@ -147,9 +152,11 @@ def write_report(
             "– = not in the log. Figures have three significant digits."
         )
         page = site.page(TITLE, intro, sections, excluded)
+        page = scrub_text(page, paths, html=True)
         (work / "index.html").write_text(page, encoding="utf-8")
         if eval_report:
-            (work / "evaluation_report.md").write_text(eval_report_markdown(rows), encoding="utf-8")
+            text = scrub_text(eval_report_markdown(rows), paths)
+            (work / "evaluation_report.md").write_text(text, encoding="utf-8")
         if bundle:
             bundle_viewer(runs, work)
         publish(work, out)

@@ -22,6 +22,7 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 from research_taste.completeness import PARTIAL, run_completeness
 from research_taste.reporting.families import TaskReportSpec, task_specs
+from research_taste.reporting.paths import header_paths, scrub_text, scrub_value
 
 TEST_TAG = "test"
 MOCK_PROVIDER_PREFIX = "mockllm/"
@@ -56,6 +57,10 @@ class Run:
     relpath: str = ""
     # Fewer samples scored than asked for (``core.completeness``): marked, never ranked by default.
     partial: bool = False
+    # The local absolute paths the log's header records (``reporting.paths``): task arguments
+    # and configuration above already show them as ``<local>/<name>``; the report scrubs these
+    # from everything it publishes.
+    local_paths: tuple[str, ...] = ()
 
     @property
     def counts(self) -> str:
@@ -144,9 +149,11 @@ def _metrics(log: EvalLog) -> dict[str, float]:
 
 
 def run_of(log: EvalLog, location: str, relpath: str = "") -> Run:
-    """The run of a log that passed :func:`exclusion_reason`."""
+    """The run of a log that passed :func:`exclusion_reason` (its local paths as placeholders)."""
     assert log.results is not None
+    paths = header_paths(log)
     args = {key: value for key, value in (log.eval.task_args or {}).items() if value is not None}
+    args = scrub_value(args, paths)
     usage = log.stats.model_usage.values()
     costs = [u.total_cost for u in usage if u.total_cost is not None]
     return Run(
@@ -174,6 +181,7 @@ def run_of(log: EvalLog, location: str, relpath: str = "") -> Run:
         packages=dict(log.eval.packages or {}),
         relpath=relpath,
         partial=bool(run_completeness(log)[PARTIAL]),
+        local_paths=tuple(sorted(paths)),
     )
 
 
@@ -187,13 +195,16 @@ def read_runs(log_dir: str) -> tuple[list[Run], list[Excluded]]:
         try:
             log = read_eval_log(info, header_only=True)
         except Exception as error:  # a truncated or foreign file must not sink the report
-            excluded.append(Excluded(info.name, "?", "?", f"unreadable log: {error}"))
+            unreadable = scrub_text(f"unreadable log: {error}", [root])
+            excluded.append(Excluded(relative_location(root, info.name), "?", "?", unreadable))
             continue
         reason = exclusion_reason(log, specs)
+        where = relative_location(root, info.name)
         if reason is None:
-            runs.append(run_of(log, info.name, relative_location(root, info.name)))
+            runs.append(run_of(log, info.name, where))
         else:
-            excluded.append(Excluded(info.name, _short(log.eval.task), log.eval.model, reason))
+            reason = scrub_text(reason, header_paths(log) | {root})
+            excluded.append(Excluded(where, _short(log.eval.task), log.eval.model, reason))
     return runs, excluded
 
 

@@ -137,10 +137,11 @@ def leaderboard_html(
     return "\n".join(out)
 
 
-def meanings_html(names: list[str], meanings: dict[str, str]) -> str:
-    """Each shown metric's one-line meaning (from the family's eval.yaml)."""
+def meanings_html(names: list[str], spec: TaskReportSpec) -> str:
+    """Each shown metric's one-line meaning (from the family's eval.yaml, ``spec.meaning``)."""
     items = [
-        f"<li><code>{_e(name)}</code>: {_e(meanings.get(name, 'no description in eval.yaml'))}</li>"
+        f"<li><code>{_e(name)}</code>: {_e(spec.meaning(name) or 'no description in eval.yaml')}"
+        "</li>"
         for name in names
     ]
     return f"<ul class='meanings'>{''.join(items)}</ul>"

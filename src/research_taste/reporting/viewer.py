@@ -3,7 +3,8 @@
 ``inspect view bundle`` copies a log folder and Inspect's viewer into ``viewer/``; the viewer
 opens a log at ``viewer/index.html#/logs/<path below the log folder>``. Only the logs the
 report shows are bundled (they are copied to a scratch folder first, under the same relative
-paths), so an unreadable or excluded log can neither sink the bundle nor be published. The
+paths, each rewritten with its local paths as placeholders: ``reporting.paths``), so an
+unreadable or excluded log can neither sink the bundle nor be published. The
 bundle's ``index.html`` records the absolute log folder it was built from; that entry is
 removed, so no path of the building machine is published. Without a bundle, a row links to
 its log file itself: relative to the report for a local log folder, the log's URL otherwise.
@@ -14,13 +15,15 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from urllib.parse import quote
 
+from inspect_ai.log import read_eval_log, write_eval_log
+
+from research_taste.reporting.paths import scrubbed_log
 from research_taste.reporting.runs import Run
 from research_taste_evals.core.data import DataError
 
@@ -40,14 +43,16 @@ def transcript_link(run: Run, log_dir: str, out_dir: Path, bundled: bool) -> str
 
 
 def _stage(runs: list[Run], stage: Path) -> None:
-    """Copy each run's log to ``stage/<relpath>`` (local or remote, through fsspec)."""
-    import fsspec  # inspect_ai's own filesystem layer (s3:// and the rest)
+    """Write each run's log to ``stage/<relpath>`` with its local paths as placeholders.
 
+    Read and written with Inspect's log API (local or remote logs, same format); the
+    original log is never touched.
+    """
     for run in runs:
         target = stage / run.relpath
         target.parent.mkdir(parents=True, exist_ok=True)
-        with fsspec.open(run.log, "rb") as source, target.open("wb") as copy:
-            shutil.copyfileobj(source, copy)
+        log = read_eval_log(run.log)
+        write_eval_log(scrubbed_log(log, run.local_paths), target.as_posix())
 
 
 def _scrub(index: Path) -> None:

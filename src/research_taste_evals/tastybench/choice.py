@@ -6,11 +6,22 @@ Upstream sends every judge answer to a second model (gpt-oss-120b) with the
 bias. Here:
 
 1. An empty answer is unclear ("empty"); no model is asked.
-2. :func:`parse_judge_answer` looks for explicit decision phrases ("I recommend Project 2",
-   "Project 1 is the better choice", a final line "PROJECT 1", ...). If every phrase found
-   names the same project and no verdict-like phrase anywhere in the answer (hedged or not:
-   "Project 2 wins", "favours Project 1", "Project 1 would be better if ...") leans the other
-   way, that is the choice; otherwise the answer is ambiguous.
+2. :func:`parse_judge_answer` reads the answer without its reasoning blocks (``<think>``...).
+   A *headline verdict* decides first: a line opening with a label ("Recommendation: Project
+   1 (ReMax ...).", "## Choice: Project 2", "Final answer - Project 1", "Bottom line: ..."),
+   a label line followed by a decision ("**Prediction:**" / "Project 2 - ... - will have a
+   higher citation velocity"), a line opening in bold with a recommendation naming one project
+   ("**Go with Project 2** (...)", "**I recommend Project 1.**"), a last line
+   that is only a project, or a JSON object's ``choice``/``recommendation``/... field. When
+   the headline verdicts, unhedged, all name one project and no plain decision names the
+   other, that is the choice, whatever the discussion weighs ("Project 2 would be better if
+   ..."). Without a headline verdict, explicit decision phrases decide ("I recommend Project
+   2", "I would pursue Project 1", "Project 1 is the better choice") when they all name the
+   same project and no verdict-like phrase anywhere in the answer (hedged or not: "Project 2
+   wins", "favours Project 1") leans the other way. Otherwise the answer is ambiguous:
+   hedged, negated ("not Project 1"), conditional, or a comparison ("Project 1 vs Project 2").
+   The README's "Answer contract" lists the shapes; tests/tastybench/test_choice_contract.py
+   holds them.
 3. An ambiguous answer goes to the extractor with upstream's prompt, through the one grader
    mechanism (``core.grading.grade_member``: a provider error or refusal is a typed, counted
    failure, never a crashed sample); :func:`parse_extractor_reply` accepts a reply naming
@@ -28,6 +39,7 @@ from typing import Literal, cast
 
 from inspect_ai.model import CachePolicy, Model
 
+from research_taste_evals.core.answers import json_objects, strip_reasoning
 from research_taste_evals.core.grading import grade_member
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.tastybench.prompts import EXTRACT_CHOICE
@@ -50,18 +62,28 @@ EXTRACTOR_CACHE_SCOPE = "tastybench_extractor_call"
 _PROJECT = r"(?:project|idea|proposal|option)\s*(?:#\s*)?\(?([12])\)?(?!\d|\.\d)"
 _ORDINAL = r"the\s+(first|second)\s+(?:project|idea|proposal|option)"
 _REF = rf"(?:{_PROJECT}|{_ORDINAL})"
-# An optional parenthetical after a project ("Project 1 (the DAPO framework) will ...").
-_ASIDE = r"(?:\s*\([^()]{0,160}\))?"
-# "I recommend Project 2", "you should pursue Project 1", "Go with Project 2".
+# An optional aside after a project: "Project 1 (the DAPO framework) will ...", "Project 2 -
+# the verifier-free one - will ...".
+_ASIDE = r"(?:\s*\([^()]{0,160}\)|\s+[–—-]\s[^–—\n]{1,160}?\s[–—-](?=\s))?"
+# "I recommend Project 2", "you should pursue Project 1", "Go with Project 2", "I strongly
+# recommend pursuing Project 1", "my pick is Project 2".
 _VERB_FIRST = re.compile(
-    r"\b(?:recommend(?:ing)?|pursue|go\s+with|choose|pick|select|prefer|opt\s+for|bet\s+on)"
+    r"\b(?:(?:recommend(?:ing)?|suggest)(?:\s+(?:pursuing|going\s+with|choosing|selecting|"
+    r"prioriti[sz]ing|focusing\s+on|working\s+on))?|pursue|go\s+with|choose|pick|select|prefer|"
+    r"opt\s+for|bet\s+on|my\s+(?:pick|choice|recommendation|vote|bet)\s+(?:is|goes\s+to))"
     r"\s+(?:with\s+|for\s+)?" + _REF,
     re.IGNORECASE,
 )
 # "Recommendation: Project 1", "Prediction: Project 2 (…)", "Final answer - Project 1."
+_LABEL = (
+    r"(?:(?:my\s+|final\s+|overall\s+|short\s+)?(?:recommendation|prediction|verdict|winner|"
+    r"answer|choice|decision|pick|conclusion|suggestion)|(?:recommended|preferred)\s+"
+    r"(?:project|idea|option)|bottom\s+line|tl;?\s*dr)"
+)
 _LABEL_FIRST = re.compile(
-    r"\b(?:recommendation|prediction|verdict|winner|final\s+answer|answer|choice|decision)"
-    r"\s*[:\-–—]\s*(?:pursue\s+|go\s+with\s+|choose\s+)?" + _REF + r"(?=\s*(?:[.!,(\-–—]|$))",
+    rf"\b{_LABEL}\s*[:\-–—]\s*(?:pursue\s+|go\s+with\s+|choose\s+|pick\s+)?"
+    + _REF
+    + r"(?=\s*(?:[.!,;:(\-–—]|$))",
     re.IGNORECASE,
 )
 # "Project 1 is the better choice", "Project 2 will have a higher citation velocity".
@@ -70,7 +92,8 @@ _PROJECT_FIRST = re.compile(
     + _ASIDE
     + r",?\s+(?:(?:is|would\s+be|will\s+be|seems|looks)\s+(?:clearly\s+|likely\s+|probably\s+)?"
     r"(?:the\s+)?(?:better|stronger|superior|preferable|winner|recommended|more\s+promising|"
-    r"clear\s+(?:choice|winner)|best\s+(?:choice|bet|option|pick))\b"
+    r"clear\s+(?:choice|winner)|best\s+(?:choice|bet|option|pick)|"
+    r"my\s+(?:top\s+)?(?:recommendation|pick|choice))\b"
     r"|(?:will|would|should|is\s+likely\s+to|is\s+expected\s+to|had|has)\s+(?:\w+\s+){0,3}?"
     r"(?:higher|greater|faster)\s+citation)",
     re.IGNORECASE,
@@ -105,6 +128,15 @@ _MARKDOWN = re.compile(r"[*_`#>|]")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _FINAL_LINE = re.compile(r"^\W*" + _REF + r"\W*$", re.IGNORECASE)
 _EXTRACTOR_TOKEN = re.compile(r"PROJECT\s*([12])(?!\d)")
+# Headline verdicts (see the module docstring): a line opening with a label verdict, a label
+# line alone (the decision on the next line is a headline), a line opening in bold.
+_LINE_LEAD = re.compile(r"^[\s*_#>|`\-–—•]*(?:\d+[.)]\s*)?", re.MULTILINE)
+_LABEL_LINE = re.compile(rf"^\W*{_LABEL}\W*$", re.IGNORECASE)
+_BOLD = re.compile(r"\*\*(.+?)\*\*|__(.+?)__", re.DOTALL)
+_CHOICE_KEYS = (
+    "choice", "answer", "final_answer", "recommendation", "recommended_project", "pick",
+    "decision", "winner", "prediction", "project", "selected_project", "preferred_project",
+)  # fmt: skip
 _ORDINALS = {"first": 1, "second": 2}
 
 
@@ -133,14 +165,67 @@ def _leanings(sentences: list[str]) -> set[int]:
     }
 
 
-def parse_judge_answer(text: str) -> Literal[1, 2] | None:
-    """The project named by every explicit decision phrase of ``text``, or None.
+def _named(text: str) -> set[int]:
+    return {_number(match, 1) for match in _ANY_REF.finditer(text)}
 
-    None when no decision phrase is found, the phrases disagree (e.g. "go with Project 1 if
-    ..., choose Project 2 only if ..."), or the answer leans both ways in verdict-like terms
-    ("Project 1 is more promising in theory. However, for citation velocity, Project 2
-    wins."); such answers need a reader (the extractor).
+
+def _decision(text: str) -> int | None:
+    """The project an unhedged decision phrase of ``text`` names, if exactly one."""
+    if _HEDGE.search(text):
+        return None
+    picks = {_number(m, 1) for pattern in _DECISIONS for m in pattern.finditer(text)}
+    return picks.pop() if len(picks) == 1 else None
+
+
+def _json_picks(text: str) -> set[int]:
+    picks: set[int] = set()
+    for found in json_objects(text):
+        for key, value in found.items():
+            if str(key).lower() not in _CHOICE_KEYS or isinstance(value, bool):
+                continue
+            value = str(value).strip()
+            named = {int(value)} if value in ("1", "2") else _named(value)
+            if len(named) == 1 and not _HEDGE.search(value):
+                picks |= named
+    return picks
+
+
+def _headline_picks(text: str) -> set[int]:
+    """Projects named by the headline verdicts of ``text`` (module docstring)."""
+    picks = _json_picks(text)
+    for raw in text.splitlines():
+        bold = _BOLD.match(raw.lstrip(" \t#>-–—•"))
+        if bold:  # a line opening in bold: the bold words and the rest of their sentence
+            rest = _SENTENCE_END.split(raw.lstrip(" \t#>-–—•")[bold.end() :], maxsplit=1)[0]
+            sentence = _MARKDOWN.sub(" ", (bold.group(1) or bold.group(2)) + rest)
+            pick = _decision(sentence)
+            if pick and _VERB_FIRST.search(sentence) and len(_named(sentence)) == 1:
+                picks.add(pick)
+    lines = [_LINE_LEAD.sub("", _MARKDOWN.sub(" ", line)).strip() for line in text.splitlines()]
+    lines = [line for line in lines if line]
+    for index, line in enumerate(lines):
+        label = _LABEL_FIRST.match(line)
+        if label and not _HEDGE.search(line[label.end() :]):
+            picks.add(_number(label, 1))
+        after = lines[index + 1] if index + 1 < len(lines) else ""
+        if _LABEL_LINE.match(line) and (pick := _decision(after)) is not None:
+            picks.add(pick)
+    if lines and (final := _FINAL_LINE.match(lines[-1])):
+        picks.add(_number(final, 1))
+    return picks
+
+
+def parse_judge_answer(text: str) -> Literal[1, 2] | None:
+    """The project the answer's verdict names (module docstring), or None.
+
+    None when there is neither a headline verdict nor a decision phrase, when they disagree
+    (e.g. "go with Project 1 if ..., choose Project 2 only if ..."), or, without a headline,
+    when the answer leans both ways in verdict-like terms ("Project 1 is more promising in
+    theory. However, for citation velocity, Project 2 wins."); such answers need a reader
+    (the extractor).
     """
+    text = strip_reasoning(text)
+    headline = _headline_picks(text)
     picks: set[int] = set()
     plain = _MARKDOWN.sub(" ", text)
     sentences = _SENTENCE_END.split(plain)
@@ -152,11 +237,10 @@ def parse_judge_answer(text: str) -> Literal[1, 2] | None:
             continue  # "Project 1 is faster; Project 2 is more novel": a comparison, no pick
         for pattern in _DECISIONS:
             picks.update(_number(match, 1) for match in pattern.finditer(sentence))
-    lines = [line for line in plain.strip().splitlines() if line.strip()]
-    if lines:
-        final = _FINAL_LINE.match(lines[-1])
-        if final:
-            picks.add(_number(final, 1))
+    if headline:
+        if len(headline) != 1 or not picks <= headline:
+            return None
+        return 1 if headline == {1} else 2
     if len(picks) != 1 or len(_leanings(sentences) | picks) > 1:
         return None
     (pick,) = picks

@@ -1,0 +1,118 @@
+"""The TastyBench parser's answer contract (README "Answer contract"): the shapes chat and
+reasoning models write, read by the parser alone (``-T choice_method=parser``), and the
+shapes that must stay unclear (left to the extractor, or counted unclear without one)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from research_taste_evals.tastybench.choice import extract_choice, parse_judge_answer
+
+# A frontier-style discussion that weighs both sides: the verdict alone must decide.
+BODY = (
+    "\n\n## Why\n\n- **Novelty:** Project 2 is more ambitious.\n- **Risk:** Project 1 would be "
+    "better if you had little compute, and Project 2 wins on novelty.\n\n| | Project 1 | "
+    "Project 2 |\n|---|---|---|\n| cost | low | high |\n"
+)
+
+READABLE = [
+    # Labelled verdicts, at the top of a long answer that leans both ways.
+    ("**Recommendation: Project 1 (ReMax: drop the value model).**" + BODY, 1),
+    ("**Recommendation:** Project 2 — it scales better." + BODY, 2),
+    ("## Choice: Project 2" + BODY, 2),
+    ("## Recommendation\n\n**Pursue Project 1** (the verifier-free one)." + BODY, 1),
+    ("Final answer: Project 1", 1),
+    ("**Final Answer: Project 2**", 2),
+    ("Verdict - Project 1.", 1),
+    ("**Bottom line:** Project 2." + BODY, 2),
+    ("TL;DR: Project 1, because it is cheap to run." + BODY, 1),
+    ("My pick: **Project 2**", 2),
+    (
+        "**Recommendation: Pursue Project 2 (Reverse-Curriculum RL) as the primary direction, "
+        "while keeping Project 1 as a side project.**" + BODY,
+        2,
+    ),
+    # A label on its own line, the verdict on the next.
+    (
+        "**Prediction:**\nProject 2 – *test-time multi-round thinking* – will exhibit a higher "
+        "citation velocity than Project 1.\n\n**Why?**" + BODY,
+        2,
+    ),
+    # Recommendations in bold opening a line.
+    ("**Go with Project 2** (the verifier-guided one)." + BODY, 2),
+    ("**I recommend Project 1.** Here is why." + BODY, 1),
+    ("After weighing both:\n\n**Pursue Project 1 – the reverse-curriculum framework.**" + BODY, 1),
+    # Decision sentences (no counter-lean in the answer).
+    ("I would pursue Project 2.", 2),
+    ("I strongly recommend pursuing **Project 1**. Here's why: it is simpler.", 1),
+    ("I'd go with Project 1.", 1),
+    ("Project 2 is the better choice over Project 1.", 2),
+    ("After weighing both, Project 2 is my recommendation.", 2),
+    ("**Recommended project: Project 1**" + BODY, 1),
+    ("You should choose the second project.", 2),
+    ("Overall, I predict that Project 2 will have a higher citation velocity.", 2),
+    ("Long analysis of both.\n\nPROJECT 1", 1),
+    # JSON objects, bare or fenced.
+    ('{"choice": "Project 2", "reason": "broader appeal"}', 2),
+    ('```json\n{"recommendation": 1, "confidence": 0.7}\n```', 1),
+    ('Here is my answer: {"answer": "2"}', 2),
+    # Reasoning blocks are not the answer.
+    ("<think>Project 1 is better. Hmm, maybe not.</think>\nI would pursue Project 2.", 2),
+    ("<thinking>Both...</thinking>\n**Recommendation: Project 1**", 1),
+]
+
+UNCLEAR = [
+    # Both projects named, no pick.
+    "Project 1 vs Project 2: both are good.",
+    "## Project 1 vs Project 2\n\nBoth have merit.",
+    "**Recommendation: Project 1 or Project 2, depending on your compute.**",
+    "Choice: Project 1 vs Project 2 is a hard call.",
+    "**Decision:** Project 1 vs Project 2 — I lean Project 1, but it is close.",
+    "Project 2 is not my recommendation.",
+    "Project 1 is faster; Project 2 is more novel.",
+    # Negations.
+    "Not Project 1.",
+    "**Recommendation: not Project 1.**",
+    "I would not pursue Project 1.",
+    "**Don't go with Project 2.**",
+    "Recommendation: avoid Project 1.",
+    # Conditionals and hedges.
+    "Go with Project 1 if you have compute; choose Project 2 otherwise.",
+    "**Go with Project 2** if you have the compute; **Project 1** is the safer bet.",
+    "**TL;DR – Go with **Project 1** if you want impact. Choose **Project 2** only if not.",
+    "Recommendation: Project 1, unless you lack compute.",
+    "**Short answer:**\nIf you have compute, Project 1 is the better bet.",
+    # Verdicts that disagree, or lean both ways with no headline.
+    "**Recommendation: Project 1**\n\nIn the end, I recommend Project 2.",
+    '{"choice": "Project 1"}\n\nFinal answer: Project 2',
+    "I recommend Project 1. That said, if citations are all you want, Project 2 would win.",
+    "Project 1 is more promising in theory. However, for citation velocity, Project 2 wins.",
+    # A description under a label is not a verdict.
+    "**Bottom line:**\n- **Project 1** = high risk, high reward.\n- **Project 2** = low risk.",
+    # Nothing readable.
+    "Both projects have merit.",
+    "Project 1.5 is better",
+    '{"choice": "both"}',
+    "<think>I recommend Project 1.</think>",
+]
+
+
+@pytest.mark.parametrize(("answer", "expected"), READABLE, ids=lambda v: str(v)[:40])
+def test_the_parser_reads_the_shapes_models_write(answer: str, expected: int) -> None:
+    assert parse_judge_answer(answer) == expected
+
+
+@pytest.mark.parametrize("answer", UNCLEAR, ids=lambda v: v[:40])
+def test_the_parser_leaves_these_unclear(answer: str) -> None:
+    assert parse_judge_answer(answer) is None
+
+
+def test_the_contract_is_large_and_the_parser_alone_reads_it_without_a_model() -> None:
+    assert len(READABLE) >= 25 and len(UNCLEAR) >= 20
+    for answer, expected in READABLE:
+        result = asyncio.run(extract_choice(answer, "parser", None))
+        assert (result.choice, result.method) == (expected, "parser")
+    result = asyncio.run(extract_choice(UNCLEAR[0], "parser", None))
+    assert (result.choice, result.unclear_reason) == (None, "ambiguous")
