@@ -44,6 +44,9 @@ GENERATORS = {
     ("reviewcritique", "BEGIN generated: data-facts"): "bench/reviewcritique_readme.py",
     ("aaar", "BEGIN generated: nltk-agreement"): "bench/aaar_nltk_agreement.py",
     ("(root)", "BEGIN generated: performance"): "bench/performance_readme.py",
+    # Re-computed and compared by tests/test_recall_dates_readme.py.
+    ("aaar", "BEGIN generated: recall-dates"): "bench/recall_dates.py",
+    ("ideapairs", "BEGIN generated: recall-dates"): "bench/recall_dates.py",
 }
 
 

@@ -50,6 +50,7 @@ def test_record_to_sample_joins_input_like_upstream_and_cuts_words() -> None:
         "paper_id": "2104.00001",
         "experiments": ["Compare X with Y.", "Ablate Z."],
         "explanations": ["To show X works.", "To show Z matters."],
+        "item_dates": [],  # no date given: the task dates it (aaar/recall.py)
     }
     full = record_to_sample(record, context_words=3000, counting="whitespace")
     assert full.input == "\\section{Intro} We propose X. It is {good}."

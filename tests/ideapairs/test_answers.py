@@ -184,7 +184,13 @@ SHAPES: list[Callable[[str, float], str]] = [
 
 def _run(pairs: Path, respond: Callable[[list[ChatMessage]], str], tmp: Path, **args: object):
     log = inspect_eval(
-        idea_pairs(pairs_file=str(pairs), bootstrap_resamples=FAST_BOOTSTRAP, **args),  # type: ignore[arg-type]
+        # Answer shapes only: the recognition probe (its own tests) would take scripted replies.
+        idea_pairs(
+            pairs_file=str(pairs),
+            bootstrap_resamples=FAST_BOOTSTRAP,
+            recall_probe=False,
+            **args,  # type: ignore[arg-type]
+        ),
         model=scripted_model(respond),
         log_dir=str(tmp),
         display="none",

@@ -156,7 +156,7 @@ def test_paper_prompt_calibration_reads_the_label_token_logprobs(
     # Both orders answer "0" with P("1") = 0.2: p~ = (0.2 + 1 - 0.2) / 2 = 0.5 for every pair,
     # the original's y = 0 -> Brier 0.25; both probabilities come from logprobs.
     model = get_model("mockllm/model", custom_outputs=[_label_output("0", 0.2) for _ in range(8)])
-    task = idea_pairs(pairs_file=str(two_boards), bootstrap_resamples=50)
+    task = idea_pairs(pairs_file=str(two_boards), bootstrap_resamples=50, recall_probe=False)
     log = inspect_eval(task, model=model, log_dir=str(tmp_path / "logs"), display="none")[0]
     metrics = metrics_of(log)
     assert log.eval.task_args.get("prompt", "paper") == "paper"
@@ -183,7 +183,7 @@ def test_paper_prompt_without_logprobs_never_uses_a_verbalised_confidence(
         for _ in range(8)
     ]
     model = get_model("mockllm/model", custom_outputs=outputs)
-    task = idea_pairs(pairs_file=str(two_boards), bootstrap_resamples=50)
+    task = idea_pairs(pairs_file=str(two_boards), bootstrap_resamples=50, recall_probe=False)
     log = inspect_eval(task, model=model, log_dir=str(tmp_path / "logs"), display="none")[0]
     metrics = metrics_of(log)
     assert metrics["unparsed_rate"] == 0.0

@@ -11,6 +11,7 @@ from __future__ import annotations
 import shlex
 from datetime import datetime
 
+from research_taste.reporting.controlled import controlled_for, controlled_text
 from research_taste.reporting.families import TaskReportSpec, task_specs
 from research_taste.reporting.leaderboard import (
     cell,
@@ -74,13 +75,17 @@ def task_report(task: str, rows: list[Run]) -> str:
     spec = task_specs()[task]
     metrics = list(spec.headline_metrics)
     keys = varying_keys(rows)
-    lines = [["Model", "Configuration", *metrics, "Samples", "Time"]]
+    control = controlled_for(task, metrics)  # beside the raw headline, with its n
+    controlled = [control.column] if control else []
+    lines = [["Model", "Configuration", *metrics[:1], *controlled, *metrics[1:], "Samples", "Time"]]
     for run in rows:
         lines.append(
             [
                 run.model,
                 config_label(run, keys),
-                *(cell(run, name).text() for name in metrics),
+                *(cell(run, name).text() for name in metrics[:1]),
+                *([controlled_text(run, control)] if control else []),
+                *(cell(run, name).text() for name in metrics[1:]),
                 f"{run.completed_samples}/{run.total_samples}",
                 duration(run),
             ]

@@ -1,8 +1,9 @@
 """Runs -> per-task leaderboards: headline metrics with CIs, sample counts, failure rates, usage.
 
 Rows are model x configuration (the newest complete run of each, see ``runs.newest_per_row``),
-ranked by the first metric column; a partial run (fewer samples scored than asked for) is
-marked and listed unranked below the ranked rows unless ``include_partial``. Columns are the
+ranked by the first metric column (or the controlled headline beside it: ``controlled.py``);
+a partial run (fewer samples scored than asked for) is marked and listed unranked below the
+ranked rows unless ``include_partial``. Columns are the
 few headline metrics the task's family declares in its ``eval.yaml`` (or the ``--metric`` names
 asked for), each with its 95% interval where the log has one: ``<metric>_ci_low``/
 ``<metric>_ci_high`` as the task computed them, else ``<metric>_stderr`` as a normal interval;
@@ -17,6 +18,12 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from research_taste.reporting.controlled import (
+    controlled_for,
+    controlled_text,
+    ranking_metric,
+    ranking_note,
+)
 from research_taste.reporting.families import TaskReportSpec, task_specs
 from research_taste.reporting.paths import scrub_text
 from research_taste.reporting.runs import LOCATION_ARG_SUFFIXES, Run
@@ -162,17 +169,22 @@ def table_rows(
     """Header plus one ranked line of cells per row (the Markdown tables)."""
     spec = task_specs()[task]
     keys = varying_keys(rows)
-    header = ["rank", "model", "configuration", "samples", *metrics, *ANSWER_SHAPE]
-    header += ["other failures", "tokens", "cost (USD)", "date"]
+    control = controlled_for(task, metrics)  # beside the raw headline, with its n
+    controlled = [control.column] if control else []
+    header = ["rank", "model", "configuration", "samples", *metrics[:1], *controlled]
+    header += [*metrics[1:], *ANSWER_SHAPE, "other failures", "tokens", "cost (USD)", "date"]
     lines = [header]
-    for rank, run in ranked(rows, metrics[0] if metrics else None, include_partial):
+    by = ranking_metric(task, rows, metrics, include_partial)
+    for rank, run in ranked(rows, by, include_partial):
         lines.append(
             [
                 rank,
                 run.model,
                 config_label(run, keys),
                 run.counts,
-                *(cell(run, name).text() for name in metrics),
+                *(cell(run, name).text() for name in metrics[:1]),
+                *([controlled_text(run, control)] if control else []),
+                *(cell(run, name).text() for name in metrics[1:]),
                 *(answer_shape(run, name) for name in ANSWER_SHAPE),
                 failure_text(run, spec),
                 str(run.tokens),
@@ -223,8 +235,10 @@ def leaderboards_markdown(
         spec = task_specs()[task]
         metrics = columns_for(task, task_rows, requested)
         note = partial_note(task_rows, include_partial)
+        order = ranking_note(task, task_rows, metrics, include_partial)
         sections.append(
             f"### {task} ({spec.title}, version {spec.version})\n\n"
+            + (f"{order}\n\n" if order else "")
             + markdown_table(table_rows(task, task_rows, metrics, include_partial))
             + (f"\n\n{note}" if note else "")
         )

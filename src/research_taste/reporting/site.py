@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
+from research_taste.reporting.controlled import controlled_for, controlled_text, ranking_metric
 from research_taste.reporting.families import TaskReportSpec
 from research_taste.reporting.leaderboard import (
     ANSWER_SHAPE,
@@ -99,16 +100,19 @@ def leaderboard_html(
     """The task's compact ranked table; ``links`` maps a run's log to its transcript URL."""
     shown, rest = metrics[:MAIN_METRICS], metrics[MAIN_METRICS:]
     keys = varying_keys(rows)
-    head = ["#", "model", "samples", *shown, "unparsed", "re-asked", "transcripts"]
-    widths = ["2.5em", "22%", "6em", *(["auto"] * len(shown)), "6.5em", "6.5em", "7.5em"]
-    numeric = {0, 2, *range(3, 3 + len(shown) + 2)}
+    control = controlled_for(spec.task, metrics)  # beside the raw headline, with its n
+    figures = [*shown[:1], *([control.column] if control else []), *shown[1:]]
+    head = ["#", "model", "samples", *figures, "unparsed", "re-asked", "transcripts"]
+    widths = ["2.5em", "22%", "6em", *(["auto"] * len(figures)), "6.5em", "6.5em", "7.5em"]
+    numeric = {0, 2, *range(3, 3 + len(figures) + 2)}
     cols = "".join(f"<col style='width:{w}'>" for w in widths)
     header = "".join(
         f"<th class='num'>{_breakable(h)}</th>" if i in numeric else f"<th>{_breakable(h)}</th>"
         for i, h in enumerate(head)
     )
     out = [f"<table class='leaderboard'><colgroup>{cols}</colgroup><tr>{header}</tr>"]
-    for rank, run in ranked(rows, metrics[0] if metrics else None, include_partial):
+    by = ranking_metric(spec.task, rows, metrics, include_partial)
+    for rank, run in ranked(rows, by, include_partial):
         config = config_label(run, keys)
         model = _e(run.model)
         if run.partial:
@@ -119,7 +123,9 @@ def leaderboard_html(
             f"<td class='num'>{_e(rank)}</td>",
             f"<td>{model}</td>",
             f"<td class='num'>{_e(f'{run.completed_samples}/{run.total_samples}')}</td>",
-            *(f"<td class='num'>{_cell_html(cell(run, name))}</td>" for name in shown),
+            *(f"<td class='num'>{_cell_html(cell(run, name))}</td>" for name in shown[:1]),
+            *([f"<td class='num'>{_e(controlled_text(run, control))}</td>"] if control else []),
+            *(f"<td class='num'>{_cell_html(cell(run, name))}</td>" for name in shown[1:]),
             *(f"<td class='num'>{_e(answer_shape(run, name))}</td>" for name in ANSWER_SHAPE),
             f"<td><a href='{_e(links[run.log])}'>open</a></td>",
         ]

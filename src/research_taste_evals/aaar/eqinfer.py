@@ -19,8 +19,10 @@ from research_taste_evals.aaar.dataset.eqinfer import (
 )
 from research_taste_evals.aaar.decoding import EQINFER_MAX_TOKENS, upstream_decoding
 from research_taste_evals.aaar.parsing import FaithfulReader
+from research_taste_evals.aaar.recall import EQINFER_UNDATED
 from research_taste_evals.aaar.scorer.eqinfer import eqinfer_binary_scorer, eqinfer_choice_scorer
 from research_taste_evals.aaar.solvers import eqinfer_solver
+from research_taste_evals.core.dates import undated_source
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.task_args import checked_arguments
 
@@ -59,5 +61,6 @@ def eqinfer(
         scorer=eqinfer_binary_scorer(faithful_reader) if binary else eqinfer_choice_scorer(),
         config=upstream_decoding(EQINFER_MAX_TOKENS),
         version=task_version(__file__, "eqinfer"),
-        metadata=eqinfer_metadata(arguments, len(records), resolved),
+        metadata=eqinfer_metadata(arguments, len(records), resolved)
+        | undated_source("eqinfer", EQINFER_UNDATED),
     )

@@ -51,11 +51,10 @@ def expdesign(
     embedding_model: str = S_METRIC_MODEL,
     embedding_revision: str | None = None,
     embedding_device: str = "cpu",
+    knowledge_cutoff: str | None = None,
 ) -> Task:
-    """AAAR-1.0 ExpDesign: propose a paper's experiments and explain the authors' ones.
-
-    Judge: ``judge_model`` > the ``grader`` role > GPT-4o (the paper's).
-    """
+    """AAAR-1.0 ExpDesign: propose a paper's experiments and explain the authors' ones
+    (judge: ``judge_model`` > the ``grader`` role > GPT-4o, the paper's)."""
     arguments = dict(locals())
     load_word_counting(word_counting)
     # Fail early, in order: data, judge (built by name: inspect eval), embedder (shared).
@@ -64,16 +63,16 @@ def expdesign(
     embedder = aaar_embedder(embedding_model, embedding_revision, embedding_device)
     embedding = (embedding_model, embedding_revision, embedding_device)
     return Task(
-        dataset=expdesign_dataset(records, context_words, word_counting),
+        dataset=expdesign_dataset(records, context_words, word_counting, resolved.path),
         # The judge is resolved first: a missing key stops before the evaluated model's call.
         solver=[
             roles_ready(judge_spec(judge_model)),
-            expdesign_solver(explain_mode, explanation_retries),
+            expdesign_solver(explain_mode, explanation_retries, knowledge_cutoff),
         ],
         scorer=expdesign_scorer(judge_model, *embedding, judge_prompt, judge_cache),
         config=upstream_decoding(EXPDESIGN_MAX_TOKENS),
         version=task_version(__file__, "expdesign"),
         metadata=expdesign_metadata(
-            arguments, len(records), resolved, embedder, JUDGE_DECODING, DEFAULT_JUDGE_MODEL
+            arguments, records, resolved, embedder, JUDGE_DECODING, DEFAULT_JUDGE_MODEL
         ),
     )

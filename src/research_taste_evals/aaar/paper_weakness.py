@@ -23,6 +23,7 @@ from research_taste_evals.aaar.embedding_models import ITF_IDF_MODEL, S_METRIC_M
 from research_taste_evals.aaar.metrics import FULL_WEAKNESS_PAPERS, mean_keeping_epoch_lists
 from research_taste_evals.aaar.scorer.paper_weakness import weakness_scorer
 from research_taste_evals.aaar.solvers import weakness_solver
+from research_taste_evals.core.cutoff import CutoffReader, parse_cutoff_arg, record_cutoff
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.task_args import checked_arguments
 from research_taste_evals.core.text import WordCounting, load_word_counting
@@ -40,9 +41,11 @@ def paper_weakness(
     embedding_revision: str | None = None,
     itf_idf_revision: str | None = None,
     embedding_device: str = "cpu",
+    knowledge_cutoff: str | None = None,
 ) -> Task:
     """AAAR-1.0 PaperWeakness: list a submission's weaknesses; compared with its reviewers'."""
     arguments = dict(locals())
+    cutoff = parse_cutoff_arg(knowledge_cutoff, "paper_weakness")
     load_word_counting(word_counting)
     # Data first: bad data then fails before the embedders open their cache files.
     records, resolved = load_weakness_records(data_path)
@@ -52,7 +55,10 @@ def paper_weakness(
     models = (embedding_model, itf_idf_model, embedding_revision, itf_idf_revision)
     return Task(
         dataset=weakness_dataset(records),
-        solver=weakness_solver(split, window_words, word_counting),
+        solver=[
+            record_cutoff(CutoffReader("paper_weakness", cutoff)),
+            weakness_solver(split, window_words, word_counting),
+        ],
         scorer=weakness_scorer(*models, embedding_device),
         # ITF-IDF compares lists of the same run: keep every epoch's lists (see metrics.py).
         epochs=Epochs(1, mean_keeping_epoch_lists()),

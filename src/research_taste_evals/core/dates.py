@@ -15,11 +15,14 @@ So an item is post-cutoff only when every day it could have been published is af
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from research_taste_evals.core.data import DataError
+
+logger = logging.getLogger(__name__)
 
 # New-style arXiv ids (April 2007 on): YYMM.NNNN or YYMM.NNNNN, optional version.
 _ARXIV_NEW = re.compile(r"^(?:arxiv:)?(\d{2})(\d{2})\.\d{4,5}(?:v\d+)?$", re.IGNORECASE)
@@ -150,3 +153,13 @@ def date_range(dates: Iterable[ItemDate | None]) -> tuple[str, str] | None:
         (d for d in dates if d is not None), key=lambda d: (d.year, d.month or 0, d.day or 0)
     )
     return (str(known[0]), str(known[-1])) if known else None
+
+
+def undated_source(task: str, why: str) -> dict[str, str]:
+    """For a task whose source dates none of its items: one log line, and its metadata field.
+
+    Such a task has no post-cutoff twins (nothing to compare with a cutoff); the log says so
+    once, at task build, and the task's metadata records ``item_dates: "none: <why>"``.
+    """
+    logger.info("%s: no post-cutoff metrics: the items carry no dates (%s)", task, why)
+    return {"item_dates": f"none: {why}"}

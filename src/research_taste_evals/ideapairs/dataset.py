@@ -16,6 +16,7 @@ from typing import Any, Literal
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from research_taste_evals.core.data import DataError, sha256_of
+from research_taste_evals.core.dates import date_range
 from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.ideapairs.pairs_schema import PairRecord, read_pairs
@@ -24,6 +25,7 @@ from research_taste_evals.ideapairs.prompts import (
     PAPER_PROMPT,
     direction_fields,
 )
+from research_taste_evals.ideapairs.recall import idea_date
 
 SplitChoice = Literal["test", "train", "all"]
 PromptChoice = Literal["paper", "reasoning"]
@@ -93,8 +95,11 @@ def record_to_sample(original: PairRecord, swapped: PairRecord, prompt: str = "p
 
     Reads from each record: ``pair_id``, ``benchmark_id``, ``benchmark``, ``goal``, ``tier``,
     ``delta_sigma``, ``split``, ``bucket``, ``label`` and, of ``idea_a``/``idea_b``:
-    ``idea_id``, ``text``, ``text_source``, ``year``, ``unified_score``; optional ``metric`` and
-    ``lower_is_better`` (the prompt states the direction when lower is better).
+    ``idea_id``, ``text``, ``text_source``, ``year``, ``paper_date``, ``unified_score``, and
+    ``method``/``paper_title`` (never shown: the recognition probe's answer key); optional
+    ``metric`` and ``lower_is_better`` (the prompt states the direction when lower is better).
+    Each idea's ``date`` is its paper's, as precise as the file gives it (``paper_date``, else
+    ``year``): a pair is post-cutoff when both are after the model's cutoff (``recall.py``).
 
     The input is the original order's prompt; the swapped prompt is rebuilt by the solver from
     the metadata. ``longer_better``/``newer_better`` (None on a tie) feed the bias report.
@@ -106,6 +111,9 @@ def record_to_sample(original: PairRecord, swapped: PairRecord, prompt: str = "p
             "text": idea.text,
             "text_source": idea.text_source,
             "year": idea.year,
+            "date": str(idea_date(idea.paper_date, idea.year, idea.idea_id)),
+            "method": idea.method,
+            "paper_title": idea.paper_title,
             "unified_score": idea.unified_score,
             "words": len(idea.text.split()),
         }
@@ -184,6 +192,7 @@ def load_pairs(
         )
     path = Path(pairs_file).expanduser()
     records = read_pairs(path)
+    check_dates(records, path)
     by_pair: dict[str, dict[str, PairRecord]] = {}
     for record in records:
         if (split == "all" or record.split == split) and record.tier in tiers:
@@ -225,8 +234,31 @@ def load_pairs(
             "idea_text_sources": sources,
             # Method name + paper title: the model can recognise the paper and recall its result.
             "identity_leak": "method_and_title" in sources,
+            "item_dates": dates_note(records),
         },
     )
+
+
+def check_dates(records: Sequence[PairRecord], path: Path) -> None:
+    """Every idea's ``paper_date`` is a date (``year`` is required by the schema).
+
+    Raises:
+        DataError: naming the file, the record and the field of the first bad date.
+    """
+    for record in records:
+        for side in ("idea_a", "idea_b"):
+            idea = getattr(record, side)
+            where = f"{path}: record {record.record_id}: field '{side}.paper_date'"
+            idea_date(idea.paper_date, idea.year, where)
+
+
+def dates_note(records: Sequence[PairRecord]) -> str:
+    """How the ideas are dated, for the log's metadata (``item_dates``)."""
+    ideas = {i.idea_id: i for r in records for i in (r.idea_a, r.idea_b)}
+    with_day = sum(1 for idea in ideas.values() if idea.paper_date)
+    dated = date_range(idea_date(i.paper_date, i.year, i.idea_id) for i in ideas.values())
+    span = f"{dated[0]} to {dated[1]}" if dated else "none"
+    return f"{len(ideas)} ideas, {with_day} with paper_date, the rest by year; {span}"
 
 
 def ranking_samples(records: Sequence[PairRecord], prompt: str) -> list[Sample]:

@@ -17,6 +17,7 @@ from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Metric
 
 from research_taste_evals.core.answers import DEFAULT_REASK
+from research_taste_evals.core.cutoff import parse_cutoff_arg
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_SEED, import_scipy
 from research_taste_evals.core.task_args import checked_arguments
@@ -36,8 +37,9 @@ from research_taste_evals.ideapairs.metrics import (
     leaderboard_ranking,
     tier_accuracy,
 )
+from research_taste_evals.ideapairs.recall import recall_controls
 from research_taste_evals.ideapairs.scorer import idea_pairs_scorer
-from research_taste_evals.ideapairs.solvers import TOP_LOGPROBS, judge_both_orders
+from research_taste_evals.ideapairs.solvers import TOP_LOGPROBS, idea_pairs_solver
 
 ReasoningEffort = Literal["minimal", "low", "medium", "high"]
 REASONING_EFFORTS: tuple[ReasoningEffort, ...] = ("minimal", "low", "medium", "high")
@@ -56,13 +58,20 @@ def idea_pairs(
     bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
     prompt: PromptChoice = "paper",
     mode: ModeChoice = "pairs",
+    knowledge_cutoff: str | None = None,
+    recall_probe: bool = True,
 ) -> Task:
-    """Idea pairs: predict which of two ideas scores higher on a benchmark (both orders judged)."""
+    """Idea pairs: predict which of two ideas scores higher on a benchmark (both orders judged).
+
+    ``knowledge_cutoff`` (YYYY-MM-DD) overrides the model's cutoff from Inspect's model info;
+    ``recall_probe`` asks the model once per idea which paper it describes (``recall.py``).
+    """
     arguments = dict(locals())
+    cutoff = parse_cutoff_arg(knowledge_cutoff, "idea_pairs")
     loaded = load_pairs(pairs_file, split, parse_tiers(tiers), prompt, mode)
     return Task(
         dataset=loaded.dataset,
-        solver=judge_both_orders(logprobs=logprobs, prompt=prompt, reask=reask),
+        solver=idea_pairs_solver(cutoff, recall_probe, logprobs, prompt, reask),
         scorer=idea_pairs_scorer(),
         metrics=_metrics(mode, bootstrap_resamples, bootstrap_seed),
         config=GenerateConfig(reasoning_effort=reasoning_effort),
@@ -80,6 +89,7 @@ def _metrics(mode: str, resamples: int, seed: int) -> list[Metric | dict[str, li
         tier_accuracy() if mode == "pairs" else leaderboard_ranking(),
         calibration(),
         bias_report(resamples=resamples, seed=seed),
+        recall_controls(),
     ]
 
 
@@ -104,4 +114,8 @@ def _metadata(arguments: Mapping[str, Any], loaded: Mapping[str, Any]) -> dict[s
         "bootstrap_resamples": arguments["bootstrap_resamples"],
         "bootstrap_seed": arguments["bootstrap_seed"],
         "chance_accuracy": 0.25,
+        "knowledge_cutoff_arg": (
+            None if arguments["knowledge_cutoff"] is None else str(arguments["knowledge_cutoff"])
+        ),
+        "recall_probe": arguments["recall_probe"],
     }

@@ -96,11 +96,12 @@ def accuracy_summary(scores: list[SampleScore]) -> dict[str, float]:
     }
 
 
-def _with_ci(scores: list[SampleScore]) -> dict[str, float]:
+def accuracy_with_ci(scores: list[SampleScore]) -> dict[str, float]:
     """The accuracy figures and a seeded 95% percentile bootstrap CI of accuracy over pairs.
 
     Small test splits are common here (the NLP-progress build has 10 test pairs): the CI
-    says how little such a split can tell apart.
+    says how little such a split can tell apart. The recall twins (``recall.py``) apply it to
+    their subsets.
     """
     import numpy as np
 
@@ -125,7 +126,7 @@ def consistency_accuracy() -> Metric:
 
     def compute(scores: list[SampleScore]) -> Value:
         keys = [*ACCURACY_KEYS, "pairs", "accuracy/ci_low", "accuracy/ci_high"]
-        return _guarded("consistency_accuracy", keys, lambda: _with_ci(scores))
+        return _guarded("consistency_accuracy", keys, lambda: accuracy_with_ci(scores))
 
     return compute
 

@@ -15,7 +15,9 @@ probability that the original order's Idea B is better, scored against y of the 
 answer was asked again), ``original_correct``,
 ``swapped_correct``, ``verdict`` (+1 consistent and right, -1 consistent and wrong, 0
 otherwise), ``p_debiased`` (NaN without both probabilities), ``p_from_logprobs`` (share of the
-two probabilities read from logprobs; NaN without them) and ``y``.
+two probabilities read from logprobs; NaN without them) and ``y``. ``Score.metadata`` carries
+the recall fields (``core/recall_metrics.py``: the cutoff, ``post_cutoff``, each idea's
+recognition) that ``recall.py``'s twins read.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from inspect_ai.solver import TaskState
 
 from research_taste_evals.core.answers import reasked
 from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
+from research_taste_evals.core.recall_metrics import recall_score_metadata
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.ideapairs.answers import parse_answer, parse_confidence
 from research_taste_evals.ideapairs.dataset import ORDERS
@@ -36,6 +39,7 @@ from research_taste_evals.ideapairs.metrics import (
     consistency_accuracy,
     tier_accuracy,
 )
+from research_taste_evals.ideapairs.recall import pair_dates, recall_controls
 from research_taste_evals.ideapairs.solvers import ANSWERS_KEY
 
 
@@ -113,6 +117,7 @@ def pair_value(
         tier_accuracy(),
         calibration(),
         bias_report(),
+        recall_controls(),
     ]
 )
 def idea_pairs_scorer() -> Scorer:
@@ -140,7 +145,7 @@ def idea_pairs_scorer() -> Scorer:
             ),
             # The typed reason every family uses for an answer that did not parse.
             reason=INVALID_RESPONSE_FORMAT if value["unparsed"] else None,
-            metadata=details,
+            metadata=details | recall_score_metadata(state, pair_dates(state.metadata)),
         )
 
     return score

@@ -10,6 +10,7 @@ the calls go through the evaluated model.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import math
 import re
 from functools import partial
@@ -19,9 +20,12 @@ from inspect_ai.model import ChatMessageUser, GenerateConfig, ModelOutput, get_m
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from research_taste_evals.core.answers import DEFAULT_REASK, last_parses, until_parsed
+from research_taste_evals.core.cutoff import CutoffReader, record_cutoff
+from research_taste_evals.core.recognition import RecallProbe, recall_probe
 from research_taste_evals.core.transient import generate_retrying
 from research_taste_evals.ideapairs.answers import parse_answer
 from research_taste_evals.ideapairs.dataset import ORDERS, forecast_prompt
+from research_taste_evals.ideapairs.recall import TASK, pair_ideas
 
 TOP_LOGPROBS = 5
 ANSWERS_KEY = "answers"
@@ -163,3 +167,21 @@ def judge_both_orders(
         return state
 
     return solve
+
+
+def idea_pairs_solver(
+    cutoff: dt.date | None,
+    probe: bool = True,
+    logprobs: bool = True,
+    prompt: str = "paper",
+    reask: int = DEFAULT_REASK,
+) -> list[Solver]:
+    """The model's cutoff, the recognition probe (once per idea per run; ``probe``) and the judge.
+
+    The probe shows exactly each idea's text as the judge reads it (``recall.py``); the cutoff
+    is read when the task runs, from the model evaluated (``core/cutoff.py``).
+    """
+    steps = [record_cutoff(CutoffReader(TASK, cutoff))]
+    if probe:
+        steps.append(recall_probe(RecallProbe(), pair_ideas))
+    return [*steps, judge_both_orders(logprobs=logprobs, prompt=prompt, reask=reask)]

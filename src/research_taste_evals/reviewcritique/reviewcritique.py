@@ -10,6 +10,7 @@ from __future__ import annotations
 from inspect_ai import Task, task
 
 from research_taste_evals.core.answers import DEFAULT_REASK
+from research_taste_evals.core.dates import undated_source
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.core.task_args import checked_arguments
@@ -24,6 +25,11 @@ from research_taste_evals.reviewcritique.explanation import PAPER_BERTSCORE_MODE
 from research_taste_evals.reviewcritique.metrics import reviewcritique_metrics
 from research_taste_evals.reviewcritique.scorer import reviewcritique_scorer
 from research_taste_evals.reviewcritique.solvers import critique_solver
+
+# Why this task has no post-cutoff twin (logged once at build, in the task's metadata).
+REVIEWCRITIQUE_UNDATED = (
+    "ReviewCritique's records carry a title, decision, paper text and reviews, but no date or venue"
+)
 
 
 @task
@@ -55,5 +61,7 @@ def review_critique(
         scorer=reviewcritique_scorer(bert),
         metrics=[reviewcritique_metrics(bootstrap_resamples, bootstrap_seed, bert.baseline_f1)],
         version=task_version(__file__, "review_critique"),
-        metadata=reviewcritique_metadata(arguments, reviews, resolved, duplicates, bert),
+        metadata=reviewcritique_metadata(arguments, reviews, resolved, duplicates, bert)
+        # No post-cutoff twin: README, "Recall and contamination".
+        | undated_source("review_critique", REVIEWCRITIQUE_UNDATED),
     )

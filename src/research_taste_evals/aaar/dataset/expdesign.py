@@ -9,7 +9,7 @@ experiment list with its one-to-one explanation list.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +25,12 @@ from research_taste_evals.aaar.decoding import (
 )
 from research_taste_evals.aaar.embedding_models import S_METRIC_MODEL, is_paper_model
 from research_taste_evals.aaar.prompts import UPSTREAM_LIST_ITEM
+from research_taste_evals.aaar.recall import ITEM_DATES_KEY, arxiv_dates, dates_metadata
 from research_taste_evals.core.data import (
     HubFolder,
     ResolvedData,
 )
+from research_taste_evals.core.dates import ItemDate, undated_source
 from research_taste_evals.core.embeddings import Embedder
 from research_taste_evals.core.provenance import provenance
 from research_taste_evals.core.text import (
@@ -99,7 +101,10 @@ def load_expdesign_records(
 
 
 def record_to_sample(
-    record: ExpDesignRecord, context_words: int, counting: WordCounting = "nltk"
+    record: ExpDesignRecord,
+    context_words: int,
+    counting: WordCounting = "nltk",
+    date: ItemDate | None = None,
 ) -> Sample:
     """One sample per paper: input = the first ``context_words`` words of the context.
 
@@ -107,7 +112,8 @@ def record_to_sample(
     ``context_words`` NLTK tokens and detokenized, as its ``cut_word``; or whitespace words) and
     both ``output`` lists, which go to metadata: the experiments are the reference for
     En-Precision/Recall and the ORACLE list the model explains; the explanations are the
-    reference for S-Match and ROUGE.
+    reference for S-Match and ROUGE. ``date`` (from the arXiv id, ``aaar/recall.py``) goes to
+    ``item_dates`` (empty for an undated source).
     """
     experiments = record.output.experiments
     return Sample(
@@ -118,16 +124,28 @@ def record_to_sample(
             "paper_id": record.id,
             "experiments": experiments,
             "explanations": record.output.explanations,
+            ITEM_DATES_KEY: [str(date)] if date else [],
         },
     )
 
 
 def expdesign_dataset(
-    records: list[ExpDesignRecord], context_words: int, counting: WordCounting = "nltk"
+    records: list[ExpDesignRecord],
+    context_words: int,
+    counting: WordCounting = "nltk",
+    root: Path | str | None = None,
 ) -> MemoryDataset:
-    """Build the dataset, one sample per paper, in paper-id order."""
+    """Build the dataset, one sample per paper, in paper-id order.
+
+    With ``root`` (the data's folder, named in errors) each paper is dated by its arXiv id
+    (``aaar/recall.py``: one record without one among dated records is a ``DataError``).
+    """
+    dated = (arxiv_dates([r.id for r in records], root) if root is not None else None) or {}
     return MemoryDataset(
-        samples=[record_to_sample(record, context_words, counting) for record in records],
+        samples=[
+            record_to_sample(record, context_words, counting, dated.get(record.id))
+            for record in records
+        ],
         name="expdesign",
     )
 
@@ -143,13 +161,20 @@ def extract_list_items(answer: str) -> list[str]:
 
 def expdesign_metadata(
     arguments: Mapping[str, Any],
-    papers: int,
+    records: Sequence[ExpDesignRecord],
     resolved: ResolvedData,
     embedder: Embedder,
     judge_decoding: Mapping[str, Any],
     default_judge: str,
 ) -> dict[str, Any]:
-    """The ``expdesign`` task's metadata: the provenance block and the run's settings."""
+    """The ``expdesign`` task's metadata: the provenance block, the run's settings and the
+    papers' date range (``item_dates``; an undated source says so once in the log)."""
+    dates = arxiv_dates([record.id for record in records], resolved.path)
+    dates_note = (
+        dates_metadata(list(dates.values()))
+        if dates
+        else undated_source("expdesign", "no record id is an arXiv id")
+    )
     judge_prompt, explain_mode = arguments["judge_prompt"], arguments["explain_mode"]
     return {
         **provenance(
@@ -181,5 +206,5 @@ def expdesign_metadata(
         ),
         "judge_model": arguments["judge_model"] or f"role:grader (default {default_judge})",
         "judge_prompt": judge_prompt,
-        "papers": papers,
-    }
+        "papers": len(records),
+    } | dates_note

@@ -22,6 +22,7 @@ from research_taste_evals.aaar.decoding import (
     upstream_decoding,
 )
 from research_taste_evals.aaar.embedding_models import ITF_IDF_MODEL, S_METRIC_MODEL, is_paper_model
+from research_taste_evals.aaar.recall import ITEM_DATES_KEY, dates_metadata, venue_year
 from research_taste_evals.core.data import (
     HubFolder,
     ResolvedData,
@@ -134,6 +135,7 @@ def record_to_sample(record: WeaknessRecord) -> Sample:
 
     Reads ``ID``, ``input.title``, ``input.abstractText``, ``input.sections[].heading/text``
     and ``output`` (the reviewers' weakness lists, the reference of S-Precision/Recall).
+    ``item_dates`` holds the venue year of the source folder (``aaar/recall.py``).
     Reviewers whose list is empty are kept here and skipped by the metric, as upstream does.
     """
     text = paper_text(record.input)
@@ -146,6 +148,8 @@ def record_to_sample(record: WeaknessRecord) -> Sample:
             "track": record.track,
             "reviewer_weaknesses": record.output,
             "paper_words": len(text.split()),
+            # The venue year: every paper of the source is an ICLR 2023 submission.
+            ITEM_DATES_KEY: [str(venue_year(WEAKNESS_FOLDER))],
         },
     )
 
@@ -164,7 +168,8 @@ def weakness_metadata(
     resolved: ResolvedData,
     embedders: tuple[Embedder, Embedder],
 ) -> dict[str, Any]:
-    """The ``paper_weakness`` task's metadata (``embedders``: the S-metric and ITF-IDF ones)."""
+    """The ``paper_weakness`` task's metadata (``embedders``: the S-metric and ITF-IDF ones),
+    with the papers' date (``item_dates``: the venue year)."""
     s_embedder, itf_embedder = embedders
     return {
         **provenance(
@@ -194,4 +199,4 @@ def weakness_metadata(
         "word_counting": arguments["word_counting"],
         "papers": papers,
         "itf_idf_full_set": full_set,
-    }
+    } | dates_metadata([venue_year(WEAKNESS_FOLDER)])

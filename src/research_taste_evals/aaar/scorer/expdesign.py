@@ -49,6 +49,7 @@ from research_taste_evals.aaar.metrics import (
 )
 from research_taste_evals.aaar.parsing import judge_decision
 from research_taste_evals.aaar.prompts import ENTAILMENT_PROMPTS, ENTAILMENT_SYSTEM
+from research_taste_evals.aaar.recall import post_cutoff_twin, recall_fields
 from research_taste_evals.aaar.similarity import rouge_scorer_instance, rouge_scores, s_match
 from research_taste_evals.aaar.solvers import (
     EXPLANATION_ATTEMPTS_KEY,
@@ -217,6 +218,7 @@ async def judge_lists(
 @scorer(
     metrics=[
         en_f1(),
+        post_cutoff_twin("en_f1"),
         en_precision(),
         en_recall(),
         faithful_en_f1(),
@@ -317,7 +319,8 @@ def expdesign_scorer(
                 "explanation_attempts": state.store.get(EXPLANATION_ATTEMPTS_KEY),
                 "embedding_model": embedder.model_id,
                 "embedding_revision": embedder.revision,
-            },
+            }
+            | recall_fields(state),
         )
 
     return score

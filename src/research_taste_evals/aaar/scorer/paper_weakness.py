@@ -29,6 +29,7 @@ from research_taste_evals.aaar.metrics import (
     s_precision,
     s_recall,
 )
+from research_taste_evals.aaar.recall import post_cutoff_twin, recall_fields
 from research_taste_evals.aaar.similarity import soft_precision_recall, with_placeholder
 from research_taste_evals.aaar.solvers import PIECE_ANSWERS_KEY, PREDICTED_WEAKNESSES_KEY
 from research_taste_evals.core.metrics import answer_shape, empty_prediction_rate
@@ -38,6 +39,7 @@ from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
 @scorer(
     metrics=[
         s_f1(),
+        post_cutoff_twin("s_f1"),
         s_precision(),
         s_recall(),
         itf_idf_score(),
@@ -93,7 +95,8 @@ def weakness_scorer(
                 "itf_idf_embedding_model": itf_embedder.model_id,
                 "itf_idf_embedding_revision": itf_embedder.revision,
                 ITF_IDF_EMBEDDINGS_KEY: pack_embeddings(itf_embeddings),
-            },
+            }
+            | recall_fields(state),
         )
 
     return score

@@ -1,0 +1,102 @@
+"""AAAR-1.0's recall control: each headline also on the papers published after the model's cutoff.
+
+A model that read a paper (or its reviews) before its knowledge cutoff can answer from memory.
+Each dated task carries its papers' dates and reports its headline (the first metric of its
+``eval.yaml`` entry) on the post-cutoff papers only, from the same answers
+(``<headline>_post_cutoff``, ``post_cutoff_samples``; ``core/recall_metrics.py``):
+
+- ExpDesign: the paper's arXiv id (``2104.08821``: April 2021, its first version's month) is
+  its folder name and record ``id``. A source whose every id is an arXiv id is dated; one
+  record without one in it is a ``DataError`` naming it; a source with none (a local copy with
+  other ids, the demo) is undated, said once in the log, and its twins are NaN;
+- PaperWeakness: ICLR 2023 submissions, dated by the venue year (2023; compared by year, so
+  post-cutoff only for a cutoff in 2022 or earlier). The submissions and their reviews were
+  public on OpenReview from late 2022: the venue year is the source's only date;
+- EqInfer (equations without their paper) and ReviewCritique carry no dates: no twins.
+
+No recognition probe here (the texts are whole papers, not short descriptions).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.scorer import Metric, SampleScore, Value, metric
+from inspect_ai.solver import TaskState
+
+from research_taste_evals.core.cutoff import cutoff_fields, state_cutoff
+from research_taste_evals.core.data import DataError
+from research_taste_evals.core.dates import ItemDate, date_range, parse_item_date
+from research_taste_evals.core.metrics import key_mean
+from research_taste_evals.core.recall_metrics import post_cutoff_values
+
+ITEM_DATES_KEY = "item_dates"  # sample metadata: the dates (as written) of what it shows
+_ARXIV_ID = re.compile(r"^(?:arxiv:)?\d{4}\.\d{4,5}(?:v\d+)?$", re.IGNORECASE)
+_VENUE_YEAR = re.compile(r"_((?:19|20)\d\d)$")
+EQINFER_UNDATED = (
+    "EqInfer's records are equations in their LaTeX context, with no paper id, venue or date"
+)
+
+
+def arxiv_dates(
+    ids: Sequence[str], root: Path | str, task: str = "expdesign"
+) -> dict[str, ItemDate] | None:
+    """Each paper's date from its arXiv id; None when no id is an arXiv id (undated source).
+
+    Raises:
+        DataError: some ids are arXiv ids and one is not, naming the record and the field.
+    """
+    dated = {paper: parse_item_date(paper) for paper in ids if _ARXIV_ID.match(paper.strip())}
+    if not dated:
+        return None
+    undated = [paper for paper in ids if paper not in dated]
+    if undated:
+        raise DataError(
+            f"{root}: record '{undated[0]}' ({undated[0]}/data_text.json): field 'id' is not an "
+            f"arXiv id (YYMM.NNNNN), so the paper has no date, while {len(dated)} other records' "
+            f"ids date them ({len(undated)} such records)"
+        )
+    return {paper: date for paper, date in dated.items() if date is not None}
+
+
+def venue_year(folder: str) -> ItemDate:
+    """The venue year a source folder names (``Paper_Weakness/ICLR_2023`` -> 2023)."""
+    match = _VENUE_YEAR.search(folder.rstrip("/"))
+    if not match:
+        raise ValueError(f"{folder}: names no venue year (expected a suffix like _2023)")
+    return ItemDate(int(match.group(1)))
+
+
+def dates_metadata(dates: Sequence[ItemDate]) -> dict[str, str]:
+    """The task metadata's ``item_dates``: the papers' date range, as precise as the source."""
+    span = date_range(dates)
+    return {ITEM_DATES_KEY: f"{span[0]} to {span[1]}" if span else "none"}
+
+
+def sample_dates(state: TaskState) -> list[ItemDate | None]:
+    """The dates the sample's metadata carries (empty for an undated source)."""
+    return [parse_item_date(value) for value in state.metadata.get(ITEM_DATES_KEY) or []]
+
+
+def recall_fields(state: TaskState) -> dict[str, Any]:
+    """``Score.metadata`` fields: the run's cutoff, its source, and ``post_cutoff``.
+
+    An undated sample has ``post_cutoff`` None (never counted as post-cutoff).
+    """
+    return cutoff_fields(state_cutoff(state), sample_dates(state))
+
+
+@metric
+def post_cutoff_twin(headline: str) -> Metric:
+    """``<headline>_post_cutoff`` (the headline's mean over post-cutoff papers) and their count.
+
+    Both NaN when no cutoff is known or the source is undated.
+    """
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return post_cutoff_values(scores, headline, key_mean(headline))  # type: ignore[arg-type]
+
+    return compute
