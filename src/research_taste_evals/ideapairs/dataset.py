@@ -32,7 +32,6 @@ PromptChoice = Literal["paper", "reasoning"]
 ModeChoice = Literal["pairs", "ranking"]
 PROMPTS: dict[str, str] = {"paper": PAPER_PROMPT, "reasoning": FORECAST_PROMPT}
 SMALL_SPLIT_PAIRS = 100  # below this, the accuracy's CI is wide: the task warns
-SPLITS: tuple[SplitChoice, ...] = ("test", "train", "all")
 logger = logging.getLogger(__name__)
 ALL_TIERS = (1, 2, 3)
 RANKING_MIN_IDEAS = 3  # appendix B.10: leaderboards with at least 3 unique ideas

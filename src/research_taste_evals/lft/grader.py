@@ -53,7 +53,6 @@ LFT_GRADER_REPEATS = 10
 # give 4.5, which is below the feasibility line); "lower" takes the lower one, keeping the
 # report's integer scale (s in N, 0..10) and never rounding a split panel up.
 MedianRule = Literal["midpoint", "lower"]
-MEDIAN_RULES: tuple[MedianRule, ...] = ("midpoint", "lower")
 DEFAULT_MEDIAN_RULE: MedianRule = "midpoint"
 SELF_GRADING_MESSAGE = (
     "No 'grader' model role is bound, so the evaluated model would grade its own solutions "

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from inspect_ai.model import (
     CachePolicy,
@@ -53,7 +53,7 @@ from research_taste_evals.lft.prompts import LFT_SYSTEM, NUDGE_REQUIREMENT_LINE
 from research_taste_evals.lft.rubric import MAX_LEVEL, rubric_from_metadata
 
 FollowUp = Literal["none", "static", "critique", "nudge"]
-FOLLOWUP_MODES: tuple[FollowUp, ...] = ("none", "static", "critique", "nudge")
+FOLLOWUP_MODES: tuple[FollowUp, ...] = get_args(FollowUp)
 CRITIC_ROLE = "critic"
 DEFAULT_FOLLOWUP_ROUNDS = 1
 DEFAULT_MAX_NUDGES = 10  # a cap, so a model that never improves cannot loop forever

@@ -17,7 +17,7 @@ import datetime as dt
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from inspect_ai.log import EvalLog
 from inspect_ai.scorer import SampleScore
@@ -37,9 +37,6 @@ from research_taste_evals.tastybench.pairwise import (
     position_bias_rate,
     split_half_reliability,
 )
-
-if TYPE_CHECKING:
-    pass  # imported where used: ~60 ms off the registry import
 
 SCORER_NAME = "tastybench_scorer"
 CORRELATIONS: tuple[RankMethod, ...] = ("spearman", "kendall")

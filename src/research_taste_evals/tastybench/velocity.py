@@ -16,12 +16,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from research_taste_evals.core.stats import NAN
-
-if TYPE_CHECKING:
-    pass  # imported where used: ~60 ms off the registry import
 
 VelocityMode = Literal["windowed", "upstream", "common_window"]
 VELOCITY_MODES: tuple[VelocityMode, ...] = ("windowed", "upstream", "common_window")

@@ -34,7 +34,7 @@ disagree).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, get_args
 
 from research_taste.build.ideapairs.leaderboards import Entry, Leaderboard, parse_cell
 from research_taste.build.ideapairs.polarity import (
@@ -58,17 +58,7 @@ DropReason = Literal[
     "duplicate_idea",
     "small_bucket",
 ]
-DROP_REASONS: tuple[DropReason, ...] = (
-    "no_method_or_paper",
-    "no_year",
-    "missing_metric",
-    "unparseable_value",
-    "too_few_entries",
-    "no_spread",
-    "discordance",
-    "duplicate_idea",
-    "small_bucket",
-)
+DROP_REASONS: tuple[DropReason, ...] = get_args(DropReason)  # in report order
 MIN_ENTRIES = 2
 
 
