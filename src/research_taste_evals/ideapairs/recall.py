@@ -102,7 +102,8 @@ def recall_summary(scores: list[SampleScore]) -> dict[str, float]:
     values |= recognition_values(scores)
     items = item_recognitions(scores)
     if items and values["probed_items"] == 0 and values["leaked_items"] > 0:
-        logger.warning(
+        # Info, as TastyBench's: it is said in the log, and the metric is recomputed live.
+        logger.info(
             "%s: recognized_rate is NaN: all %d probed ideas name their own paper in the text "
             "the judge reads (identity_leak, e.g. text_source method_and_title), so the probe "
             "is moot; build extracted idea texts to measure recognition",
