@@ -16,13 +16,13 @@ from inspect_ai.model import (
 )
 from inspect_ai.scorer import SampleScore, Score
 
-from research_taste_evals.ideapairs.answers import parse_answer, parse_confidence
 from research_taste_evals.ideapairs.metrics import (
     accuracy_summary,
     bias_summary,
     calibration_summary,
     ranking_summary,
 )
+from research_taste_evals.ideapairs.parsing import parse_answer, parse_confidence
 from research_taste_evals.ideapairs.scorer import pair_value
 from research_taste_evals.ideapairs.solvers import logprob_probability_b
 

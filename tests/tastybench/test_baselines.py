@@ -11,7 +11,7 @@ from research_taste_evals.tastybench.baselines import (
     project_texts,
     seeded_coin,
 )
-from research_taste_evals.tastybench.choice import parse_judge_answer
+from research_taste_evals.tastybench.parsing import parse_judge_answer
 from research_taste_evals.tastybench.prompts import EXTRACT_CHOICE, EXTRACT_IDEA, JUDGE_PROMPTS
 
 

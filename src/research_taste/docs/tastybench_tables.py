@@ -32,8 +32,8 @@ from research_taste_evals.core.stats import (
     rank_correlation_with_ci,
     spearman,
 )
-from research_taste_evals.tastybench.choice import parse_extractor_reply, parse_judge_answer
 from research_taste_evals.tastybench.dataset import UPSTREAM_DATA_DIR, Paper, load_papers
+from research_taste_evals.tastybench.parsing import parse_extractor_reply, parse_judge_answer
 from research_taste_evals.tastybench.ratings import (
     RunJudgements,
     partial_rho,

@@ -23,15 +23,13 @@ returns NaN where it is undefined and never raises (a failure is logged and repo
 
 from __future__ import annotations
 
-import logging
 from collections import defaultdict
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
 from research_taste_evals.core.answers import answer_rates
-from research_taste_evals.core.metrics import score_dict
+from research_taste_evals.core.metrics import nan_on_error, score_dict
 from research_taste_evals.core.stats import (
     DEFAULT_BOOTSTRAP_SEED,
     NAN,
@@ -48,22 +46,11 @@ from research_taste_evals.ideapairs.calibration import (
 if TYPE_CHECKING:
     import numpy as np  # imported where used: ~60 ms off the registry import
 
-logger = logging.getLogger(__name__)
 PAPER_BOOTSTRAP_RESAMPLES = 10_000  # appendix B.7.6: B = 10,000
 MIN_RANKED_IDEAS = 3  # appendix B.10: leaderboards with at least 3 unique ideas
 MIN_DISTINCT_RANKS = 2  # appendix B.10: Top-1 only where >= 2 different ranks are predicted
 TIERS = (1, 2, 3)
 BIAS_FIELDS = ("delta", "ci_low", "ci_high", "p_value", "p_value_paper", "n_a", "n_b")
-
-
-def _guarded(
-    name: str, keys: list[str], compute: Callable[[], dict[str, float]]
-) -> dict[str, float]:
-    try:
-        return compute()
-    except Exception:  # a metric must never fail the log; the NaNs say it could not be computed
-        logger.exception("idea_pairs metric %s failed", name)
-        return dict.fromkeys(keys, NAN)
 
 
 def _values(scores: list[SampleScore], key: str) -> np.ndarray:
@@ -126,7 +113,9 @@ def consistency_accuracy() -> Metric:
 
     def compute(scores: list[SampleScore]) -> Value:
         keys = [*ACCURACY_KEYS, "pairs", "accuracy/ci_low", "accuracy/ci_high"]
-        return _guarded("consistency_accuracy", keys, lambda: accuracy_with_ci(scores))
+        return nan_on_error(
+            "idea_pairs metric consistency_accuracy", keys, lambda: accuracy_with_ci(scores)
+        )
 
     return compute
 
@@ -149,7 +138,7 @@ def tier_accuracy() -> Metric:
 
     def compute(scores: list[SampleScore]) -> Value:
         keys = [f"{k}/{t}sigma" for t in TIERS for k in ("accuracy", "consistency", "pairs")]
-        return _guarded("tier_accuracy", keys, lambda: tier_summary(scores))
+        return nan_on_error("idea_pairs metric tier_accuracy", keys, lambda: tier_summary(scores))
 
     return compute
 
@@ -205,7 +194,9 @@ def leaderboard_ranking() -> Metric:
             "ranking/leaderboards",
             "ranking/leaderboards_top1",
         ]
-        return _guarded("leaderboard_ranking", keys, lambda: ranking_summary(scores))
+        return nan_on_error(
+            "idea_pairs metric leaderboard_ranking", keys, lambda: ranking_summary(scores)
+        )
 
     return compute
 
@@ -246,7 +237,9 @@ def calibration(bins: int = DEFAULT_CALIBRATION_BINS) -> Metric:
             "calibration/pairs_without_probability",
             "calibration/logprob_share",
         ]
-        return _guarded("calibration", keys, lambda: calibration_summary(scores, bins))
+        return nan_on_error(
+            "idea_pairs metric calibration", keys, lambda: calibration_summary(scores, bins)
+        )
 
     return compute
 
@@ -277,6 +270,8 @@ def bias_report(
 
     def compute(scores: list[SampleScore]) -> Value:
         keys = [f"{n}_bias/{f}" for n in ("length", "recency") for f in BIAS_FIELDS]
-        return _guarded("bias_report", keys, lambda: bias_summary(scores, resamples, seed))
+        return nan_on_error(
+            "idea_pairs metric bias_report", keys, lambda: bias_summary(scores, resamples, seed)
+        )
 
     return compute

@@ -2,7 +2,7 @@
 
 Section 6.1 of Mule et al.: a pair is correct only if the model picks the same idea in both
 orders (consistent) and that idea is the better one; chance is 25%. An answer that does not
-parse under the answer contract of the prompt that ran (``answers.py``), even after its
+parse under the answer contract of the prompt that ran (``parsing.py``), even after its
 re-ask, makes the pair unanswered: it is counted (``unparsed``)
 and the pair is neither consistent nor correct -- never silently dropped.
 
@@ -31,7 +31,6 @@ from research_taste_evals.core.answers import reasked
 from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.recall_metrics import recall_score_metadata
 from research_taste_evals.core.stats import NAN
-from research_taste_evals.ideapairs.answers import parse_answer, parse_confidence
 from research_taste_evals.ideapairs.dataset import ORDERS
 from research_taste_evals.ideapairs.metrics import (
     bias_report,
@@ -39,6 +38,7 @@ from research_taste_evals.ideapairs.metrics import (
     consistency_accuracy,
     tier_accuracy,
 )
+from research_taste_evals.ideapairs.parsing import parse_answer, parse_confidence
 from research_taste_evals.ideapairs.recall import pair_dates, recall_controls
 from research_taste_evals.ideapairs.solvers import ANSWERS_KEY
 
@@ -49,7 +49,7 @@ def parse_label(text: str) -> str | None:
 
 
 def read_answer(text: str, prompt: str) -> str | None:
-    """The picked position, "A" or "B", under the prompt that ran (``answers.py``); else None."""
+    """The picked position, "A" or "B", under the prompt that ran (``parsing.py``); else None."""
     return parse_answer(text, prompt)  # type: ignore[arg-type]
 
 

@@ -23,8 +23,8 @@ from research_taste_evals.core.answers import DEFAULT_REASK, last_parses, until_
 from research_taste_evals.core.cutoff import CutoffReader, record_cutoff
 from research_taste_evals.core.recognition import RecallProbe, recall_probe
 from research_taste_evals.core.transient import generate_retrying
-from research_taste_evals.ideapairs.answers import parse_answer
 from research_taste_evals.ideapairs.dataset import ORDERS, forecast_prompt
+from research_taste_evals.ideapairs.parsing import parse_answer
 from research_taste_evals.ideapairs.recall import TASK, pair_ideas
 
 TOP_LOGPROBS = 5
@@ -129,7 +129,7 @@ def judge_both_orders(
 
     ``prompt`` picks how P(Idea B) is read from the logprobs: the label token (``paper``) or
     the letter after "Answer:" (``reasoning``). An answer that breaks the answer contract
-    (``answers.py``, for that prompt) is asked again afresh, up to ``reask`` times
+    (``parsing.py``, for that prompt) is asked again afresh, up to ``reask`` times
     (``core.answers.until_parsed``); every attempt's text is recorded.
     """
     read = label_probability_b if prompt == "paper" else logprob_probability_b

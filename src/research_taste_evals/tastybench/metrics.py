@@ -19,12 +19,10 @@ returns NaN when undefined and never raises (a raising metric marks the whole lo
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable
-
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
 from research_taste_evals.core.answers import answer_rates
+from research_taste_evals.core.metrics import nan_on_error
 from research_taste_evals.core.stats import (
     DEFAULT_BOOTSTRAP_RESAMPLES,
     DEFAULT_BOOTSTRAP_SEED,
@@ -42,19 +40,6 @@ from research_taste_evals.tastybench.ratings import (
 )
 from research_taste_evals.tastybench.recall import RECALL_KEYS, recall_summary
 
-logger = logging.getLogger(__name__)
-
-
-def _guarded(
-    name: str, keys: list[str], compute: Callable[[], dict[str, float]]
-) -> dict[str, float]:
-    # A raising metric marks the whole log as failed; report NaN and log the cause instead.
-    try:
-        return compute()
-    except Exception:  # noqa: BLE001 - see comment above
-        logger.exception("tastybench metric %s failed; reporting NaN", name)
-        return dict.fromkeys(keys, NAN)
-
 
 @metric
 def tastybench_ratings(
@@ -63,8 +48,10 @@ def tastybench_ratings(
     """Bradley-Terry (headline) and Elo rank correlations with citation velocity, with CIs."""
 
     def compute(scores: list[SampleScore]) -> Value:
-        return _guarded(
-            "ratings", RATING_KEYS, lambda: rating_summary(collect(scores), resamples, seed)
+        return nan_on_error(
+            "tastybench metric ratings",
+            RATING_KEYS,
+            lambda: rating_summary(collect(scores), resamples, seed),
         )
 
     return compute
@@ -75,8 +62,10 @@ def tastybench_reliability(seed: int = DEFAULT_BOOTSTRAP_SEED) -> Metric:
     """Split-half Spearman of the ratings and its Spearman-Brown correction, per method."""
 
     def compute(scores: list[SampleScore]) -> Value:
-        return _guarded(
-            "reliability", RELIABILITY_KEYS, lambda: reliability_summary(collect(scores), seed)
+        return nan_on_error(
+            "tastybench metric reliability",
+            RELIABILITY_KEYS,
+            lambda: reliability_summary(collect(scores), seed),
         )
 
     return compute
@@ -92,7 +81,9 @@ def tastybench_decisions() -> Metric:
     """
 
     def compute(scores: list[SampleScore]) -> Value:
-        decisions = _guarded("decisions", DECISION_KEYS, lambda: decision_summary(collect(scores)))
+        decisions = nan_on_error(
+            "tastybench metric decisions", DECISION_KEYS, lambda: decision_summary(collect(scores))
+        )
         return decisions | answer_rates(scores)
 
     return compute
@@ -105,7 +96,9 @@ def tastybench_recall(
     """``bt_spearman`` on post-cutoff and on unrecognised papers, and ``recognized_rate``."""
 
     def compute(scores: list[SampleScore]) -> Value:
-        return _guarded("recall", RECALL_KEYS, lambda: recall_summary(scores, resamples, seed))
+        return nan_on_error(
+            "tastybench metric recall", RECALL_KEYS, lambda: recall_summary(scores, resamples, seed)
+        )
 
     return compute
 

@@ -19,9 +19,9 @@ from inspect_ai.solver import TaskState
 from research_taste_evals.core.leaks import name_leaks, title_names
 from research_taste_evals.core.reasons import GRADER_FAILED, INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.stats import NAN
-from research_taste_evals.tastybench.choice import ChoiceMethod
 from research_taste_evals.tastybench.dataset import ExtractKind
 from research_taste_evals.tastybench.metrics import extraction_rate
+from research_taste_evals.tastybench.parsing import ChoiceMethod
 from research_taste_evals.tastybench.recall import sample_recall_metadata
 from research_taste_evals.tastybench.solvers import read_pick, stored_pick
 

@@ -2,7 +2,7 @@
 
 - :func:`judge` asks the evaluated model the judge prompt (optionally with web search, citation
   sites blocked).
-- :func:`read_choice` reads which project the answer picked (``choice.py``: parser first, the
+- :func:`read_choice` reads which project the answer picked (``parsing.py``: parser first, the
   ``extractor`` role for ambiguous answers, through ``core.grading``) and keeps the result in
   the sample store, so the transcript shows the extractor call under the sample and the scorer
   only turns the pick into numbers.
@@ -20,7 +20,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, chain, solver, use_to
 
 from research_taste_evals.core.solvers import generate_with_role
 from research_taste_evals.core.transient import generate_step
-from research_taste_evals.tastybench.choice import ChoiceMethod, ChoiceResult, extract_choice
+from research_taste_evals.tastybench.parsing import ChoiceMethod, ChoiceResult, extract_choice
 from research_taste_evals.tastybench.websearch import guarded_web_search
 
 EXTRACTOR_ROLE = "extractor"

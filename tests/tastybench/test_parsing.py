@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.model import ChatMessage, Model
 
-from research_taste_evals.tastybench.choice import (
+from research_taste_evals.tastybench.parsing import (
     extract_choice,
     parse_extractor_reply,
     parse_judge_answer,

@@ -20,7 +20,7 @@ bias. Here:
    same project and no verdict-like phrase anywhere in the answer (hedged or not: "Project 2
    wins", "favours Project 1") leans the other way. Otherwise the answer is ambiguous:
    hedged, negated ("not Project 1"), conditional, or a comparison ("Project 1 vs Project 2").
-   The README's "Answer contract" lists the shapes; tests/tastybench/test_choice_contract.py
+   The README's "Answer contract" lists the shapes; tests/tastybench/test_parsing_contract.py
    holds them.
 3. An ambiguous answer goes to the extractor with upstream's prompt, through the one grader
    mechanism (``core.grading.grade_member``: a provider error or refusal is a typed, counted

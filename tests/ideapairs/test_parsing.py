@@ -1,4 +1,4 @@
-"""The idea-pair answer contract (``ideapairs/answers.py``), shape by shape, and end to end.
+"""The idea-pair answer contract (``ideapairs/parsing.py``), shape by shape, and end to end.
 
 Issue #17: answers in the shapes chat and reasoning models write, carrying the canonical
 decision, give the canonical metrics with unparsed rate 0; adversarial shapes stay unparsed
@@ -18,8 +18,8 @@ from log_metrics import metrics_of
 from mock_models import scripted_model
 
 from research_taste_evals.core.text import content_id
-from research_taste_evals.ideapairs.answers import parse_answer, parse_confidence
 from research_taste_evals.ideapairs.ideapairs import idea_pairs
+from research_taste_evals.ideapairs.parsing import parse_answer, parse_confidence
 
 FAST_BOOTSTRAP = 200
 
