@@ -40,7 +40,14 @@ KILL_AFTER_ANSWERS = 30  # of 80 calls (40 comparisons x judge + extractor)
 SETTLE_SECONDS = 2.0  # after the server starts holding calls, before the kill
 PHASE_TIMEOUT = 240.0  # seconds any one subprocess may take before the test gives up
 REF = re.compile(r"\[ref ([0-9a-f]{16})\]")
-TASK_ARGS = {"schedule": "all_pairs", "choice_method": "extractor", "bootstrap_resamples": 20}
+# The recognition probe (on by default) is off here: this test counts judge and extractor calls
+# per comparison; that a re-run repeats no probe call is tests/core/test_recognition.py's.
+TASK_ARGS = {
+    "schedule": "all_pairs",
+    "choice_method": "extractor",
+    "bootstrap_resamples": 20,
+    "recall_probe": False,
+}
 
 
 class Links:
