@@ -225,7 +225,7 @@ def test_unknown_model_without_cutoff_nan_twins_one_warning(
     ideas = [_idea(n, "2025", float(n), "method_and_title") for n in range(4)]
     path = _all_pairs(ideas, tmp_path / "pairs.jsonl")
     calls: list[str] = []
-    with caplog.at_level(logging.WARNING):
+    with caplog.at_level(logging.INFO):
         log = inspect_eval(
             idea_pairs(pairs_file=str(path), logprobs=False),
             model=scripted_model(held_out(ideas, calls)),

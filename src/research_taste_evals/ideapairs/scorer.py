@@ -32,14 +32,8 @@ from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.recall_metrics import recall_score_metadata
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.ideapairs.dataset import ORDERS
-from research_taste_evals.ideapairs.metrics import (
-    bias_report,
-    calibration,
-    consistency_accuracy,
-    tier_accuracy,
-)
 from research_taste_evals.ideapairs.parsing import parse_answer, parse_confidence
-from research_taste_evals.ideapairs.recall import pair_dates, recall_controls
+from research_taste_evals.ideapairs.recall import pair_dates
 from research_taste_evals.ideapairs.solvers import ANSWERS_KEY
 
 
@@ -111,15 +105,9 @@ def pair_value(
     return value, details
 
 
-@scorer(
-    metrics=[
-        consistency_accuracy(),
-        tier_accuracy(),
-        calibration(),
-        bias_report(),
-        recall_controls(),
-    ]
-)
+# The metrics are declared once, on the Task (ideapairs.py: they depend on its mode and
+# bootstrap settings).
+@scorer(metrics=[])
 def idea_pairs_scorer() -> Scorer:
     """Consistency-aware correctness of a pair judged in both orders, with its probability."""
 

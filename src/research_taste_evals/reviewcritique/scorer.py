@@ -40,7 +40,6 @@ from research_taste_evals.reviewcritique.explanation import (
 from research_taste_evals.reviewcritique.metrics import (
     EXPLANATION_MEASURES,
     STRATEGIES,
-    reviewcritique_metrics,
     type_key,
 )
 from research_taste_evals.reviewcritique.parsing import (
@@ -158,7 +157,9 @@ def explanation_value(
     return value
 
 
-@scorer(metrics=[reviewcritique_metrics()])
+# The metrics are declared once, on the Task (reviewcritique.py: with its bootstrap settings and
+# BERTScore baseline).
+@scorer(metrics=[])
 def reviewcritique_scorer(bert: BertScore) -> Scorer:
     """Score both answers on one review; ROUGE/BERTScore run in a worker thread."""
     rouge_scorer_instance()  # import rouge_score/NLTK now, not in a worker mid-run
