@@ -19,6 +19,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from archive_search import files_containing
 from fault_runs import EVALUATED, GRADERS, TASKS, model_name
 from fault_server import API_KEY_VAR, Faults, FaultServer
 
@@ -29,29 +30,13 @@ SECRET = "sk-fault-SECRET-7f3a9c1e5b2d4a60"
 TIMEOUT = 300.0  # seconds for each subprocess
 
 
-def _contents(path: Path) -> list[tuple[str, bytes]]:
-    """A file's bytes, or each member's bytes for a zip archive such as an ``.eval`` log."""
-    if zipfile.is_zipfile(path):
-        with zipfile.ZipFile(path) as archive:
-            return [(f"{path}!{name}", archive.read(name)) for name in archive.namelist()]
-    return [(str(path), path.read_bytes())]
-
-
-def _leaks(folder: Path, needles: list[bytes]) -> list[str]:
-    return [
-        name
-        for path in folder.rglob("*")
-        if path.is_file()
-        for name, data in _contents(path)
-        if any(needle in data for needle in needles)
-    ]
-
-
 def test_the_search_finds_a_key_inside_an_eval_archive(tmp_path: Path) -> None:
     with zipfile.ZipFile(tmp_path / "run.eval", "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("samples/1.json", f'{{"headers": {{"authorization": "{SECRET}"}}}}')
     (tmp_path / "plain.txt").write_text("nothing here")
-    assert _leaks(tmp_path, [SECRET.encode()]) == [f"{tmp_path / 'run.eval'}!samples/1.json"]
+    assert files_containing(tmp_path, [SECRET.encode()]) == [
+        f"{tmp_path / 'run.eval'}!samples/1.json"
+    ]
 
 
 def test_credentials_are_redacted_and_prose_is_not(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -125,11 +110,13 @@ def test_api_key_is_in_no_log_report_or_cache(fault_server: FaultServer, tmp_pat
     assert any((tmp_path / "cache").rglob("*")), "the grader cache was not written"
     needles = [SECRET.encode(), base64.b64encode(SECRET.encode())]
     written = [tmp_path / name for name in ("logs", "cache", "report", "data-home")]
-    leaks = [leak for folder in written if folder.exists() for leak in _leaks(folder, needles)]
+    leaks = [
+        leak for folder in written if folder.exists() for leak in files_containing(folder, needles)
+    ]
     assert leaks == [], f"the API key was written to: {leaks}"
     # The echoed errors were recorded, redacted: the failure details say so in words.
     redacted = [REDACTED.encode()]
-    assert any(_leaks(tmp_path / "logs", redacted)), "no redacted error reached the log"
+    assert any(files_containing(tmp_path / "logs", redacted)), "no redacted error reached the log"
     assert SECRET not in run.stdout + run.stderr
     # Checked last, so the logs and cache are searched even when the report cannot be written.
     assert report_code == 0 and any(report_dir.rglob("*.md")), "research-taste report failed"

@@ -8,10 +8,10 @@ byte, inside every ``.eval`` archive too, for that folder and for the log folder
 from __future__ import annotations
 
 import hashlib
-import zipfile
 from pathlib import Path
 
 import pytest
+from archive_search import files_containing
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import list_eval_logs, read_eval_log
 from inspect_ai.model import ModelOutput
@@ -24,24 +24,6 @@ from research_taste_evals.tastybench.demo import write_demo_tastybench
 from research_taste_evals.tastybench.tastybench import tastybench
 
 PRIVATE = "private-folder-7c1e"  # a distinctive part of the data folder's absolute path
-
-
-def _contents(path: Path) -> list[tuple[str, bytes]]:
-    """A file's bytes, or each member's bytes for a zip archive such as an ``.eval`` log."""
-    if zipfile.is_zipfile(path):
-        with zipfile.ZipFile(path) as archive:
-            return [(f"{path}!{name}", archive.read(name)) for name in archive.namelist()]
-    return [(str(path), path.read_bytes())]
-
-
-def _leaks(folder: Path, needles: list[bytes]) -> list[str]:
-    return [
-        name
-        for path in sorted(folder.rglob("*"))
-        if path.is_file()
-        for name, data in _contents(path)
-        if any(needle in data for needle in needles)
-    ]
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +49,7 @@ def private_logs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 def test_the_search_finds_a_path_in_the_original_logs(private_logs: tuple[Path, Path]) -> None:
     logs, data = private_logs
-    leaks = _leaks(logs, [str(data).encode()])
+    leaks = files_containing(logs, [str(data).encode()])
     assert any(name.endswith("!header.json") for name in leaks)  # the search can fail
 
 
@@ -81,7 +63,7 @@ def test_report_names_no_local_path_and_leaves_the_logs_untouched(
     bundled = sorted((out / "viewer").rglob("*.eval"))
     assert len(bundled) == 2
     needles = [str(data).encode(), str(logs).encode(), PRIVATE.encode()]
-    assert _leaks(out, needles) == []
+    assert files_containing(out, needles) == []
     evaluation = (out / "evaluation_report.md").read_text()
     assert "-T 'data_path=<local>/equation.demo.json'" in evaluation
     assert "local:<local>/equation.demo.json" in (out / "metrics.csv").read_text()
