@@ -61,11 +61,18 @@ class Faults:
         if any(rate < 0 for rate in rates) or sum(rates) > 1:
             raise ValueError(f"fault rates must be >= 0 and sum to <= 1, got {rates}")
 
-    def draw(self, model: str, rng: random.Random) -> str | None:
-        """The fault kind for one request (``None``: answer it), one RNG draw per request."""
+    def draw(self, model: str, rng: random.Random, first: bool = False) -> str | None:
+        """The fault kind for one request (``None``: answer it), one RNG draw per request.
+
+        ``first``: the model's first request, which always gets a fault (its kind drawn in
+        proportion to the rates) when any rate is set, so every model meets the fault mix
+        however few calls it makes.
+        """
         roll = rng.random()
         if self.models is not None and model not in self.models:
             return None
+        if first:
+            roll *= sum(getattr(self, name) for name in _RATE_FIELDS)
         for kind, name in zip(FAULT_KINDS, _RATE_FIELDS, strict=True):
             rate = getattr(self, name)
             if roll < rate:

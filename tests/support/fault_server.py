@@ -6,11 +6,15 @@ names from the service prefix, here ``fault``). Answers come from a *rule*, a ca
 request's model name and messages, so an evaluated model, a grader panel and a judge can share
 one server under distinct model names.
 
-Faults are drawn per request from a seeded RNG: HTTP 429 and 500 (with a ``retry-after-ms``
-header so the OpenAI client's own retries stay fast), timeouts (the server holds the request
-longer than the client waits, then drops it), and 200 responses whose body is truncated JSON,
-empty, or not JSON at all. The server binds 127.0.0.1 only, answers at most ``max_requests``
-requests, and stops by itself after ``lifetime`` seconds.
+Faults are drawn per request from a seeded RNG of the request's model name (one stream per
+model, so which of a model's requests fail does not depend on how concurrent calls of other
+models interleave, and every model's share of faults is the same run after run; a model's
+first request always gets one, so every model meets the mix): HTTP 429
+and 500 (with a ``retry-after-ms`` header so the OpenAI client's own retries stay fast),
+timeouts (the server holds the request longer than the client waits, then drops it), and 200
+responses whose body is truncated JSON, empty, or not JSON at all. The server binds 127.0.0.1
+only, answers at most ``max_requests`` requests, and stops by itself after ``lifetime``
+seconds.
 
 It counts calls, faults by kind, and successful answers per (model, prompt hash), so a test can
 check that no answered call was made again (no sample scored twice, cached calls not repeated).
@@ -60,7 +64,7 @@ class FaultServer:
     Args:
         rule: ``(model name, messages) -> answer text`` for every request that gets an answer.
         faults: The fault mix (change it between runs with :meth:`set_faults`).
-        seed: Seeds the fault RNG.
+        seed: Seeds the fault RNGs (one per model name).
         max_requests: Requests after which every further one gets 503 and the server stops.
         lifetime: Seconds after which the server stops by itself.
     """
@@ -79,7 +83,8 @@ class FaultServer:
         self.lifetime = lifetime
         self.lock = threading.Lock()
         self.stats = ServerStats()
-        self._rng = random.Random(seed)
+        self._seed = seed
+        self._rngs: dict[str, random.Random] = {}
         self._httpd = QuietServer((LOOPBACK, 0), handler_for(self))
         self._httpd.daemon_threads = True
         self._thread: threading.Thread | None = None
@@ -105,7 +110,7 @@ class FaultServer:
         with self.lock:
             self.faults = faults
             if seed is not None:
-                self._rng = random.Random(seed)
+                self._seed, self._rngs = seed, {}
 
     def set_rule(self, rule: Rule) -> None:
         """Answer with ``rule`` from now on (one server can serve several tasks in turn)."""
@@ -160,6 +165,12 @@ class FaultServer:
     ) -> None:
         self.stop()
 
+    def _rng(self, model: str) -> random.Random:
+        """The fault stream of ``model`` (call under :attr:`lock`)."""
+        if model not in self._rngs:
+            self._rngs[model] = random.Random(f"{self._seed}:{model}")
+        return self._rngs[model]
+
     def _admit(self, model: str, auth: str) -> tuple[str | None, Faults, bool]:
         """Count the call and draw its fault; the flag says the request budget is spent."""
         with self.lock:
@@ -167,7 +178,13 @@ class FaultServer:
             self.stats.calls[model] += 1
             self.stats.auth_headers.add(auth)
             held = self._hold_after is not None and self.stats.total_answered >= self._hold_after
-            kind = None if over else HELD if held else self.faults.draw(model, self._rng)
+            kind = (
+                None
+                if over
+                else HELD
+                if held
+                else self.faults.draw(model, self._rng(model), first=self.stats.calls[model] == 1)
+            )
             if kind is not None:
                 self.stats.faults[kind] += 1
                 self.stats.faulted[model] += 1
