@@ -49,7 +49,9 @@ def performance() -> str:
     discordance = _load("ideapairs_discordance.json")
     board = discordance["cpu_seconds"]
     heavy = ", ".join(registry["heavy_loaded"]) or "none"
-    before = {t["task"]: t for t in _load("harness_overhead_before.json")["tasks"]}
+    before_run = _load("harness_overhead_before.json")
+    before = {t["task"]: t for t in before_run["tasks"]}
+    before_date = before_run["machine"]["date"]
     after = {t["task"]: t for t in harness["tasks"]}
     m = harness["machine"]
     within = [t["task"] for t in harness["tasks"] if t["task"] != GRADER_CHECK]
@@ -77,8 +79,9 @@ def performance() -> str:
             "",
             f"- Warm ratio over {RATIO_BUDGET} (grader check aside): "
             f"{', '.join(over) or 'none'}. `{GRADER_CHECK}` CPU per call: {check_before:.1f} ms "
-            f"on the code the issue measured, {check_after:.1f} ms now "
-            f"({check_after / check_before:.0%}); Inspect alone on the same shape "
+            f"on the code the issue measured ({before_date}), {check_after:.1f} ms now "
+            f"({m['date']}; runs on different days of a shared machine: compare the figure "
+            f"with its floor, not with the other day); Inspect alone on the same shape "
             f"({after[GRADER_CHECK]['calls']} calls, no package code) spends "
             f"{check_floor:.1f} ms a call.",
             f"- Idea-pair discordance removal (`bench/ideapairs_discordance.py`, synthetic boards "
