@@ -11,6 +11,7 @@ transcript link is followed into the bundled viewer until a sample of that log i
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import socket
 import subprocess
@@ -88,6 +89,13 @@ async def _in_browser(browser: str, profile: Path, check: Any) -> Any:
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        # Chromium's own caches and settings (dconf, its cache folder) in the test's folder,
+        # not the user's home.
+        env={
+            **os.environ,
+            "XDG_CACHE_HOME": str(profile / "cache"),
+            "XDG_CONFIG_HOME": str(profile / "config"),
+        },
     )
     try:
         port_file = profile / "DevToolsActivePort"
