@@ -10,6 +10,7 @@ from __future__ import annotations
 from inspect_ai import Task, task
 
 from research_taste_evals.core.provenance import task_version
+from research_taste_evals.core.recall_control import recall_solvers
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.core.task_args import checked_arguments
 from research_taste_evals.tastybench.built_set import is_built_set, load_built_set
@@ -17,7 +18,7 @@ from research_taste_evals.tastybench.dataset import PaperSet, Representation, lo
 from research_taste_evals.tastybench.metrics import tastybench_metrics
 from research_taste_evals.tastybench.parsing import ChoiceMethod
 from research_taste_evals.tastybench.prompts import JUDGE_PROMPTS, PromptVariant
-from research_taste_evals.tastybench.recall import recall_steps
+from research_taste_evals.tastybench.recall import TASTYBENCH, recall_catalogue
 from research_taste_evals.tastybench.schedule import (
     DEFAULT_ROUNDS,
     DEFAULT_SCHEDULE_SEED,
@@ -73,7 +74,8 @@ def tastybench(
         )
     papers = judged_papers(loaded.papers, velocity, window_months)
     pairs = build_schedule([p.paper_id for p in papers], schedule, rounds, seed, pairs_file)
-    steps = recall_steps(papers, knowledge_cutoff, recall_probe)  # checks the cutoff's date
+    # Checks the cutoff's date; the probe reads exactly the judge's texts.
+    steps = recall_solvers(TASTYBENCH, knowledge_cutoff, recall_probe, recall_catalogue(papers))
     return Task(
         dataset=comparison_dataset(pairs, papers, JUDGE_PROMPTS[prompt], velocity),
         solver=[*steps, judge(web_search), read_choice(choice_method)],
