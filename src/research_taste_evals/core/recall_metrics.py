@@ -145,6 +145,13 @@ def recall_summary(
         recognition = recognition_values(items)
         result |= recognition
         probed = not math.isnan(recognition["probed_items"])
+        if probed and recognition["probed_items"] == 0 and recognition["leaked_items"] > 0:
+            say(
+                logging.INFO,
+                f"{control.task}: recognized_rate is NaN: all {int(recognition['leaked_items'])} "
+                "probed items name their own paper in the text the judge reads "
+                "(identity_leak), so the probe is moot",
+            )
         estimate = estimate_cutoff((r.date, r.recognized) for r in items.values())
         clean_date, source = _clean_cutoff(stated, estimate if probed else None)
         if probed:
@@ -186,12 +193,12 @@ def recall_summary(
             return after and (record.recognized is False if probed else True)
 
         subsets: dict[str, tuple[Callable[[ItemRecord], bool], str | None]] = {
-            "post_cutoff": (post, None if stated else "no knowledge cutoff is known"),
+            "post_cutoff": (post, None if stated else "no cutoff: none stated"),
             "unrecognized": (
                 lambda r: r.recognized is False,
                 None if probed else "nothing was probed",
             ),
-            "clean": (clean, None if clean_date else "no knowledge cutoff is known"),
+            "clean": (clean, None if clean_date else "no cutoff: none stated, none estimated"),
         }
         for subset, (keep, missing) in subsets.items():
             if missing:

@@ -17,7 +17,6 @@ from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Metric
 
 from research_taste_evals.core.answers import DEFAULT_REASK
-from research_taste_evals.core.cutoff import parse_cutoff_arg
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_SEED, import_scipy
 from research_taste_evals.core.task_args import checked_arguments
@@ -67,11 +66,11 @@ def idea_pairs(
     ``recall_probe`` asks the model once per idea which paper it describes (``recall.py``).
     """
     arguments = dict(locals())
-    cutoff = parse_cutoff_arg(knowledge_cutoff, "idea_pairs")
+    solver = idea_pairs_solver(knowledge_cutoff, recall_probe, logprobs, prompt, reask)
     loaded = load_pairs(pairs_file, split, parse_tiers(tiers), prompt, mode)
     return Task(
         dataset=loaded.dataset,
-        solver=idea_pairs_solver(cutoff, recall_probe, logprobs, prompt, reask),
+        solver=solver,
         scorer=idea_pairs_scorer(),
         metrics=_metrics(mode, bootstrap_resamples, bootstrap_seed),
         config=GenerateConfig(reasoning_effort=reasoning_effort),
