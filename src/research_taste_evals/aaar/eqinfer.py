@@ -24,9 +24,15 @@ from research_taste_evals.aaar.scorer.eqinfer import eqinfer_binary_scorer, eqin
 from research_taste_evals.aaar.solvers import eqinfer_solver
 from research_taste_evals.core.dates import undated_source
 from research_taste_evals.core.provenance import task_version
+from research_taste_evals.core.recall_control import RecallControl, declare
 from research_taste_evals.core.task_args import checked_arguments
 
-__all__ = ["UPSTREAM_CHOICE_RETRIES", "UPSTREAM_PARSE_RETRIES", "eqinfer"]
+__all__ = ["EQINFER", "UPSTREAM_CHOICE_RETRIES", "UPSTREAM_PARSE_RETRIES", "eqinfer"]
+
+# Recall control (core/recall_control.py): the items carry no dates, so no twins.
+EQINFER = declare(
+    RecallControl(task="eqinfer", headline="decision_f1", undated_reason=EQINFER_UNDATED)
+)
 
 
 @task
