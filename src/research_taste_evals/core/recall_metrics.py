@@ -90,8 +90,11 @@ def stated_cutoff(scores: Iterable[SampleScore]) -> dt.date | None:
     """The run's stated cutoff (``-T knowledge_cutoff`` or model info), from the scores."""
     for score in scores:
         value = _metadata(score).get("knowledge_cutoff")
-        if value:
-            return dt.date.fromisoformat(str(value))
+        date = parse_item_date(value) if value else None
+        if date is not None and date.month is not None:
+            # A day as written; a month runs through its end (the ``YYYY-MM`` form).
+            day = date.day or month_end((date.year, date.month)).day
+            return dt.date(date.year, date.month, day)
     return None
 
 
