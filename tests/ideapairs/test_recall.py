@@ -192,7 +192,8 @@ def test_both_clean_rule_hand_worked(caplog: pytest.LogCaptureFixture) -> None:
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert warnings == [
         "idea_pairs: the stated knowledge cutoff 2024-06-30 is contradicted: the model "
-        "recognised 1 of the 5 items published after it (its answers show recall through 2024-09)"
+        "recognised 1 of the 5 items published after it scored so far (its answers show recall "
+        "through 2024-09; post_cutoff_recognized counts the run's)"
     ]
     used = [
         r.getMessage() for r in caplog.records if "clean items are dated after" in r.getMessage()

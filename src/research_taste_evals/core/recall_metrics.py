@@ -131,14 +131,16 @@ def recall_summary(
 ) -> Callable[[list[SampleScore]], dict[str, float]]:
     """The run's recall figures for ``control`` from ``statistic`` (module docstring).
 
-    The returned function logs each reason and the contradiction warning once (Inspect may
-    compute a metric more than once per run).
+    The returned function logs each reason and the contradiction warning once per run: Inspect
+    also computes metrics while samples are still running (its progress display), so a line
+    is said the first time its kind is seen, and the counts it gives are those of that moment;
+    the logged metrics are the run's.
     """
     said: set[str] = set()
 
-    def say(level: int, message: str) -> None:
-        if message not in said:
-            said.add(message)
+    def say(level: int, message: str, kind: str | None = None) -> None:
+        if (kind or message) not in said:
+            said.add(kind or message)
             logger.log(level, message)
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
@@ -237,7 +239,7 @@ def _cutoff_figures(
     items: Mapping[str, ItemRecord],
     stated: dt.date | None,
     estimate: CutoffEstimate,
-    say: Callable[[int, str], None],
+    say: Callable[..., None],
 ) -> dict[str, float]:
     """The estimate's figures and ``post_cutoff_recognized`` (with its warning)."""
     if estimate.month is None:
@@ -261,8 +263,9 @@ def _cutoff_figures(
         say(
             logging.WARNING,
             f"{control.task}: the stated knowledge cutoff {stated} is contradicted: the model "
-            f"recognised {known} of the {len(after)} items published after it (its answers "
-            f"show recall through {shown})",
+            f"recognised {known} of the {len(after)} items published after it scored so far "
+            f"(its answers show recall through {shown}; post_cutoff_recognized counts the run's)",
+            "contradicted",
         )
     return figures | {"post_cutoff_recognized": float(known)}
 
@@ -274,7 +277,7 @@ def _twin(
     items: Mapping[str, ItemRecord],
     keep: Callable[[ItemRecord], bool],
     statistic: Statistic,
-    say: Callable[[int, str], None],
+    say: Callable[..., None],
 ) -> dict[str, float]:
     """The headline on the samples whose every item is kept, its CI and counts."""
     count_key = {
@@ -299,7 +302,8 @@ def _twin(
     if math.isnan(result[name]):
         say(
             logging.INFO,
-            f"{control.task}: {name} is NaN: too few items "
-            f"({count_key} = {int(result[count_key])})",
+            f"{control.task}: {name} is NaN: too few items ({count_key} = "
+            f"{int(result[count_key])} when first computed)",
+            f"too few {name}",
         )
     return result
