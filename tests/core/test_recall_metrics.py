@@ -14,6 +14,7 @@ from research_taste_evals.core.recall_control import (
     RecallControl,
     ShownItem,
     declaration,
+    declarations,
     recall_summary,
 )
 from research_taste_evals.core.recall_metrics import item_records, recognition_values
@@ -131,3 +132,10 @@ def test_declaration_lookup() -> None:
     assert not declaration("eqinfer").dated and declaration("eqinfer").undated_reason
     with pytest.raises(KeyError, match="no task named 'nope'"):
         declaration("nope")
+    # Every registered task declares once, with the roles the sweep checks today.
+    from research_taste.cli.sweep_checks import TASK_ROLES
+    from research_taste_evals._registry import TASKS
+
+    declared = declarations()
+    assert set(declared) == {getattr(t, "__name__", "") for t in TASKS} == set(TASK_ROLES)
+    assert {name: tuple(r.role for r in d.roles) for name, d in declared.items()} == TASK_ROLES

@@ -12,6 +12,7 @@ from research_taste_evals.aaar.dataset.eqinfer import (
     DEFAULT_CONTEXT_WORDS,
     UPSTREAM_CHOICE_RETRIES,
     UPSTREAM_PARSE_RETRIES,
+    EqInferSettings,
     Variant,
     eqinfer_dataset,
     eqinfer_metadata,
@@ -58,7 +59,14 @@ def eqinfer(
     ``faithful_reader``: ``api`` or ``vllm``, which release script's reading fills
     ``faithful_*`` (same answers). Decoding defaults to upstream's (``aaar/decoding.py``).
     """
-    arguments = dict(locals())
+    settings = EqInferSettings(
+        variant=variant,
+        context_words=context_words,
+        parse_retries=parse_retries,
+        choice_retries=choice_retries,
+        shuffle_options=shuffle_options,
+        faithful_reader=faithful_reader,
+    )
     records, resolved = load_eqinfer_records(data_path)
     binary = variant == "binary"
     return Task(
@@ -67,6 +75,6 @@ def eqinfer(
         scorer=eqinfer_binary_scorer(faithful_reader) if binary else eqinfer_choice_scorer(),
         config=upstream_decoding(EQINFER_MAX_TOKENS),
         version=task_version(__file__, "eqinfer"),
-        metadata=eqinfer_metadata(arguments, len(records), resolved)
+        metadata=eqinfer_metadata(settings, len(records), resolved)
         | undated_source("eqinfer", EQINFER_UNDATED),
     )

@@ -13,6 +13,7 @@ from inspect_ai import Task, task
 
 from research_taste_evals.aaar.dataset.expdesign import (
     DEFAULT_CONTEXT_WORDS,
+    ExpDesignSettings,
     expdesign_dataset,
     expdesign_metadata,
     load_expdesign_records,
@@ -68,7 +69,14 @@ def expdesign(
 ) -> Task:
     """AAAR-1.0 ExpDesign: propose a paper's experiments and explain the authors' ones
     (judge: ``judge_model`` > the ``grader`` role > GPT-4o, the paper's)."""
-    arguments = dict(locals())
+    settings = ExpDesignSettings(
+        context_words=context_words,
+        word_counting=word_counting,
+        explain_mode=explain_mode,
+        explanation_retries=explanation_retries,
+        judge_model=judge_model,
+        judge_prompt=judge_prompt,
+    )
     load_word_counting(word_counting)
     # Fail early, in order: data, judge (built by name: inspect eval), embedder (shared).
     records, resolved = load_expdesign_records(data_path)
@@ -87,6 +95,6 @@ def expdesign(
         config=upstream_decoding(EXPDESIGN_MAX_TOKENS),
         version=task_version(__file__, "expdesign"),
         metadata=expdesign_metadata(
-            arguments, records, resolved, embedder, JUDGE_DECODING, DEFAULT_JUDGE_MODEL
+            settings, records, resolved, embedder, JUDGE_DECODING, DEFAULT_JUDGE_MODEL
         ),
     )

@@ -14,6 +14,7 @@ from inspect_ai import Epochs, Task, task
 from research_taste_evals.aaar.dataset.paper_weakness import (
     DEFAULT_WINDOW_WORDS,
     Split,
+    WeaknessSettings,
     load_weakness_records,
     weakness_dataset,
     weakness_metadata,
@@ -51,7 +52,7 @@ def paper_weakness(
     knowledge_cutoff: str | None = None,
 ) -> Task:
     """AAAR-1.0 PaperWeakness: list a submission's weaknesses; compared with its reviewers'."""
-    arguments = dict(locals())
+    settings = WeaknessSettings(split=split, window_words=window_words, word_counting=word_counting)
     cutoff_steps = recall_solvers(PAPER_WEAKNESS, knowledge_cutoff, probe=False)
     load_word_counting(word_counting)
     # Data first: bad data then fails before the embedders open their cache files.
@@ -72,6 +73,6 @@ def paper_weakness(
         config=upstream_decoding(WEAKNESS_MAX_TOKENS),
         version=task_version(__file__, "paper_weakness"),
         metadata=weakness_metadata(
-            arguments, len(records), FULL_WEAKNESS_PAPERS, resolved, (s_embedder, itf_embedder)
+            settings, len(records), FULL_WEAKNESS_PAPERS, resolved, (s_embedder, itf_embedder)
         ),
     )

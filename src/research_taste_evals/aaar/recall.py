@@ -1,9 +1,9 @@
-"""AAAR-1.0's recall control: each headline also on the papers published after the model's cutoff.
+"""AAAR-1.0's recall control: dates of the dated tasks' papers, and their twins' statistic.
 
 A model that read a paper (or its reviews) before its knowledge cutoff can answer from memory.
-Each dated task carries its papers' dates and reports its headline (the first metric of its
-``eval.yaml`` entry) on the post-cutoff papers only, from the same answers
-(``<headline>_post_cutoff``, ``post_cutoff_samples``; ``core/recall_metrics.py``):
+The mechanism is ``core/recall_control.py``; the tasks declare themselves in their task files
+(``EXPDESIGN``, ``PAPER_WEAKNESS``, ``EQINFER``). Each sample shows one paper
+(:func:`shown_paper`), dated as follows:
 
 - ExpDesign: the paper's arXiv id (``2104.08821``: April 2021, its first version's month) is
   its folder name and record ``id``. A source whose every id is an arXiv id is dated; one
@@ -14,7 +14,9 @@ Each dated task carries its papers' dates and reports its headline (the first me
   public on OpenReview from late 2022: the venue year is the source's only date;
 - EqInfer (equations without their paper) and ReviewCritique carry no dates: no twins.
 
-No recognition probe here (the texts are whole papers, not short descriptions).
+No recognition probe here (the texts are whole papers): :func:`recall_twins` logs
+``<headline>_clean`` = ``<headline>_post_cutoff`` against the stated cutoff (the log says
+nothing was probed), each the headline's mean with a seeded bootstrap CI (:func:`mean_with_ci`).
 """
 
 from __future__ import annotations
@@ -94,7 +96,7 @@ def mean_with_ci(headline: str) -> Statistic:
         values = finite_values(scores, headline)
         if not values:
             return {headline: NAN, "n": 0.0}
-        low, high = bootstrap_ci(values, lambda picks: sum(picks) / len(picks))  # type: ignore[arg-type, misc]
+        low, high = bootstrap_ci(values, lambda picks: sum(picks) / len(picks))  # type: ignore[arg-type]
         mean = sum(values) / len(values)
         return {headline: mean, f"{headline}_ci_low": low, f"{headline}_ci_high": high} | {
             "n": float(len(values))

@@ -12,6 +12,8 @@ from inspect_ai import Epochs, Task, task
 
 from research_taste_evals.core.access import Access
 from research_taste_evals.core.provenance import task_version
+from research_taste_evals.core.recall_control import RecallControl, declare
+from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec
 from research_taste_evals.core.task_args import checked_arguments
 from research_taste_evals.lft.dataset import (
     DEFAULT_RUNS,
@@ -25,11 +27,13 @@ from research_taste_evals.lft.grader import (
     DEFAULT_MEDIAN_RULE,
     LFT_GRADER_REPEATS,
     MedianRule,
+    grader_spec,
     require_panel_at_build,
 )
 from research_taste_evals.lft.metrics import lft_epochs_reducer
 from research_taste_evals.lft.scorer import lft_scorer
 from research_taste_evals.lft.solvers import (
+    CRITIC_ROLE,
     DEFAULT_FOLLOWUP_ROUNDS,
     DEFAULT_MAX_NUDGES,
     FollowUp,
@@ -41,6 +45,18 @@ BOUNDS = {
     "quorum": (1, None),
     "runs": (1, None),
 }
+
+
+# Recall control (core/recall_control.py): the questions carry no publication date.
+LFT = declare(
+    RecallControl(
+        task="lft",
+        headline="end_to_end",
+        undated_reason="research questions written for the benchmark, with no publication date",
+        roles=(grader_spec(False), RoleSpec(CRITIC_ROLE, default=EVALUATED_MODEL)),
+        demo_arg="rubric_dir",
+    )
+)
 
 
 @task

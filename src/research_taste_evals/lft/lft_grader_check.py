@@ -19,10 +19,15 @@ from __future__ import annotations
 from inspect_ai import Task, task
 
 from research_taste_evals.core.provenance import task_version
+from research_taste_evals.core.recall_control import RecallControl, declare
 from research_taste_evals.core.roles import roles_bound_at_build
 from research_taste_evals.core.task_args import checked_arguments
 from research_taste_evals.lft.dataset import parse_task_ids
-from research_taste_evals.lft.grader import LFT_GRADER_REPEATS, require_reachable_quorum
+from research_taste_evals.lft.grader import (
+    LFT_GRADER_REPEATS,
+    grader_spec,
+    require_reachable_quorum,
+)
 from research_taste_evals.lft.references import (
     grader_check_dataset,
     grader_check_metadata,
@@ -34,6 +39,18 @@ from research_taste_evals.lft.scorer import check_value, grader_check_scorer
 from research_taste_evals.lft.solvers import reference_answer
 
 __all__ = ["check_value", "lft_grader_check", "reference_answer"]
+
+
+# Recall control (core/recall_control.py): a check of the grader, nothing dated is judged.
+LFT_GRADER_CHECK = declare(
+    RecallControl(
+        task="lft_grader_check",
+        headline="exact",
+        undated_reason="a check of the grader on the benchmark's reference answers",
+        roles=(grader_spec(True),),
+        demo_arg="references_dir",
+    )
+)
 
 
 @task

@@ -12,6 +12,7 @@ from inspect_ai import Task, task
 from research_taste_evals.core.answers import DEFAULT_REASK
 from research_taste_evals.core.dates import undated_source
 from research_taste_evals.core.provenance import task_version
+from research_taste_evals.core.recall_control import RecallControl, declare
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.core.task_args import checked_arguments
 from research_taste_evals.reviewcritique.dataset import (
@@ -29,6 +30,15 @@ from research_taste_evals.reviewcritique.solvers import critique_solver
 # Why this task has no post-cutoff twin (logged once at build, in the task's metadata).
 REVIEWCRITIQUE_UNDATED = (
     "ReviewCritique's records carry a title, decision, paper text and reviews, but no date or venue"
+)
+# Recall control (core/recall_control.py): undated, so no twins.
+REVIEW_CRITIQUE = declare(
+    RecallControl(
+        task="review_critique",
+        headline="labeling_all_f1",
+        undated_reason=REVIEWCRITIQUE_UNDATED,
+        demo_arg="data_path",
+    )
 )
 
 

@@ -63,6 +63,18 @@ TASTYBENCH = declare(
 )
 
 
+# The extraction step judges nothing: no recall control, but declared for the tooling.
+TASTYBENCH_EXTRACT = declare(
+    RecallControl(
+        task="tastybench_extract",
+        headline="extraction_rate",
+        undated_reason="an extraction step: it writes texts and judges nothing",
+        roles=(RoleSpec(EXTRACTOR_ROLE, default=EVALUATED_MODEL),),
+        demo_arg="data_path",
+    )
+)
+
+
 def recall_catalogue(papers: Sequence[Paper]) -> dict[str, RecallItem]:
     """Each paper as the probe sees it: exactly the judge's text, its title and method names."""
     return {

@@ -22,6 +22,7 @@ from research_taste_evals.tastybench.recall import TASTYBENCH, recall_catalogue
 from research_taste_evals.tastybench.schedule import (
     DEFAULT_ROUNDS,
     DEFAULT_SCHEDULE_SEED,
+    RunSettings,
     Schedule,
     build_schedule,
     comparison_dataset,
@@ -65,7 +66,19 @@ def tastybench(
     recall_probe: bool = True,
 ) -> Task:
     """TastyBench: pick the better of two RL-for-reasoning projects; ratings vs citation speed."""
-    arguments = dict(locals())
+    settings = RunSettings(
+        representation=representation,
+        prompt=prompt,
+        velocity=velocity,
+        schedule=schedule,
+        rounds=rounds,
+        seed=seed,
+        pairs_file=pairs_file,
+        choice_method=choice_method,
+        web_search=web_search,
+        knowledge_cutoff=knowledge_cutoff,
+        recall_probe=recall_probe,
+    )
     if data_path is not None and is_built_set(data_path):  # from `research-taste tastybench build`
         loaded = load_built_set(data_path, representation, representations_path, window_months)
     else:
@@ -82,5 +95,5 @@ def tastybench(
         scorer=tastybench_scorer(choice_method),
         metrics=tastybench_metrics(bootstrap_resamples, DEFAULT_BOOTSTRAP_SEED),
         version=task_version(__file__, "tastybench"),
-        metadata=tastybench_metadata(arguments, loaded.metadata, len(papers), len(pairs)),
+        metadata=tastybench_metadata(settings, loaded.metadata, len(papers), len(pairs)),
     )
