@@ -17,6 +17,7 @@ from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec
 from research_taste_evals.core.task_args import checked_arguments
 from research_taste_evals.lft.dataset import (
     DEFAULT_RUNS,
+    LftSettings,
     check_access,
     lft_dataset,
     lft_metadata,
@@ -81,14 +82,26 @@ def lft(
 
     Roles: ``grader`` (a model or a panel; required unless ``allow_self_grading``), ``critic``.
     """
-    arguments = dict(locals())
+    settings = LftSettings(
+        followup=followup,
+        followup_rounds=followup_rounds,
+        access=access,
+        max_nudges=max_nudges,
+        grader_repeats=grader_repeats,
+        quorum=quorum,
+        partial_credit=partial_credit,
+        grader_cache=grader_cache,
+        runs=runs,
+        allow_self_grading=allow_self_grading,
+        median=median,
+    )
     providers = web_provider_names(web_providers)
     rubrics, source = load_lft_rubrics(rubric_dir, task_ids)
     check_access(access, rubrics, providers)
     require_panel_at_build(allow_self_grading, quorum, grader_repeats)
     return Task(
         dataset=lft_dataset(rubrics, runs),
-        solver=lft_solver(arguments, providers),
+        solver=lft_solver(settings, providers),
         scorer=lft_scorer(
             grader_repeats, quorum, partial_credit, None, grader_cache, allow_self_grading, median
         ),
@@ -96,5 +109,5 @@ def lft(
         # ``--epochs`` cannot hide an unscored panel or drop grades from the agreement.
         epochs=Epochs(1, lft_epochs_reducer()),
         version=task_version(__file__, "lft"),
-        metadata=lft_metadata(arguments, rubrics, source, providers),
+        metadata=lft_metadata(settings, rubrics, source, providers),
     )

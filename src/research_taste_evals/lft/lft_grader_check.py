@@ -29,6 +29,7 @@ from research_taste_evals.lft.grader import (
     require_reachable_quorum,
 )
 from research_taste_evals.lft.references import (
+    GraderCheckSettings,
     grader_check_dataset,
     grader_check_metadata,
     load_references,
@@ -70,7 +71,12 @@ def lft_grader_check(
     ``lft/README.md``; ``quorum``'s upper bound (the panel size) is checked when the task is
     built by ``inspect eval`` (roles bound), else at score time.
     """
-    arguments = dict(locals())
+    settings = GraderCheckSettings(
+        references_dir=references_dir,
+        grader_repeats=grader_repeats,
+        quorum=quorum,
+        partial_credit=partial_credit,
+    )
     if roles_bound_at_build():
         require_reachable_quorum(quorum, grader_repeats)
     rubrics = load_rubrics(rubric_dir)
@@ -82,5 +88,5 @@ def lft_grader_check(
         solver=reference_answer(),
         scorer=grader_check_scorer(grader_repeats, quorum, partial_credit, grader_cache),
         version=task_version(__file__, "lft_grader_check"),
-        metadata=grader_check_metadata(arguments, references, rubrics),
+        metadata=grader_check_metadata(settings, references, rubrics),
     )

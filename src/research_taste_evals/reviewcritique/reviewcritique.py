@@ -17,6 +17,7 @@ from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT
 from research_taste_evals.core.task_args import checked_arguments
 from research_taste_evals.reviewcritique.dataset import (
     DEFAULT_PAPER_WORDS,
+    CritiqueSettings,
     Subset,
     load_reviewcritique,
     reviewcritique_dataset,
@@ -61,7 +62,14 @@ def review_critique(
 
     Evaluation only: the data's license (Apache NON-AI 2.0) forbids using it to train models.
     """
-    arguments = dict(locals())
+    settings = CritiqueSettings(
+        subset=subset,
+        paper_words=paper_words,
+        structured_output=structured_output,
+        reask=reask,
+        bootstrap_resamples=bootstrap_resamples,
+        bootstrap_seed=bootstrap_seed,
+    )
     reviews, resolved, duplicates = load_reviewcritique(subset, data_path)
     # Loaded before any model call; a model that cannot load is recorded, never replaced.
     bert = load_bertscore(bertscore_model, bertscore_revision, bertscore_layers, bertscore_device)
@@ -71,7 +79,7 @@ def review_critique(
         scorer=reviewcritique_scorer(bert),
         metrics=[reviewcritique_metrics(bootstrap_resamples, bootstrap_seed, bert.baseline_f1)],
         version=task_version(__file__, "review_critique"),
-        metadata=reviewcritique_metadata(arguments, reviews, resolved, duplicates, bert)
+        metadata=reviewcritique_metadata(settings, reviews, resolved, duplicates, bert)
         # No post-cutoff twin: README, "Recall and contamination".
         | undated_source("review_critique", REVIEWCRITIQUE_UNDATED),
     )
