@@ -15,9 +15,12 @@ from research_taste_evals.core.recall_control import (
     ShownItem,
     declaration,
     declarations,
-    recall_summary,
 )
-from research_taste_evals.core.recall_metrics import item_records, recognition_values
+from research_taste_evals.core.recall_metrics import (
+    item_records,
+    recall_summary,
+    recognition_values,
+)
 
 CONTROL = RecallControl(
     task="toy", headline="accuracy", items=lambda m: [ShownItem(i, None) for i in m["items"]]

@@ -31,12 +31,8 @@ from inspect_ai.scorer import Metric, SampleScore, Value, metric
 from research_taste_evals.core.data import DataError
 from research_taste_evals.core.dates import ItemDate, date_range, parse_item_date
 from research_taste_evals.core.metrics import finite_values, nan_on_error
-from research_taste_evals.core.recall_control import (
-    ShownItem,
-    Statistic,
-    declaration,
-)
-from research_taste_evals.core.recall_metrics import recall_keys, recall_summary
+from research_taste_evals.core.recall_control import ShownItem, declaration
+from research_taste_evals.core.recall_metrics import Statistic, recall_keys, recall_summary
 from research_taste_evals.core.stats import NAN, bootstrap_ci
 
 ITEM_DATES_KEY = "item_dates"  # sample metadata: the dates (as written) of what it shows

@@ -13,7 +13,7 @@ From a declaration this module builds:
   (``core/recognition.py``) on the items the sample shows;
 - the ``Score.metadata`` fields (:func:`recall_fields`): the cutoff fields and, per item shown,
   ``{date, recognized, identity_leak}``;
-- the recall figures of a run (:func:`recall_summary`, from ``core/recall_metrics.py``): given the
+- the recall figures of a run (``core/recall_metrics.py``, ``recall_summary``): given the
   family's own statistic, the headline's post-cutoff, unrecognised and clean twins, the
   recognition counts and the cutoff figures (stated, estimated, clean).
 """
@@ -36,7 +36,6 @@ from research_taste_evals.core.cutoff import (
     state_cutoff,
 )
 from research_taste_evals.core.dates import ItemDate
-from research_taste_evals.core.recall_metrics import RECALL_FIELD, Statistic, recall_summary
 from research_taste_evals.core.recognition import (
     ItemKind,
     RecallItem,
@@ -56,9 +55,9 @@ __all__ = [
     "declare",
     "recall_fields",
     "recall_solvers",
-    "recall_summary",
-    "Statistic",
 ]
+
+RECALL_FIELD = "recall"  # Score.metadata: {item_id: {date, recognized, identity_leak}}
 
 
 @dataclass(frozen=True)
@@ -89,8 +88,8 @@ class RecallControl:
     """What recall control and the tooling need to know about one task, declared once.
 
     Attributes:
-        task: The task's registered name (``tastybench``).
-        headline: Its headline metric (``bt_spearman``); the twins are ``<headline>_<subset>``.
+        task: The task's registered name.
+        headline: Its headline metric; the twins are ``<headline>_<subset>``.
         items: Sample metadata -> the items it shows with ids and dates; None when undated.
         undated_reason: Why the task's items carry no dates (required when ``items`` is None).
         probes: Whether the task runs the recognition probe (its ``recall_probe`` argument).
@@ -145,7 +144,7 @@ def declarations() -> dict[str, RecallControl]:
 
 
 def declaration(task: str) -> RecallControl:
-    """The declaration of ``task`` (``declaration("tastybench")``).
+    """The declaration of the task registered as ``task``.
 
     Raises:
         KeyError: no task of that name declares recall control.
@@ -166,8 +165,9 @@ def recall_solvers(
     """The steps before the judge: record the cutoff, then (``probe``) probe the shown items.
 
     ``catalogue`` gives the probe's view of items whose text the sample metadata does not
-    carry (TastyBench's papers). Parses ``knowledge_cutoff`` (``parse_cutoff_arg``): a bad
-    value is one ``ConfigError`` sentence, raised here, when the task is built.
+    carry (a family that shows texts by id only). Parses ``knowledge_cutoff``
+    (``parse_cutoff_arg``): a bad value is one ``ConfigError`` sentence, raised here, when the
+    task is built.
     """
     steps = [
         record_cutoff(CutoffReader(control.task, parse_cutoff_arg(knowledge_cutoff, control.task)))

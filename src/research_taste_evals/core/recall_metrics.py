@@ -29,7 +29,7 @@ import logging
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from inspect_ai.scorer import SampleScore
 
@@ -41,14 +41,11 @@ from research_taste_evals.core.cutoff_estimate import (
     month_text,
 )
 from research_taste_evals.core.dates import ItemDate, is_post_cutoff, parse_item_date
+from research_taste_evals.core.recall_control import RECALL_FIELD, RecallControl
 from research_taste_evals.core.stats import NAN
-
-if TYPE_CHECKING:
-    from research_taste_evals.core.recall_control import RecallControl
 
 logger = logging.getLogger(__name__)
 
-RECALL_FIELD = "recall"  # Score.metadata: {item_id: {date, recognized, identity_leak}}
 Statistic = Callable[[list[SampleScore]], Mapping[str, float]]
 SUBSETS = ("post_cutoff", "unrecognized", "clean")
 CUTOFF_KEYS = (

@@ -15,15 +15,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Literal
 
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import CachePolicy
 
-from research_taste_evals.core.access import DEFAULT_WEB_PROVIDERS, web_search_providers
+from research_taste_evals.core.access import DEFAULT_WEB_PROVIDERS, Access, web_search_providers
 from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.core.provenance import provenance
-from research_taste_evals.lft.grader import LFT_GRADER_REPEATS
+from research_taste_evals.lft.grader import LFT_GRADER_REPEATS, MedianRule
 from research_taste_evals.lft.metrics import TASK_ID_KEY  # the metrics group by it
 from research_taste_evals.lft.rubric import (
     DEFAULT_RUBRIC_DIR,
@@ -37,10 +37,8 @@ RUN_KEY = "run"  # sample metadata: which repeated run (1..runs) the sample is
 DEFAULT_RUNS = 1
 RUN_CACHE_SCOPE = "lft_run"  # each run's grader calls are cached apart from the other runs'
 
-if TYPE_CHECKING:
-    from research_taste_evals.core.access import Access
-    from research_taste_evals.lft.grader import MedianRule
-    from research_taste_evals.lft.solvers import FollowUp
+# The follow-up modes (``solvers.py`` runs them; here so the settings can name the type).
+FollowUp = Literal["none", "static", "critique", "nudge"]
 
 
 def run_cache(cache: bool | CachePolicy, run: object) -> bool | CachePolicy:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Literal, get_args
+from typing import Any, get_args
 
 from inspect_ai.model import (
     CachePolicy,
@@ -41,7 +41,7 @@ from research_taste_evals.core.grading import resolve_graders
 from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models, roles_ready
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.core.transient import generate_retrying, generate_step, retrying
-from research_taste_evals.lft.dataset import RUN_KEY, LftSettings, run_cache
+from research_taste_evals.lft.dataset import RUN_KEY, FollowUp, LftSettings, run_cache
 from research_taste_evals.lft.grader import (
     DEFAULT_MEDIAN_RULE,
     MedianRule,
@@ -52,7 +52,6 @@ from research_taste_evals.lft.grader import (
 from research_taste_evals.lft.prompts import LFT_SYSTEM, NUDGE_REQUIREMENT_LINE
 from research_taste_evals.lft.rubric import MAX_LEVEL, rubric_from_metadata
 
-FollowUp = Literal["none", "static", "critique", "nudge"]
 FOLLOWUP_MODES: tuple[FollowUp, ...] = get_args(FollowUp)
 CRITIC_ROLE = "critic"
 DEFAULT_FOLLOWUP_ROUNDS = 1
