@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -144,3 +145,25 @@ def test_endless_5xx_gives_up_in_one_sentence(
     with pytest.raises(DataError, match="answered 429 to GET /notes 6 times; wait and re-run"):
         run_build(iclr, tmp_path / "throttled")
     assert not list((tmp_path / "throttled").rglob("*.json"))
+
+
+@pytest.mark.parametrize(
+    ("broken", "field"),
+    [
+        ({"id": 7}, "notes[1] without a string 'id'"),
+        ({"id": "X1", "content": ["not", "an", "object"]}, "notes[1] (X1): field 'content'"),
+        ({"id": "X2", "details": {"replies": "none"}}, "notes[1] (X2): field 'details.replies'"),
+    ],
+)
+def test_a_malformed_note_is_one_sentence_and_nothing_is_cached(
+    iclr: FakeOpenReview,
+    run_build: Callable[..., dict],
+    tmp_path: Path,
+    broken: dict,
+    field: str,
+) -> None:
+    iclr.notes = [iclr.notes[0], broken, *iclr.notes[2:]]
+    with pytest.raises(DataError, match=re.escape(field)) as raised:
+        run_build(iclr, tmp_path / "malformed")
+    assert "nothing was cached" in str(raised.value)
+    assert not list((tmp_path / "malformed").rglob("*.json"))

@@ -86,8 +86,15 @@ class OpenReviewClient:
         key = cache_key(path, params)
         return self.cache_dir / key[:2] / f"{key}{suffix}"
 
-    def get_json(self, path: str, params: Mapping[str, Any], listed: str) -> dict[str, Any]:
-        """The JSON object answering ``GET base/path?params``; it must hold a list ``listed``.
+    def get_json(
+        self,
+        path: str,
+        params: Mapping[str, Any],
+        listed: str,
+        check: Callable[[list[Any]], str | None] = lambda _: None,
+    ) -> dict[str, Any]:
+        """The JSON object answering ``GET base/path?params``; it must hold a list ``listed``
+        that ``check`` finds no problem with (``check`` returns a problem's description).
 
         Raises:
             DataError: unreachable, a non-retried error status, retries exhausted, or a body
@@ -110,6 +117,12 @@ class OpenReviewClient:
                 f"OpenReview answered GET {path} with a body that is not a JSON object holding "
                 f"a '{listed}' list ({' '.join(text.split())[:120]!r}), so nothing was cached; "
                 f"is {BASE_ENV} ({self.base_url}) an OpenReview API v2 base?"
+            )
+        problem = check(response[listed])
+        if problem:
+            raise DataError(
+                f"OpenReview answered GET {path} ({urllib.parse.urlencode(params)}) with "
+                f"{problem}, so nothing was cached; re-run later or check {BASE_ENV}"
             )
         fetched_on = self._today().isoformat()
         self.fetch_dates.add(fetched_on)

@@ -74,13 +74,34 @@ def submissions(client: OpenReviewClient, venue: str, page_size: int = PAGE_SIZE
             "offset": offset,
             "limit": page_size,
         }
-        page = client.get_json("/notes", params, listed="notes")
+        page = client.get_json("/notes", params, listed="notes", check=note_problem)
         notes = page["notes"]
         yield from notes
         offset += len(notes)
         count = page.get("count")
         if len(notes) < page_size or (isinstance(count, int) and offset >= count):
             return
+
+
+def _is_note_list(value: Any) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(item, dict) and isinstance(item.get("content") or {}, dict) for item in value
+    )
+
+
+def note_problem(notes: list[Any]) -> str | None:
+    """What makes a page of submission notes unreadable (None: nothing): the field named."""
+    for index, note in enumerate(notes):
+        if not isinstance(note, dict) or not isinstance(note.get("id"), str):
+            return f"notes[{index}] without a string 'id'"
+        where = f"notes[{index}] ({note['id']})"
+        if not isinstance(note.get("content") or {}, dict):
+            return f"{where}: field 'content' is not an object"
+        details = note.get("details") or {}
+        replies = details.get("replies") if isinstance(details, dict) else "not an object"
+        if replies is not None and not _is_note_list(replies):
+            return f"{where}: field 'details.replies' is not a list of notes"
+    return None
 
 
 def _replies(note: dict[str, Any], kind: str) -> list[dict[str, Any]]:
