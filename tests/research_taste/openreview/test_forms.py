@@ -58,3 +58,32 @@ def test_note_kind_and_decisions() -> None:
     assert forms.decision_score("Reject") == 0.0
     assert forms.decision_score("Pending") is None
     assert forms.note_date({"cdate": 1757678400000}).isoformat() == "2025-09-12"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("content", "kinds", "expected"),
+    [
+        ({"venueid": {"value": "V/2026/Conference/Withdrawn_Submission"}}, set(), "withdrawn"),
+        ({"venue": {"value": "ICLR 2026 Conference Withdrawn Submission"}}, set(), "withdrawn"),
+        ({"venueid": {"value": "V/Submission"}}, {"Withdrawal"}, "withdrawn"),
+        ({"venueid": {"value": "V/Desk_Rejected_Submission"}}, set(), "desk_rejected"),
+        ({"venueid": {"value": "V/Submission"}}, {"Desk_Rejection"}, "desk_rejected"),
+        ({"venueid": {"value": "V/Rejected_Submission"}}, {"Official_Review"}, None),
+    ],
+)
+def test_set_aside_from_venueid_venue_text_or_reply(
+    content: dict, kinds: set[str], expected: str | None
+) -> None:
+    assert forms.set_aside_status(content, kinds) == expected
+
+
+def test_iclr_2023_form_reads_as_aaar_did() -> None:
+    review = forms.read_review(
+        {
+            "content": {
+                "recommendation": {"value": "8: accept, good paper"},
+                "strength_and_weaknesses": {"value": "Weak: small scale."},
+            }
+        }
+    )
+    assert review.rating == 8.0 and review.weakness_field == "strength_and_weaknesses"

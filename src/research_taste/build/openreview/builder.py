@@ -182,7 +182,7 @@ def build(
         unit="note",
         disable=not progress,
     )
-    screened: Screened = screen(iter(notes), request.venue, request.label, request.after)
+    screened: Screened = screen(iter(notes), request.label, request.after)
     if len(screened.kept) < 2:
         dropped = ", ".join(f"{k} {len(v)}" for k, v in sorted(screened.dropped.items()))
         raise DataError(

@@ -35,14 +35,16 @@ CONFIDENCE_FIELDS = ("confidence", "reviewer_confidence")
 # ICLR 2024-2026 and NeurIPS 2023-2024: weaknesses; NeurIPS 2025 and TMLR:
 # strengths_and_weaknesses; ICML 2025: other_strengths_and_weaknesses; ICLR 2022: main_review
 # (the whole review: its weaknesses are not separated); ACL ARR: summary_of_weaknesses;
-# COLM: reasons_to_reject.
+# COLM: reasons_to_reject; ICLR 2023 (AAAR-1.0's source): strength_and_weaknesses.
 WEAKNESS_FIELDS = (
     "weaknesses",
     "weakness",
     "strengths_and_weaknesses",
+    "strength_and_weaknesses",
     "other_strengths_and_weaknesses",
     "summary_of_weaknesses",
     "reasons_to_reject",
+    "cons",
     "main_review",
 )
 # The decision as an ordinal label (``--label decision``), matched on the lower-cased text in
@@ -136,14 +138,20 @@ def decision_score(decision: str) -> float | None:
     return next((score for word, score in DECISION_SCORES if word in lowered), None)
 
 
-def set_aside_status(content: dict[str, Any], venue: str) -> str | None:
-    """``withdrawn`` / ``desk_rejected`` from the submission's ``venueid`` (or ``venue``)."""
+def set_aside_status(content: dict[str, Any], reply_kinds: set[str]) -> str | None:
+    """``withdrawn`` / ``desk_rejected`` from the submission's ``venueid`` (``.../
+    Withdrawn_Submission``), its ``venue`` text (``ICLR 2026 Conference Withdrawn
+    Submission``), or a ``Withdrawal`` / ``Desk_Rejection`` reply; None for the others."""
     venueid = str(value(content, "venueid") or "")
     label = str(value(content, "venue") or "").lower()
-    if venueid.endswith("/Withdrawn_Submission") or label.startswith("withdrawn"):
-        return WITHDRAWN
     if venueid.endswith("/Desk_Rejected_Submission") or "desk rejected" in label:
         return DESK_REJECTED
+    if "Desk_Rejection" in reply_kinds:
+        return DESK_REJECTED
+    if venueid.endswith("/Withdrawn_Submission") or "withdrawn" in label:
+        return WITHDRAWN
+    if "Withdrawal" in reply_kinds:
+        return WITHDRAWN
     return None
 
 

@@ -135,9 +135,7 @@ def _label(reviews: list[forms.Review], decision: str, label: Label) -> tuple[fl
     return (score, "") if score is not None else (None, "unknown_decision")
 
 
-def screen(
-    notes: Iterator[dict[str, Any]], venue: str, label: Label, after: dt.date | None
-) -> Screened:
+def screen(notes: Iterator[dict[str, Any]], label: Label, after: dt.date | None) -> Screened:
     """Read every submission note: keep, set apart or drop each (see the module docstring)."""
     screened, seen = Screened(), set()
     for note in notes:
@@ -148,7 +146,8 @@ def screen(
         seen.add(paper_id)
         content = note.get("content") or {}
         submitted = forms.note_date(note)
-        status = forms.set_aside_status(content, venue)
+        replies = (note.get("details") or {}).get("replies") or []
+        status = forms.set_aside_status(content, {forms.note_kind(reply) for reply in replies})
         title = " ".join(str(forms.value(content, "title") or "").split())
         if status is not None:
             screened.set_aside.append(
