@@ -39,6 +39,7 @@ def test_iclr_venue_keeps_reviewed_papers_and_sets_the_rest_apart(
     papers = {row["paper_id"]: row for row in _rows(out / "papers.csv")}
     assert {pid: float(row["label"]) for pid, row in papers.items()} == pytest.approx(ICLR_MEANS)
     assert papers["Ab7RlV6y5s"]["decision"] == "Accept (Oral)"
+    assert papers["Ab2RlK3p9z"]["decision"] == "Reject" and papers["Ab1RlQ7x2m"]["decision"] == ""
     assert papers["Ab1RlQ7x2m"]["pub_date"] == "2025-09-12"  # cdate, not the later pdate
     assert papers["Ab1RlQ7x2m"]["primary_area"] == "reinforcement learning"
     assert json.loads(papers["Ab3GnM5t1k"]["ratings"]) == [6.0, 6.0, 8.0]
@@ -121,11 +122,17 @@ def test_after_keeps_only_later_submissions(
         parse_after("2025-13")
 
 
-def test_decision_label_needs_posted_decisions(
+def test_decision_label_keeps_decided_papers_only(
     iclr: FakeOpenReview, run_build: Callable[..., dict], tmp_path: Path
 ) -> None:
-    with pytest.raises(DataError, match=r"1 submissions kept \(dropped: .*no_decision 4"):
-        run_build(iclr, tmp_path / "decided", label="decision", pdfs=False)
+    out = tmp_path / "decided"
+    report = run_build(iclr, out, label="decision", pdfs=False)
+    labels = {row["paper_id"]: float(row["label"]) for row in _rows(out / "papers.csv")}
+    assert labels == {"Ab2RlK3p9z": 0.0, "Ab7RlV6y5s": 3.0}  # Reject, Accept (Oral)
+    assert report["dropped"]["no_decision"] == 3 and report["label"] == "decision"
+    iclr.notes = [note for note in iclr.notes if note["id"] != "Ab2RlK3p9z"]
+    with pytest.raises(DataError, match=r"1 submissions kept \(dropped: .*no_decision 3"):
+        run_build(iclr, tmp_path / "one", label="decision", pdfs=False)
 
 
 def test_retry_after_is_capped_with_one_line(

@@ -13,7 +13,9 @@ from fake_openreview import FETCH_DATE, FakeOpenReview
 from inspect_ai import eval as inspect_eval
 
 import research_taste_evals._registry  # noqa: F401  (registers the baseline provider)
+from research_taste_evals.aaar.dataset.paper_weakness import load_weakness_records
 from research_taste_evals.aaar.paper_weakness import paper_weakness
+from research_taste_evals.core.data import DataError
 from research_taste_evals.core.embeddings import OFFLINE_MODEL
 from research_taste_evals.tastybench.built_set import load_built_set
 from research_taste_evals.tastybench.tastybench import tastybench
@@ -94,3 +96,12 @@ def test_paper_weakness_runs_on_the_built_records(built: Path, tmp_path: Path) -
     assert set(samples) == {"Ab1RlQ7x2m", "Ab2RlK3p9z", "Ab3GnM5t1k", "Ab7RlV6y5s"}
     assert samples["Ab2RlK3p9z"].metadata["item_dates"] == ["2025-09-15"]
     assert (log.eval.metadata or {})["item_dates"] == "2025-09-12 to 2025-09-20"
+
+
+def test_paper_weakness_on_a_build_without_pdfs_is_one_sentence(
+    iclr: FakeOpenReview, run_build: Callable[..., dict], tmp_path: Path
+) -> None:
+    out = tmp_path / "no-pdfs"
+    run_build(iclr, out, pdfs=False)
+    with pytest.raises(DataError, match="wrote no PaperWeakness records"):
+        load_weakness_records(str(out))
