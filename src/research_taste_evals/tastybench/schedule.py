@@ -23,7 +23,12 @@ from research_taste_evals.tastybench.dataset import UPSTREAM_COMMIT, Paper
 from research_taste_evals.tastybench.pairwise import adjacent_schedule, all_pairs_schedule
 from research_taste_evals.tastybench.ratings import HEADLINE_METRIC, UPSTREAM_COMPARABLE_METRIC
 from research_taste_evals.tastybench.solvers import EXTRACTOR_ROLE
-from research_taste_evals.tastybench.velocity import UPSTREAM_FETCH_DATE, VelocityMode
+from research_taste_evals.tastybench.velocity import (
+    SHORT_WINDOWS,
+    UPSTREAM_FETCH_DATE,
+    VelocityMode,
+    longest_common_window,
+)
 from research_taste_evals.tastybench.websearch import CITATION_COUNT_DOMAINS
 
 Schedule = Literal["adjacent", "all_pairs", "file"]
@@ -180,8 +185,16 @@ def judged_papers(papers: list[Paper], velocity: VelocityMode, window_months: in
         return papers
     kept = [paper for paper in papers if not math.isnan(paper.velocity_common)]
     if len(kept) < 2:
+        longest = longest_common_window([paper.months_observed for paper in papers])
+        hint = (
+            f"window_months={longest} is the longest that two papers have"
+            if longest is not None
+            else "no two papers have two month starts yet; build the set later"
+        )
         raise ConfigError(
-            f"only {len(kept)} papers have {window_months} months of citations; lower window_months"
+            f"velocity=common_window: only {len(kept)} papers have {window_months} months of "
+            f"citations by the fetch date ({hint}; short windows {SHORT_WINDOWS} label papers "
+            "sooner, with noisier velocities)"
         )
     return kept
 
