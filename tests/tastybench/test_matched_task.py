@@ -13,6 +13,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 
+from research_taste.reporting.families import task_specs
 from research_taste_evals.tastybench.tastybench import tastybench
 
 Metrics = Callable[[EvalLog], dict[str, float]]
@@ -72,6 +73,8 @@ def test_the_citation_oracle_gets_every_matched_pair_right_on_the_demo_set(
     assert metadata["matching"]["pairs"] == 4 and metadata["matching"]["unpaired"] == 2
     samples = log.samples or []
     assert len(samples) == 8
+    spec = task_specs()["tastybench"]  # every figure of a matched run has its eval.yaml meaning
+    assert [name for name in metrics if not spec.meaning(name)] == []
     assert all(s.metadata["pair_gap_days"] <= 61 for s in samples)
 
 

@@ -122,23 +122,30 @@ def _can_pair(a: MatchItem, b: MatchItem) -> bool:
 
 def _pair_line(line: list[MatchItem]) -> list[tuple[MatchItem, MatchItem]]:
     """Best neighbour pairing of a date-sorted line (module docstring: pairs, same month, gap)."""
-    # best[i]: (pairs, same-month pairs, -total gap) of the best pairing of line[i:], and it.
-    best: list[tuple[tuple[int, int, int], list[tuple[MatchItem, MatchItem]]]] = [
-        ((0, 0, 0), []) for _ in range(len(line) + 2)
-    ]
+    # score[i]: (pairs, same-month pairs, -total gap) of the best pairing of line[i:];
+    # pair_here[i]: whether that pairing pairs line[i] with line[i + 1].
+    score = [(0, 0, 0)] * (len(line) + 2)
+    pair_here = [False] * (len(line) + 1)
     for i in range(len(line) - 2, -1, -1):
-        options = [best[i + 1]]
+        score[i] = score[i + 1]
         a, b = line[i], line[i + 1]
         if _can_pair(a, b):
-            (pairs, same, gap), chosen = best[i + 2]
-            score = (pairs + 1, same + (_month_of(a) == _month_of(b)), gap - _gap_days(a, b))
-            options.insert(0, (score, [(a, b), *chosen]))
-        best[i] = max(options, key=lambda option: option[0])  # first of equals: pair
-    return best[0][1] if line else []
+            pairs, same, gap = score[i + 2]
+            paired = (pairs + 1, same + (_month_of(a) == _month_of(b)), gap - _gap_days(a, b))
+            if paired >= score[i]:  # of equals, pair
+                score[i], pair_here[i] = paired, True
+    chosen, i = [], 0
+    while i < len(line) - 1:
+        if pair_here[i]:
+            chosen.append((line[i], line[i + 1]))
+            i += 2
+        else:
+            i += 1
+    return chosen
 
 
-def _unpaired_reason(item: MatchItem, line: list[MatchItem]) -> str:
-    position = line.index(item)
+def _unpaired_reason(line: list[MatchItem], position: int) -> str:
+    item = line[position]
     neighbours = [line[j] for j in (position - 1, position + 1) if 0 <= j < len(line)]
     near = [n for n in neighbours if _gap_days(n, item) <= MAX_PAIR_GAP_DAYS]
     if not near:
@@ -173,9 +180,9 @@ def match_papers(items: Sequence[MatchItem], seed: int) -> Matching:
         chosen = _pair_line(line)
         found.extend(chosen)
         paired = {item.item_id for pair in chosen for item in pair}
-        for item in line:
+        for position, item in enumerate(line):
             if item.item_id not in paired:
-                matching.unpaired[item.item_id] = _unpaired_reason(item, line)
+                matching.unpaired[item.item_id] = _unpaired_reason(line, position)
     found.sort(key=lambda pair: (pair[0].pub_date, tiebreak[pair[0].item_id]))
     flips = rng.random(len(found)) < 0.5
     for pair_id, ((a, b), flip) in enumerate(zip(found, flips, strict=True)):
