@@ -119,7 +119,7 @@ def test_each_pair_is_judged_in_both_orders() -> None:
         build_schedule(["a", "b"], "matched")
     with pytest.raises(ConfigError, match="no two of the 2 papers"):
         build_schedule(papers[1:], "matched")
-    with pytest.raises(ValueError, match="only used with schedule='file'"):
+    with pytest.raises(ConfigError, match="only used with schedule='file'"):
         build_schedule(papers, "matched", pairs_file="x.csv")
 
 

@@ -147,7 +147,7 @@ def build_schedule(
     paper_ids = [paper if isinstance(paper, str) else paper.paper_id for paper in papers]
     if schedule == "matched":
         if pairs_file is not None:
-            raise ValueError(f"pairs_file is only used with schedule='file' (got {schedule!r})")
+            raise ConfigError("pairs_file is only used with schedule='file' (got 'matched')")
         full = [paper for paper in papers if not isinstance(paper, str)]
         if len(full) != len(paper_ids):
             raise ValueError("schedule='matched' needs the papers (dates and labels), not ids")
