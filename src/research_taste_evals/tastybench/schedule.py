@@ -7,6 +7,7 @@ order, so ratings never depend on the order in which concurrent samples finished
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -37,6 +38,8 @@ from research_taste_evals.tastybench.velocity import (
     longest_common_window,
 )
 from research_taste_evals.tastybench.websearch import CITATION_COUNT_DOMAINS
+
+logger = logging.getLogger(__name__)
 
 Schedule = Literal["adjacent", "all_pairs", "file", "matched"]
 SCHEDULES: tuple[Schedule, ...] = ("adjacent", "all_pairs", "file", "matched")
@@ -113,7 +116,14 @@ def matched_schedule(
     Raises:
         ConfigError: no two papers can be paired.
     """
-    pairs = matching(papers, velocity, seed).pairs
+    matched = matching(papers, velocity, seed)
+    pairs = matched.pairs
+    if matched.unpaired:
+        logger.warning(
+            "schedule=matched: %d pairs; %d papers left unpaired (log metadata 'matching')",
+            len(pairs),
+            len(matched.unpaired),
+        )
     if not pairs:
         raise ConfigError(
             f"schedule=matched: no two of the {len(papers)} papers have different velocities and "
