@@ -39,11 +39,9 @@ def _cmd_build(args: argparse.Namespace) -> int:
         f"requests: {requests['network']} sent, {requests['cached']} from the cache, "
         f"{requests['retried']} retried; report: {out / 'build_report.json'}"
     )
-    pairs = f" -T schedule=file -T pairs_file={out / 'pairs_within_area.csv'}"
     print(
         f"use it with: inspect eval research_taste_evals/tastybench -T data_path={out} "
-        f"-T representation=abstract -T prompt=reviews"
-        + (pairs if report["pairs_within_area"] else "")
+        "-T representation=abstract -T prompt=reviews -T schedule=matched"
     )
     if weakness["built"]:
         print(f"and: inspect eval research_taste_evals/paper_weakness -T data_path={out}")

@@ -268,6 +268,7 @@ def load_review_set(
             velocity_upstream=r.label,
             velocity_windowed=r.label,
             velocity_common=r.label,
+            field=r.primary_area or None,
         )
         for r in records
         if r.paper_id in texts and r.label is not None

@@ -102,9 +102,11 @@ def read_pairs_file(path: str | Path, known_ids: set[str]) -> list[tuple[str, st
 def matching(papers: Sequence[Paper], velocity: VelocityMode, seed: int) -> Matching:
     """The ``schedule=matched`` pairing of ``papers`` on the run's labels (``matched.py``).
 
-    The sets carry no field, so every paper is in one group.
+    A paper's ``field`` (an OpenReview set's primary area) groups it; without one, one group.
     """
-    items = [MatchItem(p.paper_id, parse_day(p.pub_date), p.velocity(velocity)) for p in papers]
+    items = [
+        MatchItem(p.paper_id, parse_day(p.pub_date), p.velocity(velocity), p.field) for p in papers
+    ]
     return match_papers(items, seed)
 
 

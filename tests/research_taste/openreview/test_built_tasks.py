@@ -105,3 +105,27 @@ def test_paper_weakness_on_a_build_without_pdfs_is_one_sentence(
     run_build(iclr, out, pdfs=False)
     with pytest.raises(DataError, match="wrote no PaperWeakness records"):
         load_weakness_records(str(out))
+
+
+def test_matched_pairs_stay_within_a_primary_area(built: Path, tmp_path: Path) -> None:
+    task = tastybench(
+        data_path=str(built),
+        representation="abstract",
+        prompt="reviews",
+        schedule="matched",
+        recall_probe=False,
+        bootstrap_resamples=50,
+    )
+    log = inspect_eval(
+        task, model="baseline/citation-oracle", log_dir=str(tmp_path / "logs"), **FAST
+    )[0]
+    metrics = log_metrics.metrics_of(log)
+    assert metrics["pairwise_accuracy"] == 1.0
+    # RL (09-12, 09-15, 09-20): one date-neighbour pair, one paper left over; generative: one
+    assert metrics["matched_pairs"] == 2.0
+    areas = {}
+    with (built / "papers.csv").open(encoding="utf-8") as handle:
+        areas = {row["paper_id"]: row["primary_area"] for row in csv.DictReader(handle)}
+    for sample in log.samples or []:
+        metadata = sample.metadata or {}
+        assert areas[metadata["paper_1"]] == areas[metadata["paper_2"]]

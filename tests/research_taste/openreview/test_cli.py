@@ -35,7 +35,7 @@ def test_build_prints_counts_and_the_commands(
     assert "5 submissions of ICLR.cc/2026/Conference" in printed
     assert "desk_rejected 1, withdrawn 1" in printed
     assert "PaperWeakness: 4 papers; left out: pdf_missing 1" in printed
-    assert "-T prompt=reviews -T schedule=file -T pairs_file=" in printed
+    assert "-T prompt=reviews -T schedule=matched" in printed
     assert (tmp_path / "set" / "build_report.json").is_file()
     assert dt.date.fromisoformat(FETCH_DATE)  # the fixture's date is a real day
 
