@@ -92,7 +92,7 @@ def _paper(
 
 
 # With ``arxiv_paper``: a paper whose abstract only arXiv has (26 of 60 real records had none).
-ARXIV_PAPER = _paper("FROM-ARXIV", "2025-08-20", 21, abstract=None, arxiv="2508.01234")
+ARXIV_PAPER = _paper("FROM-ARXIV", "2025-08-20", 30, abstract=None, arxiv="2508.01234")
 CITATIONS_FROM_ARXIV = [f"2025-{m:02d}-05" for m in (9, 10, 11, 12) for _ in range(5)] + [None]
 
 

@@ -41,14 +41,14 @@ def parse_after(value: str, flag: str = "--after") -> dt.date:
 
 
 def check_window(date_from: dt.date, date_to: dt.date, today: dt.date, from_flag: str) -> None:
-    """The window starts no later than it ends, and not after today."""
-    if date_from > date_to:
-        raise DataError(f"{from_flag} {date_from} is after --to {date_to}")
+    """The window starts not after today, and no later than it ends."""
     if date_from > today:
         raise DataError(
             f"{from_flag} {date_from} is in the future (today is {today}): no paper is "
             "published in that window yet"
         )
+    if date_from > date_to:
+        raise DataError(f"{from_flag} {date_from} is after --to {date_to}")
 
 
 def check_query(query: str) -> None:

@@ -82,7 +82,9 @@ def test_build_keeps_the_right_papers_with_the_worked_velocities(
     for row in rows:
         truth = TRUTH[row["paper_id"]]
         if truth is None:  # 20 of 22 citing papers undated: blank, with the reason, never 0.0
-            assert row["velocity"] == "" and "20 of 22 citing papers undated" in row["velocity_note"]
+            assert (
+                row["velocity"] == "" and "20 of 22 citing papers undated" in row["velocity_note"]
+            )
             continue
         assert float(row["velocity"]) == pytest.approx(truth, rel=1e-12)
         counts = json.loads(row["citation_counts"])
