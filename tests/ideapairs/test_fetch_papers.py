@@ -232,3 +232,20 @@ def test_command_line_fetches_with_a_month_cutoff(
     without = [a for a in argv if a != "--fetch-papers"]
     assert main(["ideapairs", "build", *without]) != 0
     assert "add --fetch-papers" in capsys.readouterr().err
+
+
+def test_after_is_the_month_split_of_test_after(
+    arxiv: ArxivServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    board = str(_leaderboard(tmp_path))
+    argv = ["ideapairs", "build", board, "--no-extract", "--fetch-papers"]
+    assert main([*argv, "--out", str(tmp_path / "a.jsonl"), "--after", "2021-04-10"]) == 0
+    assert main([*argv, "--out", str(tmp_path / "b.jsonl"), "--test-after", "2021-04"]) == 0
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+    capsys.readouterr()
+    both = ["--after", "2021-04", "--test-after", "2021-04", "--out", str(tmp_path / "c.jsonl")]
+    assert main([*argv, *both]) == 2
+    assert "give --after or --test-after, not both" in capsys.readouterr().err
+    assert main([*argv, "--after", "April", "--out", str(tmp_path / "c.jsonl")]) == 2
+    assert "--after April: expected YYYY-MM or YYYY-MM-DD" in capsys.readouterr().err
+    assert not (tmp_path / "c.jsonl").exists()
