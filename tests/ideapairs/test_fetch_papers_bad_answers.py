@@ -180,3 +180,15 @@ def test_an_explicit_version_in_the_url_is_kept(arxiv_env: Any, tmp_path: Path) 
     assert "2106.00002v1" in pinned
     assert "/html/2106.00002v1" in server.counts.paths
     assert HTML  # the rendering served for every version of a paper
+
+
+def test_an_error_entry_in_a_200_feed_drops_only_its_id(tmp_path: Path) -> None:
+    ids = ["2106.00000", "2106.00001", "hep-th/9901001"]  # the last: well-formed, not served
+    with ArxivServer(_recorded(), faults=["error-entry"] * 3) as server:
+        fetcher = _fetcher(server, tmp_path)
+        found = fetcher.metadata(ids)
+    assert sorted(found) == ids[:2]
+    assert fetcher.stats.dropped == {
+        "hep-th/9901001": "arXiv error: incorrect id format for hep-th/9901001"
+    }
+    assert "hep-th/9901001" not in fetcher.index

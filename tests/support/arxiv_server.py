@@ -4,7 +4,8 @@ including its "Error" entry for a malformed id, answered with HTTP 400 as export
 does) and an HTML page per versioned id (404 when arXiv has no rendering). ``faults`` queues
 recorded-style bad answers for the next API requests: ``500``, ``timeout`` (held past the
 client's timeout), ``empty`` (a feed with no entry), ``html`` (an HTML 200 page),
-``no-namespace`` (Atom without ``xmlns``). Binds 127.0.0.1, counts requests, and stops by
+``no-namespace`` (Atom without ``xmlns``), ``error-entry`` (200 with an "Error" entry for a
+malformed id). Binds 127.0.0.1, counts requests, and stops by
 itself."""
 
 from __future__ import annotations
@@ -125,6 +126,8 @@ class ArxivServer:
                         body, status, kind = HTML_PAGE, 200, "text/html"
                     elif fault == "no-namespace":
                         body, status = NO_NAMESPACE.format(id=ids.split(",")[0]), 200
+                    elif fault == "error-entry":  # the older answer: 200, an "Error" entry
+                        body, status = server.feed(ids), 200
                     elif bad:  # export.arxiv.org: HTTP 400 and a feed holding the Error entry
                         head = FEED_HEAD.format(ids=escape(ids), count=1)
                         body = head + ERROR_ENTRY.format(bad=escape(bad[0])) + "</feed>\n"

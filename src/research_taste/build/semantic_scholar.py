@@ -155,6 +155,8 @@ class SemanticScholar:
             entry = json.loads(cached.read_text(encoding="utf-8"))
             self.counts.cached += 1
             self.fetch_dates.add(entry["fetched_on"])
+            if check is not None:  # a cache written before the checks existed
+                check(entry["response"], f"{describe(path, params)} (cached in {cached})")
             return dict(entry["response"])
         response = self._send(path, params)
         if check is not None:
