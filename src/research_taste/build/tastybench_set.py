@@ -186,7 +186,10 @@ def build_set(
         else:
             built.dropped.setdefault(reason, []).append(str(paper["paperId"]))
     built.search_total = client.search_total
-    fill_abstracts(kept, arxiv or ArxivFetcher(client.cache_dir / ARXIV_CACHE), built)
+    if arxiv is None:
+        arxiv = ArxivFetcher(client.cache_dir / ARXIV_CACHE)
+        arxiv.offline_hint = " (it gives the abstracts Semantic Scholar lacks)"
+    fill_abstracts(kept, arxiv, built)
     kept = [paper for paper in kept if "abstract_source" in paper]
     citing: dict[str, list[str | None]] = {}
     for paper in tqdm(kept, desc="citations", unit="paper", disable=not progress):

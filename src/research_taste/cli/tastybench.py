@@ -139,6 +139,11 @@ def _cmd_build(args: argparse.Namespace) -> int:
         f"requests: {requests['network']} sent, {requests['cached']} from the cache, "
         f"{requests['retried']} retried; report: {Path(args.out) / 'build_report.json'}"
     )
+    if report["search_limit_reached"]:
+        print(
+            f"the relevance search matched {report['search_total']:,} papers and reads only "
+            "the first 1,000; --search bulk reads every match (its terms are ANDed)"
+        )
     print(f"use it with: -T data_path={args.out} -T representation=abstract")
     return 0
 

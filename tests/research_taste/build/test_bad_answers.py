@@ -266,3 +266,24 @@ def test_after_a_month_starts_the_window_the_next_day(
     assert params["publicationDateOrYear"] == "2025-07-01:2025-09-30"
     assert fake_api.requests[0]["path"] == "/paper/search/bulk"
     assert "abstracts by source: semantic_scholar 4" in capsys.readouterr().out
+
+
+def test_an_unreachable_arxiv_for_the_fallback_is_one_sentence_naming_its_variable(
+    fake_api: FakeGraphApi,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # closed once the block ends: nothing listens
+    monkeypatch.setenv("S2_API_BASE", fake_api.base_url)
+    monkeypatch.setenv("ARXIV_API_BASE", f"http://127.0.0.1:{port}/api/query")
+    monkeypatch.setattr(semantic_scholar, "_sleep", lambda seconds: None)
+    fake_api.arxiv_paper = True
+    assert main([*ARGS, "--out", str(tmp_path / "set"), "--no-progress"]) == 2
+    error = capsys.readouterr().err.splitlines()[-1]
+    assert "cannot reach" in error and "set ARXIV_API_BASE" in error
+    assert "abstracts Semantic Scholar lacks" in error and "--paper-texts" not in error

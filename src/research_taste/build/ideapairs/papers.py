@@ -139,6 +139,10 @@ class ArxivFetcher:
         self.last: float | None = None
         self.stats = FetchStats()
         self.say: Callable[[str], None] = _say
+        # how to do without arXiv, said with an unreachable host (the ideapairs routes)
+        self.offline_hint = (
+            ", or pass paper texts with --paper-texts DIR and leaderboards with --source FILE"
+        )
         self.index_path = self.folder / "index.json"
         self.index: dict[str, Any] = (
             json.loads(self.index_path.read_text("utf-8")) if self.index_path.is_file() else {}
@@ -156,8 +160,7 @@ class ArxivFetcher:
         if reason is not None:
             raise DataError(
                 f"cannot reach {url.split('?')[0]} ({reason}); set {variable} to a reachable "
-                "mirror, or pass paper texts with --paper-texts DIR and leaderboards with "
-                "--source FILE"
+                f"mirror{self.offline_hint}"
             )
         for attempt in range(RETRIES + 1):
             if self.last is not None:
@@ -201,7 +204,7 @@ class ArxivFetcher:
                     continue
                 raise DataError(
                     f"cannot fetch {url.split('?')[0]} ({error.reason}); set {variable} to a "
-                    "reachable mirror, or pass paper texts with --paper-texts DIR"
+                    f"reachable mirror{self.offline_hint}"
                 ) from error
         raise AssertionError("unreachable: the last attempt returns or raises")
 
