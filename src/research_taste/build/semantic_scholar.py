@@ -1,8 +1,8 @@
 """A small, polite client of the Semantic Scholar Graph API (v1) with an on-disk response cache.
 
 Endpoints used: ``GET /paper/search`` (relevance search, upstream TastyBench's endpoint:
-ranked, at most :data:`RELEVANCE_PAGE` a call paged by ``offset``, and at most
-:data:`RELEVANCE_LIMIT` results in all, a limit of the endpoint; the response is
+ranked, 100 a call paged by ``offset``, and at most 1,000 results in all, a limit of the
+endpoint (``semantic_scholar_paging``); the response is
 ``{"total", "offset", "next", "data"}``), ``GET /paper/search/bulk`` (unranked, up to 1,000
 papers a call, a continuation ``token`` while more match, no overall limit; its query is a
 boolean expression in which plain terms are ANDed, ``|`` is OR, ``-`` negates and quotes make
@@ -44,11 +44,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from research_taste.build.semantic_scholar_answers import (
-    Check,
-    check_citations_page,
-    check_search_page,
-)
+from research_taste.build.semantic_scholar_answers import Check, check_citations_page
+from research_taste.build.semantic_scholar_paging import bulk_pages, relevance_pages
 from research_taste_evals.core.data import DataError
 
 DEFAULT_BASE = "https://api.semanticscholar.org/graph/v1"
@@ -69,8 +66,6 @@ SEARCH_FIELDS = (
     "citationCount",
     "externalIds",
 )
-RELEVANCE_PAGE = 100  # /paper/search: limit <= 100
-RELEVANCE_LIMIT = 1000  # /paper/search returns at most the first 1,000 ranked results
 CITATIONS_PAGE = 1000
 # The citations endpoint lists at most this many citing papers (offset + limit), a known
 # limitation with no workaround (allenai/s2-folks#27).
@@ -256,49 +251,10 @@ class SemanticScholar:
         if min_citations:
             params["minCitationCount"] = min_citations
         if mode == "relevance":
-            return self._relevance(params)
+            return relevance_pages(self, params)
         if mode == "bulk":
-            return self._bulk(params)
+            return bulk_pages(self, params)
         raise DataError(f"--search {mode!r}: expected relevance or bulk")
-
-    def _relevance(self, params: dict[str, Any]) -> Iterator[dict[str, Any]]:
-        """Relevance search paged by ``offset`` to its end or :data:`RELEVANCE_LIMIT`."""
-        offset = 0
-        while offset < RELEVANCE_LIMIT:
-            limit = min(RELEVANCE_PAGE, RELEVANCE_LIMIT - offset)
-            page = self.get(
-                "/paper/search", {**params, "offset": offset, "limit": limit}, check_search_page
-            )
-            self.search_total = page.get("total")
-            yield from page["data"]
-            following = page.get("next")
-            if following is None or not page["data"]:
-                return
-            if following <= offset:
-                raise DataError(
-                    f"Semantic Scholar's relevance search: next {following} does not follow "
-                    f"offset {offset}"
-                )
-            offset = following
-
-    def _bulk(self, params: dict[str, Any]) -> Iterator[dict[str, Any]]:
-        """Bulk search following the continuation token to the end."""
-        token: str | None = None
-        seen: set[str] = set()
-        while True:
-            page = self.get(
-                "/paper/search/bulk",
-                {**params, **({"token": token} if token else {})},
-                check_search_page,
-            )
-            self.search_total = page.get("total")
-            yield from page["data"]
-            token = page.get("token")
-            if not token:
-                return
-            if token in seen:
-                raise DataError(f"Semantic Scholar's bulk search repeated its token {token!r}")
-            seen.add(token)
 
     def citation_dates(
         self, paper_id: str, until: dt.date | None = None

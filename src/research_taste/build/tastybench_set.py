@@ -39,13 +39,12 @@ from pathlib import Path
 from typing import Any
 
 from research_taste.build.ideapairs.papers import ArxivFetcher
-from research_taste.build.semantic_scholar import RELEVANCE_LIMIT, SemanticScholar
+from research_taste.build.semantic_scholar import SemanticScholar
+from research_taste.build.semantic_scholar_paging import RELEVANCE_LIMIT
 from research_taste.build.tastybench_args import (
-    WRITTEN_NAMES,
     check_out_dir,
     check_query,
     check_window,
-    parse_date,
 )
 from research_taste.build.tastybench_papers import (
     SERIES_WEEKS,
@@ -61,7 +60,6 @@ PAPERS_FILE = "papers.csv"
 REPORT_FILE = "build_report.json"
 CACHE_DIR = "cache"
 ARXIV_CACHE = "arxiv"  # inside CACHE_DIR
-__all__ = ["WRITTEN_NAMES", "check_out_dir", "parse_date"]
 COLUMNS = (
     "paper_id",
     "title",
