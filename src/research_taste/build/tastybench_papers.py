@@ -51,8 +51,16 @@ def fill_abstracts(papers: list[dict[str, Any]], arxiv: ArxivFetcher, built: Bui
             source = "semantic_scholar"
         elif (found.get(arxiv_id_of(paper)) or {}).get("abstract"):
             paper["abstract"], source = found[arxiv_id_of(paper)]["abstract"], "arxiv"
-        else:
-            built.dropped.setdefault("no_abstract", []).append(paper["paperId"])
+        else:  # why arXiv did not give it either, when it was asked
+            asked = arxiv_id_of(paper)
+            reason = (
+                "no_abstract_arxiv_id_dropped"
+                if asked in arxiv.stats.dropped
+                else "no_abstract_arxiv_unanswered"
+                if asked in arxiv.stats.unanswered
+                else "no_abstract"
+            )
+            built.dropped.setdefault(reason, []).append(paper["paperId"])
             continue
         paper["abstract_source"] = source
         built.abstract_sources[source] = built.abstract_sources.get(source, 0) + 1
