@@ -290,7 +290,11 @@ class ArxivFetcher:
         if record.get("full_text") is not None:
             self.stats.cached += 1
             return str(record["full_text"])
-        body = self._get(f"{self.html}/{version}", HTML_ENV)
+        try:
+            body = self._get(f"{self.html}/{version}", HTML_ENV)
+        except _BadRequest as error:
+            self.stats.text_errors[version] = f"HTTP 400 ({error})"
+            return ""
         page = body.decode("utf-8", "replace") if body else ""
         failure = next((mark for mark in LATEXML_FAILURES if mark in page), None)
         if body is not None and (failure or not any(m in page for m in LATEXML_MARKS)):
