@@ -86,7 +86,7 @@ def tastybench(
             paper_set, representation, data_path, representations_path, window_months
         )
     papers = judged_papers(loaded.papers, velocity, window_months)
-    pairs = build_schedule([p.paper_id for p in papers], schedule, rounds, seed, pairs_file)
+    pairs = build_schedule(papers, schedule, rounds, seed, pairs_file, velocity)
     # Checks the cutoff's date; the probe reads exactly the judge's texts.
     steps = recall_solvers(TASTYBENCH, knowledge_cutoff, recall_probe, recall_catalogue(papers))
     return Task(
@@ -95,5 +95,5 @@ def tastybench(
         scorer=tastybench_scorer(choice_method),
         metrics=tastybench_metrics(bootstrap_resamples, DEFAULT_BOOTSTRAP_SEED),
         version=task_version(__file__, "tastybench"),
-        metadata=tastybench_metadata(settings, loaded.metadata, len(papers), len(pairs)),
+        metadata=tastybench_metadata(settings, loaded.metadata, papers, len(pairs)),
     )
