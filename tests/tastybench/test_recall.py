@@ -476,3 +476,36 @@ def test_held_out_model_on_the_curated_set(
     assert metrics["clean_items"] == len(clean)
     assert metrics["bt_spearman_clean"] == pytest.approx(_bt_spearman_by_hand(log, clean))
     assert metrics["bt_spearman"] > metrics["bt_spearman_clean"]
+
+
+def test_matched_schedule_gets_pairwise_accuracy_twins(
+    tmp_path: Path, scripted_model: ScriptedModel, metrics_of: Metrics
+) -> None:
+    """schedule=matched: pairwise_accuracy_clean over the matched pairs of two clean papers,
+    recomputed here from the model's own picks."""
+    papers = _dated_papers()
+    data = _write(tmp_path / "data", papers)
+    task = tastybench(
+        data_path=str(data),
+        schedule="matched",
+        knowledge_cutoff=STATED,
+        choice_method="parser",
+        bootstrap_resamples=100,
+    )
+    model = scripted_model(held_out_model(papers, REAL_CUTOFF))
+    log = inspect_eval(task, model=model, log_dir=str(tmp_path / "logs"), **FAST)[0]
+    metrics = metrics_of(log)
+    dates = {str(p["id"]): dt.date.fromisoformat(str(p["date"])) for p in papers}
+    clean = {p for p, d in dates.items() if d > REAL_CUTOFF and p != "leak"}
+    right, total, pairs = 0, 0, set()
+    for sample in log.samples or []:
+        first, second = sample.metadata["paper_1"], sample.metadata["paper_2"]
+        if {first, second} <= clean:
+            picked_first = sample.output.completion.strip() == "PROJECT 1"
+            faster_first = sample.metadata["velocity_1"] > sample.metadata["velocity_2"]
+            right += picked_first == faster_first
+            total += 1
+            pairs.add(sample.metadata["pair_id"])
+    assert pairs and metrics["clean_pairs"] == len(pairs)
+    assert metrics["pairwise_accuracy_clean"] == pytest.approx(right / total)
+    assert metrics["clean_items"] >= 0  # bt_spearman's own clean twin is still logged

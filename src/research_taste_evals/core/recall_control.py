@@ -95,6 +95,7 @@ class RecallControl:
         probes: Whether the task runs the recognition probe (its ``recall_probe`` argument).
         post_cutoff_count: Name of the post-cutoff twin's count (kept from older logs).
         unrecognized_count: Name of the unrecognised twin's count.
+        clean_count: Name of the clean twin's count (``clean_items``, the contract's name).
         subset_counts: Further counts the statistic returns, logged per subset
             (``comparisons`` -> ``post_cutoff_comparisons``, ``clean_comparisons``, ...).
         roles: The model roles the task uses, with their documented defaults.
@@ -108,6 +109,7 @@ class RecallControl:
     probes: bool = False
     post_cutoff_count: str = "post_cutoff_samples"
     unrecognized_count: str = "unrecognized_samples"
+    clean_count: str = "clean_items"
     subset_counts: tuple[str, ...] = ()
     roles: tuple[RoleSpec, ...] = ()
     demo_arg: str | None = "data_path"

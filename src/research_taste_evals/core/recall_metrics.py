@@ -114,7 +114,7 @@ def recall_keys(control: RecallControl) -> list[str]:
     counts = {
         "post_cutoff": control.post_cutoff_count,
         "unrecognized": control.unrecognized_count,
-        "clean": "clean_items",
+        "clean": control.clean_count,
     }
     keys = []
     for subset in SUBSETS:
@@ -124,9 +124,12 @@ def recall_keys(control: RecallControl) -> list[str]:
 
 
 def recall_summary(
-    control: RecallControl, statistic: Statistic
+    control: RecallControl, statistic: Statistic, run_lines: bool = True
 ) -> Callable[[list[SampleScore]], dict[str, float]]:
     """The run's recall figures for ``control`` from ``statistic`` (module docstring).
+
+    ``run_lines=False`` logs only the lines about this headline's twins (a second headline of
+    the same run: the cutoff lines are said once, by the first).
 
     The returned function logs each reason and the contradiction warning once per run: Inspect
     also computes metrics while samples are still running (its progress display), so a line
@@ -136,6 +139,8 @@ def recall_summary(
     said: set[str] = set()
 
     def say(level: int, message: str, kind: str | None = None) -> None:
+        if not run_lines and f"{control.headline}_" not in message:
+            return
         if (kind or message) not in said:
             said.add(kind or message)
             logger.log(level, message)
@@ -280,7 +285,7 @@ def _twin(
     count_key = {
         "post_cutoff": control.post_cutoff_count,
         "unrecognized": control.unrecognized_count,
-        "clean": "clean_items",
+        "clean": control.clean_count,
     }[subset]
     chosen = []
     for score in scores:

@@ -40,7 +40,12 @@ from research_taste_evals.tastybench.ratings import (
     rating_summary,
     reliability_summary,
 )
-from research_taste_evals.tastybench.recall import TASTYBENCH, bt_statistic
+from research_taste_evals.tastybench.recall import (
+    MATCHED_TWINS,
+    TASTYBENCH,
+    bt_statistic,
+    pairwise_statistic,
+)
 
 
 @metric
@@ -97,10 +102,18 @@ def tastybench_recall(
 ) -> Metric:
     """``bt_spearman`` on clean, post-cutoff and unrecognised papers, and the cutoff figures."""
     summary = recall_summary(TASTYBENCH, bt_statistic(resamples, seed))
-    keys = recall_keys(TASTYBENCH)
+    matched = recall_summary(MATCHED_TWINS, pairwise_statistic(resamples, seed), run_lines=False)
+    own = [k for k in recall_keys(MATCHED_TWINS) if k not in recall_keys(TASTYBENCH)]
+    keys = recall_keys(TASTYBENCH) + own
+
+    def both(scores: list[SampleScore]) -> dict[str, float]:
+        # schedule=matched: pairwise_accuracy's twins too (NaN, unlogged, for other schedules).
+        is_matched = any((s.sample_metadata or {}).get("pair_id") is not None for s in scores)
+        twins = matched(scores) if is_matched else {}
+        return summary(scores) | {key: twins.get(key, NAN) for key in own}
 
     def compute(scores: list[SampleScore]) -> Value:
-        return nan_on_error("tastybench metric recall", keys, lambda: summary(scores))
+        return nan_on_error("tastybench metric recall", keys, lambda: both(scores))
 
     return compute
 

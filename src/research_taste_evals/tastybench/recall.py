@@ -18,6 +18,7 @@ Fewer than three connected papers: NaN, with the reason logged.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from inspect_ai.scorer import SampleScore
@@ -29,6 +30,7 @@ from research_taste_evals.core.recognition import RecallItem
 from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec
 from research_taste_evals.core.stats import MIN_CORRELATION_POINTS, NAN, rank_correlation_with_ci
 from research_taste_evals.tastybench.dataset import Paper
+from research_taste_evals.tastybench.matched import pairwise_accuracy_summary
 from research_taste_evals.tastybench.pairwise import bradley_terry
 from research_taste_evals.tastybench.ratings import collect
 from research_taste_evals.tastybench.solvers import EXTRACTOR_ROLE
@@ -73,6 +75,30 @@ TASTYBENCH_EXTRACT = declare(
         demo_arg="data_path",
     )
 )
+
+
+# schedule=matched's headline (``matched.py``) gets the same twins, over matched pairs; it is
+# not a task of its own, so it is not declared (the lookup gives TASTYBENCH).
+MATCHED_TWINS = replace(
+    TASTYBENCH,
+    headline="pairwise_accuracy",
+    post_cutoff_count="post_cutoff_pairs",
+    unrecognized_count="unrecognized_pairs",
+    clean_count="clean_pairs",
+    subset_counts=(),
+)
+
+
+def pairwise_statistic(
+    resamples: int, seed: int
+) -> Callable[[list[SampleScore]], dict[str, float]]:
+    """``pairwise_accuracy`` with its CI on a subset of a matched run (``n``: its pairs)."""
+
+    def statistic(scores: list[SampleScore]) -> dict[str, float]:
+        values = pairwise_accuracy_summary(scores, resamples, seed)
+        return values | {"n": values["matched_pairs"]}
+
+    return statistic
 
 
 def recall_catalogue(papers: Sequence[Paper]) -> dict[str, RecallItem]:
