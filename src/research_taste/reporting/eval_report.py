@@ -65,6 +65,14 @@ def task_arg_token(key: str, value: Any) -> str:
     return f"{key}={value}"
 
 
+def _shell_word(word: str) -> str:
+    """``word`` for a POSIX shell; a YAML-quoted ``-T`` value reads ``"key='value'"``."""
+    quoted = shlex.quote(word)
+    if quoted != word and "'" in word and not set(word) & set('"$`\\!'):
+        return f'"{word}"'
+    return quoted
+
+
 def _unrecorded(run: Run) -> list[str]:
     return sorted(key for key, value in run.task_args.items() if value in UNRECORDED)
 
@@ -81,7 +89,7 @@ def inspect_command(run: Run) -> str:
             parts += ["-T", task_arg_token(key, value)]
     for key, value in sorted(run.options.items()):
         parts += [f"--{key}", str(value)]
-    command = shlex.join(parts)
+    command = " ".join(_shell_word(part) for part in parts)
     if lost:
         command += (
             f"  # the log holds no value for {', '.join(lost)} (Inspect recorded a date as "
