@@ -91,7 +91,8 @@ def _task_section(
     markdown += "".join(f"![{p.stem}]({p.name})\n" for p in plots)
     control = controlled_for(task, names)  # its meaning and its n's beside the headline's
     controlled = [control.metric, control.count] if control else []
-    controlled += recognition_columns(task)
+    logged = {name for run in rows for name in run.metrics}  # an old log lacks the new ones
+    controlled += [name for name in recognition_columns(task) if name in logged]
     shown = list(dict.fromkeys([*names, *controlled, *ANSWER_SHAPE, *spec.failure_metrics]))
     body = (
         f"<p class='note'>{html.escape(ranked_by)} {html.escape(note)}</p>\n"
