@@ -70,7 +70,7 @@ def test_a_month_cutoff_run_resumes_and_the_report_command_reruns_it(
         write_demo_pairs(tmp_path / "data"),
         tmp_path / "logs",
     )
-    command = ["eval", "research_taste_evals/idea_pairs", "--model", MODEL]
+    command = ["eval", "research_taste_evals/idea_pairs", "--model", MODEL, "--limit", "6"]
     command += ["-T", f"pairs_file={pairs}", "-T", "split=all", "-T", "bootstrap_resamples=20"]
     command += ["-T", "knowledge_cutoff=2014-12", "--max-retries", "0", "--max-connections", "1"]
     server.set_faults(Faults(http_500=0.8), seed=0)
