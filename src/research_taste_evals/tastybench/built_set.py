@@ -58,6 +58,7 @@ class BuiltPaperRecord(BaseModel):
     citation_dates: Json[list[str]]
     citation_counts: Json[list[float]]
     velocity: float | None
+    velocity_note: str = ""  # the builder's reason for no velocity (e.g. an undated series)
     fetch_date: dt.date
 
     @field_validator("velocity", mode="before")
@@ -96,6 +97,8 @@ def _paper(record: BuiltPaperRecord, text: str, fetch: dt.date, window: int, pat
         windowed = windowed_velocity(dates, counts, fetch)
         common = common_window_velocity(dates, counts, window, fetch)
         observed = observed_months(dates, fetch)
+        if record.velocity_note:  # the series cannot carry a slope in any mode (the builder)
+            windowed = common = math.nan
     except ValueError as error:
         raise DataError(
             f"{path}: paper {record.paper_id}: field 'citation_dates': {error}"
