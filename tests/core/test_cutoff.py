@@ -23,9 +23,54 @@ from research_taste_evals.core.errors import ConfigError
 def test_parse_cutoff_arg() -> None:
     assert parse_cutoff_arg(None, "t") is None
     assert parse_cutoff_arg("2024-06-01", "t") == dt.date(2024, 6, 1)
-    assert parse_cutoff_arg(dt.date(2024, 6, 1), "t") == dt.date(2024, 6, 1)  # YAML-read -T
-    with pytest.raises(ConfigError, match=r"t: argument 'knowledge_cutoff' got '2024-6'"):
+    # YYYY-MM: through the end of that month (leap years too).
+    assert parse_cutoff_arg("2024-12", "t") == dt.date(2024, 12, 31)
+    assert parse_cutoff_arg("2024-02", "t") == dt.date(2024, 2, 29)
+    assert parse_cutoff_arg(" 2023-02 ", "t") == dt.date(2023, 2, 28)
+    with pytest.raises(ConfigError, match=r"^t: argument 'knowledge_cutoff' got '2024-6'; give"):
         parse_cutoff_arg("2024-6", "t")
+
+
+@pytest.mark.parametrize("value", [dt.date(2024, 12, 31), dt.datetime(2024, 12, 31, 8, 0)])
+def test_a_date_object_is_refused_with_the_forms_that_survive(value: dt.date) -> None:
+    """What Inspect's YAML parse makes of an unquoted day, which it then logs as 'date'."""
+    with pytest.raises(ConfigError) as raised:
+        parse_cutoff_arg(value, "tastybench")
+    message = str(raised.value)
+    assert message.startswith("tastybench: argument 'knowledge_cutoff' got the date 2024-12-31")
+    assert "-T knowledge_cutoff=2024-12 " in message
+    assert "-T \"knowledge_cutoff='2024-12-31'\"" in message
+    assert message.count(". ") == 0 and message.endswith(".") and "\n" not in message
+
+
+@pytest.mark.parametrize(
+    ("value", "says"),
+    [
+        ("2025-13-01", "'2025-13-01', which is not a real date."),
+        ("2025-13", "'2025-13', which is not a real date."),
+        ("2025-02-30", "'2025-02-30', which is not a real date."),
+        ("1900-01-01", "'1900-01-01', which is before 1990;"),
+        ("1989-12", "'1989-12', which is before 1990;"),
+    ],
+)
+def test_impossible_and_out_of_range_cutoffs_are_one_sentence(value: str, says: str) -> None:
+    with pytest.raises(ConfigError) as raised:
+        parse_cutoff_arg(value, "t")
+    message = str(raised.value)
+    assert message.startswith("t: argument 'knowledge_cutoff' got ") and says in message
+    assert "\n" not in message and message.count(". ") == 0
+
+
+def test_a_cutoff_after_today_is_refused() -> None:
+    today = dt.date.today()
+    assert parse_cutoff_arg(today.isoformat(), "t") == today
+    assert parse_cutoff_arg(today.strftime("%Y-%m"), "t") >= today  # this month: through its end
+    tomorrow = (today + dt.timedelta(days=1)).isoformat()
+    with pytest.raises(ConfigError, match=f"got '{tomorrow}', which is after today"):
+        parse_cutoff_arg(tomorrow, "t")
+    next_month = (today.replace(day=1) + dt.timedelta(days=32)).strftime("%Y-%m")
+    with pytest.raises(ConfigError, match=f"got '{next_month}', which is after today"):
+        parse_cutoff_arg(next_month, "t")
 
 
 def test_model_info_cutoff_and_entry() -> None:

@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 import yaml
+from inspect_ai.log import list_eval_logs, read_eval_log
 
+from research_taste.cli import main
 from research_taste.cli.sweep import load_sweep, plan
 from research_taste_evals.core.data import DataError
 
@@ -55,3 +57,75 @@ def test_a_bad_cutoff_entry_is_one_sentence_naming_it(
     with pytest.raises(DataError) as raised:
         load_sweep(_sweep(tmp_path, knowledge_cutoffs=cutoffs))
     assert expected in str(raised.value) and "sweep.yaml" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "says"),
+    [
+        (
+            "knowledge_cutoffs: {baseline/first: 2025-13-01}",
+            "knowledge_cutoffs.baseline/first",
+            "not a real date",
+        ),
+        (
+            "knowledge_cutoffs: {baseline/first: 1900-01-01}",
+            "knowledge_cutoffs.baseline/first",
+            "before 1990",
+        ),
+        (
+            "knowledge_cutoffs: {baseline/first: 2999-01}",
+            "knowledge_cutoffs.baseline/first",
+            "after today",
+        ),
+        ("tasks.0.args: 2025-02-30", "tasks.0.args.knowledge_cutoff", "not a real date"),
+    ],
+)
+def test_an_unquoted_bad_date_is_one_sentence_naming_its_field(
+    tmp_path: Path, text: str, field: str, says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Unquoted dates are read as text, so even an impossible one is named by its field."""
+    cutoff = text.split(": ", 1)[1] if text.startswith("tasks") else "2024-06"
+    lines = [
+        f"log_dir: {tmp_path / 'logs'}",
+        "models: [baseline/first]",
+        "tasks:",
+        f"  - {{task: idea_pairs, args: {{pairs_file: demo, knowledge_cutoff: {cutoff}}}}}",
+    ]
+    if not text.startswith("tasks"):
+        lines[3] = "  - {task: idea_pairs, args: {pairs_file: demo}}"
+        lines.append(text)
+    path = tmp_path / "sweep.yaml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["sweep", str(path)]) != 0
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert f"sweep.yaml: field '{field}': argument 'knowledge_cutoff' got" in err and says in err
+
+
+def test_a_sweep_with_an_unquoted_date_runs_and_its_finished_run_is_recognised(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 34: an unquoted YAML date reached the log as 'date'; the re-run said 'not started'."""
+    logs = tmp_path / "logs"
+    path = tmp_path / "sweep.yaml"
+    path.write_text(
+        f"log_dir: {logs}\nlimit: 3\nmodels: [baseline/first]\n"
+        "knowledge_cutoffs: {baseline/first: 2014-12}\n"
+        "tasks:\n"
+        "  - {task: idea_pairs, args: {pairs_file: demo, split: all, bootstrap_resamples: 20}}\n"
+        "  - task: idea_pairs\n"
+        "    args: {pairs_file: demo, split: all, bootstrap_resamples: 20, "
+        "knowledge_cutoff: 2015-01-31}\n",
+        encoding="utf-8",
+    )
+    assert main(["sweep", str(path), "--display", "none"]) == 0
+    logged = sorted(
+        read_eval_log(info, header_only=True).eval.task_args["knowledge_cutoff"]
+        for info in list_eval_logs(str(logs))
+    )
+    assert logged == ["2014-12", "2015-01-31"]  # strings: never 'date'
+    capsys.readouterr()
+    before = sorted(info.name for info in list_eval_logs(str(logs)))
+    assert main(["sweep", str(path), "--display", "none"]) == 0  # finished: nothing runs again
+    assert sorted(info.name for info in list_eval_logs(str(logs))) == before
+    assert "not started" not in capsys.readouterr().out

@@ -28,13 +28,13 @@ from research_taste.cli.sweep_checks import check_sweep, named_models
 from research_taste.cli.sweep_schema import (
     ModelRoles,
     SweepConfig,
+    read_sweep_yaml,
 )
 from research_taste.cli.sweep_status import SweepOutcome, sweep_outcome
-from research_taste_evals.core.cutoff import parse_cutoff_arg
+from research_taste_evals.core.cutoff import CUTOFF_ARG, parse_cutoff_arg
 from research_taste_evals.core.data import (
     DataError,
     describe_validation_error,
-    read_yaml,
 )
 from research_taste_evals.core.demo import DEMO_VALUE, DemoRun, demo_data_dir
 from research_taste_evals.core.errors import ConfigError, UserError
@@ -78,7 +78,7 @@ def tasks_by_name() -> dict[str, Any]:
 def load_sweep(path: str | Path) -> SweepConfig:
     """Read and validate a sweep file; errors name the file and the field."""
     source = Path(path)
-    raw = read_yaml(source)
+    raw = read_sweep_yaml(source)  # unquoted dates stay text: a cutoff reaches logs as text
     if raw is None:
         raise DataError(f"{source}: the sweep file is empty (needs log_dir, tasks and models)")
     try:
@@ -102,6 +102,8 @@ def load_sweep(path: str | Path) -> SweepConfig:
             check_task_arguments(known[entry.task], entry.args)
         except ConfigError as error:
             raise DataError(f"{source}: field 'tasks.{index}.args': {error}") from error
+        if CUTOFF_ARG in entry.args:
+            _check_cutoff(f"{source}: field 'tasks.{index}.args.{CUTOFF_ARG}'", entry.args)
         demo = demos.get(entry.task)
         for name, value in entry.args.items():
             if value == DEMO_DATA_VALUE and (demo is None or name != demo.data_arg):
@@ -115,13 +117,19 @@ def load_sweep(path: str | Path) -> SweepConfig:
         field = f"{source}: field 'knowledge_cutoffs.{model}'"
         if model not in evaluated:
             raise DataError(f"{field}: no task of the sweep evaluates {model!r}")
-        try:
-            parse_cutoff_arg(cutoff, model)
-        except ConfigError as error:
-            raise DataError(f"{field}: {error}") from error
+        _check_cutoff(field, {CUTOFF_ARG: cutoff})
     check_models(source, config)
     check_sweep(source, config)  # roles nobody reads, repeated runs, a log_dir that is a file
     return config
+
+
+def _check_cutoff(field: str, args: dict[str, Any]) -> None:
+    """The cutoff as every task reads it (``core.cutoff.parse_cutoff_arg``), named by field."""
+    try:
+        parse_cutoff_arg(args[CUTOFF_ARG], "the sweep")
+    except ConfigError as error:
+        reason = str(error).split(": ", 1)[-1]  # "argument 'knowledge_cutoff' got ..."
+        raise DataError(f"{field}: {reason}") from error
 
 
 def check_models(source: Path, config: SweepConfig) -> None:
@@ -189,10 +197,6 @@ def plan(config: SweepConfig, shard: tuple[int, int] | None = None) -> list[Plan
         return runs
     index, count = shard
     return runs[index - 1 :: count]
-
-
-# The task argument a dated task takes its knowledge cutoff from (core/cutoff.py).
-CUTOFF_ARG = "knowledge_cutoff"
 
 
 def with_knowledge_cutoff(task: str, args: dict[str, Any], cutoff: str | None) -> dict[str, Any]:

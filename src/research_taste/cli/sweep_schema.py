@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import yaml
 from pydantic import BaseModel, ConfigDict, Field
+
+from research_taste_evals.core.data import DataError, describe_yaml_error
 
 # Sample-level retries of a transient error (a malformed or dropped provider response) before
 # the sample counts as errored; Inspect's own default is no retry.
@@ -44,7 +48,8 @@ class SweepConfig(BaseModel):
     model_roles: ModelRoles = Field(default_factory=dict)
     # Per model name, its model arguments (``-M``), wherever it runs: evaluated or in a role.
     model_args: dict[str, dict[str, Any]] = Field(default_factory=dict)
-    # Per evaluated model, its knowledge cutoff (YYYY-MM-DD): passed as ``knowledge_cutoff`` to
+    # Per evaluated model, its knowledge cutoff (YYYY-MM or YYYY-MM-DD, quoted or not: the file
+    # is read with dates as text, ``read_sweep_yaml``): passed as ``knowledge_cutoff`` to
     # every task of the grid that takes it (a task entry's own ``knowledge_cutoff`` wins). The
     # only cutoff source for models Inspect's model database does not know (baseline/, local/).
     knowledge_cutoffs: dict[str, str] = Field(default_factory=dict)
@@ -63,3 +68,37 @@ class SweepConfig(BaseModel):
     metadata: dict[str, Any] = Field(default_factory=dict)
     # Per model name, its price per million input and output tokens (``--dry-run`` cost).
     prices: dict[str, Price] = Field(default_factory=dict)
+
+
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+
+
+class _DatesAsText(yaml.SafeLoader):
+    """``yaml.SafeLoader`` without YAML's implicit dates: ``2024-12-31`` stays that text."""
+
+
+_DatesAsText.yaml_implicit_resolvers = {
+    first: [(tag, pattern) for tag, pattern in resolvers if tag != _TIMESTAMP]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+def read_sweep_yaml(path: Path) -> Any:
+    """A sweep file's YAML with every unquoted date kept as its text (issue 34).
+
+    A ``datetime.date`` task argument is logged by Inspect as ``date`` (so a finished run
+    would never be recognised on re-run, and the reports could not read it back), and an
+    impossible unquoted date (``2025-13-01``) would make PyYAML raise mid-parse; as text, a
+    knowledge cutoff is checked by ``core.cutoff.parse_cutoff_arg`` and named by its field.
+
+    Raises:
+        DataError: the file cannot be read, or is not YAML (naming line and column).
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise DataError(f"{path}: cannot read: {error}") from error
+    try:
+        return yaml.load(text, Loader=_DatesAsText)  # noqa: S506  (a SafeLoader subclass)
+    except yaml.YAMLError as error:
+        raise DataError(f"{path}: invalid YAML {describe_yaml_error(error)}") from error

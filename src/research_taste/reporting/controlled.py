@@ -1,18 +1,26 @@
 """The controlled headline beside the raw one: the headline on items the model cannot recall.
 
-A family declares, per task in its ``eval.yaml`` (``metadata.extras.tasks.<task>``)::
+A dated task declares, in its family's ``eval.yaml`` (``metadata.extras.tasks.<task>``)::
 
-    controlled_headline: {metric: accuracy_post_cutoff, n: post_cutoff_pairs, floor: 100}
+    controlled_headline: {metric: bt_spearman_clean, n: clean_items, floor: 10}
 
-``metric`` is the family's headline (the first of ``headline_metrics``) computed only on items
-published after the evaluated model's knowledge cutoff, ``n`` the log's count of those items,
-``floor`` the least ``n`` at which the controlled figure is worth ranking by.
+``metric`` is the task's headline (the first of ``headline_metrics``) on its clean items only
+(after the run's cutoff, not recognised by the probe, not named by their text: issue 34),
+``n`` the log's count of those items, ``floor`` the least ``n`` worth ranking by. An undated
+task declares ``recall_controlled: false`` and ``recall_reason: <sentence>`` instead (in the
+same block or its ``tasks:`` entry); its tables say that recall is not controlled, and why.
 
-Tables whose first column is the raw headline show ``<metric> (n)`` beside it: the value, its
-95% interval where the log has one, and ``n``; a row whose ``n`` is below the floor (or
-unknown: no cutoff known for the model) is marked ``†``. A table ranks by the controlled
-headline when every ranked row has it at or above the floor, else by the raw one, and
-:func:`ranking_note` says which.
+A dated table shows ``<metric> (n)`` beside the raw headline and, for every row, the log's
+``recognized_rate`` and ``post_cutoff_recognized``. Marks:
+
+- ``†``: the row's ``n`` is below the floor (its figure is shown but not ranked by);
+- ``‡``: the row's stated knowledge cutoff is contradicted: the model recognised items
+  published after it (``post_cutoff_recognized`` > 0), and a note under the table says by how
+  many;
+- ``– (<reason>)``: no controlled figure, with its real reason (:func:`missing_reason`).
+
+A table ranks by the controlled headline only when every ranked row has one with ``n`` at or
+above the floor, else by the raw headline; :func:`ranking_note` says which in one sentence.
 """
 
 from __future__ import annotations
@@ -20,15 +28,20 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
+from research_taste.reporting.cells import DASH, Cell, cell, fmt, interval
 from research_taste.reporting.families import EVAL_YAML, family_eval_yamls
 from research_taste.reporting.runs import Run
 from research_taste_evals.core.data import DataError
 
 CONTROLLED_KEY = "controlled_headline"
+RECALL_CONTROLLED_KEY, RECALL_REASON_KEY = "recall_controlled", "recall_reason"
 BELOW_FLOOR = "†"
-# The CI key styles tasks write: ``<metric>_ci_low`` and ``<metric>/ci_low``.
-_CI_SUFFIXES = (("_ci_low", "_ci_high"), ("/ci_low", "/ci_high"))
+CONTRADICTED = "‡"
+MIN_CLEAN = 3  # fewer clean items than this: no controlled figure is shown at all
+RECOGNITION_COLUMNS = ("recognized_rate", "post_cutoff_recognized")  # every dated table
+PREDATES = "log predates clean items"
 
 
 @dataclass(frozen=True)
@@ -59,17 +72,48 @@ def _parse(family: str, task: str, raw: str, block: object) -> ControlledHeadlin
     return ControlledHeadline(task=task, raw=raw, metric=metric, count=count, floor=floor)
 
 
+def _task_blocks() -> list[tuple[str, str, dict[str, Any], dict[str, Any]]]:
+    """(family, task, its ``metadata.extras.tasks`` block, its ``tasks:`` entry) per task."""
+    found = []
+    for family, data in family_eval_yamls().items():
+        extras = ((data.get("metadata") or {}).get("extras") or {}).get("tasks") or {}
+        entries = {e.get("name"): e for e in data.get("tasks") or [] if isinstance(e, dict)}
+        for task in dict.fromkeys([*extras, *entries]):
+            declared = extras.get(task)
+            block = declared if isinstance(declared, dict) else {}
+            found.append((family, str(task), block, entries.get(task) or {}))
+    return found
+
+
 @cache
 def controlled_specs() -> dict[str, ControlledHeadline]:
     """Every task's declared controlled headline, by task name."""
     found: dict[str, ControlledHeadline] = {}
-    for family, data in family_eval_yamls().items():
-        tasks = ((data.get("metadata") or {}).get("extras") or {}).get("tasks") or {}
-        for task, declared in tasks.items():
-            if isinstance(declared, dict) and CONTROLLED_KEY in declared:
-                raw = str((declared.get("headline_metrics") or [""])[0])
-                found[task] = _parse(family, task, raw, declared[CONTROLLED_KEY])
+    for family, task, declared, _ in _task_blocks():
+        if CONTROLLED_KEY in declared:
+            raw = str((declared.get("headline_metrics") or [""])[0])
+            found[task] = _parse(family, task, raw, declared[CONTROLLED_KEY])
     return found
+
+
+@cache
+def uncontrolled_reasons() -> dict[str, str]:
+    """Every task declaring ``recall_controlled: false``, with its stated reason."""
+    found: dict[str, str] = {}
+    for _, task, declared, entry in _task_blocks():
+        for block in (declared, entry):
+            if block.get(RECALL_CONTROLLED_KEY) is False:
+                reason = str(block.get(RECALL_REASON_KEY) or "").strip()
+                found[task] = reason or "its items carry no dates"
+    return found
+
+
+def recall_note(task: str) -> str:
+    """One sentence for an undated task's table (empty for a dated or undeclared one)."""
+    reason = uncontrolled_reasons().get(task)
+    if reason is None:
+        return ""
+    return f"Recall is not controlled for this task: {reason.rstrip('.')}."
 
 
 def controlled_for(task: str, metrics: list[str]) -> ControlledHeadline | None:
@@ -78,35 +122,79 @@ def controlled_for(task: str, metrics: list[str]) -> ControlledHeadline | None:
     return spec if spec is not None and metrics and metrics[0] == spec.raw else None
 
 
-def count_of(run: Run, spec: ControlledHeadline) -> float | None:
-    """The run's ``n`` (None when the log lacks it or it is NaN: no cutoff was known)."""
-    value = run.metrics.get(spec.count)
+def recognition_columns(task: str) -> list[str]:
+    """``recognized_rate`` and ``post_cutoff_recognized`` for a dated task, else none."""
+    return list(RECOGNITION_COLUMNS) if task in controlled_specs() else []
+
+
+def _value(run: Run, name: str) -> float | None:
+    value = run.metrics.get(name)
     return None if value is None or math.isnan(value) else value
 
 
+def contradicted(run: Run) -> bool:
+    """Did the model recognise items published after its stated cutoff?"""
+    recognized = _value(run, "post_cutoff_recognized")
+    return recognized is not None and recognized > 0
+
+
+def recognition_text(run: Run, name: str) -> str:
+    """A recognition column's cell: the figure, ``‡`` on a contradicted cutoff, or a dash."""
+    value = run.metrics.get(name)
+    if value is None:
+        return DASH
+    if name != "post_cutoff_recognized":
+        return fmt(value)
+    mark = f" {CONTRADICTED}" if contradicted(run) else ""
+    return (str(int(value)) if float(value).is_integer() else fmt(value)) + mark  # a count
+
+
+def count_of(run: Run, spec: ControlledHeadline) -> float | None:
+    """The run's ``n`` (None when the log lacks it or it is NaN: no cutoff was known)."""
+    return _value(run, spec.count)
+
+
+def missing_reason(run: Run, spec: ControlledHeadline) -> str | None:
+    """Why the run has no controlled figure to show, or None when it has one.
+
+    In this order: the log has no such metric (it predates clean items); the items carry no
+    dates (the probe ran over items none of which is dated); the model recognises every
+    probed item; no cutoff is known (neither stated nor estimated); fewer than
+    :data:`MIN_CLEAN` clean items.
+    """
+    if spec.metric not in run.metrics:
+        return PREDATES
+    n, value = count_of(run, spec), _value(run, spec.metric)
+    if n is not None and n >= MIN_CLEAN and value is not None:
+        return None
+    probed, dated = _value(run, "probed_items"), _value(run, "estimated_cutoff_items")
+    if probed and dated == 0:
+        return "no dates: the items carry none"
+    rate, recognized = _value(run, "recognized_rate"), _value(run, "recognized_items")
+    if rate == 1 or (probed and recognized == probed):
+        return "the model recognises every item"
+    if n is None and _value(run, "clean_cutoff") is None:
+        return "no cutoff known (none stated, none estimable)"
+    return f"too few clean items ({0 if n is None else int(n)}, fewer than {MIN_CLEAN})"
+
+
 def below_floor(run: Run, spec: ControlledHeadline) -> bool:
-    """Is the run's ``n`` unknown or below the floor?"""
+    """Is the run's controlled figure missing or its ``n`` below the floor?"""
     n = count_of(run, spec)
-    return n is None or n < spec.floor
+    return missing_reason(run, spec) is not None or n is None or n < spec.floor
 
 
 def controlled_text(run: Run, spec: ControlledHeadline) -> str:
-    """``value [low, high] (n=N)``, marked when below the floor; a dash when not in the log."""
-    from research_taste.reporting.leaderboard import DASH, Cell
-
-    value = run.metrics.get(spec.metric)
-    if value is None:
-        return DASH
-    low = high = None
-    for low_key, high_key in _CI_SUFFIXES:
-        if spec.metric + low_key in run.metrics and spec.metric + high_key in run.metrics:
-            low, high = run.metrics[spec.metric + low_key], run.metrics[spec.metric + high_key]
-            break
-    if low is None or high is None or math.isnan(low) or math.isnan(high):
-        low = high = None  # no interval (none in the log, or none defined: n = 0)
-    n = count_of(run, spec)
-    shown = f"{Cell(value, low, high).text()} (n={'?' if n is None else int(n)})"
-    return shown + (f" {BELOW_FLOOR}" if below_floor(run, spec) else "")
+    """``value [low, high] (n=N)``, ``†`` below the floor; ``– (reason)`` with no figure."""
+    reason = missing_reason(run, spec)
+    if reason is not None:
+        return f"{DASH} ({reason})"
+    shown = cell(run, spec.metric)
+    bounds = interval(run, spec.metric)
+    if bounds is None or any(math.isnan(bound) for bound in bounds):
+        shown = Cell(shown.value)  # no interval logged, or none defined
+    text = f"{shown.text()} (n={int(count_of(run, spec) or 0)})"
+    return text + (f" {BELOW_FLOOR}" if below_floor(run, spec) else "")
 
 
 def _considered(rows: list[Run], include_partial: bool) -> list[Run]:
@@ -135,12 +223,40 @@ def ranking_note(task: str, rows: list[Run], metrics: list[str], include_partial
         return f"Ranked by {by} (higher first)."
     if by == spec.metric:
         return (
-            f"Ranked by {spec.metric} (higher first), {spec.raw} on the items published after "
-            f"each model's knowledge cutoff: every row has at least {spec.floor} "
-            f"({spec.count})."
+            f"Ranked by {spec.metric} (higher first), {spec.raw} on clean items only (after "
+            f"each model's cutoff, not recognised, not named): every row has at least "
+            f"{spec.floor} ({spec.count})."
         )
     return (
         f"Ranked by the raw {spec.raw} (higher first), not by {spec.metric}: a row has fewer "
-        f"than {spec.floor} {spec.count} or no known cutoff (marked {BELOW_FLOOR}); the raw "
-        "figure includes items the model may remember."
+        f"than {spec.floor} {spec.count} (marked {BELOW_FLOOR}) or no controlled figure, so the "
+        "raw figure, which includes items the model may remember, orders the table."
     )
+
+
+def contradicted_note(task: str, rows: list[Run]) -> str:
+    """One sentence naming the rows whose stated cutoff is contradicted (empty when none)."""
+    if task not in controlled_specs():
+        return ""
+    listed = [
+        f"{run.model} ({int(run.metrics['post_cutoff_recognized'])} items)"
+        for run in rows
+        if contradicted(run)
+    ]
+    if not listed:
+        return ""
+    return (
+        f"{CONTRADICTED} Stated knowledge cutoff contradicted: the model recognised items "
+        f"published after it: {', '.join(listed)}."
+    )
+
+
+def recall_notes(task: str, rows: list[Run]) -> str:
+    """The recall sentences of a task's table: recall not controlled, contradicted cutoffs."""
+    return " ".join(part for part in (recall_note(task), contradicted_note(task, rows)) if part)
+
+
+def table_notes(task: str, rows: list[Run], metrics: list[str], include_partial: bool) -> str:
+    """The sentences above a ranked table: which metric ranks it, then :func:`recall_notes`."""
+    parts = (ranking_note(task, rows, metrics, include_partial), recall_notes(task, rows))
+    return " ".join(part for part in parts if part)

@@ -4,19 +4,33 @@ Per task: the results table (full model names, configuration, headline metrics, 
 the eval version, the exact ``inspect eval`` command of every row, and the paper's numbers
 beside ours (or the family's stated reason there are none). A family README's "Evaluation
 Report" section is this text.
+
+A command gives every task argument in a form Inspect's ``-T`` parse (YAML) reads back as the
+same value: a string YAML would read as something else (the day ``2024-12-31`` is a date to
+YAML, and Inspect would then log the argument as ``date``) is written quoted,
+``-T "knowledge_cutoff='2024-12-31'"``. An argument an older log recorded only as ``date``
+(issue 34) is left out of the command, with a comment naming the forms that survive.
 """
 
 from __future__ import annotations
 
 import shlex
 from datetime import datetime
+from typing import Any
 
-from research_taste.reporting.controlled import controlled_for, controlled_text
+import yaml
+
+from research_taste.reporting.cells import cell, fmt
+from research_taste.reporting.controlled import (
+    controlled_for,
+    controlled_text,
+    recall_notes,
+    recognition_columns,
+    recognition_text,
+)
 from research_taste.reporting.families import TaskReportSpec, task_specs
 from research_taste.reporting.leaderboard import (
-    cell,
     config_label,
-    fmt,
     markdown_table,
     tasks_in,
     varying_keys,
@@ -39,17 +53,49 @@ def duration(run: Run) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}"
 
 
+# What Inspect logs for a task argument it cannot serialise: its type's name (issue 34).
+UNRECORDED = ("date", "datetime")
+SURVIVING_CUTOFF = "-T knowledge_cutoff=YYYY-MM or -T \"knowledge_cutoff='YYYY-MM-DD'\""
+
+
+def task_arg_token(key: str, value: Any) -> str:
+    """``key=value`` that Inspect's ``-T`` parse (``yaml.safe_load``) reads back as ``value``."""
+    if isinstance(value, str) and ("," in value or yaml.safe_load(value) != value):
+        return f"{key}='{value.replace(chr(39), chr(39) * 2)}'"  # a YAML single-quoted string
+    return f"{key}={value}"
+
+
+def _shell_word(word: str) -> str:
+    """``word`` for a POSIX shell; a YAML-quoted ``-T`` value reads ``"key='value'"``."""
+    quoted = shlex.quote(word)
+    if quoted != word and "'" in word and not set(word) & set('"$`\\!'):
+        return f'"{word}"'
+    return quoted
+
+
+def _unrecorded(run: Run) -> list[str]:
+    return sorted(key for key, value in run.task_args.items() if value in UNRECORDED)
+
+
 def inspect_command(run: Run) -> str:
     """The ``inspect eval`` command that reproduces ``run`` (task args as the log recorded)."""
     parts = ["inspect", "eval", f"{PACKAGE}/{run.task}", "--model", run.model]
     for role, models in sorted(run.roles.items()):
         value = models[0] if len(models) == 1 else ",".join(models)
         parts += ["--model-role", f"{role}={value}"]
+    lost = _unrecorded(run)
     for key, value in sorted(run.task_args.items()):
-        parts += ["-T", f"{key}={value}"]
+        if key not in lost:
+            parts += ["-T", task_arg_token(key, value)]
     for key, value in sorted(run.options.items()):
         parts += [f"--{key}", str(value)]
-    return shlex.join(parts)
+    command = " ".join(_shell_word(part) for part in parts)
+    if lost:
+        command += (
+            f"  # the log holds no value for {', '.join(lost)} (Inspect recorded a date as "
+            f"'date'): add it as {SURVIVING_CUTOFF}"
+        )
+    return command
 
 
 def paper_section(spec: TaskReportSpec, metrics: list[str]) -> str:
@@ -77,7 +123,9 @@ def task_report(task: str, rows: list[Run]) -> str:
     keys = varying_keys(rows)
     control = controlled_for(task, metrics)  # beside the raw headline, with its n
     controlled = [control.column] if control else []
-    lines = [["Model", "Configuration", *metrics[:1], *controlled, *metrics[1:], "Samples", "Time"]]
+    recognition = recognition_columns(task)
+    head = ["Model", "Configuration", *metrics[:1], *controlled, *recognition, *metrics[1:]]
+    lines = [[*head, "Samples", "Time"]]
     for run in rows:
         lines.append(
             [
@@ -85,6 +133,7 @@ def task_report(task: str, rows: list[Run]) -> str:
                 config_label(run, keys),
                 *(cell(run, name).text() for name in metrics[:1]),
                 *([controlled_text(run, control)] if control else []),
+                *(recognition_text(run, name) for name in recognition),
                 *(cell(run, name).text() for name in metrics[1:]),
                 f"{run.completed_samples}/{run.total_samples}",
                 duration(run),
@@ -102,6 +151,7 @@ def task_report(task: str, rows: list[Run]) -> str:
         f"### Evaluation Report: `{task}`",
         f"Eval version {spec.version} ({spec.title}); runs of {dates[0]} to {dates[-1]}, "
         f"inspect_ai {', '.join(inspect_versions)}. Intervals are 95% where the log has them.",
+        recall_notes(task, rows),
         markdown_table(lines),
         f"Unparsed / unscored: {'; '.join(failures)}." if failures else "",
         f"Commands:\n\n```bash\n{commands}\n```",

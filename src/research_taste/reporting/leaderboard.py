@@ -6,7 +6,8 @@ a partial run (fewer samples scored than asked for) is marked and listed unranke
 ranked rows unless ``include_partial``. Columns are the
 few headline metrics the task's family declares in its ``eval.yaml`` (or the ``--metric`` names
 asked for), each with its 95% interval where the log has one: ``<metric>_ci_low``/
-``<metric>_ci_high`` as the task computed them, else ``<metric>_stderr`` as a normal interval;
+``<metric>_ci_high`` as the task computed them (``cells.py``: older ``<metric>/ci_low`` logs
+read too), else ``<metric>_stderr`` as a normal interval;
 beside them every task's answer-shape figures ``unparsed_rate`` and ``reasked_rate`` (a dash
 where a log lacks them). The full metric set of every run goes to CSV through Inspect's own
 ``evals_df``.
@@ -15,70 +16,24 @@ where a log lacks them). The full metric set of every run goes to CSV through In
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from pathlib import Path
 
+from research_taste.reporting.cells import DASH, cell, fmt
 from research_taste.reporting.controlled import (
     controlled_for,
     controlled_text,
     ranking_metric,
-    ranking_note,
+    recognition_columns,
+    recognition_text,
+    table_notes,
 )
 from research_taste.reporting.families import TaskReportSpec, task_specs
 from research_taste.reporting.paths import scrub_text
 from research_taste.reporting.runs import LOCATION_ARG_SUFFIXES, Run
 from research_taste_evals.core.data import DataError
 
-Z_95 = 1.959963984540054  # two-sided 95% normal quantile, for stderr-based intervals
-CI_LOW, CI_HIGH, STDERR = "_ci_low", "_ci_high", "_stderr"
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One metric value of a row with its interval (None where the log has none)."""
-
-    value: float | None
-    low: float | None = None
-    high: float | None = None
-
-    def text(self) -> str:
-        if self.value is None:
-            return ""
-        shown = fmt(self.value)
-        if self.low is not None and self.high is not None:
-            shown += f" [{fmt(self.low)}, {fmt(self.high)}]"
-        return shown
-
-
-SIGNIFICANT = 3  # every figure of every table and plot: three significant digits
 ANSWER_SHAPE = ("unparsed_rate", "reasked_rate")  # beside every headline (issue #17)
-DASH = "–"  # a figure the log does not hold
 UNRANKED = "–"
-
-
-def fmt(value: float | None) -> str:
-    """Three significant digits (``0.400``, ``5.95``, ``12.3``, ``1,234``); NaN shows as ``nan``."""
-    if value is None:
-        return ""
-    if math.isnan(value):
-        return "nan"
-    if math.isinf(value) or abs(value) >= 10**SIGNIFICANT:
-        return f"{value:,.0f}"
-    return f"{value:#.{SIGNIFICANT}g}".rstrip(".")
-
-
-def cell(run: Run, metric: str) -> Cell:
-    """``metric`` of ``run`` with its 95% interval when the log holds one."""
-    value = run.metrics.get(metric)
-    if value is None:
-        return Cell(None)
-    low, high = run.metrics.get(metric + CI_LOW), run.metrics.get(metric + CI_HIGH)
-    if low is not None and high is not None:
-        return Cell(value, low, high)
-    stderr = run.metrics.get(metric + STDERR)
-    if stderr is not None and not math.isnan(stderr) and not math.isnan(value):
-        return Cell(value, value - Z_95 * stderr, value + Z_95 * stderr)
-    return Cell(value)
 
 
 def known_metrics(runs: list[Run]) -> list[str]:
@@ -171,7 +126,9 @@ def table_rows(
     keys = varying_keys(rows)
     control = controlled_for(task, metrics)  # beside the raw headline, with its n
     controlled = [control.column] if control else []
+    recognition = recognition_columns(task)  # every dated table
     header = ["rank", "model", "configuration", "samples", *metrics[:1], *controlled]
+    header += recognition
     header += [*metrics[1:], *ANSWER_SHAPE, "other failures", "tokens", "cost (USD)", "date"]
     lines = [header]
     by = ranking_metric(task, rows, metrics, include_partial)
@@ -184,6 +141,7 @@ def table_rows(
                 run.counts,
                 *(cell(run, name).text() for name in metrics[:1]),
                 *([controlled_text(run, control)] if control else []),
+                *(recognition_text(run, name) for name in recognition),
                 *(cell(run, name).text() for name in metrics[1:]),
                 *(answer_shape(run, name) for name in ANSWER_SHAPE),
                 failure_text(run, spec),
@@ -235,7 +193,7 @@ def leaderboards_markdown(
         spec = task_specs()[task]
         metrics = columns_for(task, task_rows, requested)
         note = partial_note(task_rows, include_partial)
-        order = ranking_note(task, task_rows, metrics, include_partial)
+        order = table_notes(task, task_rows, metrics, include_partial)
         sections.append(
             f"### {task} ({spec.title}, version {spec.version})\n\n"
             + (f"{order}\n\n" if order else "")

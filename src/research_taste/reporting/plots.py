@@ -13,7 +13,8 @@ import math
 from pathlib import Path
 from typing import Any
 
-from research_taste.reporting.leaderboard import cell, config_label, fmt, varying_keys
+from research_taste.reporting.cells import cell, fmt
+from research_taste.reporting.leaderboard import config_label, varying_keys
 from research_taste.reporting.runs import Run
 
 DPI = 100

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from research_taste.reporting import site
-from research_taste.reporting.controlled import controlled_for, ranking_note
+from research_taste.reporting.controlled import controlled_for, recognition_columns, table_notes
 from research_taste.reporting.eval_report import eval_report_markdown
 from research_taste.reporting.families import task_specs
 from research_taste.reporting.leaderboard import (
@@ -86,14 +86,16 @@ def _task_section(
     plots += [trend] if trend else []
     heading = f"{task}: {spec.title} (version {spec.version})"
     note = partial_note(rows, include_partial)
-    ranked_by = ranking_note(task, rows, names, include_partial)
+    ranked_by = table_notes(task, rows, names, include_partial)
     markdown = f"## {heading}\n\n{ranked_by} {note}\n\n{markdown_table(lines)}\n\n"
     markdown += "".join(f"![{p.stem}]({p.name})\n" for p in plots)
     control = controlled_for(task, names)  # its meaning and its n's beside the headline's
     controlled = [control.metric, control.count] if control else []
+    logged = {name for run in rows for name in run.metrics}  # an old log lacks the new ones
+    controlled += [name for name in recognition_columns(task) if name in logged]
     shown = list(dict.fromkeys([*names, *controlled, *ANSWER_SHAPE, *spec.failure_metrics]))
     body = (
-        f"<p class='note'>{ranked_by} {html.escape(note)}</p>\n"
+        f"<p class='note'>{html.escape(ranked_by)} {html.escape(note)}</p>\n"
         f"{site.leaderboard_html(spec, rows, names, links, include_partial)}\n"
         f"{site.meanings_html(shown, spec)}\n{site.images_html(plots)}"
     )

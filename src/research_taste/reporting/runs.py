@@ -26,8 +26,9 @@ from research_taste.reporting.paths import header_paths, scrub_text, scrub_value
 
 TEST_TAG = "test"
 MOCK_PROVIDER_PREFIX = "mockllm/"
-# Task arguments that say where data lives, not how the task runs: runs on the same data in
-# different folders belong in one row (the data's identity is in the provenance metadata).
+# Task arguments that say where data lives: a row's configuration holds only their last part
+# (the file or folder name), so runs on the same data in different folders belong in one row
+# while runs on different files (two ``representations_path``s) are two rows (issue 34).
 LOCATION_ARG_SUFFIXES = ("_path", "_dir", "_file")
 
 
@@ -160,7 +161,7 @@ def run_of(log: EvalLog, location: str, relpath: str = "") -> Run:
         task=_short(log.eval.task),
         model=log.eval.model,
         roles=_role_models(log),
-        config={k: v for k, v in args.items() if not k.endswith(LOCATION_ARG_SUFFIXES)},
+        config={k: _configured(k, v) for k, v in args.items()},
         metrics=_metrics(log),
         total_samples=log.results.total_samples,
         completed_samples=log.results.completed_samples,
@@ -183,6 +184,13 @@ def run_of(log: EvalLog, location: str, relpath: str = "") -> Run:
         partial=bool(run_completeness(log)[PARTIAL]),
         local_paths=tuple(sorted(paths)),
     )
+
+
+def _configured(key: str, value: Any) -> Any:
+    """A task argument as a row's configuration holds it: a location by its last part."""
+    if key.endswith(LOCATION_ARG_SUFFIXES) and isinstance(value, str):
+        return value.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+    return value
 
 
 def read_runs(log_dir: str) -> tuple[list[Run], list[Excluded]]:

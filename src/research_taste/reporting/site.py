@@ -13,16 +13,20 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from research_taste.reporting.controlled import controlled_for, controlled_text, ranking_metric
+from research_taste.reporting.cells import Cell, cell, fmt
+from research_taste.reporting.controlled import (
+    controlled_for,
+    controlled_text,
+    ranking_metric,
+    recognition_columns,
+    recognition_text,
+)
 from research_taste.reporting.families import TaskReportSpec
 from research_taste.reporting.leaderboard import (
     ANSWER_SHAPE,
-    Cell,
     answer_shape,
-    cell,
     config_label,
     failure_text,
-    fmt,
     ranked,
     varying_keys,
 )
@@ -101,7 +105,8 @@ def leaderboard_html(
     shown, rest = metrics[:MAIN_METRICS], metrics[MAIN_METRICS:]
     keys = varying_keys(rows)
     control = controlled_for(spec.task, metrics)  # beside the raw headline, with its n
-    figures = [*shown[:1], *([control.column] if control else []), *shown[1:]]
+    recognition = recognition_columns(spec.task)  # every dated table
+    figures = [*shown[:1], *([control.column] if control else []), *recognition, *shown[1:]]
     head = ["#", "model", "samples", *figures, "unparsed", "re-asked", "transcripts"]
     widths = ["2.5em", "22%", "6em", *(["auto"] * len(figures)), "6.5em", "6.5em", "7.5em"]
     numeric = {0, 2, *range(3, 3 + len(figures) + 2)}
@@ -125,6 +130,7 @@ def leaderboard_html(
             f"<td class='num'>{_e(f'{run.completed_samples}/{run.total_samples}')}</td>",
             *(f"<td class='num'>{_cell_html(cell(run, name))}</td>" for name in shown[:1]),
             *([f"<td class='num'>{_e(controlled_text(run, control))}</td>"] if control else []),
+            *(f"<td class='num'>{_e(recognition_text(run, name))}</td>" for name in recognition),
             *(f"<td class='num'>{_cell_html(cell(run, name))}</td>" for name in shown[1:]),
             *(f"<td class='num'>{_e(answer_shape(run, name))}</td>" for name in ANSWER_SHAPE),
             f"<td><a href='{_e(links[run.log])}'>open</a></td>",

@@ -21,8 +21,10 @@ A family builds one :class:`CutoffReader` per task, chains :func:`record_cutoff`
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import logging
+import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
@@ -76,27 +78,59 @@ class KnowledgeCutoff:
         )
 
 
+# The earliest cutoff accepted: before it no model of this package's interest was trained.
+EARLIEST_CUTOFF = dt.date(1990, 1, 1)
+_MONTH = re.compile(r"^(\d{4})-(\d{2})$")
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+SURVIVING_FORMS = (
+    "-T knowledge_cutoff=2024-12 (through the end of that month) or the quoted day "
+    "-T \"knowledge_cutoff='2024-12-31'\""
+)
+
+
 def parse_cutoff_arg(value: object, task: str) -> dt.date | None:
     """The ``-T knowledge_cutoff`` argument as a date (None when not given).
 
-    ``-T`` values are read as YAML, so ``2024-06-01`` may arrive as a ``datetime.date``.
+    Accepted: a ``YYYY-MM`` string, meaning through the end of that month (its last day is
+    returned), or a ``YYYY-MM-DD`` string. Refused: a ``datetime.date``, which is what
+    Inspect's YAML parse makes of an unquoted ``-T knowledge_cutoff=2024-12-31``: Inspect then
+    records the argument by its type name, ``date`` (``inspect_ai/_util/registry.py``,
+    ``registry_params``), and ``inspect eval-retry`` and the reports cannot read it back.
+    ``YYYY-MM`` is a string to YAML, so it survives unquoted. A cutoff after today (for
+    ``YYYY-MM``: a month after the current one) or before 1990 is refused.
 
     Raises:
-        ConfigError: the value is not a ``YYYY-MM-DD`` date.
+        ConfigError: one sentence naming the argument and the forms that survive.
     """
     if value is None or value == "":
         return None
-    if isinstance(value, dt.datetime):
-        return value.date()
-    if isinstance(value, dt.date):
-        return value
-    try:
-        return dt.date.fromisoformat(str(value).strip())
-    except ValueError:
+    where = f"{task}: argument '{CUTOFF_ARG}'"
+    if isinstance(value, dt.date):  # datetime.datetime is a date too
+        day = value.date() if isinstance(value, dt.datetime) else value
         raise ConfigError(
-            f"{task}: argument '{CUTOFF_ARG}' got {value!r}; allowed: a date YYYY-MM-DD "
-            "(e.g. 2024-06-01)."
-        ) from None
+            f"{where} got the date {day.isoformat()} (an unquoted day, which Inspect logs as "
+            f"'date' so the run cannot be retried or reported); give {SURVIVING_FORMS}."
+        )
+    text = str(value).strip()
+    month = _MONTH.match(text)
+    if not (month or _DAY.match(text)):
+        raise ConfigError(f"{where} got {value!r}; give {SURVIVING_FORMS}.")
+    try:
+        if month:
+            year, number = int(month.group(1)), int(month.group(2))
+            first = dt.date(year, number, 1)
+            date = dt.date(year, number, calendar.monthrange(year, number)[1])
+        else:
+            first = date = dt.date.fromisoformat(text)
+    except ValueError:
+        raise ConfigError(f"{where} got {text!r}, which is not a real date.") from None
+    today = dt.date.today()
+    if first > today or date < EARLIEST_CUTOFF:
+        raise ConfigError(
+            f"{where} got {text!r}, which is {'after today' if first > today else 'before 1990'}"
+            "; a knowledge cutoff lies between 1990 and today."
+        )
+    return date
 
 
 def model_info_entry(info: Any) -> str:
