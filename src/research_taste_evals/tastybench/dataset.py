@@ -352,6 +352,17 @@ def load_sources(
         raise DataError(f"paper_set '{paper_set}' has no upstream {needed}: pass sources_path")
     found = [(pid, title, sources[pid]) for pid, title in titles.items() if sources.get(pid)]
     missing = [pid for pid in titles if not sources.get(pid)]
+    if not found:  # Inspect would stop on an empty dataset with a long traceback
+        where = sources_path or data_path or PAPER_FILES[paper_set].describe()
+        shape = (
+            f"<paper_id>{'/'.join(FULLTEXT_SUFFIXES)} files or a CSV with paper_id,fulltext"
+            if kind == "summary"
+            else "a CSV with paper_id,abstract"
+        )
+        raise DataError(
+            f"{where}: no {kind} source for any of the {len(titles)} papers (expected {shape}, "
+            "keyed by the papers' ids); add them or pass -T sources_path=<their location>"
+        )
     return found, missing
 
 
