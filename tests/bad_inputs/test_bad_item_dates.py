@@ -3,6 +3,7 @@ contradicts its ``year`` or lies in the future. One sentence naming file, record
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
 import json
 from collections.abc import Callable
@@ -14,6 +15,8 @@ import pytest
 from research_taste_evals.core.data import DataError
 from research_taste_evals.ideapairs.demo import write_demo_pairs
 from research_taste_evals.ideapairs.ideapairs import idea_pairs
+from research_taste_evals.tastybench.demo import write_demo_tastybench
+from research_taste_evals.tastybench.tastybench import tastybench
 
 NEXT_YEAR = dt.date.today().year + 1
 
@@ -69,3 +72,32 @@ def test_paper_date_in_the_future_is_refused(tmp_path: Path) -> None:
         idea["paper_date"] = f"{NEXT_YEAR}-01-15"
 
     _refused(_write_edited(tmp_path, edit), ".paper_date'", "in the future")
+
+
+def _tastybench_with_pub_date(tmp_path: Path, pub_date: str) -> tuple[Path, Path]:
+    root = write_demo_tastybench(tmp_path / "tb")
+    [truth] = sorted(root.rglob("llm_rl_yix_curate.csv"))
+    with truth.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    rows[0]["pub_date"] = pub_date
+    with truth.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return root, truth
+
+
+@pytest.mark.parametrize(
+    ("pub_date", "expected"),
+    [(f"{NEXT_YEAR}-02-01", "is in the future"), ("2025-12-01", "after its citation series")],
+    ids=["future", "after-citations"],
+)
+def test_tastybench_pub_date_that_cannot_be_is_refused(
+    pub_date: str, expected: str, tmp_path: Path
+) -> None:
+    root, truth = _tastybench_with_pub_date(tmp_path, pub_date)
+    with pytest.raises(DataError) as info:
+        tastybench(data_path=str(root))
+    text = str(info.value)
+    assert len(text.splitlines()) == 1, text
+    assert all(f in text for f in (truth.name, "record 0", "field 'pub_date'", expected)), text
