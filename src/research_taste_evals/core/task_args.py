@@ -89,7 +89,7 @@ def checked_arguments(
 
             given = resolve_demo_arguments(fn.__module__, fn.__name__, given)
             check_task_arguments(fn, given, bounds)
-            return fn(**given)  # type: ignore[call-arg]
+            return fn(**given)  # type: ignore[call-arg,arg-type]
 
         extra = inspect.Parameter(_ANY_NAME, inspect.Parameter.VAR_KEYWORD)
         wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
