@@ -20,6 +20,7 @@ submission date. Judge it with ``-T prompt=reviews`` (``docs/openreview.md``).
 from __future__ import annotations
 
 import datetime as dt
+import json
 import logging
 import math
 from pathlib import Path
