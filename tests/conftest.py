@@ -22,6 +22,19 @@ SHARED_DIR = REPO_ROOT.parent / "shared"
 UPSTREAM_DIR = SHARED_DIR / "datasets" / "upstream"
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Deselect the packaged real model's tests (``local_llm``) unless ``-m`` names them.
+
+    Not an ``-m`` in ``addopts``: a user's ``-m "not slow"`` would replace it, not add to it.
+    """
+    if "local_llm" in (config.getoption("markexpr") or ""):
+        return
+    deselected = [item for item in items if item.get_closest_marker("local_llm")]
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = [item for item in items if not item.get_closest_marker("local_llm")]
+
+
 @pytest.fixture(autouse=True)
 def _isolated_cache(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch

@@ -12,10 +12,14 @@ import importlib
 import subprocess
 import sys
 
+import pytest
+
 from research_taste.cli import LAZY_COMMANDS, build_parser
 from research_taste.cli.listing import baselines, tasks
 from research_taste_evals._registry import TASKS
 from research_taste_evals.core.baselines import registered_baselines
+
+pytestmark = pytest.mark.slow  # whole tasks, sweeps or fresh interpreters: -m 'not slow' skips it
 
 HEAVY = ("inspect_ai", "torch", "sentence_transformers", "transformers", "scipy", "sklearn")
 HEAVY += ("matplotlib",)

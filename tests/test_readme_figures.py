@@ -25,6 +25,8 @@ sys.path.insert(0, str(REPO / "bench"))
 from readme_logs import ROOT as HEADERS  # noqa: E402
 from readme_logs import load_headers  # noqa: E402
 
+pytestmark = pytest.mark.slow  # whole tasks, sweeps or fresh interpreters: -m 'not slow' skips it
+
 PACKAGE = REPO / "src" / "research_taste_evals"
 TASTYBENCH_README = PACKAGE / "tastybench" / "README.md"
 MARKER = re.compile(r"<!-- (BEGIN generated: [\w-]+|[\w-]+:start|[\w-]+:begin)\b")

@@ -20,6 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
 from registry_import import HEAVY, REGISTRY  # noqa: E402
 
+pytestmark = pytest.mark.slow  # whole tasks, sweeps or fresh interpreters: -m 'not slow' skips it
+
 
 def _heavy_loaded_by(module: str) -> str:
     probe = f"import sys, {module}\nprint(sorted(m for m in {HEAVY!r} if m in sys.modules))"

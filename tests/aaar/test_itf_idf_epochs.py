@@ -90,7 +90,8 @@ def test_fewer_papers_than_the_full_set_warn(
             log_dir=str(tmp_path / "logs"),
         )[0]
     assert metrics_of(log)["itf_idf_papers"] == len(DEMO_WEAKNESS)
-    assert any("not comparable" in record.getMessage() for record in caplog.records)
+    # Once per run: Inspect computes the metric mid-run and at the end (it warned three times).
+    assert len([r for r in caplog.records if "not comparable" in r.getMessage()]) == 1
     provenance = (log.eval.metadata or {})["provenance"]
     assert provenance["paper_faithful"]["itf_idf_w"] is False
 

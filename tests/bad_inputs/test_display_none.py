@@ -19,6 +19,8 @@ from inspect_ai import eval as inspect_eval
 from research_taste_evals.aaar.demo import write_demo_eqinfer
 from research_taste_evals.core.errors import UserError, stderr_hook
 
+pytestmark = pytest.mark.slow  # whole tasks, sweeps or fresh interpreters: -m 'not slow' skips it
+
 
 @pytest.mark.parametrize("case", [*TASK_CASES, *SETUP_CASES], ids=lambda case: case.name)
 def test_bad_input_sentence_reaches_stderr_under_display_none(

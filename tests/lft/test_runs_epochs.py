@@ -18,6 +18,8 @@ from research_taste_evals.core.roles import RoleError
 from research_taste_evals.lft.lft import lft
 from research_taste_evals.lft.metrics import panel_alpha
 
+pytestmark = pytest.mark.slow  # whole tasks, sweeps or fresh interpreters: -m 'not slow' skips it
+
 PETUNIA, ABLATION = "petunia-plastid", "ablation-plan"
 # Levels the scripted grader gives each task's k-th solution (k = 0..9), and by hand:
 # petunia: mean 2.4, sum of squared deviations 38.4 -> stderr sqrt(38.4 / 9 / 10);

@@ -31,6 +31,8 @@ from fault_runs import (
 from fault_server import BODY_FAULTS, Faults, FaultServer, ServerStats
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
+pytestmark = pytest.mark.slow  # whole tasks, sweeps or fresh interpreters: -m 'not slow' skips it
+
 TRANSIENT = Faults(latency=LATENCY, http_429=0.1, http_500=0.1)  # 20% transient HTTP errors
 # 30% bad 200 bodies: empty, not JSON (truncated JSON or an HTML page), or ``choices: []``.
 BAD_BODIES = Faults(

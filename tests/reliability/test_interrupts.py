@@ -21,6 +21,8 @@ from fault_server import HELD, Faults, FaultServer
 
 from research_taste.cli.sweep_status import INTERRUPTED_EXIT
 
+pytestmark = pytest.mark.slow  # whole tasks, sweeps or fresh interpreters: -m 'not slow' skips it
+
 ANSWERS_BEFORE_INTERRUPT = 6
 SETTLE_SECONDS = 2.0
 PHASE_TIMEOUT = 240.0

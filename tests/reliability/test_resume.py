@@ -32,6 +32,8 @@ from fault_runs import FaultTask as Spec
 from fault_server import HELD, Faults, FaultServer, Message, ServerStats, prompt_hash
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
+pytestmark = pytest.mark.slow  # whole tasks, sweeps or fresh interpreters: -m 'not slow' skips it
+
 EXTRACTOR = "extractor"
 LATENCY = 0.15  # seconds per answer: the run lasts long enough to be killed midway
 MAX_CONNECTIONS = 4

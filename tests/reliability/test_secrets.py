@@ -26,6 +26,8 @@ from fault_server import API_KEY_VAR, Faults, FaultServer
 from research_taste.cli import main as cli_main
 from research_taste_evals.core.redaction import REDACTED, redact
 
+pytestmark = pytest.mark.slow  # whole tasks, sweeps or fresh interpreters: -m 'not slow' skips it
+
 SECRET = "sk-fault-SECRET-7f3a9c1e5b2d4a60"
 TIMEOUT = 300.0  # seconds for each subprocess
 

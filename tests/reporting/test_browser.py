@@ -27,6 +27,8 @@ from inspect_ai.log import read_eval_log
 from research_taste.reporting.families import task_specs
 from research_taste.reporting.report import write_report
 
+pytestmark = pytest.mark.slow  # whole tasks, sweeps or fresh interpreters: -m 'not slow' skips it
+
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 FLAGS += ["--disable-background-networking", "--disable-component-update", "--disable-sync"]

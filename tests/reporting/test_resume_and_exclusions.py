@@ -18,6 +18,8 @@ from research_taste_evals.aaar.demo import write_demo_eqinfer
 from research_taste_evals.aaar.eqinfer import eqinfer
 from research_taste_evals.core.baselines import register_baseline, registered_baselines
 
+pytestmark = pytest.mark.slow  # whole tasks, sweeps or fresh interpreters: -m 'not slow' skips it
+
 INTERRUPTIBLE = "test-interruptible"
 DEMO_DECISIONS = 24  # the EqInfer demo set: 6 equations x 4 options
 

@@ -14,6 +14,8 @@ from research_taste.reporting.report import write_report
 from research_taste.reporting.runs import read_runs
 from research_taste_evals.core.data import DataError
 
+pytestmark = pytest.mark.slow  # whole tasks, sweeps or fresh interpreters: -m 'not slow' skips it
+
 DEMO_SWEEP = Path(__file__).resolve().parents[2] / "sweeps" / "demo.yaml"
 DEMO_LIMIT = 4  # as in conftest.py
 

@@ -61,6 +61,30 @@ READABLE = [
     # Reasoning blocks are not the answer.
     ("<think>Project 1 is better. Hmm, maybe not.</think>\nI would pursue Project 2.", 2),
     ("<thinking>Both...</thinking>\n**Recommendation: Project 1**", 1),
+    # The project itself in bold, at the head of an answer that discusses the other (issue 37).
+    ("**Project 2 (DAPO), and it's not close.**\n\nProject 1 is solid but incremental." + BODY, 2),
+    ("**Project 2 (DAPO), and it's not close.**" + BODY, 2),
+    (
+        "**Recommendation: Project 1 (ReMax: REINFORCE with a greedy baseline).**\n\nWhy not "
+        "Project 2? Project 2 is more novel and could be better in the long run if the "
+        "community adopts it, and Project 2 wins on ambition." + BODY,
+        1,
+    ),
+    ("**Go with Project 2** (the verifier-free one).\n\nProject 1 is the safer bet." + BODY, 2),
+    ("## Verdict\n\n**Project 1.** Project 2 is interesting but niche." + BODY, 1),
+    ("### Recommendation\n**Project 2 (GRPO variants)** — the stronger bet." + BODY, 2),
+    (
+        "<think>Project 1 looks cheaper, but Project 2 is more novel. I'd go with Project 1."
+        "</think>\n\n**Project 2 (verifier-free RL).**\n\nProject 1 could win if compute is "
+        "scarce." + BODY,
+        2,
+    ),
+    (
+        "Okay, let me weigh both. Project 1 extends PPO; Project 2 drops the critic.\n\n"
+        "**Project 1 — and it is not especially close.**\n\nProject 2 might catch up later.",
+        1,
+    ),
+    ("# Answer\n\n**Project 2**\n\nProject 1 would be better if you had little compute.", 2),
 ]
 
 UNCLEAR = [
@@ -96,6 +120,13 @@ UNCLEAR = [
     "Project 1.5 is better",
     '{"choice": "both"}',
     "<think>I recommend Project 1.</think>",
+    # A bold project made conditional, or a bold line naming both, stays unclear (issue 37).
+    "**Project 2**, but flip the recommendation if you cannot run it at scale." + BODY,
+    "**Project 1 vs Project 2: Project 1.**",
+    "**Project 1 or Project 2, depending on your compute.**",
+    "**Project 1 and Project 2 are both strong; I lean Project 2.**",
+    "- **Project 2**, while promising, is narrower.\n- **Project 1** is broader.",
+    "**Project 2** is a respectable, lower-risk alternative, but it will lag.",
 ]
 
 

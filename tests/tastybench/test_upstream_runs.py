@@ -12,6 +12,8 @@ from research_taste_evals.tastybench.dataset import load_papers
 from research_taste_evals.tastybench.pairwise import elo_ratings
 from research_taste_evals.tastybench.ratings import upstream_rank_pearson
 
+pytestmark = pytest.mark.slow  # whole tasks, sweeps or fresh interpreters: -m 'not slow' skips it
+
 DATA = Path("model-elicitation") / "data"
 
 

@@ -86,7 +86,19 @@ def _cmd_build(args: argparse.Namespace) -> int:
             print(f"  arXiv id dropped: {arxiv_id}: {why}")
     if args.report:
         print(f"wrote {args.report}")
-    print(f"evaluate with: inspect eval research_taste_evals/idea_pairs -T pairs_file={args.out}")
+    # The task's default split is test: suggest only a command that finds pairs.
+    by_split = report["pairs_by_split"]
+    split = "" if by_split.get("test") else " -T split=all" if report["pairs"] else None
+    if split is None:
+        print(f"no pairs to evaluate in {args.out}: widen the sources or the filters")
+        return 1
+    if split and args.test_after:
+        print(
+            f"--test-after {args.test_after}: no pair falls after it, so the test split (the "
+            "task's default) is empty; an earlier date makes one, or evaluate every pair:"
+        )
+    command = f"inspect eval research_taste_evals/idea_pairs -T pairs_file={args.out}{split}"
+    print(f"evaluate with: {command}")
     return 0
 
 

@@ -7,8 +7,10 @@ Nothing heavy is imported at module level (Inspect, the tasks, plotting): ``rese
 from __future__ import annotations
 
 import argparse
+import difflib
 import shlex
 import sys
+from pathlib import Path
 from typing import Any
 
 USAGE_ERROR = 2
@@ -73,11 +75,45 @@ def _resume_command(args: argparse.Namespace) -> str:
     return shlex.join(parts)
 
 
+def check_log_folder(log_dir: str) -> None:
+    """A local log folder must exist (a remote one, ``s3://...``, is read as it is).
+
+    Raises:
+        DataError: naming the folder, and the sibling folder its name is closest to.
+    """
+    from research_taste_evals.core.data import DataError
+
+    path = Path(log_dir).expanduser()
+    if "://" in log_dir or path.is_dir():
+        return
+    parent = path.parent if path.parent.is_dir() else None
+    siblings = [p.name for p in parent.iterdir() if p.is_dir()] if parent else []
+    close = difflib.get_close_matches(path.name, siblings, 1, 0.6)
+    hint = f"did you mean {path.parent / close[0]}?" if close else "give the sweep's log_dir"
+    raise DataError(f"{log_dir}: no such folder; {hint}")
+
+
+def check_metric_names(requested: list[str] | None, known: list[str]) -> None:
+    """A ``--metric`` no run reports, in one short sentence with the closest known names.
+
+    Raises:
+        DataError: naming the flag, the unknown name and up to three close ones.
+    """
+    from research_taste_evals.core.data import DataError
+
+    for name in requested or []:
+        if name not in known:
+            close = difflib.get_close_matches(name, known, 3, 0.6)
+            hint = f"did you mean {' or '.join(close)}?" if close else "see metrics.csv of a report"
+            raise DataError(f"--metric {name}: no run reports it; {hint}")
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from research_taste.reporting.report import write_report
     from research_taste_evals.core.data import DataError
 
     try:
+        check_log_folder(args.log_dir)
         files = write_report(
             args.log_dir,
             args.out,
@@ -98,15 +134,20 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
-    from research_taste.reporting.leaderboard import check_metrics, leaderboards_markdown
+    from research_taste.reporting.leaderboard import (
+        check_metrics,
+        known_metrics,
+        leaderboards_markdown,
+    )
     from research_taste.reporting.runs import newest_per_row, read_runs
     from research_taste_evals.core.data import DataError
 
-    runs, excluded = read_runs(args.log_dir)
-    if not runs:
-        print(f"no successful current-version logs under {args.log_dir}", file=sys.stderr)
-        return 1
     try:
+        check_log_folder(args.log_dir)
+        runs, excluded = read_runs(args.log_dir)
+        if not runs:
+            raise DataError(f"{args.log_dir}: no successful current-version logs")
+        check_metric_names(args.metric, known_metrics(runs))
         check_metrics(args.metric, runs)
     except DataError as error:
         print(f"research-taste {args.command}: error: {error}", file=sys.stderr)

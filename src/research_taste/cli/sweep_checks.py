@@ -9,14 +9,16 @@ finds them too); keys only before a real run, so a dry run needs none.
 
 from __future__ import annotations
 
+import difflib
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspect_ai.model import get_model
 
+from research_taste_evals.core.baselines import registered_baselines
 from research_taste_evals.core.data import DataError
-from research_taste_evals.core.errors import is_inspect_prerequisite_error
+from research_taste_evals.core.errors import UserError, is_inspect_prerequisite_error
 from research_taste_evals.core.roles import _plain as plain_message  # the one markup stripper
 
 if TYPE_CHECKING:
@@ -38,11 +40,18 @@ TASK_ROLES: dict[str, tuple[str, ...]] = {
 }
 # A remote log folder (s3://, ...) cannot be checked from here: eval_set reports it.
 _REMOTE = "://"
+BASELINE_PREFIX = "baseline/"
+
+
+# Roles a task cannot run without, unless one of its arguments (true) lets it: every sample of
+# a run missing one would stop with a role error, so the sweep refuses it first.
+REQUIRED_ROLES: dict[str, tuple[str, str]] = {"lft": ("grader", "allow_self_grading")}
 
 
 def check_sweep(source: Path, config: SweepConfig) -> None:
     """The checks that need no API key: roles, repeated runs and the log folder."""
     check_roles(source, config)
+    check_required_roles(source, config)
     check_repeats(source, config)
     check_log_dir(f"{source}: field 'log_dir'", config.log_dir)
 
@@ -77,6 +86,26 @@ def check_roles(source: Path, config: SweepConfig) -> None:
                 f"{source}: field 'model_roles.{role}': no task using the top-level roles "
                 f"({', '.join(sorted(shared_users)) or 'none'}) reads a model role '{role}' "
                 f"(their roles: {_roles_text(tuple(read_by_any))})"
+            )
+
+
+def check_required_roles(source: Path, config: SweepConfig) -> None:
+    """A task entry whose required role (an ``lft`` grader) is bound neither in the entry nor at
+    the top level.
+
+    Raises:
+        DataError: naming the entry, the role and the two ways to give it.
+    """
+    for index, entry in enumerate(config.tasks):
+        if entry.task not in REQUIRED_ROLES:
+            continue
+        role, waiver = REQUIRED_ROLES[entry.task]
+        roles = entry.model_roles if entry.model_roles is not None else config.model_roles
+        if role not in roles and entry.args.get(waiver) is not True:
+            raise DataError(
+                f"{source}: field 'tasks.{index}' ({entry.task}) has no '{role}' model role: "
+                f"add 'model_roles: {{{role}: <model>}}' to the entry or the file (or "
+                f"'args: {{{waiver}: true}}')"
             )
 
 
@@ -149,8 +178,24 @@ def check_credentials(source: Path | str, config: SweepConfig) -> None:
     for field, model in named_models(config):
         try:
             get_model(model)
+        except UserError as error:  # e.g. a misspelt baseline model: name the field
+            raise DataError(f"{source}: field '{field}': {_unknown_model(model, error)}") from error
         except Exception as error:
             if not is_inspect_prerequisite_error(error):
                 raise
             reason = plain_message(error)
             raise DataError(f"{source}: field '{field}': {model}: {reason}") from error
+
+
+def _unknown_model(model: str, error: UserError) -> str:
+    """A short sentence for a model the package refused: the close baseline names, not all."""
+    if not model.startswith(BASELINE_PREFIX):
+        return str(error)
+    name = model.removeprefix(BASELINE_PREFIX)
+    close = difflib.get_close_matches(name, list(registered_baselines()), n=3, cutoff=0.7)
+    hint = (
+        f"did you mean {' or '.join(BASELINE_PREFIX + c for c in close)}?"
+        if close
+        else "research-taste list names them"
+    )
+    return f"unknown baseline model '{model}': {hint}"

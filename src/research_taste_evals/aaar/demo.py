@@ -441,6 +441,8 @@ DEMO_RUNS: tuple[DemoRun, ...] = (
         model_roles={"grader": "baseline/word-overlap-judge"},
         data_arg="data_path",
         write_data=write_demo_expdesign,
+        # -T data_path=demo scores with it too unless the user names a model (offline).
+        demo_arguments={"embedding_model": OFFLINE_MODEL},
     ),
     DemoRun(
         name="paper_weakness",
@@ -452,5 +454,6 @@ DEMO_RUNS: tuple[DemoRun, ...] = (
         model="baseline/generic-weaknesses",
         data_arg="data_path",
         write_data=write_demo_weakness,
+        demo_arguments={"embedding_model": OFFLINE_MODEL, "itf_idf_model": OFFLINE_MODEL},
     ),
 )

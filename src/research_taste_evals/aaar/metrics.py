@@ -315,7 +315,9 @@ def itf_idf_score() -> Metric:
     """ITF-IDF over all scored papers, the mean over epochs of each epoch's run.
 
     Depends on w, the number of papers scored: a run on fewer than the paper's 993 papers is
-    not comparable with the paper's figure (a warning says so; ``itf_idf_papers`` records w).
+    not comparable with the paper's figure (:func:`warn_partial_itf_idf` says so once per run,
+    when the task is built: Inspect computes metrics mid-run and at the end, so a warning here
+    printed three times; ``itf_idf_papers`` records w).
     NaN (never an exception) when a score lacks its packed embeddings or they cannot be used.
     """
 
@@ -326,18 +328,23 @@ def itf_idf_score() -> Metric:
             values = itf_idf_by_epoch(scores)
         except (KeyError, TypeError, ValueError):
             return NAN
-        if len(scores) < FULL_WEAKNESS_PAPERS:
-            logger.warning(
-                "ITF-IDF over %d papers (w=%d); the paper's figure uses all %d, so this value "
-                "is not comparable with it",
-                len(scores),
-                len(scores),
-                FULL_WEAKNESS_PAPERS,
-            )
         finite = [value for value in values if not math.isnan(value)]
         return float(np.mean(finite)) if finite else NAN
 
     return compute
+
+
+def warn_partial_itf_idf(papers: int) -> None:
+    """Warn, once per run (call it when the task is built), that ITF-IDF over ``papers`` papers
+    is not comparable with the paper's figure over all 993 (w differs)."""
+    if papers < FULL_WEAKNESS_PAPERS:
+        logger.warning(
+            "ITF-IDF over %d papers (w=%d, fewer with --limit); the paper's figure uses all "
+            "%d, so this value is not comparable with it",
+            papers,
+            papers,
+            FULL_WEAKNESS_PAPERS,
+        )
 
 
 @metric

@@ -21,7 +21,11 @@ from research_taste_evals.aaar.dataset.paper_weakness import (
 )
 from research_taste_evals.aaar.decoding import WEAKNESS_MAX_TOKENS, upstream_decoding
 from research_taste_evals.aaar.embedding_models import ITF_IDF_MODEL, S_METRIC_MODEL, aaar_embedder
-from research_taste_evals.aaar.metrics import FULL_WEAKNESS_PAPERS, mean_keeping_epoch_lists
+from research_taste_evals.aaar.metrics import (
+    FULL_WEAKNESS_PAPERS,
+    mean_keeping_epoch_lists,
+    warn_partial_itf_idf,
+)
 from research_taste_evals.aaar.recall import shown_paper
 from research_taste_evals.aaar.scorer.paper_weakness import weakness_scorer
 from research_taste_evals.aaar.solvers import weakness_solver
@@ -57,6 +61,7 @@ def paper_weakness(
     load_word_counting(word_counting)
     # Data first: bad data then fails before the embedders open their cache files.
     records, resolved = load_weakness_records(data_path)
+    warn_partial_itf_idf(len(records))  # once per run (the metric runs mid-run and at the end)
     # Loaded now so a model that cannot be loaded fails before any model call (shared per process).
     s_embedder = aaar_embedder(embedding_model, embedding_revision, embedding_device)
     itf_embedder = aaar_embedder(itf_idf_model, itf_idf_revision, embedding_device, "itf_idf_model")

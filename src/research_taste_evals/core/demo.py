@@ -33,6 +33,8 @@ class DemoRun:
         data_arg: The task argument that takes the demo data's location (what a sweep file's
             ``<data_arg>: demo`` resolves), or None when the task runs on data it ships.
         write_data: Writes the demo data into a folder and returns the value for ``data_arg``.
+        demo_arguments: Arguments the task takes on demo data unless the user gives them (the
+            packaged offline embedding model, so ``-T data_path=demo`` needs no Hub).
     """
 
     name: str
@@ -41,12 +43,16 @@ class DemoRun:
     model_roles: dict[str, str] = field(default_factory=dict)
     data_arg: str | None = None
     write_data: Callable[[Path], Path] | None = None
+    demo_arguments: dict[str, Any] = field(default_factory=dict)
 
 
 # ``-T <data_arg>=demo`` (and a sweep file's ``<data_arg>: demo``) runs a task on its demo data.
 DEMO_VALUE = "demo"
 # Task arguments that name data: ``demo`` given to one without demo data is a mistake.
 DATA_ARG_SUFFIXES = ("_path", "_file", "_dir")
+# ``-T data_path=demo`` works for every task: it names the task's own demo data argument
+# (``pairs_file`` for idea_pairs), or nothing for a task that runs on data it ships (lft).
+DEMO_ALIAS = "data_path"
 
 
 def demo_data_dir() -> Path:
@@ -73,10 +79,13 @@ def resolve_demo_arguments(
     Raises:
         ConfigError: ``demo`` given to a data argument that has no demo data.
     """
+    if DEMO_VALUE not in arguments.values():
+        return arguments
+    run = family_demo_run(task_module, task)
+    arguments = _demo_alias(task, run, arguments)
     names = [n for n, v in arguments.items() if v == DEMO_VALUE and n.endswith(DATA_ARG_SUFFIXES)]
     if not names:
         return arguments
-    run = family_demo_run(task_module, task)
     resolved = dict(arguments)
     for name in names:
         if run is None or run.data_arg != name or run.write_data is None:
@@ -86,4 +95,19 @@ def resolve_demo_arguments(
                 f"{task}: {offered}); give a path"
             )
         resolved[name] = str(run.write_data(demo_data_dir() / task))
-    return resolved
+    return {**run.demo_arguments, **resolved} if run else resolved
+
+
+def _demo_alias(task: str, run: DemoRun | None, arguments: dict[str, Any]) -> dict[str, Any]:
+    """``data_path=demo`` for a task whose demo data argument has another name, or none."""
+    if arguments.get(DEMO_ALIAS) != DEMO_VALUE or run is None or run.data_arg == DEMO_ALIAS:
+        return arguments
+    renamed = {n: v for n, v in arguments.items() if n != DEMO_ALIAS}
+    if run.data_arg is None:  # runs on the data it ships, which is its demo
+        return renamed
+    if run.data_arg in arguments:
+        raise ConfigError(
+            f"{task}: -T {DEMO_ALIAS}=demo and -T {run.data_arg}: give one of them "
+            f"({task} reads its data from {run.data_arg})"
+        )
+    return {**renamed, run.data_arg: DEMO_VALUE}

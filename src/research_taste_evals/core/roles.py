@@ -18,6 +18,7 @@ its roles only when it runs: there the run-time check stays the only one (the lo
 
 from __future__ import annotations
 
+import difflib
 import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -71,6 +72,7 @@ def role_models(spec: RoleSpec) -> list[Model]:
         return list(bound)
     if bound is not None:
         return [bound]
+    _refuse_misspelt_role(spec.role)
     if spec.default is None:
         raise RoleError(spec.missing or _how_to_bind(spec, f"model role '{spec.role}' is not set"))
     if spec.default == EVALUATED_MODEL:
@@ -86,6 +88,17 @@ def role_models(spec: RoleSpec) -> list[Model]:
                 f"cannot be used ({reason})",
             )
         ) from error
+
+
+def _refuse_misspelt_role(role: str) -> None:
+    """A bound role that is a near-miss of the unbound ``role`` (``grder``) is a typo: Inspect
+    ignores a role no task reads, so the run would otherwise go on without (or with a default)."""
+    close = difflib.get_close_matches(role, [r for r in model_roles() if r != role], 1, 0.75)
+    if close:
+        raise RoleError(
+            f"--model-role {close[0]}: this task reads no role '{close[0]}'; did you mean "
+            f"'{role}'? give --model-role {role}=<provider/model>."
+        )
 
 
 def roles_bound_at_build() -> bool:

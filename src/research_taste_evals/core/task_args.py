@@ -84,11 +84,12 @@ def checked_arguments(
         def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
             report_user_errors()  # this package's errors print as one sentence (core/errors.py)
             given = dict(zip(signature.parameters, args, strict=False)) | dict(kwargs)
-            check_task_arguments(fn, given, bounds)
             # -T data_path=demo: the family's demo data, written on first use (core/demo.py).
             from research_taste_evals.core.demo import resolve_demo_arguments
 
-            return fn(**resolve_demo_arguments(fn.__module__, fn.__name__, given))  # type: ignore[call-arg]
+            given = resolve_demo_arguments(fn.__module__, fn.__name__, given)
+            check_task_arguments(fn, given, bounds)
+            return fn(**given)  # type: ignore[call-arg,arg-type]
 
         extra = inspect.Parameter(_ANY_NAME, inspect.Parameter.VAR_KEYWORD)
         wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]

@@ -7,6 +7,7 @@ the scorer sees both answers together, which is what the consistency-aware metri
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -244,11 +245,28 @@ def check_dates(records: Sequence[PairRecord], path: Path) -> None:
     Raises:
         DataError: naming the file, the record and the field of the first bad date.
     """
+    today = dt.date.today()
     for record in records:
         for side in ("idea_a", "idea_b"):
             idea = getattr(record, side)
             where = f"{path}: record {record.record_id}: field '{side}.paper_date'"
-            idea_date(idea.paper_date, idea.year, where)
+            if idea.paper_date is not None and not idea.paper_date.strip():
+                raise DataError(
+                    f"{where}: empty; give YYYY-MM-DD or YYYY-MM, or leave the field out "
+                    "(the idea is then dated by its year)"
+                )
+            date = idea_date(idea.paper_date, idea.year, where)
+            if idea.paper_date is not None and date.year != idea.year:
+                raise DataError(
+                    f"{where}: {idea.paper_date} contradicts field '{side}.year' "
+                    f"({idea.year}); correct one of them"
+                )
+            if (date.year, date.month or 1, date.day or 1) > (today.year, today.month, today.day):
+                field = "paper_date" if idea.paper_date is not None else "year"
+                raise DataError(
+                    f"{where.replace('paper_date', field)}: {idea.paper_date or idea.year} is "
+                    f"in the future (today is {today}); a published idea has a past date"
+                )
 
 
 def dates_note(records: Sequence[PairRecord]) -> str:

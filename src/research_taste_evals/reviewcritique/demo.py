@@ -154,5 +154,6 @@ DEMO_RUNS: tuple[DemoRun, ...] = (
         model="baseline/flag-all",
         data_arg="data_path",
         write_data=write_demo_reviewcritique,
+        demo_arguments={"bertscore_model": OFFLINE_MODEL},  # -T data_path=demo: offline too
     ),
 )

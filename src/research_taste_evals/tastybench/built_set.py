@@ -28,7 +28,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, Json, field_validator
 
-from research_taste_evals.core.data import DataError, read_csv, sha256_of, validate_records
+from research_taste_evals.core.data import (
+    DataError,
+    read_csv,
+    read_json,
+    sha256_of,
+    validate_records,
+)
 from research_taste_evals.tastybench.dataset import (
     MIN_PAPERS,
     LoadedPapers,
@@ -162,7 +168,15 @@ def build_provenance(folder: Path, papers_path: Path) -> dict[str, Any]:
     if not report_path.is_file():
         logger.warning("%s: no %s; the log carries no build provenance", folder, REPORT_FILE)
         return {"report": None}
-    report = json.loads(report_path.read_text(encoding="utf-8"))
+    try:
+        report = read_json(report_path)
+    except DataError as error:
+        report = error
+    if not isinstance(report, dict):
+        raise DataError(
+            f"{report_path}: not the builder's JSON object ({report}); rebuild the set with "
+            f"research-taste tastybench build, or remove {REPORT_FILE}"
+        )
     return {
         "report": str(report_path),
         **{key: report.get(key) for key in PROVENANCE_KEYS},

@@ -17,6 +17,7 @@ no license, so they are downloaded at run time, checksummed and cached, never ve
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import math
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ from research_taste_evals.core.data import (
     sha256_of,
     validate_records,
 )
+from research_taste_evals.core.dates import parse_item_date
 from research_taste_evals.core.leaks import name_leaks, title_names
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.tastybench.recall_facts import recall_facts
@@ -235,6 +237,25 @@ def check_paper_rows(records: list[PaperRecord], path: Path) -> None:
                 f"record {first_row[record.paperId]}"
             )
         first_row[record.paperId] = index
+        _check_pub_date(record, index, path)
+
+
+def _check_pub_date(record: PaperRecord, index: int, path: Path) -> None:
+    """``pub_date`` neither in the future nor after the month its citation series starts (a
+    paper is not cited before it exists: the date, which decides post-cutoff, is wrong)."""
+    where = f"{path}: record {index} (paper {record.paperId}): field 'pub_date'"
+    date = parse_item_date(record.pub_date)
+    if date is None:
+        return  # the recall checks name an unreadable date (tastybench/recall.py)
+    today = dt.date.today()
+    if (date.year, date.month or 1, date.day or 1) > (today.year, today.month, today.day):
+        raise DataError(f"{where}: {record.pub_date} is in the future (today is {today})")
+    first = min(record.citation_dates, default=None)
+    if first and date.month is not None and f"{date.year:04d}-{date.month:02d}" > first[:7]:
+        raise DataError(
+            f"{where}: {record.pub_date} is after its citation series starts ({first[:7]}, "
+            "field 'citation_dates'); correct the date"
+        )
 
 
 def load_papers(
@@ -353,6 +374,17 @@ def load_sources(
         raise DataError(f"paper_set '{paper_set}' has no upstream {needed}: pass sources_path")
     found = [(pid, title, sources[pid]) for pid, title in titles.items() if sources.get(pid)]
     missing = [pid for pid in titles if not sources.get(pid)]
+    if not found:  # Inspect would stop on an empty dataset with a long traceback
+        where = sources_path or data_path or PAPER_FILES[paper_set].describe()
+        shape = (
+            f"<paper_id>{'/'.join(FULLTEXT_SUFFIXES)} files or a CSV with paper_id,fulltext"
+            if kind == "summary"
+            else "a CSV with paper_id,abstract"
+        )
+        raise DataError(
+            f"{where}: no {kind} source for any of the {len(titles)} papers (expected {shape}, "
+            "keyed by the papers' ids); add them or pass -T sources_path=<their location>"
+        )
     return found, missing
 
 

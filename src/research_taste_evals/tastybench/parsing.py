@@ -11,7 +11,8 @@ bias. Here:
    1 (ReMax ...).", "## Choice: Project 2", "Final answer - Project 1", "Bottom line: ..."),
    a label line followed by a decision ("**Prediction:**" / "Project 2 - ... - will have a
    higher citation velocity"), a line opening in bold with a recommendation naming one project
-   ("**Go with Project 2** (...)", "**I recommend Project 1.**"), a last line
+   ("**Go with Project 2** (...)", "**I recommend Project 1.**") or with the project itself
+   ("**Project 2 (DAPO), and it's not close.**"; unless its sentence is conditional), a last line
    that is only a project, or a JSON object's ``choice``/``recommendation``/... field. When
    the headline verdicts, unhedged, all name one project and no plain decision names the
    other, that is the choice, whatever the discussion weighs ("Project 2 would be better if
@@ -133,6 +134,16 @@ _EXTRACTOR_TOKEN = re.compile(r"PROJECT\s*([12])(?!\d)")
 _LINE_LEAD = re.compile(r"^[\s*_#>|`\-–—•]*(?:\d+[.)]\s*)?", re.MULTILINE)
 _LABEL_LINE = re.compile(rf"^\W*{_LABEL}\W*$", re.IGNORECASE)
 _BOLD = re.compile(r"\*\*(.+?)\*\*|__(.+?)__", re.DOTALL)
+# A line opening in bold with the project itself: "**Project 2 (DAPO), and it's not close.**",
+# "**Project 1.**" under a "## Verdict" header. Only a condition unmakes it (not a negation:
+# "it's not close" is emphasis), and a bold sentence naming both projects is no verdict.
+# The project is the whole clause: "**Project 2** is a respectable alternative" is no verdict.
+_BOLD_PROJECT = re.compile(r"^\W*" + _REF + _ASIDE + r"(?=\s*(?:[.,;:!—–\-(]|$))", re.IGNORECASE)
+_CONDITIONAL = re.compile(
+    r"\b(?:if|unless|whichever|depending|otherwise|when|assuming|provided|while|although)\b|\?",
+    re.IGNORECASE,
+)
+_BULLET = re.compile(r"^\s*(?:[-*+•]\s|\d+[.)]\s)")
 _CHOICE_KEYS = (
     "choice", "answer", "final_answer", "recommendation", "recommended_project", "pick",
     "decision", "winner", "prediction", "project", "selected_project", "preferred_project",
@@ -190,14 +201,43 @@ def _json_picks(text: str) -> set[int]:
     return picks
 
 
+def _bold_project(raw: str, words: str, rest: str, sentence: str) -> int | None:
+    """The project a bold line's verdict is, when the bold words are the project itself:
+    "**Project 2 (DAPO), and it's not close.**". Not a list item ("- **Project 2**, while
+    ..."), not a line going on with a verb ("**Project 2** is ..."), not both projects named,
+    and not a conditional sentence ("**Project 2**, but flip it if you cannot scale")."""
+    lead = _BOLD_PROJECT.match(_MARKDOWN.sub(" ", words))
+    if lead is None or re.match(r"\s*\w", rest) or _BULLET.match(raw):
+        return None
+    if len(_named(sentence)) != 1 or _CONDITIONAL.search(sentence):
+        return None
+    return _number(lead, 1)
+
+
+def _bold_project_picks(text: str) -> set[int]:
+    """Projects named by bold lines that are the project itself (:func:`_bold_project`)."""
+    picks: set[int] = set()
+    for raw in text.splitlines():
+        bold = _BOLD.match(raw.lstrip(" \t#>-–—•"))
+        if bold:
+            words = bold.group(1) or bold.group(2)
+            rest = _SENTENCE_END.split(raw.lstrip(" \t#>-–—•")[bold.end() :], maxsplit=1)[0]
+            rest = "" if words.rstrip().endswith((".", "!", "?")) else rest  # sentence ended
+            project = _bold_project(raw, words, rest, _MARKDOWN.sub(" ", words + rest))
+            picks |= set() if project is None else {project}
+    return picks
+
+
 def _headline_picks(text: str) -> set[int]:
     """Projects named by the headline verdicts of ``text`` (module docstring)."""
     picks = _json_picks(text)
     for raw in text.splitlines():
         bold = _BOLD.match(raw.lstrip(" \t#>-–—•"))
         if bold:  # a line opening in bold: the bold words and the rest of their sentence
+            words = bold.group(1) or bold.group(2)
             rest = _SENTENCE_END.split(raw.lstrip(" \t#>-–—•")[bold.end() :], maxsplit=1)[0]
-            sentence = _MARKDOWN.sub(" ", (bold.group(1) or bold.group(2)) + rest)
+            rest = "" if words.rstrip().endswith((".", "!", "?")) else rest  # sentence ended
+            sentence = _MARKDOWN.sub(" ", words + rest)
             pick = _decision(sentence)
             if pick and _VERB_FIRST.search(sentence) and len(_named(sentence)) == 1:
                 picks.add(pick)
@@ -239,12 +279,21 @@ def parse_judge_answer(text: str) -> Literal[1, 2] | None:
             picks.update(_number(match, 1) for match in pattern.finditer(sentence))
     if headline:
         if len(headline) != 1 or not picks <= headline:
-            return None
+            return _bold_verdict(text, headline, picks)
         return 1 if headline == {1} else 2
     if len(picks) != 1 or len(_leanings(sentences) | picks) > 1:
-        return None
+        return _bold_verdict(text, headline, picks)
     (pick,) = picks
     return 1 if pick == 1 else 2
+
+
+def _bold_verdict(text: str, headline: set[int], picks: set[int]) -> Literal[1, 2] | None:
+    """Last resort for an answer read as unclear: bold lines that are one project, agreeing
+    with every headline verdict and decision ("**Project 2 (DAPO), and it's not close.**")."""
+    bold = _bold_project_picks(text)
+    if len(bold) != 1 or not (headline | picks) <= bold:
+        return None
+    return 1 if bold == {1} else 2
 
 
 def parse_extractor_reply(reply: str) -> tuple[Literal[1, 2] | None, UnclearReason | None]:
