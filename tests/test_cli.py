@@ -204,7 +204,7 @@ def test_demo_data_under_plain_inspect_eval(tmp_path: Path) -> None:
 
 
 def test_demo_value_for_an_argument_without_demo_data_is_one_sentence() -> None:
-    from research_taste_evals import lft
+    from research_taste_evals.lft import lft
 
     with pytest.raises(ConfigError, match=r"lft: -T rubric_dir=demo: this argument has no demo"):
         lft(rubric_dir="demo")
