@@ -68,9 +68,11 @@ class PackageAPI(ModelAPI):
     def __init__(self, inner: ModelAPI, secrets: tuple[str, ...] = ()) -> None:
         self.inner = inner
         self.secrets = tuple(s for s in (*secrets, inner.api_key) if s)
-        super().__init__(inner.model_name, inner.base_url, None, [], GenerateConfig())
-        self.api_key = inner.api_key
-        self.qualified_model_name = inner.qualified_model_name
+        super().__init__(inner.model_name, inner.base_url, inner.api_key, [], GenerateConfig())
+
+    @property
+    def qualified_model_name(self) -> str | None:  # type: ignore[override]  # read: the provider's
+        return self.inner.qualified_model_name
 
     def __getattr__(self, name: str) -> Any:
         # Only reached for attributes ModelAPI does not define (e.g. the provider's registry
@@ -91,7 +93,7 @@ class PackageAPI(ModelAPI):
         except Exception as error:
             redact_error(error, self.secrets)  # before Inspect records it
             raise
-        self._redact_result(result)
+        result = self._redacted(result)
         output = result[0] if isinstance(result, tuple) else result
         if isinstance(output, ModelOutput) and not output.choices:
             raise MalformedResponseError(
@@ -101,20 +103,23 @@ class PackageAPI(ModelAPI):
             )
         return result
 
-    def _redact_result(self, result: Any) -> None:
-        """Redact an error a provider returned instead of raising (and its recorded response).
-
-        The objects are the provider's fresh return value, not yet seen by Inspect."""
+    def _redacted(self, result: Any) -> Any:
+        """``result`` with an error a provider returned instead of raising redacted (and the
+        response recorded with it): new objects, the provider's are left as they are."""
         output = result[0] if isinstance(result, tuple) else result
         if isinstance(output, BaseException):
-            redact_error(output, self.secrets)
+            redact_error(output, self.secrets)  # the SDK's exception, not yet seen by Inspect
         elif not (isinstance(output, ModelOutput) and output.error):
-            return  # a completion: its text is the model's answer, left as it is
+            return result  # a completion: its text is the model's answer, left as it is
         else:
-            output.error = redact(output.error, self.secrets)
-        call = result[1] if isinstance(result, tuple) and len(result) > 1 else None
+            output = output.model_copy(update={"error": redact(output.error, self.secrets)})
+        if not isinstance(result, tuple):
+            return output
+        call = result[1] if len(result) > 1 else None
         if isinstance(call, ModelCall) and call.response is not None:
-            call.response = redact_value(call.response, self.secrets)
+            response = redact_value(call.response, self.secrets)
+            call = call.model_copy(update={"response": response})
+        return (output, call, *result[2:])
 
     # Everything else is the provider's own behaviour.
     def initialize(self) -> None:
