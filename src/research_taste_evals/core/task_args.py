@@ -90,6 +90,10 @@ def checked_arguments(
 
             return fn(**resolve_demo_arguments(fn.__module__, fn.__name__, given))  # type: ignore[call-arg]
 
+        # Inspect's task loader hands a task only the -T names its signature takes (the rest
+        # are dropped with a warning) unless it has **kwargs; it reads inspect.signature, so a
+        # __signature__ with **unknown_arguments is the only public way to receive a misspelt
+        # name and refuse it (CONTRIBUTING, "Unknown -T names").
         extra = inspect.Parameter(_ANY_NAME, inspect.Parameter.VAR_KEYWORD)
         wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
             parameters=[*signature.parameters.values(), extra]
