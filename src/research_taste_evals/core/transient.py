@@ -32,11 +32,10 @@ transcript, followed by an info event saying why it is retried.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 from typing import Any, Literal
 
-import anthropic
-import openai
 from inspect_ai.log import transcript
 from inspect_ai.model import (
     CachePolicy,
@@ -72,21 +71,30 @@ MALFORMED_WAIT = wait_exponential_jitter(multiplier=0.5, max=8, jitter=0.5)
 RETRY_SOURCE = "malformed response retry"
 # The cache scope of a retried turn (Inspect cached the output without choices it replaces).
 RETRY_SCOPE_KEY = "malformed_retry"
-# The SDKs' public errors for a 200 body that is not the JSON they expect (the package's
-# providers: OpenAI-compatible and Anthropic), and the standard library's for text not JSON.
-MALFORMED_ERRORS: tuple[type[BaseException], ...] = (
-    json.JSONDecodeError,
-    openai.APIResponseValidationError,
-    anthropic.APIResponseValidationError,
-    MalformedResponseError,
-)
+
+
+@functools.cache
+def malformed_errors() -> tuple[type[BaseException], ...]:
+    """The SDKs' public errors for a 200 body that is not the JSON they expect (the package's
+    providers: OpenAI-compatible and Anthropic), the standard library's for text that is not
+    JSON, and ours for a completion without choices. The SDKs are imported on first use."""
+    import anthropic
+    import openai
+
+    return (
+        json.JSONDecodeError,
+        openai.APIResponseValidationError,
+        anthropic.APIResponseValidationError,
+        MalformedResponseError,
+    )
+
 
 __all__ = ["MalformedResponseError", "generate_retrying", "generate_step", "retrying"]
 
 
 def is_malformed(error: BaseException) -> bool:
     """True for an error meaning "the 200 body is not a usable response"."""
-    return isinstance(unwrap_error(error), MALFORMED_ERRORS)
+    return isinstance(unwrap_error(error), malformed_errors())
 
 
 def max_malformed_retries(model: Model | None, config: GenerateConfig | None = None) -> int:
