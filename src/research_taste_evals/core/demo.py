@@ -3,7 +3,7 @@
 Each family's ``demo.py`` defines ``DEMO_RUNS``, a tuple of :class:`DemoRun`; the demo runner
 (``research_taste.cli.demo``) collects them from every family it lists, and
 :func:`resolve_demo_arguments` lets ``inspect eval ... -T data_path=demo`` run a task on them.
-:func:`task_entry` is the decorator every task function wears under ``@task``.
+:func:`with_demo_data` is that step of every task's entry (core/task_entry.py).
 """
 
 from __future__ import annotations
@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-from research_taste_evals.core.errors import ConfigError, report_user_errors
-from research_taste_evals.core.task_args import Bounds, checked_arguments
+from research_taste_evals.core.errors import ConfigError
 
 if TYPE_CHECKING:
     from inspect_ai import Task
@@ -107,29 +106,3 @@ def with_demo_data(fn: Callable[P, R]) -> Callable[P, R]:
         return fn(**resolve_demo_arguments(fn.__module__, fn.__name__, given))  # type: ignore[call-arg]
 
     return wrapper
-
-
-def task_entry(
-    bounds: Bounds | None = None,
-) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Decorator (put it under ``@task``): what every task of the package does when called,
-    each step from the module of its concern, in order:
-
-    1. this package's errors print as one sentence under ``inspect eval``
-       (:func:`~research_taste_evals.core.errors.report_user_errors`, installed on the first
-       task built, never on import);
-    2. the arguments are checked (:func:`~research_taste_evals.core.task_args.checked_arguments`);
-    3. a data argument given as ``demo`` becomes the family's demo data (:func:`with_demo_data`).
-    """
-
-    def decorate(fn: Callable[P, R]) -> Callable[P, R]:
-        checked = checked_arguments(bounds)(with_demo_data(fn))
-
-        @functools.wraps(checked)
-        def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-            report_user_errors()
-            return checked(*args, **kwargs)
-
-        return wrapper
-
-    return decorate
