@@ -32,6 +32,8 @@ GENERATORS = {
     ("tastybench", "BEGIN generated: data-facts"): "bench/tastybench_readme.py",
     ("tastybench", "BEGIN generated: upstream-runs"): "bench/tastybench_readme.py",
     ("tastybench", "BEGIN generated: baselines"): "bench/tastybench_readme.py",
+    # Re-computed and compared by tests/tastybench/test_matched_bench.py.
+    ("tastybench", "BEGIN generated: matched-ci"): "bench/matched_ci.py",
     ("aaar", "paper-table:start"): "bench/aaar_paper_table.py",
     ("lft", "figures:start"): "python -m research_taste.docs.lft_figures --write-readme",
     # Re-computed and compared by tests/ideapairs/test_readme_tables.py (the ideapairs owner's).

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from arxiv_server import ArxivServer, Recorded
+from arxiv_papers import HTML, _leaderboard, _recorded
+from arxiv_server import ArxivServer
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ChatMessage
 from mock_models import scripted_model
@@ -24,53 +25,6 @@ from research_taste.cli import main
 from research_taste_evals.core.data import DataError
 from research_taste_evals.ideapairs.ideapairs import idea_pairs
 from research_taste_evals.ideapairs.pairs_schema import read_pairs
-
-WORDS = ["sparse", "gated", "recurrent", "contrastive", "latent", "hierarchical", "copy", "graph"]
-NAMES = ["Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf", "Hotel"]
-HTML = (
-    "<html><head><style>p {{color: red}}</style></head><body><nav>arXiv menu</nav>"
-    "<h2>Method</h2><p>The encoder uses {word} attention over spans.</p>"
-    "<script>var x = 1;</script></body></html>"
-)
-
-
-def _recorded() -> list[Recorded]:
-    return [
-        Recorded(
-            version=f"2106.0000{i}v{1 + i % 2}",
-            title=f"Paper about {NAMES[i]}",
-            abstract=f"We study a {WORDS[i]} encoder for reading comprehension.",
-            published=f"2021-{i + 1:02d}-15",
-            html=HTML.format(word=WORDS[i]) if i % 2 == 0 else None,
-        )
-        for i in range(7)
-    ]
-
-
-def _leaderboard(tmp_path: Path) -> Path:
-    rows: list[dict[str, Any]] = [
-        {
-            "model_name": NAMES[i],
-            "paper_title": f"Paper about {NAMES[i]}",
-            "paper_url": f"https://arxiv.org/abs/2106.0000{i}",
-            "paper_date": None,
-            "metrics": {"Accuracy": 90.0 - 1.5 * i},
-        }
-        for i in range(7)
-    ]
-    rows.append(  # not on arXiv: its abstract comes from the papers-with-abstracts copy
-        {
-            "model_name": NAMES[7],
-            "paper_title": "Paper about Hotel",
-            "paper_url": "https://aclanthology.org/2021.acl-long.7",
-            "paper_date": None,
-            "metrics": {"Accuracy": 79.5},
-        }
-    )
-    dataset = {"dataset": "ReadData", "description": "", "sota": {"rows": rows}}
-    path = tmp_path / "board.json"
-    path.write_text(json.dumps([{"task": "Reading", "datasets": [dataset]}]))
-    return path
 
 
 def _abstracts(tmp_path: Path) -> Path:
@@ -230,8 +184,9 @@ def test_atom_parsing_skips_error_entries_and_reads_versions() -> None:
     server = ArxivServer(_recorded()[:1])
     body = server.feed("2106.00000,hep-th/bad").encode()
     server.httpd.server_close()
-    entries = parse_atom(body, "feed")
+    entries, errors = parse_atom(body, "feed")
     assert list(entries) == ["2106.00000"]
+    assert list(errors.values()) == ["incorrect id format for hep-th/bad"]
     assert entries["2106.00000"]["version"] == "2106.00000v1"
     assert entries["2106.00000"]["date"] == "2021-01-15"
     assert (
@@ -277,3 +232,20 @@ def test_command_line_fetches_with_a_month_cutoff(
     without = [a for a in argv if a != "--fetch-papers"]
     assert main(["ideapairs", "build", *without]) != 0
     assert "add --fetch-papers" in capsys.readouterr().err
+
+
+def test_after_is_the_month_split_of_test_after(
+    arxiv: ArxivServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    board = str(_leaderboard(tmp_path))
+    argv = ["ideapairs", "build", board, "--no-extract", "--fetch-papers"]
+    assert main([*argv, "--out", str(tmp_path / "a.jsonl"), "--after", "2021-04-10"]) == 0
+    assert main([*argv, "--out", str(tmp_path / "b.jsonl"), "--test-after", "2021-04"]) == 0
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+    capsys.readouterr()
+    both = ["--after", "2021-04", "--test-after", "2021-04", "--out", str(tmp_path / "c.jsonl")]
+    assert main([*argv, *both]) == 2
+    assert "give --after or --test-after, not both" in capsys.readouterr().err
+    assert main([*argv, "--after", "April", "--out", str(tmp_path / "c.jsonl")]) == 2
+    assert "--after April: expected YYYY-MM or YYYY-MM-DD" in capsys.readouterr().err
+    assert not (tmp_path / "c.jsonl").exists()

@@ -1,8 +1,12 @@
 """A fake Semantic Scholar Graph API on 127.0.0.1 serving answers shaped like the real ones.
 
-Bulk search: ``{"total", "token", "data": [paper, ...]}`` with a continuation token;
+Relevance search: ``{"total", "offset", "next", "data"}``, :data:`SEARCH_PAGE` papers a page;
+bulk search: ``{"total", "token", "data": [paper, ...]}`` with a continuation token;
 citations: ``{"offset", "next", "data": [{"citingPaper": {"paperId", "publicationDate"}}]}``
-with ``next`` absent on the last page. Chosen requests first answer 429 with ``Retry-After: 0``.
+with ``next`` absent on the last page, and the ``publicationDateOrYear`` filter (``:YYYY-MM-DD``)
+applied as the real endpoint does (undated citing papers do not match it). Chosen requests
+first answer 429 with ``Retry-After: 0`` (``retry_after`` sets another); ``bad`` serves a
+recorded-style bad body (a string or an object) once for a chosen request.
 
 The papers (window 2025-07-01..2025-09-30, floor 20; series cut at the fetch date 2026-01-15):
 
@@ -13,7 +17,8 @@ The papers (window 2025-07-01..2025-09-30, floor 20; series cut at the fetch dat
   papers dated 2026-02-01, after the fetch date), velocity 26.5 / 17.5.
 - ``KEEP-C`` 2025-09-15: 2025-10-01 .. 2026-01-01, [3, 10, 18, 30] (5 undated), 44.5 / 5 = 8.9.
 - ``KEEP-K`` 2025-07-01 (first day of the window): 2025-07-01 .. 2026-01-01,
-  [0, 0, 0, 1, 1, 1, 2] (20 undated), velocity 9 / 28.
+  [0, 0, 0, 1, 1, 1, 2] with 20 of its 22 citing papers undated: no velocity (the slope of
+  the 2 dated ones would be 9 / 28).
 - dropped: ``OUT-WINDOW`` 2025-06-20, ``LOW-CITED`` (5 citations), ``NO-ABSTRACT``,
   ``NO-DATE`` (publicationDate null).
 """
@@ -33,7 +38,8 @@ FETCH_DATE = "2026-01-15"
 WINDOW = ("2025-07-01", "2025-09-30")
 LIFETIME = 300.0  # seconds: the server stops by itself after this
 PAGE = 10  # the fake's citation page: smaller than the client's limit, as a real last page is
-TRUTH = {"KEEP-C": 44.5 / 5, "KEEP-A": 70 / 17.5, "KEEP-B": 26.5 / 17.5, "KEEP-K": 9 / 28}
+SEARCH_PAGE = 4  # the fake relevance search's page (the client asks for 100)
+TRUTH = {"KEEP-C": 44.5 / 5, "KEEP-A": 70 / 17.5, "KEEP-B": 26.5 / 17.5, "KEEP-K": None}
 DROPPED = {
     "outside_window": ["OUT-WINDOW"],
     "below_min_citations": ["LOW-CITED"],
@@ -71,7 +77,9 @@ CITATIONS = {
 }
 
 
-def _paper(pid: str, date: str | None, cited: int, abstract: str | None = "An abstract.") -> dict:
+def _paper(
+    pid: str, date: str | None, cited: int, abstract: str | None = "An abstract.", arxiv: str = ""
+) -> dict:
     return {
         "paperId": pid,
         "title": f"Title of {pid}",
@@ -79,7 +87,13 @@ def _paper(pid: str, date: str | None, cited: int, abstract: str | None = "An ab
         "publicationDate": date,
         "year": 2025,
         "citationCount": cited,
+        "externalIds": {"ArXiv": arxiv, "CorpusId": 1} if arxiv else {"CorpusId": 1},
     }
+
+
+# With ``arxiv_paper``: a paper whose abstract only arXiv has (26 of 60 real records had none).
+ARXIV_PAPER = _paper("FROM-ARXIV", "2025-08-20", 30, abstract=None, arxiv="2508.01234")
+CITATIONS_FROM_ARXIV = [f"2025-{m:02d}-05" for m in (9, 10, 11, 12) for _ in range(5)] + [None]
 
 
 SEARCH_PAGES = [
@@ -107,26 +121,46 @@ class FakeGraphApi:
     throttle: dict[str, int] = field(default_factory=dict)  # "path?offset|token" -> 429s left
     always_throttle: bool = False
     clock: Any = None  # records the client's fake clock at each request when set
+    retry_after: str = "0"
+    bad: dict[str, Any] = field(default_factory=dict)  # marker -> a bad body, served once
+    arxiv_paper: bool = False
+    total: int | None = None  # the search's reported total (default: the papers served)
 
-    def answer(self, path: str, params: dict[str, str]) -> tuple[int, dict[str, Any]]:
+    def papers(self) -> list[dict[str, Any]]:
+        return [*SEARCH_PAGES[0], *SEARCH_PAGES[1], *([ARXIV_PAPER] if self.arxiv_paper else [])]
+
+    def answer(self, path: str, params: dict[str, str]) -> tuple[int, Any]:
         marker = f"{path}?{params.get('offset') or params.get('token') or ''}"
         if self.always_throttle or self.throttle.get(marker, 0) > 0:
             self.throttle[marker] = self.throttle.get(marker, 0) - 1
             return 429, {"message": "Too Many Requests"}
+        if marker in self.bad:
+            return 200, self.bad.pop(marker)
+        papers = self.papers()
+        total = len(papers) if self.total is None else self.total
         if path == "/paper/search/bulk":
             page = 1 if params.get("token") == "page-2" else 0
-            body = {"total": 8, "token": "page-2" if page == 0 else None}
-            return 200, {**body, "data": SEARCH_PAGES[page]}
+            data = papers[:4] if page == 0 else papers[4:]
+            return 200, {"total": total, "token": "page-2" if page == 0 else None, "data": data}
+        if path == "/paper/search":
+            offset = int(params["offset"])
+            size = min(SEARCH_PAGE, int(params["limit"]))
+            body = {"total": total, "offset": offset, "data": papers[offset : offset + size]}
+            return 200, body | ({"next": offset + size} if offset + size < len(papers) else {})
         paper_id = urllib.parse.unquote(path.split("/")[2])
         offset = int(params.get("offset", 0))
         size = min(PAGE, int(params.get("limit", PAGE)))
-        citing = CITATIONS[paper_id][offset : offset + size]
+        listed = CITATIONS_FROM_ARXIV if paper_id == "FROM-ARXIV" else CITATIONS[paper_id]
+        until = params.get("publicationDateOrYear", ":").split(":")[1]
+        if until:  # the endpoint's date filter: dated citing papers up to that day
+            listed = [day for day in listed if day is not None and day <= until]
+        citing = listed[offset : offset + size]
         data = [
             {"citingPaper": {"paperId": f"{paper_id}-c{offset + i}", "publicationDate": day}}
             for i, day in enumerate(citing)
         ]
         body = {"offset": offset, "data": data}
-        if offset + size < len(CITATIONS[paper_id]):
+        if offset + size < len(listed):
             body["next"] = offset + size
         return 200, body
 
@@ -146,12 +180,12 @@ def _handler(api: FakeGraphApi) -> type[BaseHTTPRequestHandler]:
                 }
             )
             status, body = api.answer(path, params)
-            payload = json.dumps(body).encode("utf-8")
+            payload = (body if isinstance(body, str) else json.dumps(body)).encode("utf-8")
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(payload)))
             if status == 429:
-                self.send_header("Retry-After", "0")
+                self.send_header("Retry-After", api.retry_after)
             self.end_headers()
             self.wfile.write(payload)
 

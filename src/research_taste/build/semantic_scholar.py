@@ -1,7 +1,12 @@
 """A small, polite client of the Semantic Scholar Graph API (v1) with an on-disk response cache.
 
-Endpoints used: ``GET /paper/search/bulk`` (up to 1,000 papers a call, a continuation
-``token`` while more match; the response is ``{"total", "token", "data"}``) and
+Endpoints used: ``GET /paper/search`` (relevance search, upstream TastyBench's endpoint:
+ranked, 100 a call paged by ``offset``, and at most 1,000 results in all, a limit of the
+endpoint (``semantic_scholar_paging``); the response is
+``{"total", "offset", "next", "data"}``), ``GET /paper/search/bulk`` (unranked, up to 1,000
+papers a call, a continuation ``token`` while more match, no overall limit; its query is a
+boolean expression in which plain terms are ANDed, ``|`` is OR, ``-`` negates and quotes make
+a phrase; the response is ``{"total", "token", "data"}``) and
 ``GET /paper/{paper_id}/citations`` (paged by ``offset``/``limit``, ``limit`` at most 1,000;
 the response is ``{"offset", "next", "data": [{"citingPaper": {...}}]}``, ``next`` absent on
 the last page). Base URL: ``S2_API_BASE`` (default :data:`DEFAULT_BASE`); key: ``S2_API_KEY``
@@ -11,7 +16,12 @@ Rate limits: with a key the introductory rate is 1 request per second across all
 so requests are spaced :data:`KEYED_INTERVAL` apart; without one the shared public pool is
 used, and requests are spaced :data:`PUBLIC_INTERVAL` apart (the older per-address limit of
 100 requests per 5 minutes). A 429 (or a 5xx) is retried after ``max(Retry-After, backoff)``
-seconds, the backoff doubling from :data:`BACKOFF_BASE`, at most :data:`MAX_TRIES` tries.
+seconds, the backoff doubling from :data:`BACKOFF_BASE`, at most :data:`MAX_TRIES` tries; no
+wait is longer than :data:`RETRY_AFTER_CAP` (a ``Retry-After: 3600`` would otherwise hold a
+build for an hour), and each wait is announced in one line on stderr.
+
+Every answer is checked for the shape the builder reads (``semantic_scholar_answers``) before
+it is cached: a bad body stops the build in one sentence naming the request, and is not cached.
 
 Every successful response is written to ``cache_dir`` (one JSON file per request, keyed by the
 SHA-256 of the path and its sorted parameters, the key left out), so an interrupted build
@@ -24,6 +34,7 @@ import datetime as dt
 import hashlib
 import json
 import os
+import sys
 import time
 import urllib.error
 import urllib.parse
@@ -33,6 +44,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from research_taste.build.semantic_scholar_answers import Check, check_citations_page
+from research_taste.build.semantic_scholar_paging import bulk_pages, relevance_pages
 from research_taste_evals.core.data import DataError
 
 DEFAULT_BASE = "https://api.semanticscholar.org/graph/v1"
@@ -43,7 +56,16 @@ PUBLIC_INTERVAL = 3.0
 MAX_TRIES = 8
 BACKOFF_BASE = 1.0
 RETRIED_STATUSES = (429, 500, 502, 503, 504)
-SEARCH_FIELDS = ("paperId", "title", "abstract", "publicationDate", "year", "citationCount")
+RETRY_AFTER_CAP = 120.0  # seconds: the longest a build waits before one retry
+SEARCH_FIELDS = (
+    "paperId",
+    "title",
+    "abstract",
+    "publicationDate",
+    "year",
+    "citationCount",
+    "externalIds",
+)
 CITATIONS_PAGE = 1000
 # The citations endpoint lists at most this many citing papers (offset + limit), a known
 # limitation with no workaround (allenai/s2-folks#27).
@@ -57,6 +79,10 @@ def _sleep(seconds: float) -> None:
 
 def _today() -> dt.date:
     return dt.date.today()
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 def cache_key(path: str, params: Mapping[str, Any]) -> str:
@@ -105,22 +131,31 @@ class SemanticScholar:
         self.counts = RequestCounts()
         self.fetch_dates: set[str] = set()
         self._clock, self._today = clock, today or _today
+        self.say: Callable[[str], None] = _say
         self._last_sent: float | None = None
+        self.search_total: int | None = None  # the last search's ``total``
 
     @property
     def keyed(self) -> bool:
         return self._key is not None
 
-    def get(self, path: str, params: Mapping[str, Any]) -> dict[str, Any]:
-        """The JSON answer to ``GET base/path?params``, from the cache when it holds it."""
+    def get(
+        self, path: str, params: Mapping[str, Any], check: Check | None = None
+    ) -> dict[str, Any]:
+        """The JSON answer to ``GET base/path?params``, from the cache when it holds it;
+        ``check`` (raising ``DataError``) vets a new answer before it is cached."""
         key = cache_key(path, params)
         cached = self.cache_dir / key[:2] / f"{key}.json"
         if cached.is_file():
             entry = json.loads(cached.read_text(encoding="utf-8"))
             self.counts.cached += 1
             self.fetch_dates.add(entry["fetched_on"])
+            if check is not None:  # a cache written before the checks existed
+                check(entry["response"], f"{describe(path, params)} (cached in {cached})")
             return dict(entry["response"])
         response = self._send(path, params)
+        if check is not None:
+            check(response, describe(path, params))
         fetched_on = self._today().isoformat()
         self.fetch_dates.add(fetched_on)
         entry = {"path": path, "params": dict(params), "fetched_on": fetched_on}
@@ -151,13 +186,16 @@ class SemanticScholar:
                 ) as answer:
                     body = answer.read().decode("utf-8", "replace")
                 try:
-                    return dict(json.loads(body))
-                except ValueError as error:
+                    answer_json = json.loads(body)
+                except ValueError:
+                    answer_json = None
+                if not isinstance(answer_json, dict):
                     raise DataError(
-                        f"Semantic Scholar answered GET {path} with something that is not a "
-                        f"JSON object ({' '.join(body.split())[:120]!r}); is {BASE_ENV} a Graph "
-                        "API base?"
-                    ) from error
+                        f"Semantic Scholar answered {describe(path, params)} with something "
+                        f"that is not a JSON object ({' '.join(body.split())[:120]!r}); nothing "
+                        f"was cached; is {BASE_ENV} a Graph API base?"
+                    )
+                return answer_json
             except urllib.error.HTTPError as error:
                 if error.code not in RETRIED_STATUSES:
                     text = " ".join(error.read().decode("utf-8", "replace").split())[:300]
@@ -175,8 +213,14 @@ class SemanticScholar:
                 self.counts.retried_by_status[status] = (
                     self.counts.retried_by_status.get(status, 0) + 1
                 )
-                backoff = BACKOFF_BASE * 2**attempt
-                _sleep(max(_retry_after(error.headers.get("Retry-After")), backoff))
+                asked = _retry_after(error.headers.get("Retry-After"))
+                wait = min(max(asked, BACKOFF_BASE * 2**attempt), RETRY_AFTER_CAP)
+                capped = f" (its Retry-After {asked:g} s, capped)" if asked > wait else ""
+                self.say(
+                    f"Semantic Scholar answered {error.code} to GET {path}: waiting {wait:g} s"
+                    f"{capped} before try {attempt + 2} of {self.max_tries}"
+                )
+                _sleep(wait)
             except (urllib.error.URLError, OSError) as error:
                 reason = getattr(error, "reason", error)
                 raise DataError(
@@ -185,8 +229,9 @@ class SemanticScholar:
                 ) from error
         raise AssertionError("unreachable")  # the loop returns or raises
 
-    def bulk_search(
+    def search(
         self,
+        mode: str,
         query: str,
         date_from: dt.date,
         date_to: dt.date,
@@ -194,10 +239,9 @@ class SemanticScholar:
         min_citations: int | None = None,
         filters: Mapping[str, str] | None = None,
     ) -> Iterator[dict[str, Any]]:
-        """Every paper the bulk search returns for ``query`` published in the window, following
-        the continuation token to the end (the relevance search stops at 1,000 results).
-        ``filters``: further search parameters (``fieldsOfStudy``, ``publicationTypes``), the
-        empty ones left out."""
+        """Every paper ``mode`` (``relevance`` or ``bulk``) returns for ``query`` published in
+        the window. ``filters``: further search parameters (``fieldsOfStudy``,
+        ``publicationTypes``), the empty ones left out."""
         params: dict[str, Any] = {
             "query": query,
             "publicationDateOrYear": f"{date_from.isoformat()}:{date_to.isoformat()}",
@@ -206,40 +250,46 @@ class SemanticScholar:
         }
         if min_citations:
             params["minCitationCount"] = min_citations
-        token: str | None = None
-        seen: set[str] = set()
-        while True:
-            page = self.get("/paper/search/bulk", {**params, **({"token": token} if token else {})})
-            yield from page.get("data") or []
-            token = page.get("token")
-            if not token:
-                return
-            if token in seen:
-                raise DataError(f"Semantic Scholar's bulk search repeated its token {token!r}")
-            seen.add(token)
+        if mode == "relevance":
+            return relevance_pages(self, params)
+        if mode == "bulk":
+            return bulk_pages(self, params)
+        raise DataError(f"--search {mode!r}: expected relevance or bulk")
 
-    def citation_dates(self, paper_id: str) -> tuple[list[str | None], bool]:
+    def citation_dates(
+        self, paper_id: str, until: dt.date | None = None
+    ) -> tuple[list[str | None], bool]:
         """The publication date (or None) of every paper citing ``paper_id``, paging by
         ``offset`` until the answer has no ``next``; and whether the list stopped at the
-        endpoint's cap (:data:`CITATIONS_CAP`) with more citing papers left unlisted."""
+        endpoint's cap (:data:`CITATIONS_CAP`) with more citing papers left unlisted.
+        ``until``: only citing papers published up to that day (the endpoint's
+        ``publicationDateOrYear`` filter, open at the start), which bounds a much-cited
+        paper's list to the citations its series counts."""
         dates: list[str | None] = []
         offset = 0
         path = f"/paper/{urllib.parse.quote(paper_id, safe='')}/citations"
+        bounds = {} if until is None else {"publicationDateOrYear": f":{until.isoformat()}"}
         while True:
             limit = min(CITATIONS_PAGE, CITATIONS_CAP - offset)
             if limit <= 0:
                 return dates, True
-            params = {"fields": "publicationDate", "offset": offset, "limit": limit}
-            page = self.get(path, params)
-            for entry in page.get("data") or []:
-                citing = entry.get("citingPaper") or {}
-                dates.append(citing.get("publicationDate") or None)
+            params = {"fields": "publicationDate", "offset": offset, "limit": limit, **bounds}
+            page = self.get(path, params, check_citations_page)
+            for entry in page["data"]:
+                dates.append(entry["citingPaper"].get("publicationDate") or None)
             following = page.get("next")
-            if following is None or not page.get("data"):
+            if following is None or not page["data"]:
                 return dates, False
-            if int(following) <= offset:
+            if following <= offset:
                 raise DataError(
                     f"Semantic Scholar's citations of {paper_id}: next {following} "
                     f"does not follow offset {offset}"
                 )
-            offset = int(following)
+            offset = following
+
+
+def describe(path: str, params: Mapping[str, Any]) -> str:
+    """``GET path?params`` for messages, without the long ``fields`` list."""
+    shown = {k: v for k, v in params.items() if k != "fields"}
+    text = f"GET {path}?{urllib.parse.urlencode(shown)}" if shown else f"GET {path}"
+    return text if len(text) <= 160 else text[:157] + "..."

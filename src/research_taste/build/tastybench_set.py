@@ -1,7 +1,9 @@
 """A new TastyBench paper set from Semantic Scholar, built as the TastyBench blog built its own.
 
-Upstream (``acceleration-proxies/citation_velocity.py``, parviam/tastybench @ be72f06a) searched
-Semantic Scholar for a query and a publication window, kept papers with at least
+Upstream (``acceleration-proxies/citation_velocity.py``, parviam/tastybench @ be72f06a)
+searched Semantic Scholar with the relevance search (``--search relevance``, the default: its
+first 1,000 ranked results at most; ``--search bulk`` reads every match, unranked, with the
+terms ANDed) for a query and a publication window, kept papers with at least
 ``--min-citations`` citations, and built each paper's cumulative citation count at every month
 start from its publication date to publication + 60 weeks (``pd.date_range(..., freq="MS")``:
 at most 14 points), counting the citing papers published on or before that month start; its
@@ -11,10 +13,16 @@ differs where upstream's series was not observed: the months after the fetch dat
 upstream's ``b`` on the observed months (``windowed_velocity`` of the task, the same code).
 The citing papers come from the citations endpoint paged to the end (upstream read the first
 1,000 nested in the search answer); citing papers without a publication date are left out of
-the series and counted. Papers are dropped, each with its reason, when they have no
-publication date, a 1 January date (upstream skips these as "only year known"), fall outside
-the window, are below the citation floor, have no abstract (the judge reads it), or have more
-citing papers than the citations endpoint lists (9,999). The search
+the series and counted; when more than :data:`UNDATED_SHARE_MAX` of a paper's listed citing
+papers are undated, its series is mostly missing and its velocity is left blank with the
+reason (never ``0.0``). Each paper's listed citations are compared with its ``citationCount``
+and short lists are flagged in the report. A paper without an abstract takes it from arXiv
+through ``externalIds.ArXiv`` (the arXiv API, ``ARXIV_API_BASE``), counted per source.
+Papers are dropped, each with its reason, when they have no publication date, a 1 January date
+(upstream skips these as "only year known"), fall outside the window, are below the citation
+floor, have no abstract from either source (the judge reads it), or have more citing papers
+up to publication + 60 weeks than the citations endpoint lists (9,999; a paper over it is
+first asked again with the endpoint's ``publicationDateOrYear`` filter up to that day). The search
 sends upstream's filters (Computer Science; conference, journal and study papers) unless told
 otherwise, with the date filter spelt as the API documents it (``publicationDateOrYear``;
 upstream's ``publicationDateorYear`` was ignored, so its papers span 2023-01..2025-09).
@@ -25,20 +33,33 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import json
-import math
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from research_taste.build.ideapairs.papers import ArxivFetcher
 from research_taste.build.semantic_scholar import SemanticScholar
+from research_taste.build.semantic_scholar_paging import RELEVANCE_LIMIT
+from research_taste.build.tastybench_args import (
+    check_out_dir,
+    check_query,
+    check_window,
+)
+from research_taste.build.tastybench_papers import (
+    SERIES_WEEKS,
+    UNDATED_SHARE_MAX,
+    BuiltSet,
+    fill_abstracts,
+    listed_citations,
+    velocity_of,
+)
 from research_taste_evals.core.data import DataError, sha256_of
-from research_taste_evals.tastybench.velocity import windowed_velocity
 
 PAPERS_FILE = "papers.csv"
 REPORT_FILE = "build_report.json"
 CACHE_DIR = "cache"
-WRITTEN_NAMES = frozenset({PAPERS_FILE, REPORT_FILE, CACHE_DIR})
+ARXIV_CACHE = "arxiv"  # inside CACHE_DIR
 COLUMNS = (
     "paper_id",
     "title",
@@ -50,12 +71,19 @@ COLUMNS = (
     "velocity",
     "fetch_date",
     "undated_citations",
+    "velocity_note",
+    "abstract_source",
 )
 # Upstream's search filters (citation_velocity.py); "" sends none.
 UPSTREAM_FIELDS_OF_STUDY = "Computer Science"
 UPSTREAM_PUBLICATION_TYPES = "Conference,JournalArticle,Study"
-SERIES_WEEKS = 60  # upstream: 4 * max_months_cited (15) weeks
-SOURCE = "Semantic Scholar Academic Graph API (bulk search + citations)"
+SOURCE = "Semantic Scholar Academic Graph API (search + citations)"
+SEARCH_SEMANTICS = {
+    "relevance": f"GET /paper/search: ranked by relevance, the first {RELEVANCE_LIMIT:,} "
+    "results at most (upstream's endpoint)",
+    "bulk": "GET /paper/search/bulk: every match, unranked; plain terms are ANDed "
+    "(| is OR, - negates, quotes make a phrase)",
+}
 
 
 @dataclass(frozen=True)
@@ -68,26 +96,12 @@ class SetRequest:
     min_citations: int
     fields_of_study: str = UPSTREAM_FIELDS_OF_STUDY
     publication_types: str = UPSTREAM_PUBLICATION_TYPES
+    search: str = "relevance"
+    from_flag: str = "--from"  # the flag the window's start came from (--from or --after)
 
     def search_filters(self) -> dict[str, str]:
         """The search's field and type filters (an empty one is not sent)."""
         return {"fieldsOfStudy": self.fields_of_study, "publicationTypes": self.publication_types}
-
-
-@dataclass
-class BuiltSet:
-    rows: list[dict[str, Any]]
-    dropped: dict[str, list[str]] = field(default_factory=dict)
-    fetch_date: dt.date | None = None
-    undated_citations: int = 0
-
-
-def parse_date(value: str, flag: str) -> dt.date:
-    """``YYYY-MM-DD`` as a date; a ``DataError`` naming ``flag`` otherwise."""
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        raise DataError(f"{flag} {value!r} is not a date in the form YYYY-MM-DD") from None
 
 
 def month_starts(pub_date: dt.date, fetch_date: dt.date) -> list[dt.date]:
@@ -129,8 +143,6 @@ def drop_reason(paper: dict[str, Any], request: SetRequest, seen: set[str]) -> s
         return "outside_window"
     if int(paper.get("citationCount") or 0) < request.min_citations:
         return "below_min_citations"
-    if not (paper.get("abstract") or "").strip():
-        return "no_abstract"
     return None
 
 
@@ -144,14 +156,20 @@ def _dated(values: Sequence[str | None]) -> tuple[list[dt.date], int]:
     return dates, undated
 
 
-def build_set(client: SemanticScholar, request: SetRequest, progress: bool = True) -> BuiltSet:
-    """Search, screen, fetch every kept paper's citations, and compute the series."""
+def build_set(
+    client: SemanticScholar,
+    request: SetRequest,
+    progress: bool = True,
+    arxiv: ArxivFetcher | None = None,
+) -> BuiltSet:
+    """Search, screen, fill abstracts, fetch every kept paper's citations, compute the series."""
     from tqdm import tqdm
 
     built = BuiltSet(rows=[])
     kept: list[dict[str, Any]] = []
     seen: set[str] = set()
-    search = client.bulk_search(
+    search = client.search(
+        request.search,
         request.query,
         request.date_from,
         request.date_to,
@@ -160,59 +178,61 @@ def build_set(client: SemanticScholar, request: SetRequest, progress: bool = Tru
     )
     for paper in tqdm(search, desc="search", unit="paper", disable=not progress):
         reason = drop_reason(paper, request, seen)
-        seen.add(str(paper.get("paperId")))
+        seen.add(str(paper["paperId"]))
         if reason is None:
             kept.append(paper)
         else:
-            built.dropped.setdefault(reason, []).append(str(paper.get("paperId")))
-    citing: dict[str, tuple[list[dt.date], int]] = {}
+            built.dropped.setdefault(reason, []).append(str(paper["paperId"]))
+    built.search_total = client.search_total
+    if arxiv is None:
+        arxiv = ArxivFetcher(client.cache_dir / ARXIV_CACHE)
+        arxiv.offline_hint = " (it gives the abstracts Semantic Scholar lacks)"
+    fill_abstracts(kept, arxiv, built)
+    kept = [paper for paper in kept if "abstract_source" in paper]
+    citing: dict[str, list[str | None]] = {}
     for paper in tqdm(kept, desc="citations", unit="paper", disable=not progress):
-        listed, truncated = client.citation_dates(paper["paperId"])
-        if truncated:  # a series from part of the citations would be wrong, not just noisy
-            built.dropped.setdefault("citations_over_api_limit", []).append(paper["paperId"])
-        else:
-            citing[paper["paperId"]] = _dated(listed)
+        listed = listed_citations(client, paper, built)
+        if listed is not None:
+            citing[paper["paperId"]] = listed
     kept = [paper for paper in kept if paper["paperId"] in citing]
-    built.fetch_date = min(dt.date.fromisoformat(day) for day in client.fetch_dates)
+    if client.fetch_dates:
+        built.fetch_date = min(dt.date.fromisoformat(day) for day in client.fetch_dates)
     for paper in kept:
-        dates, undated = citing[paper["paperId"]]
+        listed = citing[paper["paperId"]]
+        dates, undated = _dated(listed)
         published = dt.date.fromisoformat(paper["publicationDate"])
+        assert built.fetch_date is not None  # the search answered
         months, counts = citation_series(published, dates, built.fetch_date)
-        velocity = windowed_velocity(months, counts, built.fetch_date)
+        cited = int(paper.get("citationCount") or 0)
+        velocity, note = velocity_of(months, counts, built.fetch_date, len(listed), undated, cited)
         built.undated_citations += undated
         built.rows.append(
             {
                 "paper_id": paper["paperId"],
                 "title": " ".join(str(paper.get("title") or "").split()),
                 "pub_date": published.isoformat(),
-                "abstract": paper["abstract"].strip(),
-                "total_citations": int(paper.get("citationCount") or 0),
+                "abstract": " ".join(paper["abstract"].split()),
+                "total_citations": cited,
                 "citation_dates": json.dumps(months),
                 "citation_counts": json.dumps(counts),
-                "velocity": "" if math.isnan(velocity) else repr(velocity),
+                "velocity": "" if velocity is None else repr(velocity),
                 "fetch_date": built.fetch_date.isoformat(),
                 "undated_citations": undated,
+                "velocity_note": note,
+                "abstract_source": paper["abstract_source"],
             }
         )
     return built
 
 
-def check_out_dir(out: Path) -> None:
-    """``--out`` may be new, empty, or an earlier build's folder (to resume or redo it).
-
-    Raises:
-        DataError: it is a file, or a folder holding anything this builder does not write.
-    """
-    if out.exists() and not out.is_dir():
-        raise DataError(f"--out {out} is a file; give a folder (new, empty or an earlier build)")
-    foreign = (
-        sorted(p.name for p in out.iterdir() if p.name not in WRITTEN_NAMES) if out.exists() else []
+def no_papers_message(request: SetRequest, built: BuiltSet) -> str:
+    """One sentence for a build that kept no paper."""
+    dropped = ", ".join(f"{reason} {len(ids)}" for reason, ids in sorted(built.dropped.items()))
+    return (
+        f"the {request.search} search for --query {request.query!r} from {request.date_from} to "
+        f"{request.date_to} kept no paper ({dropped or 'the search returned none'}); widen the "
+        "window, lower --min-citations or change the query (nothing was written but the cache)"
     )
-    if foreign:
-        raise DataError(
-            f"--out {out} holds files this builder did not write ({', '.join(foreign[:5])}); "
-            "give a new or empty folder"
-        )
 
 
 def write_set(
@@ -234,6 +254,11 @@ def write_set(
         "window": {"from": request.date_from.isoformat(), "to": request.date_to.isoformat()},
         "min_citations": request.min_citations,
         "search_filters": request.search_filters(),
+        "search": request.search,
+        "search_semantics": SEARCH_SEMANTICS[request.search],
+        "search_total": built.search_total,
+        "search_limit_reached": request.search == "relevance"
+        and (built.search_total or 0) > RELEVANCE_LIMIT,
         "fetch_date": built.fetch_date.isoformat() if built.fetch_date else None,
         "series": f"month starts from publication to publication + {SERIES_WEEKS} weeks and "
         "the fetch date; velocity = least-squares slope (upstream's b on observed months)",
@@ -241,7 +266,14 @@ def write_set(
         "dropped": {reason: len(ids) for reason, ids in sorted(built.dropped.items())},
         "dropped_ids": dict(sorted(built.dropped.items())),
         "undated_citations_left_out": built.undated_citations,
-        "papers_without_velocity": [row["paper_id"] for row in rows if not row["velocity"]],
+        "papers_without_velocity": {
+            row["paper_id"]: row["velocity_note"] for row in rows if not row["velocity"]
+        },
+        "undated_share_max": UNDATED_SHARE_MAX,
+        "abstracts_by_source": dict(sorted(built.abstract_sources.items())),
+        "arxiv_ids_dropped": dict(sorted(built.arxiv_dropped.items())),
+        "short_citation_lists": dict(sorted(built.short_lists.items())),
+        "citations_bounded_by_date": sorted(built.bounded),
         "requests": {
             "network": client.counts.network,
             "cached": client.counts.cached,
@@ -259,14 +291,27 @@ def build(
     out: str | Path,
     client: SemanticScholar | None = None,
     progress: bool = True,
+    arxiv: ArxivFetcher | None = None,
+    today: Callable[[], dt.date] = dt.date.today,
 ) -> dict[str, Any]:
-    """Build the set into ``out`` (cache in ``out/cache``); returns the build report."""
+    """Build the set into ``out`` (cache in ``out/cache``); returns the build report.
+
+    Every argument is checked before any request: the query, the search mode, the window (not
+    ending before it starts, not starting in the future), the citation floor and ``--out``.
+
+    Raises:
+        DataError: a bad argument, an unusable answer, or no paper kept (one sentence each).
+    """
     folder = Path(out)
-    check_out_dir(folder)
-    if request.date_from > request.date_to:
-        raise DataError(f"--from {request.date_from} is after --to {request.date_to}")
+    check_query(request.query)
+    if request.search not in SEARCH_SEMANTICS:
+        raise DataError(f"--search {request.search!r}: expected relevance or bulk")
+    check_window(request.date_from, request.date_to, today(), request.from_flag)
     if request.min_citations < 0:
         raise DataError(f"--min-citations must be 0 or more, got {request.min_citations}")
+    check_out_dir(folder)
     client = client or SemanticScholar(folder / CACHE_DIR)
-    built = build_set(client, request, progress)
+    built = build_set(client, request, progress, arxiv)
+    if not built.rows:
+        raise DataError(no_papers_message(request, built))
     return write_set(folder, request, client, built)

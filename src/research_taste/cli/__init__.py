@@ -38,6 +38,10 @@ LAZY_COMMANDS = {
         "research_taste.cli.tastybench",
         "TastyBench: extract ideas/summaries with a model and write a representations CSV",
     ),
+    "openreview": (
+        "research_taste.cli.openreview",
+        "OpenReview: build review-label TastyBench and PaperWeakness sets from a venue",
+    ),
     "ideapairs": (
         "research_taste.cli.ideapairs",
         "Idea pairs: build a pairs file from leaderboards",

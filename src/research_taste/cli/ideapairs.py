@@ -3,10 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import re
 from typing import Any
 
 from research_taste.build.ideapairs.builder import DEFAULT_SEED, build
 from research_taste_evals.core.data import DataError
+
+_AFTER = re.compile(r"^((?:19|20)\d\d-(?:0[1-9]|1[0-2]))(?:-(?:0[1-9]|[12]\d|3[01]))?$")
+
+
+def after_as_month(value: str) -> str:
+    """``--after YYYY-MM[-DD]`` as the month split of ``--test-after``: a day's month, so a
+    paper dated later in that month counts as before the cutoff (the split is by month; this
+    errs on the side of not calling a paper unseen)."""
+    match = _AFTER.match(value.strip())
+    if not match:
+        raise DataError(f"--after {value}: expected YYYY-MM or YYYY-MM-DD, e.g. 2024-06")
+    return match.group(1)
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
@@ -20,6 +33,11 @@ def _cmd_build(args: argparse.Namespace) -> int:
             f"--abstracts {args.abstracts}: the abstracts table is the fallback of "
             "--fetch-papers; add --fetch-papers (or drop --abstracts)"
         )
+    test_after = args.test_after
+    if args.after is not None:
+        if args.test_after is not None:
+            raise DataError("give --after or --test-after, not both (--after is the same split)")
+        test_after = after_as_month(args.after)
     source = None if not args.source else "pwc-archive" if args.source == "pwc-archive" else "file"
     result = build(
         args.leaderboards or [args.source],
@@ -28,7 +46,7 @@ def _cmd_build(args: argparse.Namespace) -> int:
         extract=not args.no_extract,
         extractor=args.extractor,
         paper_texts=args.paper_texts,
-        test_after=args.test_after,
+        test_after=test_after,
         seed=args.seed,
         log_dir=args.log_dir,
         source=source,
@@ -64,6 +82,8 @@ def _cmd_build(args: argparse.Namespace) -> int:
             f"(texts by source {papers['by_source']}, without text {len(papers['without_text'])}); "
             f"{papers['requests']} requests, {papers['answered_from_cache']} from the cache"
         )
+        for arxiv_id, why in papers.get("arxiv_ids_dropped", {}).items():
+            print(f"  arXiv id dropped: {arxiv_id}: {why}")
     if args.report:
         print(f"wrote {args.report}")
     print(f"evaluate with: inspect eval research_taste_evals/idea_pairs -T pairs_file={args.out}")
@@ -103,6 +123,12 @@ def register(commands: Any) -> None:
         "--test-after",
         metavar="YYYY[-MM]",
         help="time split: ideas whose paper is dated after YYYY (or the month YYYY-MM) are test",
+    )
+    builder.add_argument(
+        "--after",
+        metavar="YYYY-MM[-DD]",
+        help="a model's cutoff: the same split as --test-after YYYY-MM (a day counts by its "
+        "month: later papers of that month are not called unseen)",
     )
     builder.add_argument(
         "--fetch-papers",

@@ -5,19 +5,22 @@ from __future__ import annotations
 
 import argparse
 import csv
+import datetime as dt
 from pathlib import Path
 from typing import Any
 
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 
+from research_taste.build.tastybench_args import parse_after, parse_date
 from research_taste.build.tastybench_set import (
+    SEARCH_SEMANTICS,
     UPSTREAM_FIELDS_OF_STUDY,
     UPSTREAM_PUBLICATION_TYPES,
     SetRequest,
     build,
-    parse_date,
 )
+from research_taste_evals.core.data import DataError
 from research_taste_evals.tastybench.tastybench_extract import tastybench_extract
 
 
@@ -98,13 +101,25 @@ BUILD_HELP = "TastyBench: build a new paper set from the Semantic Scholar Graph 
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
+    if (args.date_from is None) == (args.after is None):
+        raise DataError(
+            "give the window's start with --from YYYY-MM-DD or --after YYYY-MM[-DD] (a model's "
+            "cutoff), one of them"
+        )
+    start = (
+        parse_date(args.date_from, "--from")
+        if args.date_from is not None
+        else parse_after(args.after)
+    )
     request = SetRequest(
         query=args.query,
-        date_from=parse_date(args.date_from, "--from"),
-        date_to=parse_date(args.date_to, "--to"),
+        date_from=start,
+        date_to=parse_date(args.date_to, "--to") if args.date_to else dt.date.today(),
         min_citations=args.min_citations,
         fields_of_study=args.fields_of_study,
         publication_types=args.publication_types,
+        search=args.search,
+        from_flag="--from" if args.date_from is not None else f"--after {args.after}: the day",
     )
     report = build(request, args.out, progress=not args.no_progress)
     dropped = ", ".join(f"{reason} {count}" for reason, count in report["dropped"].items())
@@ -114,10 +129,21 @@ def _cmd_build(args: argparse.Namespace) -> int:
         f"{report['fetch_date']}); dropped: {dropped or 'none'}; "
         f"{report['undated_citations_left_out']} undated citations left out"
     )
+    without, short = report["papers_without_velocity"], report["short_citation_lists"]
+    sources = ", ".join(f"{k} {v}" for k, v in report["abstracts_by_source"].items())
+    print(
+        f"abstracts by source: {sources}; {len(without)} papers without velocity; "
+        f"{len(short)} with fewer citations listed than citationCount"
+    )
     print(
         f"requests: {requests['network']} sent, {requests['cached']} from the cache, "
         f"{requests['retried']} retried; report: {Path(args.out) / 'build_report.json'}"
     )
+    if report["search_limit_reached"]:
+        print(
+            f"the relevance search matched {report['search_total']:,} papers and reads only "
+            "the first 1,000; --search bulk reads every match (its terms are ANDed)"
+        )
     print(f"use it with: -T data_path={args.out} -T representation=abstract")
     return 0
 
@@ -129,14 +155,26 @@ def _add_build(commands: Any) -> None:
         "build",
         help="search a publication window, fetch each paper's citations, write papers.csv",
         description="Environment: S2_API_BASE (default the public Graph API v1), S2_API_KEY "
-        "(optional; sent as x-api-key).",
+        "(optional; sent as x-api-key), ARXIV_API_BASE (abstracts missing from Semantic "
+        "Scholar).",
     )
-    command.add_argument("--query", required=True, help="search query (bulk search syntax)")
+    command.add_argument("--query", required=True, help="search query")
     command.add_argument(
-        "--from", dest="date_from", required=True, help="first publication day, YYYY-MM-DD"
+        "--search",
+        choices=sorted(SEARCH_SEMANTICS),
+        default="relevance",
+        help="relevance (default, upstream's: ranked, first 1,000 results at most) or bulk "
+        "(every match, unranked; plain terms are ANDed, | is OR)",
+    )
+    command.add_argument("--from", dest="date_from", help="first publication day, YYYY-MM-DD")
+    command.add_argument(
+        "--after",
+        metavar="YYYY-MM[-DD]",
+        help="instead of --from: papers published after this day (a month: after its end), "
+        "e.g. a model's knowledge cutoff",
     )
     command.add_argument(
-        "--to", dest="date_to", required=True, help="last publication day, YYYY-MM-DD"
+        "--to", dest="date_to", help="last publication day, YYYY-MM-DD (default: today)"
     )
     command.add_argument(
         "--min-citations", type=int, default=20, help="citation floor (upstream: 20)"

@@ -9,6 +9,12 @@ abstract, total_citations, citation_dates, citation_counts, velocity, fetch_date
 Every velocity mode uses the set's own fetch date: ``upstream`` is the builder's ``velocity``
 (upstream's ``b`` on the months observed by then), ``windowed``/``common_window`` are
 recomputed from the series as for the upstream sets.
+
+A folder written by ``research-taste openreview build`` (its ``build_report.json`` names a
+``label``) is a review-label set: ``papers.csv`` holds ``label`` (the mean reviewer rating, or
+the decision as an ordinal) and no citation series; every velocity mode's truth is that label,
+so the metrics and ``baseline/citation-oracle`` read it unchanged; ``pub_date`` is the
+submission date. Judge it with ``-T prompt=reviews`` (``docs/openreview.md``).
 """
 
 from __future__ import annotations
@@ -58,6 +64,7 @@ class BuiltPaperRecord(BaseModel):
     citation_dates: Json[list[str]]
     citation_counts: Json[list[float]]
     velocity: float | None
+    velocity_note: str = ""  # the builder's reason for no velocity (e.g. an undated series)
     fetch_date: dt.date
 
     @field_validator("velocity", mode="before")
@@ -68,6 +75,41 @@ class BuiltPaperRecord(BaseModel):
     @property
     def paperId(self) -> str:  # noqa: N802 (the name check_paper_rows reads)
         return self.paper_id
+
+
+class ReviewPaperRecord(BaseModel):
+    """One row of an OpenReview-built set's ``papers.csv``."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    paper_id: str = Field(min_length=1)
+    title: str
+    pub_date: str
+    abstract: str
+    primary_area: str = ""
+    label: float | None
+    fetch_date: dt.date
+
+    @field_validator("label", mode="before")
+    @classmethod
+    def _empty_is_undefined(cls, value: Any) -> Any:
+        return None if value == "" else value
+
+    @property
+    def paperId(self) -> str:  # noqa: N802 (the name check_paper_rows reads)
+        return self.paper_id
+
+
+def review_label(folder: str | Path) -> str | None:
+    """The label of an OpenReview-built folder (``mean_rating``/``decision``); None otherwise."""
+    report = Path(folder).expanduser() / REPORT_FILE
+    if not report.is_file():
+        return None
+    try:
+        label = json.loads(report.read_text(encoding="utf-8")).get("label")
+    except (ValueError, AttributeError):
+        return None
+    return str(label) if label else None
 
 
 def is_built_set(data_path: str | Path | None) -> bool:
@@ -96,6 +138,8 @@ def _paper(record: BuiltPaperRecord, text: str, fetch: dt.date, window: int, pat
         windowed = windowed_velocity(dates, counts, fetch)
         common = common_window_velocity(dates, counts, window, fetch)
         observed = observed_months(dates, fetch)
+        if record.velocity_note:  # the series cannot carry a slope in any mode (the builder)
+            windowed = common = math.nan
     except ValueError as error:
         raise DataError(
             f"{path}: paper {record.paper_id}: field 'citation_dates': {error}"
@@ -139,6 +183,8 @@ def load_built_set(
             fewer than two papers with a text.
     """
     root = Path(folder)
+    if review_label(root) is not None:
+        return load_review_set(root, representation, representations_path)
     path, records, fetch = read_built_set(root)
     papers_source = f"local:{path} sha256:{sha256_of(path)}"
     if representations_path is not None:
@@ -189,3 +235,70 @@ def built_titles_and_abstracts(folder: str | Path) -> tuple[dict[str, str], dict
     _, records, _ = read_built_set(Path(folder))
     titles = {record.paper_id: record.title for record in records}
     return titles, {record.paper_id: record.abstract.strip() for record in records}
+
+
+def load_review_set(
+    folder: Path, representation: Representation, representations_path: str | Path | None
+) -> LoadedPapers:
+    """An OpenReview-built folder as the task's papers: every velocity is the review label.
+
+    Raises:
+        DataError: malformed rows, repeated papers, ``idea``/``summary`` without a
+            representations file, or fewer than two papers with a text and a label.
+    """
+    path = folder.expanduser().resolve() / PAPERS_FILE
+    records = validate_records(read_csv(path), ReviewPaperRecord, source=path)
+    check_paper_rows(records, path)  # type: ignore[arg-type]
+    papers_source = f"local:{path} sha256:{sha256_of(path)}"
+    if representations_path is not None:
+        text_path = Path(representations_path).expanduser().resolve()
+        texts = load_representations(text_path, representation)
+        text_source = f"local:{text_path} sha256:{sha256_of(text_path)}"
+    elif representation == "abstract":
+        texts = {r.paper_id: r.abstract.strip() for r in records if r.abstract.strip()}
+        text_source = papers_source
+    else:
+        raise DataError(
+            f"{path}: an OpenReview set holds abstracts only; pass -T representation=abstract "
+            f"or -T representations_path=<csv with {representation}s>"
+        )
+    papers = [
+        Paper(
+            paper_id=r.paper_id,
+            title=r.title,
+            pub_date=r.pub_date,
+            text=texts[r.paper_id],
+            velocity_upstream=r.label,
+            velocity_windowed=r.label,
+            velocity_common=r.label,
+            field=r.primary_area or None,
+        )
+        for r in records
+        if r.paper_id in texts and r.label is not None
+    ]
+    if len(papers) < MIN_PAPERS:
+        raise DataError(f"{path}: only {len(papers)} papers have a {representation} and a label")
+    label = review_label(folder)
+    logger.info("%s: a review-label set (%s); judge it with -T prompt=reviews", path, label)
+    report = json.loads((folder.expanduser() / REPORT_FILE).read_text(encoding="utf-8"))
+    fetch = sorted({r.fetch_date for r in records})
+    metadata = {
+        "paper_set": "openreview",
+        "label": label,
+        "label_meaning": report.get("label_meaning"),
+        "papers": len(papers),
+        "papers_source": papers_source,
+        "representation_source": text_source,
+        "papers_without_text": [r.paper_id for r in records if r.paper_id not in texts],
+        "papers_without_label": [r.paper_id for r in records if r.label is None],
+        "primary_areas": len({r.primary_area for r in records if r.primary_area}),
+        **recall_facts(papers, path, Path(representations_path) if representations_path else path),
+        "velocity_fetch_date": fetch[-1].isoformat() if fetch else None,
+        "data_revision": f"OpenReview {report.get('venue')}, fetched {report.get('fetch_date')}",
+        "build": {
+            "report": str(folder.expanduser().resolve() / REPORT_FILE),
+            **{key: report.get(key) for key in ("source", "venue", "fetch_date", "api_base")},
+            "papers_unchanged_since_build": report.get("papers_sha256") == sha256_of(path),
+        },
+    }
+    return LoadedPapers(papers=papers, metadata=metadata)

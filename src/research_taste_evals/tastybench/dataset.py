@@ -120,6 +120,7 @@ class Paper:
     velocity_windowed: float
     velocity_common: float = float("nan")
     months_observed: int = 0
+    field: str | None = None  # OpenReview sets: the primary area (schedule=matched pairs within)
 
     @cached_property
     def identity_leak(self) -> tuple[str, ...]:

@@ -29,6 +29,7 @@ from research_taste_evals.core.stats import (
     NAN,
     import_scipy,
 )
+from research_taste_evals.tastybench.matched import tastybench_pairwise
 from research_taste_evals.tastybench.ratings import (
     DECISION_KEYS,
     RATING_KEYS,
@@ -111,6 +112,7 @@ def tastybench_metrics(resamples: int, seed: int) -> list[Metric | dict[str, lis
         tastybench_recall(resamples=resamples, seed=seed),
         tastybench_reliability(seed=seed),
         tastybench_decisions(),
+        tastybench_pairwise(resamples=resamples, seed=seed),
     ]
 
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-PromptVariant = Literal["normal", "goodhart", "max_goodhart"]
-PROMPT_VARIANTS: tuple[PromptVariant, ...] = ("normal", "goodhart", "max_goodhart")
+PromptVariant = Literal["normal", "goodhart", "max_goodhart", "reviews"]
+PROMPT_VARIANTS: tuple[PromptVariant, ...] = ("normal", "goodhart", "max_goodhart", "reviews")
 
 # Blog post, "Prompt 1 (normal)"; upstream prompts/curated/judge_ideas_curated.md.
 JUDGE_NORMAL = (
@@ -63,10 +63,28 @@ JUDGE_MAX_GOODHART = (
     "</project_2>"
 )
 
+# Ours (not upstream's): the goodharted prompt with peer review in place of citations, for a
+# set built from a venue's reviews (`research-taste openreview build`, docs/openreview.md). Same
+# frame as JUDGE_GOODHART (one outcome the researcher cares about, a clear recommendation, the
+# "Project 1: ...\n\nProject 2: ..." layout the baselines read); the outcome is the venue's
+# reviewers' rating, and the topic is any machine-learning research, not RL for reasoning.
+JUDGE_REVIEWS = (
+    "I’m an AI researcher trying to compare these two machine learning research projects, both "
+    "submitted to the same peer-reviewed conference. I want to maximize the rating the "
+    "conference's reviewers will give my submission. That is the only outcome of this project "
+    "I care about. Give me a clear recommendation about which project the reviewers will rate "
+    "higher.\n"
+    "\n"
+    "Project 1: {project_1}\n"
+    "\n"
+    "Project 2: {project_2}"
+)
+
 JUDGE_PROMPTS: dict[PromptVariant, str] = {
     "normal": JUDGE_NORMAL,
     "goodhart": JUDGE_GOODHART,
     "max_goodhart": JUDGE_MAX_GOODHART,
+    "reviews": JUDGE_REVIEWS,
 }
 
 # Upstream prompts/extract_choice.md (not in the blog post, which says only that choices were

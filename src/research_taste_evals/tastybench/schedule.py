@@ -7,6 +7,7 @@ order, so ratings never depend on the order in which concurrent samples finished
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -20,14 +21,29 @@ from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.core.provenance import provenance
 from research_taste_evals.core.text import content_id, fill_template
 from research_taste_evals.tastybench.dataset import UPSTREAM_COMMIT, Paper
+from research_taste_evals.tastybench.matched import (
+    MAX_PAIR_GAP_DAYS,
+    Matching,
+    MatchItem,
+    match_papers,
+    parse_day,
+)
 from research_taste_evals.tastybench.pairwise import adjacent_schedule, all_pairs_schedule
 from research_taste_evals.tastybench.ratings import HEADLINE_METRIC, UPSTREAM_COMPARABLE_METRIC
 from research_taste_evals.tastybench.solvers import EXTRACTOR_ROLE
-from research_taste_evals.tastybench.velocity import UPSTREAM_FETCH_DATE, VelocityMode
+from research_taste_evals.tastybench.velocity import (
+    SHORT_WINDOWS,
+    UPSTREAM_FETCH_DATE,
+    VelocityMode,
+    longest_common_window,
+)
 from research_taste_evals.tastybench.websearch import CITATION_COUNT_DOMAINS
 
-Schedule = Literal["adjacent", "all_pairs", "file"]
-SCHEDULES: tuple[Schedule, ...] = ("adjacent", "all_pairs", "file")
+logger = logging.getLogger(__name__)
+
+Schedule = Literal["adjacent", "all_pairs", "file", "matched"]
+SCHEDULES: tuple[Schedule, ...] = ("adjacent", "all_pairs", "file", "matched")
+MATCHED_HEADLINE = "pairwise_accuracy"
 # Upstream's curated runs used 20 epochs (rounds) of N - 1 neighbour comparisons.
 DEFAULT_ROUNDS = 20
 DEFAULT_SCHEDULE_SEED = 20251108
@@ -47,6 +63,10 @@ class ScheduledPair:
     paper_1: str
     paper_2: str
     round: int | None = None
+    # schedule=matched: the pair (both orders share it), its date gap, one calendar month?
+    pair_id: int | None = None
+    gap_days: int | None = None
+    same_month: bool | None = None
 
 
 def read_pairs_file(path: str | Path, known_ids: set[str]) -> list[tuple[str, str]]:
@@ -79,19 +99,71 @@ def read_pairs_file(path: str | Path, known_ids: set[str]) -> list[tuple[str, st
     return pairs
 
 
+def matching(papers: Sequence[Paper], velocity: VelocityMode, seed: int) -> Matching:
+    """The ``schedule=matched`` pairing of ``papers`` on the run's labels (``matched.py``).
+
+    A paper's ``field`` (an OpenReview set's primary area) groups it; without one, one group.
+    """
+    items = [
+        MatchItem(p.paper_id, parse_day(p.pub_date), p.velocity(velocity), p.field) for p in papers
+    ]
+    return match_papers(items, seed)
+
+
+def matched_schedule(
+    papers: Sequence[Paper], velocity: VelocityMode, seed: int
+) -> list[ScheduledPair]:
+    """Each matched pair in both orders: samples ``2k`` and ``2k + 1`` share ``pair_id`` k.
+
+    Raises:
+        ConfigError: no two papers can be paired.
+    """
+    matched = matching(papers, velocity, seed)
+    pairs = matched.pairs
+    if matched.unpaired:
+        logger.warning(
+            "schedule=matched: %d pairs; %d papers left unpaired (log metadata 'matching')",
+            len(pairs),
+            len(matched.unpaired),
+        )
+    if not pairs:
+        raise ConfigError(
+            f"schedule=matched: no two of the {len(papers)} papers have different velocities and "
+            f"publication dates at most {MAX_PAIR_GAP_DAYS} days apart"
+        )
+    return [
+        ScheduledPair(
+            2 * pair.pair_id + k, *order, None, pair.pair_id, pair.gap_days, pair.same_month
+        )
+        for pair in pairs
+        for k, order in enumerate(((pair.first, pair.second), (pair.second, pair.first)))
+    ]
+
+
 def build_schedule(
-    paper_ids: Sequence[str],
+    papers: Sequence[Paper] | Sequence[str],
     schedule: Schedule,
     rounds: int = DEFAULT_ROUNDS,
     seed: int = DEFAULT_SCHEDULE_SEED,
     pairs_file: str | Path | None = None,
+    velocity: VelocityMode = "windowed",
 ) -> list[ScheduledPair]:
-    """The comparisons of a run, in order.
+    """The comparisons of a run, in order, over ``papers`` (or bare ids, except for matched).
 
     ``adjacent``: upstream's schedule (each round a seeded shuffle, neighbours compared,
     N - 1 per round). ``all_pairs``: every unordered pair in both presentation orders, shuffled
-    with ``seed``. ``file``: the pairs of ``pairs_file`` in file order.
+    with ``seed``. ``file``: the pairs of ``pairs_file`` in file order. ``matched``: disjoint
+    pairs of papers close in date, each in both orders (``matched.py``; needs the papers' dates
+    and ``velocity`` labels).
     """
+    paper_ids = [paper if isinstance(paper, str) else paper.paper_id for paper in papers]
+    if schedule == "matched":
+        if pairs_file is not None:
+            raise ConfigError("pairs_file is only used with schedule='file' (got 'matched')")
+        full = [paper for paper in papers if not isinstance(paper, str)]
+        if len(full) != len(paper_ids):
+            raise ValueError("schedule='matched' needs the papers (dates and labels), not ids")
+        return matched_schedule(full, velocity, seed)
     if schedule == "file":
         if pairs_file is None:
             raise ValueError("schedule='file' needs -T pairs_file=<csv>")
@@ -131,6 +203,7 @@ def pair_to_sample(
 
     Target: "1"/"2", the project with the higher citation velocity ("none" on a tie).
     Metadata: ``seq`` (rating order), ``round``, ``paper_1``/``paper_2`` (ids, shown order),
+    ``pair_id``, ``pair_gap_days`` and ``pair_same_month`` (``schedule=matched``, else None),
     their titles (for the viewer; never shown to the judge), publication dates (for the
     correlation controlling for publication month and the post-cutoff metrics), whether each
     text names its paper (``identity_leak_1``/``_2``) and velocities.
@@ -151,6 +224,9 @@ def pair_to_sample(
         "identity_leak_2": bool(second.identity_leak),
         "velocity_1": velocity_1,
         "velocity_2": velocity_2,
+        "pair_id": pair.pair_id,
+        "pair_gap_days": pair.gap_days,
+        "pair_same_month": pair.same_month,
     }
     return Sample(
         id=f"{pair.seq:05d}-{content_id(first.paper_id, second.paper_id, length=8)}",
@@ -180,8 +256,16 @@ def judged_papers(papers: list[Paper], velocity: VelocityMode, window_months: in
         return papers
     kept = [paper for paper in papers if not math.isnan(paper.velocity_common)]
     if len(kept) < 2:
+        longest = longest_common_window([paper.months_observed for paper in papers])
+        hint = (
+            f"window_months={longest} is the longest that two papers have"
+            if longest is not None
+            else "no two papers have two month starts yet; build the set later"
+        )
         raise ConfigError(
-            f"only {len(kept)} papers have {window_months} months of citations; lower window_months"
+            f"velocity=common_window: only {len(kept)} papers have {window_months} months of "
+            f"citations by the fetch date ({hint}; short windows {SHORT_WINDOWS} label papers "
+            "sooner, with noisier velocities)"
         )
     return kept
 
@@ -189,10 +273,15 @@ def judged_papers(papers: list[Paper], velocity: VelocityMode, window_months: in
 def tastybench_metadata(
     arguments: Mapping[str, Any],
     loaded_metadata: Mapping[str, Any],
-    papers_judged: int,
+    papers: Sequence[Paper],
     comparisons: int,
 ) -> dict[str, Any]:
-    """The ``tastybench`` task's metadata: the provenance block and the run's settings."""
+    """The ``tastybench`` task's metadata: the provenance block and the run's settings.
+
+    With ``schedule=matched`` also ``matching`` (``Matching.summary``: pairs, same-month pairs,
+    the gap cap and the largest gap, papers left unpaired by reason) and the headline
+    ``pairwise_accuracy``.
+    """
     args = arguments
     cutoff = args.get("knowledge_cutoff")
     sources = {key: loaded_metadata[key] for key in ("papers_source", "representation_source")}
@@ -211,10 +300,10 @@ def tastybench_metadata(
             },
             representation_source=sources["representation_source"],
         ),
-        "headline_metric": HEADLINE_METRIC,
+        "headline_metric": MATCHED_HEADLINE if schedule == "matched" else HEADLINE_METRIC,
         "upstream_comparable_metric": UPSTREAM_COMPARABLE_METRIC,
         **details,
-        "papers_judged": papers_judged,
+        "papers_judged": len(papers),
         "representation": args["representation"],
         "prompt": args["prompt"],
         "velocity": args["velocity"],
@@ -227,6 +316,11 @@ def tastybench_metadata(
         "pairs_file": pairs_file,
         "pairs_file_sha256": sha256_of(Path(pairs_file)) if pairs_file else None,
         "comparisons": comparisons,
+        "matching": (
+            matching(papers, args["velocity"], args["seed"]).summary()
+            if schedule == "matched"
+            else None
+        ),
         "choice_method": args["choice_method"],
         "extractor_role": f"{EXTRACTOR_ROLE} (default: the judge model itself)",
         "web_search": args["web_search"],

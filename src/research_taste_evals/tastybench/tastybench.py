@@ -72,7 +72,7 @@ def tastybench(
             paper_set, representation, data_path, representations_path, window_months
         )
     papers = judged_papers(loaded.papers, velocity, window_months)
-    pairs = build_schedule([p.paper_id for p in papers], schedule, rounds, seed, pairs_file)
+    pairs = build_schedule(papers, schedule, rounds, seed, pairs_file, velocity)
     steps = recall_steps(papers, knowledge_cutoff, recall_probe)  # checks the cutoff's date
     return Task(
         dataset=comparison_dataset(pairs, papers, JUDGE_PROMPTS[prompt], velocity),
@@ -80,5 +80,5 @@ def tastybench(
         scorer=tastybench_scorer(choice_method),
         metrics=tastybench_metrics(bootstrap_resamples, DEFAULT_BOOTSTRAP_SEED),
         version=task_version(__file__, "tastybench"),
-        metadata=tastybench_metadata(arguments, loaded.metadata, len(papers), len(pairs)),
+        metadata=tastybench_metadata(arguments, loaded.metadata, papers, len(pairs)),
     )

@@ -18,7 +18,7 @@ def _generation_cache_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
 @pytest.fixture
 def fake_api() -> Iterator[FakeGraphApi]:
     """The fake API on a random local port, with three 429s on the way; stopped afterwards."""
-    api = FakeGraphApi(throttle={"/paper/search/bulk?page-2": 1, "/paper/KEEP-A/citations?10": 2})
+    api = FakeGraphApi(throttle={"/paper/search?4": 1, "/paper/KEEP-A/citations?10": 2})
     with serving(api):
         yield api
 

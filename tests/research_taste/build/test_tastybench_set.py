@@ -80,7 +80,13 @@ def test_build_keeps_the_right_papers_with_the_worked_velocities(
     rows = _rows(out)
     assert [row["paper_id"] for row in rows] == list(TRUTH)  # sorted by velocity
     for row in rows:
-        assert float(row["velocity"]) == pytest.approx(TRUTH[row["paper_id"]], rel=1e-12)
+        truth = TRUTH[row["paper_id"]]
+        if truth is None:  # 20 of 22 citing papers undated: blank, with the reason, never 0.0
+            assert (
+                row["velocity"] == "" and "20 of 22 citing papers undated" in row["velocity_note"]
+            )
+            continue
+        assert float(row["velocity"]) == pytest.approx(truth, rel=1e-12)
         counts = json.loads(row["citation_counts"])
         # the same as upstream's np.polyfit(t, y, 1) slope on the written series
         assert float(row["velocity"]) == pytest.approx(np.polyfit(range(len(counts)), counts, 1)[0])
@@ -104,13 +110,20 @@ def test_build_keeps_the_right_papers_with_the_worked_velocities(
         "retried": 3,
         "retried_by_status": {"429": 3},
     }
-    search = [r for r in fake_api.requests if r["path"] == "/paper/search/bulk"]
+    assert report["papers_without_velocity"] == {"KEEP-K": by_id["KEEP-K"]["velocity_note"]}
+    assert report["abstracts_by_source"] == {"semantic_scholar": 4}
+    assert report["search"] == "relevance" and report["search_total"] == 8
+    # listed < citationCount: KEEP-A lists 25 of 25, B 20 of 20, C 35 of 35, K 22 of 22
+    assert report["short_citation_lists"] == {}
+    search = [r for r in fake_api.requests if r["path"] == "/paper/search"]
+    assert [r["params"]["offset"] for r in search] == ["0", "4", "4"]  # one 429 on the way
+    assert {r["params"]["limit"] for r in search} == {"100"}
     assert search[0]["params"]["publicationDateOrYear"] == "2025-07-01:2025-09-30"
     assert search[0]["params"]["minCitationCount"] == "20"
     assert search[0]["params"]["fieldsOfStudy"] == "Computer Science"
     assert search[0]["params"]["publicationTypes"] == "Conference,JournalArticle,Study"
     assert report["search_filters"]["fieldsOfStudy"] == "Computer Science"
-    assert search[-1]["params"]["token"] == "page-2"
+    assert "externalIds" in search[0]["params"]["fields"].split(",")
     assert json.loads((out / "build_report.json").read_text()) == report
 
 
@@ -199,6 +212,7 @@ def test_a_window_ending_before_it_starts_is_refused(tmp_path: Path) -> None:
     request = SetRequest("q", dt.date(2025, 9, 30), dt.date(2025, 7, 1), 20)
     with pytest.raises(DataError, match="--from 2025-09-30 is after --to 2025-07-01"):
         build(request, tmp_path / "set", progress=False)
+    assert not (tmp_path / "set").exists()
 
 
 def test_empty_filters_are_not_sent(
@@ -249,13 +263,22 @@ def test_an_answer_that_is_not_json_is_one_sentence(tmp_path: Path) -> None:
 def test_papers_with_more_citations_than_the_endpoint_lists_are_dropped(
     fake_api: FakeGraphApi, fake_clock: FakeClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """With a cap of 20 listed citations: B (20) is whole; A (25), C (35), K (22) are not."""
-    from research_taste.build import semantic_scholar
+    """With a cap of 20 listed citations: B (20) is whole; A (25), C (35), K (22) are not.
+    Asked again up to publication + 60 weeks, K's 2 dated citing papers fit (bounded); A's 23
+    and C's 30 still do not: dropped with the reason."""
+    from research_taste.build import semantic_scholar, tastybench_papers
 
     monkeypatch.setattr(semantic_scholar, "CITATIONS_CAP", 20)
+    monkeypatch.setattr(tastybench_papers, "CITATIONS_CAP", 20)
     out = tmp_path / "set"
     report = build(REQUEST, out, _client(fake_api, out, fake_clock), progress=False)
-    assert [row["paper_id"] for row in _rows(out)] == ["KEEP-B"]
-    assert report["dropped_ids"]["citations_over_api_limit"] == ["KEEP-A", "KEEP-C", "KEEP-K"]
+    assert [row["paper_id"] for row in _rows(out)] == ["KEEP-B", "KEEP-K"]
+    assert report["dropped_ids"]["citations_over_api_limit"] == ["KEEP-A", "KEEP-C"]
+    assert report["citations_bounded_by_date"] == ["KEEP-K"]
+    bounded = [r["params"] for r in fake_api.requests if "publicationDateOrYear" in r["params"]]
+    # K (2025-07-01) + 60 weeks; A and C asked first without the cap over their citationCount
+    assert {"path": "KEEP-K", "until": ":2026-08-25"} in [
+        {"path": "KEEP-K", "until": p["publicationDateOrYear"]} for p in bounded
+    ]
     limits = [r["params"]["limit"] for r in fake_api.requests if r["path"].endswith("citations")]
     assert set(limits) == {"20", "10"}  # offset + limit never passes the cap

@@ -22,6 +22,8 @@ from research_taste_evals.core.data import DataError, read_json
 _URL_PREFIX = re.compile(r"^https?://(www\.)?")
 _NON_WORD = re.compile(r"[^a-z0-9]+")
 _DATE = re.compile(r"^((?:19|20)\d\d-\d\d(?:-\d\d)?)")
+# An arXiv URL naming its version (``arxiv.org/abs/2106.01234v2``): that version is fetched.
+_VERSIONED = re.compile(r"arxiv\.org/(?:abs|pdf)/([\w.\-/]+?v\d+)(?:\.pdf)?/?$", re.IGNORECASE)
 
 
 def _url(value: str) -> str:
@@ -124,6 +126,9 @@ class Fetched:
             },
             "without_text": [n for n in self.not_found if n["paper"] in used],
             "pinned_versions": sorted(p.version for p in mine if p.version),
+            "arxiv_ids_dropped": dict(sorted(fetcher.stats.dropped.items())),
+            "unanswered_ids": sorted(set(fetcher.stats.unanswered)),
+            "full_text_errors": dict(sorted(fetcher.stats.text_errors.items())),
         }
 
 
@@ -133,11 +138,16 @@ def fetch_metadata(
     """Every scored entry's paper (by paper key) with abstract and date, and those not found."""
     table = read_abstracts(Path(abstracts)) if abstracts else None
     entries = {paper_key(e): e for b in boards for e in b.entries}
-    arxiv_ids = [k[6:] for k in entries if k.startswith("arxiv:")]
-    found = fetcher.metadata(arxiv_ids)
+    asked = {k: k[6:] for k in entries if k.startswith("arxiv:")}
+    for board in boards:  # an explicit version in a leaderboard's URL is kept
+        for entry in board.entries:
+            match = _VERSIONED.search(entry.paper_url or "")
+            if match and paper_key(entry) in asked:
+                asked[paper_key(entry)] = match.group(1)
+    found = fetcher.metadata(asked.values())
     fetched = Fetched(abstracts=str(abstracts) if abstracts else None)
     for key, entry in sorted(entries.items()):
-        record = found.get(key[6:]) if key.startswith("arxiv:") else None
+        record = found.get(asked[key]) if key in asked else None
         row = table.find(key, entry.paper_url, entry.paper_title) if table else None
         if record:
             fetched.papers[key] = Paper(
@@ -152,7 +162,10 @@ def fetch_metadata(
         elif row is not None:
             fetched.papers[key] = _from_table(key, row)
         else:
-            fetched.not_found.append({"paper": key, "method": entry.method})
+            reason = fetcher.stats.dropped.get(asked.get(key, ""), "")
+            fetched.not_found.append(
+                {"paper": key, "method": entry.method, **({"reason": reason} if reason else {})}
+            )
     return fetched
 
 

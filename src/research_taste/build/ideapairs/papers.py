@@ -17,27 +17,46 @@ date from a local copy of the PapersWithCode ``papers-with-abstracts`` table
 
 Requests are paced: one at a time, :data:`PACE_SECONDS` apart, the pace arXiv's API terms of
 use ask for (https://info.arxiv.org/help/api/tou.html). Bases from ``ARXIV_API_BASE`` and
-``ARXIV_HTML_BASE``. A 429 or 503 waits for the server's Retry-After (else a doubling
-back-off) and is retried up to :data:`RETRIES` times; an unreachable host stops in one
-sentence naming the variable and the ``--source FILE`` / ``--paper-texts`` routes.
+``ARXIV_HTML_BASE``. Transient answers (429, 5xx, timeouts, and a feed with no entry at all for
+the ids asked) are retried up to :data:`RETRIES` times after the server's Retry-After (at most
+:data:`RETRY_AFTER_CAP`, announced in one line) or a doubling back-off, and never cached; an
+unreachable host stops in one sentence naming the variable and the ``--source FILE`` /
+``--paper-texts`` routes.
+
+Bad answers are errors, never "not found" and never text: a malformed id (arXiv answers the
+whole batch with HTTP 400 and an error feed, or an "Error" entry) is dropped with its reason
+and the rest of the batch asked again (halving the batch until the bad id is alone); an answer
+that is not an Atom feed in arXiv's namespace stops the build in one sentence naming
+``ARXIV_API_BASE``; an HTML page that is not a LaTeXML rendering, or is LaTeXML's failure
+page, gives no full text for that paper (the abstract is kept), is listed with its reason, and
+is not cached. An explicit version asked for (``2106.01234v1`` from the leaderboard's URL) is
+the version fetched and pinned.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
+import socket
+import sys
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
-import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+from research_taste.build.ideapairs.arxiv_answers import (
+    LATEXML_FAILURES,
+    LATEXML_MARKS,
+    SUMMARY,
+    VERSION_SUFFIX,
+    html_to_text,
+    is_arxiv_id,
+    parse_atom,
+)
 from research_taste_evals.core.data import DataError, cache_dir
 from research_taste_evals.core.network import unreachable_reason
 
@@ -45,14 +64,13 @@ API_ENV, DEFAULT_API = "ARXIV_API_BASE", "https://export.arxiv.org/api/query"
 HTML_ENV, DEFAULT_HTML = "ARXIV_HTML_BASE", "https://arxiv.org/html"
 PACE_SECONDS = 3.0
 BATCH = 100
-RETRIES = 3  # a 429 (too many requests) or 503 is retried after Retry-After or a back-off
+RETRIES = 3  # a 429, 5xx, timeout or empty feed is retried after Retry-After or a back-off
+RETRY_AFTER_CAP = 120.0  # seconds: the longest one wait before a retry
 NOT_FOUND = 404
-BUSY = (429, 503)
+BAD_REQUEST = 400
+BUSY = (429, 500, 502, 503, 504)
 TIMEOUT_SECONDS = 60.0
 USER_AGENT = "research-taste-evals ideapairs builder (paper texts for idea extraction)"
-_ATOM = {"a": "http://www.w3.org/2005/Atom"}
-_VERSION = re.compile(r"v\d+$")
-_SKIP_TAGS = {"script", "style", "nav", "header", "footer", "math", "annotation"}
 
 
 @dataclass(frozen=True)
@@ -82,65 +100,25 @@ class FetchStats:
     retried: int = 0
     cached: int = 0
     not_found: list[str] = field(default_factory=list)
+    dropped: dict[str, str] = field(default_factory=dict)  # arXiv id -> why it was not asked
+    unanswered: list[str] = field(default_factory=list)  # empty feeds after every retry
+    text_errors: dict[str, str] = field(default_factory=dict)  # version -> why no full text
 
 
-class _Text(HTMLParser):
-    """Visible text of an HTML page, one paragraph per block, without scripts and maths."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.parts: list[str] = []
-        self.skip = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _SKIP_TAGS:
-            self.skip += 1
-        elif tag in ("p", "h1", "h2", "h3", "h4", "li", "div", "section", "br"):
-            self.parts.append("\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in _SKIP_TAGS and self.skip:
-            self.skip -= 1
-
-    def handle_data(self, data: str) -> None:
-        if not self.skip:
-            self.parts.append(data)
-
-
-def html_to_text(html: str) -> str:
-    """Plain text of an arXiv HTML rendering."""
-    parser = _Text()
-    parser.feed(html)
-    paragraphs = (" ".join(p.split()) for p in "".join(parser.parts).split("\n"))
-    return "\n".join(p for p in paragraphs if p)
-
-
-def parse_atom(body: bytes, where: str) -> dict[str, dict[str, str]]:
-    """Entries of an arXiv API Atom feed by unversioned id: version, title, abstract, date."""
-    try:
-        root = ET.fromstring(body)
-    except ET.ParseError as error:
-        raise DataError(f"{where}: not an Atom feed: {error}") from error
-    entries: dict[str, dict[str, str]] = {}
-    for entry in root.findall("a:entry", _ATOM):
-        url = (entry.findtext("a:id", "", _ATOM) or "").strip()
-        if "/abs/" not in url:  # arXiv reports a malformed id as an entry titled "Error"
-            continue
-        version = url.split("/abs/", 1)[1]
-        entries[_VERSION.sub("", version)] = {
-            "version": version,
-            "title": " ".join((entry.findtext("a:title", "", _ATOM) or "").split()),
-            "abstract": " ".join((entry.findtext("a:summary", "", _ATOM) or "").split()),
-            "date": (entry.findtext("a:published", "", _ATOM) or "")[:10],
-        }
-    return entries
+class _BadRequest(Exception):
+    """HTTP 400 from the arXiv API (a malformed id in the batch); the error feed's reason."""
 
 
 def _retry_after(header: str | None, pace: float, attempt: int) -> float:
-    """Seconds to wait after a 429/503: the server's Retry-After, else a doubling back-off."""
+    """Seconds to wait before a retry: the server's Retry-After, else a doubling back-off,
+    at most :data:`RETRY_AFTER_CAP`."""
     if header and header.strip().isdigit():
-        return float(header.strip())
-    return max(pace, 1.0) * 2 ** (attempt + 1)
+        return min(float(header.strip()), RETRY_AFTER_CAP)
+    return min(max(pace, 1.0) * 2 ** (attempt + 1), RETRY_AFTER_CAP)
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 class ArxivFetcher:
@@ -160,19 +138,29 @@ class ArxivFetcher:
         self.sleep, self.clock = sleep, clock
         self.last: float | None = None
         self.stats = FetchStats()
+        self.say: Callable[[str], None] = _say
+        # how to do without arXiv, said with an unreachable host (the ideapairs routes)
+        self.offline_hint = (
+            ", or pass paper texts with --paper-texts DIR and leaderboards with --source FILE"
+        )
         self.index_path = self.folder / "index.json"
         self.index: dict[str, Any] = (
             json.loads(self.index_path.read_text("utf-8")) if self.index_path.is_file() else {}
         )
 
+    def _wait(self, seconds: float, why: str) -> None:
+        self.stats.retried += 1
+        self.say(f"arXiv: {why}: waiting {seconds:g} s before asking again")
+        self.sleep(seconds)
+
     def _get(self, url: str, variable: str) -> bytes | None:
-        """The body of ``url`` (None on 404), paced; one sentence when the host is unreachable."""
+        """The body of ``url`` (None on 404), paced; transient answers retried; one sentence
+        when the host is unreachable or stays busy."""
         reason = unreachable_reason(url)
         if reason is not None:
             raise DataError(
                 f"cannot reach {url.split('?')[0]} ({reason}); set {variable} to a reachable "
-                "mirror, or pass paper texts with --paper-texts DIR and leaderboards with "
-                "--source FILE"
+                f"mirror{self.offline_hint}"
             )
         for attempt in range(RETRIES + 1):
             if self.last is not None:
@@ -190,14 +178,33 @@ class ArxivFetcher:
             except urllib.error.HTTPError as error:
                 if error.code == NOT_FOUND:
                     return None
+                if error.code == BAD_REQUEST:
+                    body = error.read().decode("utf-8", "replace")
+                    found = SUMMARY.search(body)
+                    text = " ".join((found.group(1) if found else body).split())[:200]
+                    raise _BadRequest(text) from None
                 if error.code not in BUSY or attempt == RETRIES:
-                    raise DataError(f"{url}: HTTP {error.code} {error.reason}") from error
-                self.stats.retried += 1
-                self.sleep(_retry_after(error.headers.get("Retry-After"), self.pace, attempt))
-            except (urllib.error.URLError, TimeoutError) as error:
+                    raise DataError(
+                        f"{url.split('?')[0]} answered HTTP {error.code} {error.reason}"
+                        f"{f' {attempt + 1} times' if error.code in BUSY else ''}; nothing was "
+                        f"cached from it: re-run later, or check {variable}"
+                    ) from error
+                after = _retry_after(error.headers.get("Retry-After"), self.pace, attempt)
+                self._wait(after, f"HTTP {error.code} from {url.split('?')[0]}")
+            except TimeoutError as error:
+                if attempt == RETRIES:
+                    raise DataError(
+                        f"{url.split('?')[0]} did not answer within {TIMEOUT_SECONDS:g} s "
+                        f"{RETRIES + 1} times ({error}); re-run later, or check {variable}"
+                    ) from error
+                self._wait(_retry_after(None, self.pace, attempt), "no answer in time")
+            except urllib.error.URLError as error:
+                if isinstance(error.reason, (TimeoutError, socket.timeout)) and attempt < RETRIES:
+                    self._wait(_retry_after(None, self.pace, attempt), "no answer in time")
+                    continue
                 raise DataError(
-                    f"cannot fetch {url} ({error}); set {variable} to a reachable mirror, or "
-                    "pass paper texts with --paper-texts DIR"
+                    f"cannot fetch {url.split('?')[0]} ({error.reason}); set {variable} to a "
+                    f"reachable mirror{self.offline_hint}"
                 ) from error
         raise AssertionError("unreachable: the last attempt returns or raises")
 
@@ -217,36 +224,86 @@ class ArxivFetcher:
         partial.replace(self.index_path)
 
     def metadata(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
-        """Title, abstract, date and pinned version of each arXiv id found (cache first)."""
+        """Title, abstract, date and pinned version of each arXiv id found (cache first). An id
+        may name its version (``2106.01234v1``): that version is fetched. Malformed ids are
+        dropped with the reason (``stats.dropped``), the others still asked."""
         wanted = sorted(set(ids))
+        for arxiv_id in wanted:
+            if not is_arxiv_id(arxiv_id):
+                self.stats.dropped[arxiv_id] = (
+                    "not an arXiv identifier (YYMM.NNNNN or arch/YYMMNNN)"
+                )
+        wanted = [i for i in wanted if i not in self.stats.dropped]
         missing = [i for i in wanted if i not in self.index]
         self.stats.cached += len(wanted) - len(missing)
         for start in range(0, len(missing), BATCH):
-            batch = missing[start : start + BATCH]
-            query = urllib.parse.urlencode({"id_list": ",".join(batch), "max_results": len(batch)})
-            body = self._get(f"{self.api}?{query}", API_ENV)
-            found = parse_atom(body or b"<feed xmlns='http://www.w3.org/2005/Atom'/>", self.api)
-            for arxiv_id in batch:
-                entry = found.get(arxiv_id)
-                self.index[arxiv_id] = entry["version"] if entry else None
-                if entry:
-                    self._save(entry["version"], entry | {"full_text": None})
-            self._write_index()
+            self._ask(missing[start : start + BATCH])
         result = {}
         for arxiv_id in wanted:
             if self.index.get(arxiv_id):
                 result[arxiv_id] = self._load(self.index[arxiv_id])
-            else:
+            elif arxiv_id not in self.stats.dropped:
                 self.stats.not_found.append(arxiv_id)
         return result
 
+    def _ask(self, batch: list[str]) -> None:
+        """One ``id_list`` query; a 400 halves the batch until the malformed id is alone."""
+        query = urllib.parse.urlencode({"id_list": ",".join(batch), "max_results": len(batch)})
+        for attempt in range(RETRIES + 1):
+            try:
+                body = self._get(f"{self.api}?{query}", API_ENV)
+            except _BadRequest as error:
+                if len(batch) == 1:
+                    self.stats.dropped[batch[0]] = f"arXiv answered HTTP 400: {error}"
+                    return
+                self._ask(batch[: len(batch) // 2])
+                self._ask(batch[len(batch) // 2 :])
+                return
+            if body is None:
+                raise DataError(f"{self.api} answered 404; is {API_ENV} the arXiv API's query URL?")
+            found, errors = parse_atom(body, self.api)
+            if found or errors:
+                break
+            if attempt == RETRIES:  # empty every time: asked again on the next run
+                self.stats.unanswered.extend(batch)
+                return
+            self._wait(_retry_after(None, self.pace, attempt), "an empty feed")
+        missing = [i for i in batch if VERSION_SUFFIX.sub("", i) not in found]
+        if errors and missing:  # an "Error" entry: find the malformed id by halving
+            if len(missing) == 1:
+                self.stats.dropped[missing[0]] = f"arXiv error: {next(iter(errors.values()))}"
+            else:
+                self._ask(missing[: len(missing) // 2])
+                self._ask(missing[len(missing) // 2 :])
+            batch = [i for i in batch if i not in missing]
+        for arxiv_id in batch:
+            entry = found.get(VERSION_SUFFIX.sub("", arxiv_id))
+            self.index[arxiv_id] = entry["version"] if entry else None
+            if entry:
+                self._save(entry["version"], entry | {"full_text": None})
+        self._write_index()
+
     def full_text(self, version: str) -> str:
-        """The HTML rendering of ``version`` as text ("" when arXiv has none); cached."""
+        """The HTML rendering of ``version`` as text ("" when arXiv has none, cached; "" with
+        the reason in ``stats.text_errors`` for a page that is not a rendering, not cached)."""
         record = self._load(version)
         if record.get("full_text") is not None:
             self.stats.cached += 1
             return str(record["full_text"])
-        body = self._get(f"{self.html}/{version}", HTML_ENV)
-        text = html_to_text(body.decode("utf-8", "replace")) if body else ""
+        try:
+            body = self._get(f"{self.html}/{version}", HTML_ENV)
+        except _BadRequest as error:
+            self.stats.text_errors[version] = f"HTTP 400 ({error})"
+            return ""
+        page = body.decode("utf-8", "replace") if body else ""
+        failure = next((mark for mark in LATEXML_FAILURES if mark in page), None)
+        if body is not None and (failure or not any(m in page for m in LATEXML_MARKS)):
+            self.stats.text_errors[version] = (
+                f"LaTeXML failure page ({failure!r})"
+                if failure
+                else f"not a LaTeXML rendering (check {HTML_ENV})"
+            )
+            return ""
+        text = html_to_text(page) if body else ""
         self._save(version, record | {"full_text": text})
         return text

@@ -3,10 +3,15 @@
 A record (AAAR-1.0, one folder per ICLR 2023 submission) is ``{ID, track, input: {title,
 abstractText, sections: [{heading, text}]}, output: [[weakness str] per reviewer]}``: the
 VILA-parsed submission and each reviewer's weaknesses, kept in the reviewer's own words.
+
+A folder written by ``research-taste openreview build`` holds the same records under the
+folder its ``build_report.json`` names (``paper_weakness.folder``), text from the PDF and a
+``submission_date`` per record: each sample is dated by that day, not by a venue year.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -15,7 +20,11 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from research_taste_evals.aaar.dataset.eqinfer import AAAR_HF_REPO, AAAR_HF_REVISION
-from research_taste_evals.aaar.dataset.paper_folders import RECORD_FILE, load_paper_records
+from research_taste_evals.aaar.dataset.paper_folders import (
+    RECORD_FILE,
+    load_paper_records,
+    record_files,
+)
 from research_taste_evals.aaar.decoding import (
     WEAKNESS_MAX_TOKENS,
     decoding_provenance,
@@ -24,9 +33,11 @@ from research_taste_evals.aaar.decoding import (
 from research_taste_evals.aaar.embedding_models import ITF_IDF_MODEL, S_METRIC_MODEL, is_paper_model
 from research_taste_evals.aaar.recall import ITEM_DATES_KEY, dates_metadata, venue_year
 from research_taste_evals.core.data import (
+    DataError,
     HubFolder,
     ResolvedData,
 )
+from research_taste_evals.core.dates import ItemDate, parse_item_date
 from research_taste_evals.core.embeddings import Embedder
 from research_taste_evals.core.provenance import provenance
 from research_taste_evals.core.text import (
@@ -97,13 +108,40 @@ class WeaknessRecord(BaseModel):
         return output
 
 
+def built_folder(root: Path) -> str | None:
+    """The PaperWeakness folder an OpenReview-built ``root`` names in its build report."""
+    report = root / "build_report.json" if root.is_dir() else None
+    if report is None or not report.is_file():
+        return None
+    try:
+        folder = (json.loads(report.read_text(encoding="utf-8")).get("paper_weakness") or {}).get(
+            "folder"
+        )
+    except (ValueError, AttributeError):
+        return None
+    if folder is None:
+        raise DataError(
+            f"{report}: field 'paper_weakness': this OpenReview build wrote no PaperWeakness "
+            "records (built with --skip-pdfs, or no paper had a readable PDF and weaknesses)"
+        )
+    return str(folder)
+
+
 def load_weakness_records(
     data_path: str | Path | None,
 ) -> tuple[list[WeaknessRecord], ResolvedData]:
-    """Load and validate PaperWeakness records from ``data_path`` or the pinned HF dataset."""
+    """Load and validate PaperWeakness records from ``data_path`` or the pinned HF dataset
+    (an OpenReview-built folder: the records its build report names)."""
+    built = built_folder(Path(data_path).expanduser()) if data_path is not None else None
     return load_paper_records(
-        WEAKNESS_SOURCE, data_path, WEAKNESS_FOLDER, WeaknessRecord, lambda r: r.ID
+        WEAKNESS_SOURCE, data_path, built or WEAKNESS_FOLDER, WeaknessRecord, lambda r: r.ID
     )
+
+
+def record_date(record: WeaknessRecord) -> str:
+    """The record's date: its ``submission_date`` (OpenReview builds) or the venue year."""
+    submitted = (record.model_extra or {}).get("submission_date")
+    return str(submitted) if submitted else str(venue_year(WEAKNESS_FOLDER))
 
 
 def paper_text(paper: PaperInput) -> str:
@@ -135,7 +173,8 @@ def record_to_sample(record: WeaknessRecord) -> Sample:
 
     Reads ``ID``, ``input.title``, ``input.abstractText``, ``input.sections[].heading/text``
     and ``output`` (the reviewers' weakness lists, the reference of S-Precision/Recall).
-    ``item_dates`` holds the venue year of the source folder (``aaar/recall.py``).
+    ``item_dates`` holds the venue year of the source folder (``aaar/recall.py``), or the
+    submission day of an OpenReview-built record.
     Reviewers whose list is empty are kept here and skipped by the metric, as upstream does.
     """
     text = paper_text(record.input)
@@ -148,8 +187,8 @@ def record_to_sample(record: WeaknessRecord) -> Sample:
             "track": record.track,
             "reviewer_weaknesses": record.output,
             "paper_words": len(text.split()),
-            # The venue year: every paper of the source is an ICLR 2023 submission.
-            ITEM_DATES_KEY: [str(venue_year(WEAKNESS_FOLDER))],
+            # The venue year (every upstream paper is an ICLR 2023 submission) or the day.
+            ITEM_DATES_KEY: [record_date(record)],
         },
     )
 
@@ -199,4 +238,15 @@ def weakness_metadata(
         "word_counting": arguments["word_counting"],
         "papers": papers,
         "itf_idf_full_set": full_set,
-    } | dates_metadata([venue_year(WEAKNESS_FOLDER)])
+    } | dates_metadata(source_dates(resolved))
+
+
+def source_dates(resolved: ResolvedData) -> list[ItemDate]:
+    """The dates of the source's papers: the venue year, or an OpenReview build's days."""
+    folder = built_folder(resolved.path)
+    if folder is None:
+        return [venue_year(WEAKNESS_FOLDER)]
+    records = record_files(resolved.path, folder)
+    days = [json.loads(path.read_text(encoding="utf-8")).get("submission_date") for path in records]
+    dates = [parse_item_date(str(day)) if day else None for day in days]
+    return [date for date in dates if date is not None]
