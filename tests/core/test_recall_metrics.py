@@ -1,88 +1,144 @@
-"""Recall metric helpers: the headline on post-cutoff samples, and recognized_rate."""
+"""The core recall figures on hand-worked scores: twins, recognition counts, cutoff figures."""
 
 from __future__ import annotations
 
+import logging
 import math
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 from inspect_ai.scorer import SampleScore, Score
 
-from research_taste_evals.core.recall_metrics import (
-    post_cutoff_values,
-    recognition_values,
-    unrecognized_items,
-    unrecognized_values,
+from research_taste_evals.core.recall_control import (
+    RecallControl,
+    ShownItem,
+    declaration,
+    declarations,
 )
+from research_taste_evals.core.recall_metrics import (
+    item_records,
+    recall_summary,
+    recognition_values,
+)
+
+CONTROL = RecallControl(
+    task="toy", headline="accuracy", items=lambda m: [ShownItem(i, None) for i in m["items"]]
+)
+UNPROBED = RecallControl(task="toy_unprobed", headline="accuracy", items=CONTROL.items)
+
+
+def _accuracy(scores: list[SampleScore]) -> Mapping[str, float]:
+    values = [s.score.as_float() for s in scores]
+    mean = sum(values) / len(values)
+    return {"accuracy": mean, "accuracy_ci_low": mean - 0.1, "accuracy_ci_high": mean + 0.1}
 
 
 def _score(
-    correct: float, post: bool | None, recall: dict[str, object] | None = None
+    correct: float, items: dict[str, tuple[str | None, bool | None]], cutoff: str | None
 ) -> SampleScore:
-    metadata = {"post_cutoff": post, "recall": recall or {}}
+    recall: dict[str, Any] = {
+        item: {"date": date, "recognized": known, "identity_leak": False}
+        for item, (date, known) in items.items()
+    }
+    metadata = {"knowledge_cutoff": cutoff, "recall": recall}
     return SampleScore(score=Score(value=correct, metadata=metadata), sample_id=id(metadata))
 
 
-def _accuracy(scores: list[SampleScore]) -> dict[str, float]:
-    values = [s.score.as_float() for s in scores]
-    mean = sum(values) / len(values)
-    return {"accuracy": mean, "accuracy_ci_low": mean - 0.1, "other": 5.0}
+def test_twins_hand_worked_unprobed_family(caplog: pytest.LogCaptureFixture) -> None:
+    # Stated cutoff 2024-06-30, nothing probed: post-cutoff = clean = a, b (correct 1, 0).
+    scores = [
+        _score(1, {"a": ("2024-09", None)}, "2024-06-30"),
+        _score(0, {"b": ("2025", None)}, "2024-06-30"),
+        _score(0, {"c": ("2024-06", None)}, "2024-06-30"),  # the cutoff's own month: not after
+    ]
+    with caplog.at_level(logging.INFO):
+        values = recall_summary(UNPROBED, _accuracy)(scores)
+    assert values["accuracy_post_cutoff"] == 0.5 and values["post_cutoff_samples"] == 2
+    assert values["accuracy_clean"] == 0.5 and values["clean_items"] == 2
+    assert values["accuracy_clean_ci_low"] == pytest.approx(0.4)
+    assert values["clean_cutoff"] == 202406
+    for key in ("accuracy_unrecognized", "recognized_rate", "estimated_cutoff"):
+        assert math.isnan(values[key]), key
+    assert math.isnan(values["post_cutoff_recognized"])  # no probe: NaN, not 0
+    assert any("nothing was probed" in r.getMessage() for r in caplog.records)
 
 
-def test_post_cutoff_values_hand_worked() -> None:
-    # Post-cutoff: 1, 0, 1 -> 2/3; the pre-cutoff 0s and the undated sample are left out.
-    scores = [_score(1, True), _score(0, True), _score(1, True), _score(0, False), _score(0, None)]
-    values = post_cutoff_values(scores, "accuracy", _accuracy)
-    assert values == pytest.approx(
-        {
-            "accuracy_post_cutoff": 2 / 3,
-            "accuracy_post_cutoff_ci_low": 2 / 3 - 0.1,
-            "post_cutoff_samples": 3.0,
-        }
-    )
-    # A known cutoff with no post-cutoff sample: NaN statistic, count 0.
-    none_after = post_cutoff_values([_score(1, False)], "accuracy", _accuracy)
-    assert math.isnan(none_after["accuracy_post_cutoff"]) and none_after["post_cutoff_samples"] == 0
-    # No cutoff known: both NaN.
-    unknown = post_cutoff_values([_score(1, None)], "accuracy", lambda s: 1.0)
-    assert math.isnan(unknown["accuracy_post_cutoff"]) and math.isnan(
-        unknown["post_cutoff_samples"]
-    )
+def test_no_cutoff_and_no_dates_are_nan_with_reasons(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.INFO):
+        none_stated = recall_summary(UNPROBED, _accuracy)([_score(1, {"a": ("2025", None)}, None)])
+        undated = recall_summary(UNPROBED, _accuracy)([_score(1, {"a": (None, None)}, "2024-01")])
+    for values in (none_stated, undated):
+        assert math.isnan(values["accuracy_clean"]) and math.isnan(values["clean_items"])
+        assert math.isnan(values["accuracy_post_cutoff"])
+    messages = " | ".join(r.getMessage() for r in caplog.records)
+    assert "no cutoff: none stated" in messages and "the items carry no dates" in messages
+
+
+def test_too_few_items_is_nan_and_count_zero() -> None:
+    scores = [_score(1, {"a": ("2023-01", False)}, "2024-06-30")]
+    values = recall_summary(CONTROL, _accuracy)(scores)
+    assert math.isnan(values["accuracy_clean"]) and values["clean_items"] == 0
 
 
 def test_recognition_values_over_distinct_unleaked_items() -> None:
-    seen = {"recognized": True, "identity_leak": False}
-    unseen = {"recognized": False, "identity_leak": False}
-    leaked = {"recognized": None, "identity_leak": True}
-    failed = {"recognized": None, "identity_leak": False}
     scores = [
-        _score(1, None, {"a": seen, "b": unseen}),
-        _score(1, None, {"a": seen, "c": unseen}),  # "a" again: counted once
-        _score(1, None, {"d": leaked, "e": failed}),
+        _score(1, {"a": ("2024", True), "b": ("2024", False)}, None),
+        _score(1, {"a": ("2024", True), "c": ("2024", False)}, None),  # "a" again: once
     ]
-    assert recognition_values(scores) == {
+    leaked = SampleScore(
+        score=Score(
+            value=1,
+            metadata={"recall": {"d": {"date": None, "recognized": None, "identity_leak": True}}},
+        )
+    )
+    values = recognition_values(item_records([*scores, leaked]))
+    assert values == {
         "recognized_rate": pytest.approx(1 / 3),
         "recognized_items": 1.0,
         "probed_items": 3.0,
         "leaked_items": 1.0,
     }
-    assert unrecognized_items(scores) == {"b", "c"}
-    all_leak = recognition_values([_score(1, None, {"d": leaked})])
-    assert math.isnan(all_leak["recognized_rate"]) and all_leak["leaked_items"] == 1
-    assert math.isnan(recognition_values([_score(1, None)])["recognized_rate"])  # probe off
-    assert unrecognized_items([_score(1, None)]) is None
+    off = recognition_values(item_records([_score(1, {"a": ("2024", None)}, None)]))
+    assert math.isnan(off["recognized_rate"]) and math.isnan(off["probed_items"])
 
 
-def test_unrecognized_values_hand_worked() -> None:
-    seen = {"recognized": True, "identity_leak": False}
-    unseen = {"recognized": False, "identity_leak": False}
-    leaked = {"recognized": None, "identity_leak": True}
+def test_every_item_recognised_no_clean_items_one_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # Stated 2024-06-30; the model names all four, two of them after it.
+    items = {"a": "2024-01", "b": "2024-05", "c": "2024-09", "d": "2025-02"}
     scores = [
-        _score(1, None, {"a": unseen, "b": unseen}),  # kept
-        _score(0, None, {"a": unseen, "c": seen}),  # one recognised: out
-        _score(0, None, {"d": leaked, "b": unseen}),  # a leak is not "unrecognised": out
-        _score(0, None, {"b": unseen, "e": unseen}),  # kept
+        _score(1, {x: (items[x], True), y: (items[y], True)}, "2024-06-30")
+        for x, y in (("a", "b"), ("c", "d"), ("a", "d"))
     ]
-    values = unrecognized_values(scores, "accuracy", lambda s: _accuracy(s)["accuracy"])
-    assert values == {"accuracy_unrecognized": 0.5, "unrecognized_samples": 2.0}
-    off = unrecognized_values([_score(1, None)], "accuracy", lambda s: 1.0)
-    assert math.isnan(off["accuracy_unrecognized"]) and math.isnan(off["unrecognized_samples"])
+    summary = recall_summary(CONTROL, _accuracy)
+    with caplog.at_level(logging.INFO):
+        values = summary(scores)
+        summary(scores)  # a metric may be recomputed: still one warning
+    assert math.isnan(values["estimated_cutoff"]) and values["estimated_cutoff_items"] == 4
+    assert values["post_cutoff_recognized"] == 2 and values["clean_cutoff"] == 202502
+    assert values["clean_items"] == 0 and math.isnan(values["accuracy_clean"])
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "contradicted" in warnings[0] and "recognised 2 of" in warnings[0]
+    infos = [r.getMessage() for r in caplog.records]
+    assert any("recognises every item, through 2025-02" in m for m in infos)
+
+
+def test_declaration_lookup() -> None:
+    tasty = declaration("tastybench")
+    assert (tasty.headline, tasty.probes, tasty.post_cutoff_count) == (
+        "bt_spearman",
+        True,
+        "post_cutoff_papers",
+    )
+    assert not declaration("eqinfer").dated and declaration("eqinfer").undated_reason
+    with pytest.raises(KeyError, match="no task named 'nope'"):
+        declaration("nope")
+    # Every registered task declares once, with the roles the sweep checks today.
+    from research_taste.cli.sweep_checks import TASK_ROLES
+    from research_taste_evals._registry import TASKS
+
+    declared = declarations()
+    assert set(declared) == {getattr(t, "__name__", "") for t in TASKS} == set(TASK_ROLES)
+    assert {name: tuple(r.role for r in d.roles) for name, d in declared.items()} == TASK_ROLES

@@ -18,6 +18,7 @@ from mock_models import scripted_model
 
 from research_taste_evals.core.cutoff import KnowledgeCutoff, cutoff_fields
 from research_taste_evals.core.data import DataError
+from research_taste_evals.core.recall_metrics import recall_summary as core_summary
 from research_taste_evals.core.recognition import is_probe_prompt
 from research_taste_evals.ideapairs.ideapairs import idea_pairs
 from research_taste_evals.ideapairs.pairs_schema import (
@@ -26,7 +27,12 @@ from research_taste_evals.ideapairs.pairs_schema import (
     PairRecord,
     write_pairs,
 )
-from research_taste_evals.ideapairs.recall import method_names, pair_dates, recall_summary
+from research_taste_evals.ideapairs.recall import (
+    IDEA_PAIRS,
+    accuracy_statistic,
+    method_names,
+    pair_ideas,
+)
 
 CUTOFF = dt.date(2024, 6, 30)
 FAST = {"display": "none", "log_realtime": False, "max_samples": 200, "max_connections": 200}
@@ -106,28 +112,93 @@ RULE = [
 ]
 
 
-def _score(dates: tuple[str, str], correct: float, cutoff: dt.date | None) -> SampleScore:
-    metadata = {"ideas": {"a": {"date": dates[0]}, "b": {"date": dates[1]}}}
+def recall_summary(scores: list[SampleScore]) -> dict[str, float]:
+    return core_summary(IDEA_PAIRS, accuracy_statistic)(scores)
+
+
+def _score(
+    dates: tuple[str, str],
+    correct: float,
+    cutoff: dt.date | None,
+    recognized: tuple[bool | None, bool | None] = (None, None),
+    ids: tuple[str, str] = ("a", "b"),
+) -> SampleScore:
+    metadata = {"ideas": {ids[0]: {"date": dates[0]}, ids[1]: {"date": dates[1]}}}
     known = KnowledgeCutoff("m", cutoff, "task_arg" if cutoff else "none")
-    fields = cutoff_fields(known, pair_dates(metadata)) | {"recall": {}}
+    shown = pair_ideas(metadata)
+    recall = {
+        item.item_id: {"date": str(item.date), "recognized": found, "identity_leak": False}
+        for item, found in zip(shown, recognized, strict=True)
+    }
+    fields = cutoff_fields(known, [item.date for item in shown]) | {"recall": recall}
     value = {"correct": correct, "consistent": 1.0, "unparsed": 0.0, "reasked": 0.0}
     value |= {"original_correct": correct, "swapped_correct": correct}
     return SampleScore(score=Score(value=value, metadata=fields), sample_metadata=metadata)
 
 
 def test_both_papers_rule_hand_worked() -> None:
-    scores = [_score(dates, correct, CUTOFF) for dates, _, correct in RULE]
+    scores = [
+        _score(dates, correct, CUTOFF, ids=(f"a{i}", f"b{i}"))
+        for i, (dates, _, correct) in enumerate(RULE)
+    ]
     flags = [(s.score.metadata or {})["post_cutoff"] for s in scores]
     assert flags == [expected for _, expected, _ in RULE]
     values = recall_summary(scores)
     # Two post-cutoff pairs, one right: 1/2 (the raw accuracy is 4/5).
     assert values["post_cutoff_pairs"] == 2
     assert values["accuracy_post_cutoff"] == pytest.approx(0.5)
-    assert values["accuracy_post_cutoff/ci_low"] <= 0.5 <= values["accuracy_post_cutoff/ci_high"]
+    assert values["accuracy_post_cutoff_ci_low"] <= 0.5 <= values["accuracy_post_cutoff_ci_high"]
     # The probe did not run: the recognition figures are NaN, not 0.
     assert math.isnan(values["recognized_rate"]) and math.isnan(values["unrecognized_pairs"])
-    unknown = recall_summary([_score(dates, c, None) for dates, _, c in RULE])
+    unknown = recall_summary(
+        [_score(d, c, None, ids=(f"a{i}", f"b{i}")) for i, (d, _, c) in enumerate(RULE)]
+    )
     assert math.isnan(unknown["accuracy_post_cutoff"]) and math.isnan(unknown["post_cutoff_pairs"])
+
+
+# --- hand-worked: the both-clean rule ---------------------------------------------------------
+# Stated cutoff 2024-06-30. Probe: i1 2024-01, i2 2024-05, i3 2024-08 recognised; i4 2024-10,
+# i5 2025-01, i6 2025-03 and i7 (dated only 2025) not. Step fit over the six month-dated ideas:
+# m = 2024-08 and 2024-09 get all six right; ties go to the latest: estimated 2024-09 (i7 is
+# left out of the fit). Clean cutoff = later of 2024-06-30 and the end of 2024-09 = 2024-09-30.
+# Clean ideas (after it, not recognised): i4, i5, i6, i7. post_cutoff_recognized: i3 (1).
+CLEAN_RULE = [
+    (("i4", "i5"), ("2024-10", "2025-01"), (False, False), 1.0),  # both clean
+    (("i5", "i6"), ("2025-01", "2025-03"), (False, False), 0.0),  # both clean
+    (("i6", "i7"), ("2025-03", "2025"), (False, False), 1.0),  # both clean
+    (("i3", "i4"), ("2024-08", "2024-10"), (True, False), 1.0),  # post-cutoff, i3 recognised
+    (("i1", "i5"), ("2024-01", "2025-01"), (True, False), 1.0),  # i1 before the cutoff
+    (("i2", "i3"), ("2024-05", "2024-08"), (True, True), 0.0),
+]
+
+
+def test_both_clean_rule_hand_worked(caplog: pytest.LogCaptureFixture) -> None:
+    scores = [
+        _score(dates, correct, CUTOFF, recognized, ids)
+        for ids, dates, recognized, correct in CLEAN_RULE
+    ]
+    summary = core_summary(IDEA_PAIRS, accuracy_statistic)
+    with caplog.at_level(logging.INFO, logger="research_taste_evals.core.recall_metrics"):
+        values = summary(scores)
+        assert summary(scores) == pytest.approx(values, nan_ok=True)  # recomputed: same, one log
+    assert values["estimated_cutoff"] == 202409
+    assert values["estimated_cutoff_agreement"] == 1.0 and values["estimated_cutoff_items"] == 6
+    assert values["clean_cutoff"] == 202409 and values["post_cutoff_recognized"] == 1
+    assert values["clean_items"] == 3 and values["accuracy_clean"] == pytest.approx(2 / 3)
+    assert values["accuracy_clean_ci_low"] <= 2 / 3 <= values["accuracy_clean_ci_high"]
+    assert values["post_cutoff_pairs"] == 4 and values["accuracy_post_cutoff"] == 0.75
+    assert values["unrecognized_pairs"] == 3
+    assert values["recognized_rate"] == pytest.approx(3 / 7)
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert warnings == [
+        "idea_pairs: the stated knowledge cutoff 2024-06-30 is contradicted: the model "
+        "recognised 1 of the 5 items published after it scored so far (its answers show recall "
+        "through 2024-09; post_cutoff_recognized counts the run's)"
+    ]
+    used = [
+        r.getMessage() for r in caplog.records if "clean items are dated after" in r.getMessage()
+    ]
+    assert len(used) == 1 and "2024-09-30" in used[0]
 
 
 def test_method_names_drop_the_citation() -> None:

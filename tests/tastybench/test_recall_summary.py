@@ -10,9 +10,15 @@ from inspect_ai.scorer import SampleScore, Score
 
 from research_taste_evals.core.cutoff import KnowledgeCutoff, cutoff_fields
 from research_taste_evals.core.dates import ItemDate
-from research_taste_evals.tastybench.recall import recall_summary
+from research_taste_evals.core.recall_metrics import recall_summary as core_summary
+from research_taste_evals.tastybench.recall import TASTYBENCH, bt_statistic
 
 CUTOFF = dt.date(2024, 6, 30)
+
+
+def recall_summary(scores: list[SampleScore], resamples: int, seed: int) -> dict[str, float]:
+    return core_summary(TASTYBENCH, bt_statistic(resamples, seed))(scores)
+
 
 # --- hand-worked: 6 papers, 3 after the cutoff ------------------------------------------
 # Dates: A, B, C in 2025 (post-cutoff); D, E, F in 2023. Velocity: A 1, B 2, C 3, D 6, E 5, F 4.
@@ -30,7 +36,10 @@ VELOCITY = {"A": 1.0, "B": 2.0, "C": 3.0, "D": 6.0, "E": 5.0, "F": 4.0}
 def _score(seq: int, first: str, second: str, first_won: float, known: set[str]) -> SampleScore:
     cutoff = KnowledgeCutoff("m", CUTOFF, "task_arg")
     dates = [ItemDate(*map(int, DATES[p].split("-"))) for p in (first, second)]
-    recall = {p: {"recognized": p in known, "identity_leak": False} for p in (first, second)}
+    recall = {
+        p: {"date": DATES[p], "recognized": p in known, "identity_leak": False}
+        for p in (first, second)
+    }
     metadata = cutoff_fields(cutoff, dates) | {"recall": recall}
     value = {"first_won": first_won, "unclear": 0.0, "agree": math.nan}
     return SampleScore(
@@ -80,7 +89,9 @@ def test_post_cutoff_bradley_terry_on_six_papers() -> None:
 def test_unknown_cutoff_gives_nan_twins() -> None:
     score = _score(0, "A", "B", 1.0, set())
     assert score.score.metadata is not None
-    score.score.metadata["post_cutoff"] = None
+    score.score.metadata["knowledge_cutoff"] = None
+    for item in score.score.metadata["recall"].values():
+        item["recognized"] = None
     summary = recall_summary([score], resamples=10, seed=0)
     assert math.isnan(summary["bt_spearman_post_cutoff"])
     assert math.isnan(summary["post_cutoff_papers"])

@@ -212,7 +212,7 @@ def test_metadata_records_the_variant(demo_dir: Path) -> None:
     assert block["prompt_variant"] == "goodhart"
     assert block["paper_faithful"] == {"velocity": False, "choice_method": False, "schedule": True}
     assert task.metadata["headline_metric"] == "bt_spearman"
-    assert task.version == "3-A"
+    assert task.version == "4-A"
     assert task.metadata["recall_probe"] is True and task.metadata["knowledge_cutoff_arg"] is None
 
 

@@ -12,6 +12,7 @@ from research_taste_evals.aaar.dataset.eqinfer import (
     DEFAULT_CONTEXT_WORDS,
     UPSTREAM_CHOICE_RETRIES,
     UPSTREAM_PARSE_RETRIES,
+    EqInferSettings,
     Variant,
     eqinfer_dataset,
     eqinfer_metadata,
@@ -24,9 +25,15 @@ from research_taste_evals.aaar.scorer.eqinfer import eqinfer_binary_scorer, eqin
 from research_taste_evals.aaar.solvers import eqinfer_solver
 from research_taste_evals.core.dates import undated_source
 from research_taste_evals.core.provenance import task_version
+from research_taste_evals.core.recall_control import RecallControl, declare
 from research_taste_evals.core.task_args import checked_arguments
 
-__all__ = ["UPSTREAM_CHOICE_RETRIES", "UPSTREAM_PARSE_RETRIES", "eqinfer"]
+__all__ = ["EQINFER", "UPSTREAM_CHOICE_RETRIES", "UPSTREAM_PARSE_RETRIES", "eqinfer"]
+
+# Recall control (core/recall_control.py): the items carry no dates, so no twins.
+EQINFER = declare(
+    RecallControl(task="eqinfer", headline="decision_f1", undated_reason=EQINFER_UNDATED)
+)
 
 
 @task
@@ -52,7 +59,14 @@ def eqinfer(
     ``faithful_reader``: ``api`` or ``vllm``, which release script's reading fills
     ``faithful_*`` (same answers). Decoding defaults to upstream's (``aaar/decoding.py``).
     """
-    arguments = dict(locals())
+    settings = EqInferSettings(
+        variant=variant,
+        context_words=context_words,
+        parse_retries=parse_retries,
+        choice_retries=choice_retries,
+        shuffle_options=shuffle_options,
+        faithful_reader=faithful_reader,
+    )
     records, resolved = load_eqinfer_records(data_path)
     binary = variant == "binary"
     return Task(
@@ -61,6 +75,6 @@ def eqinfer(
         scorer=eqinfer_binary_scorer(faithful_reader) if binary else eqinfer_choice_scorer(),
         config=upstream_decoding(EQINFER_MAX_TOKENS),
         version=task_version(__file__, "eqinfer"),
-        metadata=eqinfer_metadata(arguments, len(records), resolved)
+        metadata=eqinfer_metadata(settings, len(records), resolved)
         | undated_source("eqinfer", EQINFER_UNDATED),
     )

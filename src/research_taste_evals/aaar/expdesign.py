@@ -13,12 +13,14 @@ from inspect_ai import Task, task
 
 from research_taste_evals.aaar.dataset.expdesign import (
     DEFAULT_CONTEXT_WORDS,
+    ExpDesignSettings,
     expdesign_dataset,
     expdesign_metadata,
     load_expdesign_records,
 )
 from research_taste_evals.aaar.decoding import EXPDESIGN_MAX_TOKENS, upstream_decoding
 from research_taste_evals.aaar.embedding_models import S_METRIC_MODEL, aaar_embedder
+from research_taste_evals.aaar.recall import shown_paper
 from research_taste_evals.aaar.scorer.expdesign import (
     DEFAULT_JUDGE_MODEL,
     JUDGE_DECODING,
@@ -28,6 +30,7 @@ from research_taste_evals.aaar.scorer.expdesign import (
 )
 from research_taste_evals.aaar.solvers import ExplainMode, expdesign_solver
 from research_taste_evals.core.provenance import task_version
+from research_taste_evals.core.recall_control import RecallControl, declare, recall_solvers
 from research_taste_evals.core.roles import check_roles_at_build, roles_ready
 from research_taste_evals.core.task_args import checked_arguments
 from research_taste_evals.core.text import WordCounting, load_word_counting
@@ -35,6 +38,17 @@ from research_taste_evals.core.text import WordCounting, load_word_counting
 # The release code re-asks a whole-list explanation up to 3 times when its length differs from
 # the experiment list's, then records an empty list (scored 0).
 UPSTREAM_EXPLANATION_RETRIES = 3
+# Recall control (core/recall_control.py): one dated paper per sample (its arXiv id's month),
+# no probe (the texts are whole papers), so clean = after the stated cutoff.
+EXPDESIGN = declare(
+    RecallControl(
+        task="expdesign",
+        headline="en_f1",
+        items=shown_paper,
+        roles=(judge_spec(None),),
+        demo_arg="data_path",
+    )
+)
 
 
 @task
@@ -55,7 +69,14 @@ def expdesign(
 ) -> Task:
     """AAAR-1.0 ExpDesign: propose a paper's experiments and explain the authors' ones
     (judge: ``judge_model`` > the ``grader`` role > GPT-4o, the paper's)."""
-    arguments = dict(locals())
+    settings = ExpDesignSettings(
+        context_words=context_words,
+        word_counting=word_counting,
+        explain_mode=explain_mode,
+        explanation_retries=explanation_retries,
+        judge_model=judge_model,
+        judge_prompt=judge_prompt,
+    )
     load_word_counting(word_counting)
     # Fail early, in order: data, judge (built by name: inspect eval), embedder (shared).
     records, resolved = load_expdesign_records(data_path)
@@ -67,12 +88,13 @@ def expdesign(
         # The judge is resolved first: a missing key stops before the evaluated model's call.
         solver=[
             roles_ready(judge_spec(judge_model)),
-            expdesign_solver(explain_mode, explanation_retries, knowledge_cutoff),
+            *recall_solvers(EXPDESIGN, knowledge_cutoff, probe=False),
+            expdesign_solver(explain_mode, explanation_retries),
         ],
         scorer=expdesign_scorer(judge_model, *embedding, judge_prompt, judge_cache),
         config=upstream_decoding(EXPDESIGN_MAX_TOKENS),
         version=task_version(__file__, "expdesign"),
         metadata=expdesign_metadata(
-            arguments, records, resolved, embedder, JUDGE_DECODING, DEFAULT_JUDGE_MODEL
+            settings, records, resolved, embedder, JUDGE_DECODING, DEFAULT_JUDGE_MODEL
         ),
     )

@@ -14,6 +14,7 @@ from inspect_ai import Epochs, Task, task
 from research_taste_evals.aaar.dataset.paper_weakness import (
     DEFAULT_WINDOW_WORDS,
     Split,
+    WeaknessSettings,
     load_weakness_records,
     weakness_dataset,
     weakness_metadata,
@@ -21,12 +22,19 @@ from research_taste_evals.aaar.dataset.paper_weakness import (
 from research_taste_evals.aaar.decoding import WEAKNESS_MAX_TOKENS, upstream_decoding
 from research_taste_evals.aaar.embedding_models import ITF_IDF_MODEL, S_METRIC_MODEL, aaar_embedder
 from research_taste_evals.aaar.metrics import FULL_WEAKNESS_PAPERS, mean_keeping_epoch_lists
+from research_taste_evals.aaar.recall import shown_paper
 from research_taste_evals.aaar.scorer.paper_weakness import weakness_scorer
 from research_taste_evals.aaar.solvers import weakness_solver
-from research_taste_evals.core.cutoff import CutoffReader, parse_cutoff_arg, record_cutoff
 from research_taste_evals.core.provenance import task_version
+from research_taste_evals.core.recall_control import RecallControl, declare, recall_solvers
 from research_taste_evals.core.task_args import checked_arguments
 from research_taste_evals.core.text import WordCounting, load_word_counting
+
+# Recall control (core/recall_control.py): one paper per sample, dated by the venue year; no
+# probe (the texts are whole papers), so clean = after the stated cutoff.
+PAPER_WEAKNESS = declare(
+    RecallControl(task="paper_weakness", headline="s_f1", items=shown_paper, demo_arg="data_path")
+)
 
 
 @task
@@ -44,8 +52,8 @@ def paper_weakness(
     knowledge_cutoff: str | None = None,
 ) -> Task:
     """AAAR-1.0 PaperWeakness: list a submission's weaknesses; compared with its reviewers'."""
-    arguments = dict(locals())
-    cutoff = parse_cutoff_arg(knowledge_cutoff, "paper_weakness")
+    settings = WeaknessSettings(split=split, window_words=window_words, word_counting=word_counting)
+    cutoff_steps = recall_solvers(PAPER_WEAKNESS, knowledge_cutoff, probe=False)
     load_word_counting(word_counting)
     # Data first: bad data then fails before the embedders open their cache files.
     records, resolved = load_weakness_records(data_path)
@@ -56,7 +64,7 @@ def paper_weakness(
     return Task(
         dataset=weakness_dataset(records),
         solver=[
-            record_cutoff(CutoffReader("paper_weakness", cutoff)),
+            *cutoff_steps,
             weakness_solver(split, window_words, word_counting),
         ],
         scorer=weakness_scorer(*models, embedding_device),
@@ -65,6 +73,6 @@ def paper_weakness(
         config=upstream_decoding(WEAKNESS_MAX_TOKENS),
         version=task_version(__file__, "paper_weakness"),
         metadata=weakness_metadata(
-            arguments, len(records), FULL_WEAKNESS_PAPERS, resolved, (s_embedder, itf_embedder)
+            settings, len(records), FULL_WEAKNESS_PAPERS, resolved, (s_embedder, itf_embedder)
         ),
     )

@@ -1,9 +1,9 @@
-"""AAAR-1.0's recall control: each headline also on the papers published after the model's cutoff.
+"""AAAR-1.0's recall control: dates of the dated tasks' papers, and their twins' statistic.
 
 A model that read a paper (or its reviews) before its knowledge cutoff can answer from memory.
-Each dated task carries its papers' dates and reports its headline (the first metric of its
-``eval.yaml`` entry) on the post-cutoff papers only, from the same answers
-(``<headline>_post_cutoff``, ``post_cutoff_samples``; ``core/recall_metrics.py``):
+The mechanism is ``core/recall_control.py``; the tasks declare themselves in their task files
+(``EXPDESIGN``, ``PAPER_WEAKNESS``, ``EQINFER``). Each sample shows one paper
+(:func:`shown_paper`), dated as follows:
 
 - ExpDesign: the paper's arXiv id (``2104.08821``: April 2021, its first version's month) is
   its folder name and record ``id``. A source whose every id is an arXiv id is dated; one
@@ -14,24 +14,26 @@ Each dated task carries its papers' dates and reports its headline (the first me
   public on OpenReview from late 2022: the venue year is the source's only date;
 - EqInfer (equations without their paper) and ReviewCritique carry no dates: no twins.
 
-No recognition probe here (the texts are whole papers, not short descriptions).
+No recognition probe here (the texts are whole papers): :func:`recall_twins` logs
+``<headline>_clean`` = ``<headline>_post_cutoff`` against the stated cutoff (the log says
+nothing was probed), each the headline's mean with a seeded bootstrap CI (:func:`mean_with_ci`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
-from inspect_ai.solver import TaskState
 
-from research_taste_evals.core.cutoff import cutoff_fields, state_cutoff
 from research_taste_evals.core.data import DataError
 from research_taste_evals.core.dates import ItemDate, date_range, parse_item_date
-from research_taste_evals.core.metrics import key_mean
-from research_taste_evals.core.recall_metrics import post_cutoff_values
+from research_taste_evals.core.metrics import finite_values, nan_on_error
+from research_taste_evals.core.recall_control import ShownItem, declaration
+from research_taste_evals.core.recall_metrics import Statistic, recall_keys, recall_summary
+from research_taste_evals.core.stats import NAN, bootstrap_ci
 
 ITEM_DATES_KEY = "item_dates"  # sample metadata: the dates (as written) of what it shows
 _ARXIV_ID = re.compile(r"^(?:arxiv:)?\d{4}\.\d{4,5}(?:v\d+)?$", re.IGNORECASE)
@@ -76,27 +78,43 @@ def dates_metadata(dates: Sequence[ItemDate]) -> dict[str, str]:
     return {ITEM_DATES_KEY: f"{span[0]} to {span[1]}" if span else "none"}
 
 
-def sample_dates(state: TaskState) -> list[ItemDate | None]:
-    """The dates the sample's metadata carries (empty for an undated source)."""
-    return [parse_item_date(value) for value in state.metadata.get(ITEM_DATES_KEY) or []]
+def shown_paper(metadata: Mapping[str, Any]) -> list[ShownItem]:
+    """The one paper a sample shows, with its date (None for an undated source)."""
+    dates = [parse_item_date(value) for value in metadata.get(ITEM_DATES_KEY) or []]
+    return [ShownItem(str(metadata.get("paper_id", "")), dates[0] if dates else None)]
 
 
-def recall_fields(state: TaskState) -> dict[str, Any]:
-    """``Score.metadata`` fields: the run's cutoff, its source, and ``post_cutoff``.
+def mean_with_ci(headline: str) -> Statistic:
+    """The headline's mean over the samples (as the task's own metric) with a seeded
+    bootstrap CI over papers (``n``: the samples with a value)."""
 
-    An undated sample has ``post_cutoff`` None (never counted as post-cutoff).
-    """
-    return cutoff_fields(state_cutoff(state), sample_dates(state))
+    def statistic(scores: list[SampleScore]) -> dict[str, float]:
+        values = finite_values(scores, headline)
+        if not values:
+            return {headline: NAN, "n": 0.0}
+        low, high = bootstrap_ci(values, lambda picks: sum(picks) / len(picks))  # type: ignore[arg-type]
+        mean = sum(values) / len(values)
+        return {headline: mean, f"{headline}_ci_low": low, f"{headline}_ci_high": high} | {
+            "n": float(len(values))
+        }
+
+    return statistic
 
 
 @metric
-def post_cutoff_twin(headline: str) -> Metric:
-    """``<headline>_post_cutoff`` (the headline's mean over post-cutoff papers) and their count.
+def recall_twins(task: str) -> Metric:
+    """The declared task's headline on clean and post-cutoff papers, and their counts.
 
-    Both NaN when no cutoff is known or the source is undated.
+    No probe here: the unrecognised twin is NaN and clean = after the stated cutoff.
     """
+    built: list[Callable[[list[SampleScore]], dict[str, float]]] = []
 
     def compute(scores: list[SampleScore]) -> Value:
-        return post_cutoff_values(scores, headline, key_mean(headline))  # type: ignore[arg-type]
+        # Looked up when first computed: the task module declaring it is imported by then.
+        control = declaration(task)
+        if not built:
+            built.append(recall_summary(control, mean_with_ci(control.headline)))
+        keys = recall_keys(control)
+        return nan_on_error(f"{task} metric recall_twins", keys, lambda: built[0](scores))
 
     return compute

@@ -47,7 +47,6 @@ from research_taste_evals.aaar.prompts import (
     WEAKNESS_SYSTEM,
 )
 from research_taste_evals.core.answers import generate_until_parsed
-from research_taste_evals.core.cutoff import CutoffReader, parse_cutoff_arg, record_cutoff
 from research_taste_evals.core.text import WordCounting, content_id, fill_template
 from research_taste_evals.core.transient import generate_retrying, generate_step
 
@@ -123,23 +122,16 @@ async def explain_whole_list(
 
 
 @solver
-def expdesign_solver(
-    explain_mode: ExplainMode, explanation_retries: int, knowledge_cutoff: object = None
-) -> Solver:
+def expdesign_solver(explain_mode: ExplainMode, explanation_retries: int) -> Solver:
     """Design experiments from the context and explain the oracle experiments, concurrently.
 
     The two steps are independent (explanations are asked for the authors' experiments, as in
     the paper's main table), so every call of a sample runs at once. The experiment-design
-    conversation becomes the sample's messages and output; all lists go to the store. First,
-    the evaluated model's knowledge cutoff is recorded (``-T knowledge_cutoff`` overrides
-    Inspect's model info; a bad date is a ``ConfigError`` here, when the task is built).
+    conversation becomes the sample's messages and output; all lists go to the store. (The
+    task records the model's cutoff before this step: ``core/recall_control.py``.)
     """
-    cutoff = record_cutoff(
-        CutoffReader("expdesign", parse_cutoff_arg(knowledge_cutoff, "expdesign"))
-    )
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        state = await cutoff(state, generate)
         model = get_model()
         context = state.input_text
         oracle: list[str] = state.metadata["experiments"]

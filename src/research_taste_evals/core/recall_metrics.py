@@ -1,155 +1,311 @@
-"""Recall twins of a family's headline: on post-cutoff samples, and the recognition rate.
+"""A run's recall figures, built from a task's declaration and its family's own statistic.
 
-What a scorer stores (``Score.metadata``; Inspect's epoch reduction keeps the first epoch's
-metadata, and these fields are the same in every epoch):
+:func:`recall_summary` (``core/recall_control.py`` declares, this module measures) turns a
+:class:`~research_taste_evals.core.recall_control.RecallControl` and the family's statistic
+(``list[SampleScore] -> {H, H_ci_low, H_ci_high[, n, <subset_counts>]}``, the headline H as
+the family computes it; ``n`` is the twin's count, by default the number of samples) into one
+function over the run's scores returning, from the same answers as the headline:
 
-- :func:`recall_score_metadata` = ``core.cutoff.cutoff_fields`` (``knowledge_cutoff``,
-  ``cutoff_source``, ``cutoff_entry``, ``post_cutoff``) + ``recall``: per item shown,
-  ``{"recognized": bool | None, "identity_leak": bool}`` (the model's words stay in the
-  sample's metadata, ``recall_probe``).
+- three twins of H, each on the samples whose EVERY item is in the subset:
+  ``H_post_cutoff`` (published after the stated cutoff), ``H_unrecognized`` (probed, not
+  recognised) and ``H_clean`` (after the run's clean cutoff, and, when probed, not recognised;
+  an item whose text names it is never probed, so never clean), with CIs and counts
+  (``<post_cutoff_count>``, ``<unrecognized_count>``, ``clean_items``);
+- ``recognized_rate``, ``recognized_items``, ``probed_items``, ``leaked_items``;
+- ``estimated_cutoff`` (YYYYMM), ``estimated_cutoff_agreement``, ``estimated_cutoff_items``
+  (``core/cutoff_estimate.py``), ``post_cutoff_recognized`` (items after the stated cutoff
+  the model recognised) and ``clean_cutoff`` (YYYYMM of the cutoff the clean twin used: the
+  later of the stated and the estimated one).
 
-What a family's ``@metric`` returns from them:
-
-- :func:`post_cutoff_values`: ``<headline>_post_cutoff`` (and its ``_ci_low``/``_ci_high``
-  when the family's statistic gives them) computed by the family's own statistic on the
-  post-cutoff samples only, and ``post_cutoff_samples``; both NaN when the cutoff is unknown,
-  the statistic NaN (and the count 0) when no sample is post-cutoff;
-- :func:`recognition_values`: ``recognized_rate`` over the distinct items probed without an
-  identity leak, with ``recognized_items``, ``probed_items`` and ``leaked_items``; NaN when
-  the probe was off, or every item leaks (the count says why);
-- :func:`unrecognized_values`: ``<headline>_unrecognized`` on the samples whose every item
-  was probed and not recognised, and ``unrecognized_samples``; both NaN when the probe was off.
-
-These are plain functions, called inside a family's metric, so each family keeps one metric
-per concern and its own CI method.
+Undefined is NaN with its reason logged once (no cutoff, no dates, nothing probed, too few
+items), never 0. When the model recognises items after the stated cutoff, one warning line
+per run says the stated cutoff is contradicted and by how many items.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import logging
+import math
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from inspect_ai.scorer import SampleScore
-from inspect_ai.solver import TaskState
 
-from research_taste_evals.core.cutoff import cutoff_fields, state_cutoff
-from research_taste_evals.core.dates import ItemDate
-from research_taste_evals.core.recognition import state_recognitions
+from research_taste_evals.core.cutoff_estimate import (
+    CutoffEstimate,
+    estimate_cutoff,
+    month_end,
+    month_number,
+    month_text,
+)
+from research_taste_evals.core.dates import ItemDate, is_post_cutoff, parse_item_date
+from research_taste_evals.core.recall_control import RECALL_FIELD, RecallControl
 from research_taste_evals.core.stats import NAN
 
-SubsetStatistic = Callable[[list[SampleScore]], Mapping[str, float] | float]
-RECALL_FIELD = "recall"
+logger = logging.getLogger(__name__)
+
+Statistic = Callable[[list[SampleScore]], Mapping[str, float]]
+SUBSETS = ("post_cutoff", "unrecognized", "clean")
+CUTOFF_KEYS = (
+    "estimated_cutoff",
+    "estimated_cutoff_agreement",
+    "estimated_cutoff_items",
+    "post_cutoff_recognized",
+    "clean_cutoff",
+)
+RECOGNITION_KEYS = ("recognized_rate", "recognized_items", "probed_items", "leaked_items")
 
 
-def recall_score_metadata(state: TaskState, dates: Iterable[ItemDate | None]) -> dict[str, Any]:
-    """The ``Score.metadata`` fields of the module docstring for this sample."""
-    recognitions = state_recognitions(state)
-    compact = {
-        item: {"recognized": r.get("recognized"), "identity_leak": bool(r.get("identity_leak"))}
-        for item, r in recognitions.items()
-    }
-    return cutoff_fields(state_cutoff(state), dates) | {RECALL_FIELD: compact}
+@dataclass(frozen=True)
+class ItemRecord:
+    """One distinct item of the run: its date and what the probe found."""
+
+    date: ItemDate | None
+    recognized: bool | None
+    identity_leak: bool
 
 
 def _metadata(score: SampleScore) -> dict[str, Any]:
     return score.score.metadata or {}
 
 
-def cutoff_known(scores: Iterable[SampleScore]) -> bool:
-    """Did the run know a cutoff (some sample has a ``post_cutoff`` that is not None)?"""
-    return any(_metadata(s).get("post_cutoff") is not None for s in scores)
-
-
-def post_cutoff_scores(scores: Iterable[SampleScore]) -> list[SampleScore]:
-    """The samples whose every item was published after the cutoff."""
-    return [s for s in scores if _metadata(s).get("post_cutoff") is True]
-
-
-def subset_values(
-    headline: str, suffix: str, subset: list[SampleScore] | None, statistic: SubsetStatistic
-) -> dict[str, float]:
-    """``<headline>_<suffix>[...]`` from ``statistic(subset)``; NaN when ``subset`` is None/empty.
-
-    ``statistic`` returns the headline as a number, or a mapping whose keys start with the
-    headline (``{"accuracy": .., "accuracy_ci_low": ..}`` -> ``accuracy_<suffix>_ci_low``).
-    """
-    if not subset:
-        return {f"{headline}_{suffix}": NAN}
-    value = statistic(subset)
-    if not isinstance(value, Mapping):
-        return {f"{headline}_{suffix}": float(value)}
-    return {
-        f"{headline}_{suffix}{key[len(headline) :]}": float(number)
-        for key, number in value.items()
-        if key.startswith(headline)
-    }
-
-
-def post_cutoff_values(
-    scores: list[SampleScore],
-    headline: str,
-    statistic: SubsetStatistic,
-    count_key: str = "post_cutoff_samples",
-) -> dict[str, float]:
-    """The family's headline on its post-cutoff samples, and their count (module docstring)."""
-    if not cutoff_known(scores):
-        return {f"{headline}_post_cutoff": NAN, count_key: NAN}
-    subset = post_cutoff_scores(scores)
-    values = subset_values(headline, "post_cutoff", subset, statistic)
-    return values | {count_key: float(len(subset))}
-
-
-def item_recognitions(scores: Iterable[SampleScore]) -> dict[str, dict[str, Any]]:
-    """Each distinct item's recognition across the run's samples (first one seen)."""
-    items: dict[str, dict[str, Any]] = {}
+def item_records(scores: Iterable[SampleScore]) -> dict[str, ItemRecord]:
+    """Each distinct item of the run (first sample seen), from the scores' recall fields."""
+    items: dict[str, ItemRecord] = {}
     for score in scores:
         for item, found in (_metadata(score).get(RECALL_FIELD) or {}).items():
-            items.setdefault(str(item), found)
+            if str(item) not in items:
+                date = parse_item_date(found.get("date"))
+                leak = bool(found.get("identity_leak"))
+                items[str(item)] = ItemRecord(date, found.get("recognized"), leak)
     return items
 
 
-def recognition_values(scores: Iterable[SampleScore]) -> dict[str, float]:
-    """``recognized_rate`` over items without identity leak, and the counts behind it."""
-    items = item_recognitions(scores)
-    leaked = sum(1 for r in items.values() if r.get("identity_leak"))
-    probed = [r["recognized"] for r in items.values() if r.get("recognized") is not None]
+def stated_cutoff(scores: Iterable[SampleScore]) -> dt.date | None:
+    """The run's stated cutoff (``-T knowledge_cutoff`` or model info), from the scores."""
+    for score in scores:
+        value = _metadata(score).get("knowledge_cutoff")
+        date = parse_item_date(value) if value else None
+        if date is not None and date.month is not None:
+            # A day as written; a month runs through its end (the ``YYYY-MM`` form).
+            day = date.day or month_end((date.year, date.month)).day
+            return dt.date(date.year, date.month, day)
+    return None
+
+
+def recognition_values(items: Mapping[str, ItemRecord]) -> dict[str, float]:
+    """``recognized_rate`` over the probed items without identity leak, and its counts."""
+    probed = [r.recognized for r in items.values() if r.recognized is not None]
     recognized = sum(1 for r in probed if r)
+    leaked = sum(1 for r in items.values() if r.identity_leak)
+    ran = bool(probed) or leaked > 0
     return {
         "recognized_rate": recognized / len(probed) if probed else NAN,
-        "recognized_items": float(recognized) if items else NAN,
-        "probed_items": float(len(probed)) if items else NAN,
-        "leaked_items": float(leaked) if items else NAN,
+        "recognized_items": float(recognized) if ran else NAN,
+        "probed_items": float(len(probed)) if ran else NAN,
+        "leaked_items": float(leaked) if ran else NAN,
     }
 
 
-def unrecognized_items(scores: Iterable[SampleScore]) -> set[str] | None:
-    """Items probed and not recognised (None when the probe did not run)."""
-    items = item_recognitions(scores)
-    if not items:
-        return None
-    return {item for item, r in items.items() if r.get("recognized") is False}
+def recall_keys(control: RecallControl) -> list[str]:
+    """Every key :func:`recall_summary` returns for ``control`` (for a metric's NaN fallback)."""
+    counts = {
+        "post_cutoff": control.post_cutoff_count,
+        "unrecognized": control.unrecognized_count,
+        "clean": control.clean_count,
+    }
+    keys = []
+    for subset in SUBSETS:
+        keys += [f"{control.headline}_{subset}{s}" for s in ("", "_ci_low", "_ci_high")]
+        keys += [counts[subset]] + [f"{subset}_{extra}" for extra in control.subset_counts]
+    return keys + list(RECOGNITION_KEYS) + list(CUTOFF_KEYS)
 
 
-def unrecognized_scores(scores: Iterable[SampleScore]) -> list[SampleScore]:
-    """The samples whose every item was probed and not recognised (a leak or a failed probe
-    is not "unrecognised")."""
-    kept = []
-    for score in scores:
-        recall = _metadata(score).get(RECALL_FIELD) or {}
-        if recall and all(found.get("recognized") is False for found in recall.values()):
-            kept.append(score)
-    return kept
+def recall_summary(
+    control: RecallControl, statistic: Statistic, run_lines: bool = True
+) -> Callable[[list[SampleScore]], dict[str, float]]:
+    """The run's recall figures for ``control`` from ``statistic`` (module docstring).
+
+    ``run_lines=False`` logs only the lines about this headline's twins (a second headline of
+    the same run: the cutoff lines are said once, by the first).
+
+    The returned function logs each reason and the contradiction warning once per run: Inspect
+    also computes metrics while samples are still running (its progress display), so a line
+    is said the first time its kind is seen, and the counts it gives are those of that moment;
+    the logged metrics are the run's.
+    """
+    said: set[str] = set()
+
+    def say(level: int, message: str, kind: str | None = None) -> None:
+        if not run_lines and f"{control.headline}_" not in message:
+            return
+        if (kind or message) not in said:
+            said.add(kind or message)
+            logger.log(level, message)
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        result: dict[str, float] = dict.fromkeys(recall_keys(control), NAN)
+        items = item_records(scores)
+        stated = stated_cutoff(scores)
+        recognition = recognition_values(items)
+        result |= recognition
+        probed = not math.isnan(recognition["probed_items"])
+        if probed and recognition["probed_items"] == 0 and recognition["leaked_items"] > 0:
+            say(
+                logging.INFO,
+                f"{control.task}: recognized_rate is NaN: all {int(recognition['leaked_items'])} "
+                "probed items name their own paper in the text the judge reads "
+                "(identity_leak), so the probe is moot",
+            )
+        estimate = estimate_cutoff((r.date, r.recognized) for r in items.values())
+        clean_date, source = _clean_cutoff(stated, estimate if probed else None)
+        if probed:
+            result |= _cutoff_figures(control, items, stated, estimate, say)
+        result["clean_cutoff"] = (
+            month_number((clean_date.year, clean_date.month)) if clean_date else NAN
+        )
+        dated = control.dated and any(r.date is not None for r in items.values())
+        if not dated:
+            say(
+                logging.INFO,
+                f"{control.task}: no post-cutoff or clean twins: the items carry no dates",
+            )
+            return result
+        if clean_date is not None:
+            say(
+                logging.INFO, f"{control.task}: clean items are dated after {clean_date} ({source})"
+            )
+        if not probed:
+            say(
+                logging.INFO,
+                f"{control.task}: nothing was probed: clean items are the items after the "
+                "stated cutoff",
+            )
+
+        def post(record: ItemRecord) -> bool:
+            return (
+                record.date is not None
+                and stated is not None
+                and is_post_cutoff(record.date, stated)
+            )
+
+        def clean(record: ItemRecord) -> bool:
+            after = (
+                record.date is not None
+                and clean_date is not None
+                and is_post_cutoff(record.date, clean_date)
+            )
+            return after and (record.recognized is False if probed else True)
+
+        subsets: dict[str, tuple[Callable[[ItemRecord], bool], str | None]] = {
+            "post_cutoff": (post, None if stated else "no cutoff: none stated"),
+            "unrecognized": (
+                lambda r: r.recognized is False,
+                None if probed else "nothing was probed",
+            ),
+            "clean": (clean, None if clean_date else "no cutoff: none stated, none estimated"),
+        }
+        for subset, (keep, missing) in subsets.items():
+            if missing:
+                say(logging.INFO, f"{control.task}: {control.headline}_{subset} is NaN: {missing}")
+                continue
+            result |= _twin(control, subset, scores, items, keep, statistic, say)
+        return result
+
+    return compute
 
 
-def unrecognized_values(
-    scores: list[SampleScore],
-    headline: str,
-    statistic: SubsetStatistic,
-    count_key: str = "unrecognized_samples",
+def _clean_cutoff(
+    stated: dt.date | None, estimate: CutoffEstimate | None
+) -> tuple[dt.date | None, str]:
+    """The later of the stated cutoff and the month the answers show recall through."""
+    shown = month_end(estimate.through) if estimate and estimate.through else None
+    if shown is None:
+        return stated, "the stated cutoff" if stated else "none"
+    if stated is not None and stated >= shown:
+        return stated, "the stated cutoff, later than the estimated one"
+    how = (
+        "the estimated cutoff"
+        if estimate and estimate.month
+        else estimate.reason
+        if estimate
+        else ""
+    )
+    return shown, f"{how}; stated {stated or 'none'}"
+
+
+def _cutoff_figures(
+    control: RecallControl,
+    items: Mapping[str, ItemRecord],
+    stated: dt.date | None,
+    estimate: CutoffEstimate,
+    say: Callable[..., None],
 ) -> dict[str, float]:
-    """The family's headline on samples showing only unrecognised items, and their count."""
-    if unrecognized_items(scores) is None:
-        return {f"{headline}_unrecognized": NAN, count_key: NAN}
-    subset = unrecognized_scores(scores)
-    values = subset_values(headline, "unrecognized", subset, statistic)
-    return values | {count_key: float(len(subset))}
+    """The estimate's figures and ``post_cutoff_recognized`` (with its warning)."""
+    if estimate.month is None:
+        say(
+            logging.INFO,
+            f"{control.task}: estimated_cutoff is NaN: the model {estimate.reason}"
+            if estimate.through
+            else f"{control.task}: estimated_cutoff is NaN: {estimate.reason}",
+        )
+    figures = {
+        "estimated_cutoff": estimate.yyyymm,
+        "estimated_cutoff_agreement": estimate.agreement,
+        "estimated_cutoff_items": float(estimate.n),
+    }
+    if stated is None:
+        return figures
+    after = [r for r in items.values() if r.date is not None and is_post_cutoff(r.date, stated)]
+    known = sum(1 for r in after if r.recognized is True)
+    if known:
+        shown = month_text(estimate.through) if estimate.through else "unknown"
+        say(
+            logging.WARNING,
+            f"{control.task}: the stated knowledge cutoff {stated} is contradicted: the model "
+            f"recognised {known} of the {len(after)} items published after it scored so far "
+            f"(its answers show recall through {shown}; post_cutoff_recognized counts the run's)",
+            "contradicted",
+        )
+    return figures | {"post_cutoff_recognized": float(known)}
+
+
+def _twin(
+    control: RecallControl,
+    subset: str,
+    scores: list[SampleScore],
+    items: Mapping[str, ItemRecord],
+    keep: Callable[[ItemRecord], bool],
+    statistic: Statistic,
+    say: Callable[..., None],
+) -> dict[str, float]:
+    """The headline on the samples whose every item is kept, its CI and counts."""
+    count_key = {
+        "post_cutoff": control.post_cutoff_count,
+        "unrecognized": control.unrecognized_count,
+        "clean": control.clean_count,
+    }[subset]
+    chosen = []
+    for score in scores:
+        shown = list(_metadata(score).get(RECALL_FIELD) or {})
+        if shown and all(keep(items[str(item)]) for item in shown):
+            chosen.append(score)
+    name = f"{control.headline}_{subset}"
+    values: Mapping[str, float] = statistic(chosen) if chosen else {}
+    result = {
+        f"{name}{suffix}": float(values.get(f"{control.headline}{suffix}", NAN))
+        for suffix in ("", "_ci_low", "_ci_high")
+    }
+    result[count_key] = float(values.get("n", len(chosen)))
+    for extra in control.subset_counts:
+        result[f"{subset}_{extra}"] = float(values.get(extra, 0.0))
+    if math.isnan(result[name]):
+        say(
+            logging.INFO,
+            f"{control.task}: {name} is NaN: too few items ({count_key} = "
+            f"{int(result[count_key])} when first computed)",
+            f"too few {name}",
+        )
+    return result

@@ -10,6 +10,7 @@ and dates removed), predict the better idea. Pairs come from leaderboards throug
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from inspect_ai import Task, task
@@ -17,7 +18,6 @@ from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Metric
 
 from research_taste_evals.core.answers import DEFAULT_REASK
-from research_taste_evals.core.cutoff import parse_cutoff_arg
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_SEED, import_scipy
 from research_taste_evals.core.task_args import checked_arguments
@@ -66,17 +66,26 @@ def idea_pairs(
     ``knowledge_cutoff`` (YYYY-MM-DD) overrides the model's cutoff from Inspect's model info;
     ``recall_probe`` asks the model once per idea which paper it describes (``recall.py``).
     """
-    arguments = dict(locals())
-    cutoff = parse_cutoff_arg(knowledge_cutoff, "idea_pairs")
+    settings = IdeaPairsSettings(
+        prompt=prompt,
+        logprobs=logprobs,
+        reask=reask,
+        reasoning_effort=reasoning_effort,
+        bootstrap_resamples=bootstrap_resamples,
+        bootstrap_seed=bootstrap_seed,
+        knowledge_cutoff=knowledge_cutoff,
+        recall_probe=recall_probe,
+    )
+    solver = idea_pairs_solver(knowledge_cutoff, recall_probe, logprobs, prompt, reask)
     loaded = load_pairs(pairs_file, split, parse_tiers(tiers), prompt, mode)
     return Task(
         dataset=loaded.dataset,
-        solver=idea_pairs_solver(cutoff, recall_probe, logprobs, prompt, reask),
+        solver=solver,
         scorer=idea_pairs_scorer(),
         metrics=_metrics(mode, bootstrap_resamples, bootstrap_seed),
         config=GenerateConfig(reasoning_effort=reasoning_effort),
         version=task_version(__file__, "idea_pairs"),
-        metadata=_metadata(arguments, loaded.metadata),
+        metadata=_metadata(settings, loaded.metadata),
     )
 
 
@@ -93,29 +102,43 @@ def _metrics(mode: str, resamples: int, seed: int) -> list[Metric | dict[str, li
     ]
 
 
-def _metadata(arguments: Mapping[str, Any], loaded: Mapping[str, Any]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class IdeaPairsSettings:
+    """The ``idea_pairs`` arguments its metadata records."""
+
+    prompt: str
+    logprobs: bool
+    reask: int
+    reasoning_effort: str | None
+    bootstrap_resamples: int
+    bootstrap_seed: int
+    knowledge_cutoff: object
+    recall_probe: bool
+
+
+def _metadata(settings: IdeaPairsSettings, loaded: Mapping[str, Any]) -> dict[str, Any]:
     """The provenance block, the pairs file's figures and the run's settings."""
     return {
         **provenance(
             benchmark="Idea pairs (Mule et al. 2026)",
             source=f"local:{loaded['pairs_file']}",
             sha256=loaded["pairs_file_sha256"],
-            prompt_variant=f"restated ({arguments['prompt']})",
+            prompt_variant=f"restated ({settings.prompt})",
             # The pair data (section 4's anonymous URL) cannot be reached here, and appendix
             # C's prompts are images: the pairs come from our builder and the prompt restates
             # section 5.1 (paper: label only) or sections 2 and 5.2 (reasoning).
             paper_faithful={"data": False, "prompt": False, "metric": True},
         ),
         **loaded,
-        "logprobs_requested": arguments["logprobs"],
-        "reask": arguments["reask"],
-        "top_logprobs": TOP_LOGPROBS if arguments["logprobs"] else None,
-        "reasoning_effort": arguments["reasoning_effort"],
-        "bootstrap_resamples": arguments["bootstrap_resamples"],
-        "bootstrap_seed": arguments["bootstrap_seed"],
+        "logprobs_requested": settings.logprobs,
+        "reask": settings.reask,
+        "top_logprobs": TOP_LOGPROBS if settings.logprobs else None,
+        "reasoning_effort": settings.reasoning_effort,
+        "bootstrap_resamples": settings.bootstrap_resamples,
+        "bootstrap_seed": settings.bootstrap_seed,
         "chance_accuracy": 0.25,
         "knowledge_cutoff_arg": (
-            None if arguments["knowledge_cutoff"] is None else str(arguments["knowledge_cutoff"])
+            None if settings.knowledge_cutoff is None else str(settings.knowledge_cutoff)
         ),
-        "recall_probe": arguments["recall_probe"],
+        "recall_probe": settings.recall_probe,
     }

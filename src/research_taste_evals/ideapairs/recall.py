@@ -1,62 +1,37 @@
-"""Idea pairs' recall controls: item dates, the recognition probe, and the twins of ``accuracy``.
+"""Idea pairs' recall declaration: a pair shows two ideas, each dated by its paper.
 
-A judge that has read the leaderboard can answer a pair from memory of which paper won. Two
-controls, both from the same answers as the headline (README, "Recall and contamination"):
+A judge that has read the leaderboard can answer a pair from memory of which paper won. The
+mechanism is ``core/recall_control.py``; this module declares the task once (:data:`IDEA_PAIRS`)
+and gives the headline's statistic (consistency-aware accuracy with its seeded bootstrap CI):
 
-- post-cutoff: an idea is dated by its paper (``paper_date`` where the pairs file has it, else
-  ``year``); a pair is post-cutoff when BOTH papers were published after the evaluated model's
-  knowledge cutoff (``core/dates.py``: one known paper is enough to answer from memory).
-  ``accuracy_post_cutoff`` is the headline's consistency-aware accuracy, with the same seeded
-  bootstrap CI, on those pairs (``post_cutoff_pairs``);
-- recognition: the probe (``core/recognition.py``) shows the model exactly one idea's text, as
-  the judge sees it, once per idea per run, and asks which paper it describes. Recognised = the
-  answer names the paper's title or contains the method name's tokens. ``recognized_rate`` is
-  over ideas whose text does not name its own paper (``method_and_title`` texts all do: then
-  it is NaN and the log says why); ``accuracy_unrecognized`` is over pairs whose two ideas were
-  not recognised (``unrecognized_pairs``).
+- an idea is dated by its paper (``paper_date`` where the pairs file has it, else ``year``);
+  the probe shows the model exactly one idea's text, as the judge sees it, once per idea per
+  run; recognised = the answer names the paper's title or the method name's tokens;
+- a pair counts in a twin only when BOTH its ideas do (one known paper is enough to answer
+  from memory): ``accuracy_post_cutoff`` (both after the stated cutoff, ``post_cutoff_pairs``),
+  ``accuracy_unrecognized`` (both probed and not recognised, ``unrecognized_pairs``) and
+  ``accuracy_clean`` (both clean: after the run's clean cutoff and not recognised,
+  ``clean_items`` = those pairs). ``method_and_title`` texts name their paper: never probed,
+  never clean (``recognized_rate`` NaN, the log says why).
 """
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
-from inspect_ai.solver import TaskState
 
 from research_taste_evals.core.dates import ItemDate, parse_item_date, require_item_date
-from research_taste_evals.core.recall_metrics import (
-    item_recognitions,
-    post_cutoff_values,
-    recognition_values,
-    unrecognized_values,
-)
-from research_taste_evals.core.recognition import RecallItem
-from research_taste_evals.core.stats import NAN
+from research_taste_evals.core.metrics import nan_on_error
+from research_taste_evals.core.recall_control import RecallControl, ShownItem, declare
+from research_taste_evals.core.recall_metrics import recall_keys, recall_summary
 from research_taste_evals.ideapairs.metrics import accuracy_with_ci
 
-logger = logging.getLogger(__name__)
-
-TASK = "idea_pairs"
-HEADLINE = "accuracy"
 # A method name's trailing citation ("CRF Tagger (Demo et al., 2018)") is not part of its name.
 _CITATION = re.compile(r"\s*\([^()]*\b(?:et al\.?|\d{4})[^()]*\)\s*$")
-RECALL_KEYS = [
-    "accuracy_post_cutoff",
-    "accuracy_post_cutoff/ci_low",
-    "accuracy_post_cutoff/ci_high",
-    "post_cutoff_pairs",
-    "accuracy_unrecognized",
-    "accuracy_unrecognized/ci_low",
-    "accuracy_unrecognized/ci_high",
-    "unrecognized_pairs",
-    "recognized_rate",
-    "recognized_items",
-    "probed_items",
-    "leaked_items",
-]
+HEADLINE = "accuracy"
 
 
 def idea_date(paper_date: str | None, year: int, where: str) -> ItemDate:
@@ -72,13 +47,14 @@ def method_names(method: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(name for name in (bare, method.strip()) if name))
 
 
-def pair_ideas(state: TaskState) -> list[RecallItem]:
-    """The two ideas a pair shows, each exactly as the judge reads it."""
-    ideas: Mapping[str, Mapping[str, Any]] = state.metadata.get("ideas") or {}
+def pair_ideas(metadata: Mapping[str, Any]) -> list[ShownItem]:
+    """The two ideas a pair shows, each exactly as the judge reads it, with its paper's date."""
+    ideas: Mapping[str, Mapping[str, Any]] = metadata.get("ideas") or {}
     return [
-        RecallItem(
+        ShownItem(
             item_id=idea_id,
-            text=str(facts["text"]),
+            date=parse_item_date(facts.get("date")),
+            text=str(facts.get("text", "")),
             title=str(facts.get("paper_title", "")),
             method_names=method_names(str(facts.get("method", ""))),
             kind="idea",
@@ -87,41 +63,39 @@ def pair_ideas(state: TaskState) -> list[RecallItem]:
     ]
 
 
-def pair_dates(metadata: Mapping[str, Any]) -> list[ItemDate | None]:
-    """Both papers' dates of a pair (as the loader wrote them into the metadata)."""
-    ideas: Mapping[str, Mapping[str, Any]] = metadata.get("ideas") or {}
-    return [parse_item_date(facts.get("date")) for facts in ideas.values()]
-
-
-def recall_summary(scores: list[SampleScore]) -> dict[str, float]:
-    """Every recall figure of the module docstring (NaN where undefined)."""
-    values = post_cutoff_values(scores, HEADLINE, accuracy_with_ci, count_key="post_cutoff_pairs")
-    values |= unrecognized_values(
-        scores, HEADLINE, accuracy_with_ci, count_key="unrecognized_pairs"
+IDEA_PAIRS = declare(
+    RecallControl(
+        task="idea_pairs",
+        headline=HEADLINE,
+        items=pair_ideas,
+        probes=True,
+        post_cutoff_count="post_cutoff_pairs",
+        unrecognized_count="unrecognized_pairs",
+        demo_arg="pairs_file",
     )
-    values |= recognition_values(scores)
-    items = item_recognitions(scores)
-    if items and values["probed_items"] == 0 and values["leaked_items"] > 0:
-        # Info, as TastyBench's: it is said in the log, and the metric is recomputed live.
-        logger.info(
-            "%s: recognized_rate is NaN: all %d probed ideas name their own paper in the text "
-            "the judge reads (identity_leak, e.g. text_source method_and_title), so the probe "
-            "is moot; build extracted idea texts to measure recognition",
-            TASK,
-            int(values["leaked_items"]),
-        )
-    return {key: values.get(key, NAN) for key in RECALL_KEYS}
+)
+
+
+def accuracy_statistic(scores: list[SampleScore]) -> dict[str, float]:
+    """The headline's accuracy and CI on a subset of pairs (``n``: the pairs)."""
+    values = accuracy_with_ci(scores)
+    return {
+        HEADLINE: values[HEADLINE],
+        f"{HEADLINE}_ci_low": values["accuracy/ci_low"],
+        f"{HEADLINE}_ci_high": values["accuracy/ci_high"],
+        "n": float(len(scores)),
+    }
 
 
 @metric
 def recall_controls() -> Metric:
-    """The headline on post-cutoff pairs and on unrecognised pairs, and the recognition rate."""
+    """The headline on clean, post-cutoff and unrecognised pairs, and the cutoff figures."""
+    summary = recall_summary(IDEA_PAIRS, accuracy_statistic)
+    keys = recall_keys(IDEA_PAIRS)
 
     def compute(scores: list[SampleScore]) -> Value:
-        try:
-            return recall_summary(scores)
-        except Exception:  # a metric must never fail the log; the NaNs say it could not
-            logger.exception("%s metric recall_controls failed", TASK)
-            return dict.fromkeys(RECALL_KEYS, NAN)
+        return nan_on_error(
+            f"{IDEA_PAIRS.task} metric recall_controls", keys, lambda: summary(scores)
+        )
 
     return compute

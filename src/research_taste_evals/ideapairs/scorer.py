@@ -16,8 +16,8 @@ answer was asked again), ``original_correct``,
 ``swapped_correct``, ``verdict`` (+1 consistent and right, -1 consistent and wrong, 0
 otherwise), ``p_debiased`` (NaN without both probabilities), ``p_from_logprobs`` (share of the
 two probabilities read from logprobs; NaN without them) and ``y``. ``Score.metadata`` carries
-the recall fields (``core/recall_metrics.py``: the cutoff, ``post_cutoff``, each idea's
-recognition) that ``recall.py``'s twins read.
+the recall fields (``core/recall_control.py``: the cutoff, ``post_cutoff``, each idea's
+date and recognition) that the twins read.
 """
 
 from __future__ import annotations
@@ -29,11 +29,11 @@ from inspect_ai.solver import TaskState
 
 from research_taste_evals.core.answers import reasked
 from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
-from research_taste_evals.core.recall_metrics import recall_score_metadata
+from research_taste_evals.core.recall_control import recall_fields
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.ideapairs.dataset import ORDERS
 from research_taste_evals.ideapairs.parsing import parse_answer, parse_confidence
-from research_taste_evals.ideapairs.recall import pair_dates
+from research_taste_evals.ideapairs.recall import IDEA_PAIRS
 from research_taste_evals.ideapairs.solvers import ANSWERS_KEY
 
 
@@ -128,7 +128,7 @@ def idea_pairs_scorer() -> Scorer:
             ),
             # The typed reason every family uses for an answer that did not parse.
             reason=INVALID_RESPONSE_FORMAT if value["unparsed"] else None,
-            metadata=details | recall_score_metadata(state, pair_dates(state.metadata)),
+            metadata=details | recall_fields(IDEA_PAIRS, state),
         )
 
     return score

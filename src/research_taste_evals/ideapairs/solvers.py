@@ -10,7 +10,6 @@ the calls go through the evaluated model.
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import math
 import re
 from functools import partial
@@ -20,12 +19,11 @@ from inspect_ai.model import ChatMessageUser, GenerateConfig, ModelOutput, get_m
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from research_taste_evals.core.answers import DEFAULT_REASK, last_parses, until_parsed
-from research_taste_evals.core.cutoff import CutoffReader, record_cutoff
-from research_taste_evals.core.recognition import RecallProbe, recall_probe
+from research_taste_evals.core.recall_control import recall_solvers
 from research_taste_evals.core.transient import generate_retrying
 from research_taste_evals.ideapairs.dataset import ORDERS, forecast_prompt
 from research_taste_evals.ideapairs.parsing import parse_answer
-from research_taste_evals.ideapairs.recall import TASK, pair_ideas
+from research_taste_evals.ideapairs.recall import IDEA_PAIRS
 
 TOP_LOGPROBS = 5
 ANSWERS_KEY = "answers"
@@ -170,7 +168,7 @@ def judge_both_orders(
 
 
 def idea_pairs_solver(
-    cutoff: dt.date | None,
+    knowledge_cutoff: object,
     probe: bool = True,
     logprobs: bool = True,
     prompt: str = "paper",
@@ -179,9 +177,8 @@ def idea_pairs_solver(
     """The model's cutoff, the recognition probe (once per idea per run; ``probe``) and the judge.
 
     The probe shows exactly each idea's text as the judge reads it (``recall.py``); the cutoff
-    is read when the task runs, from the model evaluated (``core/cutoff.py``).
+    is read when the task runs, from the model evaluated (``core/cutoff.py``). A bad
+    ``knowledge_cutoff`` is one ``ConfigError`` sentence, raised here, at task build.
     """
-    steps = [record_cutoff(CutoffReader(TASK, cutoff))]
-    if probe:
-        steps.append(recall_probe(RecallProbe(), pair_ideas))
+    steps = recall_solvers(IDEA_PAIRS, knowledge_cutoff, probe)
     return [*steps, judge_both_orders(logprobs=logprobs, prompt=prompt, reask=reask)]

@@ -12,17 +12,18 @@ get their own cache scope.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import CachePolicy
 
-from research_taste_evals.core.access import DEFAULT_WEB_PROVIDERS, web_search_providers
+from research_taste_evals.core.access import DEFAULT_WEB_PROVIDERS, Access, web_search_providers
 from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.core.provenance import provenance
-from research_taste_evals.lft.grader import LFT_GRADER_REPEATS
+from research_taste_evals.lft.grader import LFT_GRADER_REPEATS, MedianRule
 from research_taste_evals.lft.metrics import TASK_ID_KEY  # the metrics group by it
 from research_taste_evals.lft.rubric import (
     DEFAULT_RUBRIC_DIR,
@@ -35,6 +36,9 @@ DATASET_NAME = "lft"
 RUN_KEY = "run"  # sample metadata: which repeated run (1..runs) the sample is
 DEFAULT_RUNS = 1
 RUN_CACHE_SCOPE = "lft_run"  # each run's grader calls are cached apart from the other runs'
+
+# The follow-up modes (``solvers.py`` runs them; here so the settings can name the type).
+FollowUp = Literal["none", "static", "critique", "nudge"]
 
 
 def run_cache(cache: bool | CachePolicy, run: object) -> bool | CachePolicy:
@@ -128,11 +132,28 @@ def check_access(access: str, rubrics: Sequence[Rubric], providers: Sequence[str
             web_search_providers(rubric.web_block_list, providers)
 
 
+@dataclass(frozen=True)
+class LftSettings:
+    """The ``lft`` arguments its solver chain and metadata use (checked by the task)."""
+
+    followup: FollowUp
+    followup_rounds: int
+    access: Access
+    max_nudges: int
+    grader_repeats: int
+    quorum: int | None
+    partial_credit: bool
+    grader_cache: bool
+    runs: int
+    allow_self_grading: bool
+    median: MedianRule
+
+
 def lft_metadata(
-    arguments: Mapping[str, Any], rubrics: Sequence[Rubric], source: str, providers: Sequence[str]
+    settings: LftSettings, rubrics: Sequence[Rubric], source: str, providers: Sequence[str]
 ) -> dict[str, Any]:
     """The ``lft`` task's metadata: the provenance block and the run's settings."""
-    followup, access = arguments["followup"], arguments["access"]
+    followup, access = settings.followup, settings.access
     return {
         **provenance(
             benchmark="AISI Long-Form Tasks",
@@ -140,24 +161,24 @@ def lft_metadata(
             revision=None,
             prompt_variant="lft-ours",  # AISI did not publish its prompts (see prompts.py)
             paper_faithful={
-                "grader_repeats": arguments["grader_repeats"] == LFT_GRADER_REPEATS,
-                "independent_grader": not arguments["allow_self_grading"],
-                "integer_median": arguments["median"] == "lower",
+                "grader_repeats": settings.grader_repeats == LFT_GRADER_REPEATS,
+                "independent_grader": not settings.allow_self_grading,
+                "integer_median": settings.median == "lower",
             },
             rubric_hashes={r.task_id: r.content_hash() for r in rubrics},
-            allow_self_grading=arguments["allow_self_grading"],
+            allow_self_grading=settings.allow_self_grading,
         ),
         "task_ids": [r.task_id for r in rubrics],
-        "runs": arguments["runs"],
+        "runs": settings.runs,
         "followup": followup,
         "followup_rounds": (
-            arguments["followup_rounds"] if followup in ("static", "critique") else None
+            settings.followup_rounds if followup in ("static", "critique") else None
         ),
-        "max_nudges": arguments["max_nudges"] if followup == "nudge" else None,
+        "max_nudges": settings.max_nudges if followup == "nudge" else None,
         "access": access,
         "web_providers": list(providers) if access == "web" else None,
-        "grader_repeats": arguments["grader_repeats"],
-        "quorum": arguments["quorum"],
-        "partial_credit": arguments["partial_credit"],
-        "median": arguments["median"],
+        "grader_repeats": settings.grader_repeats,
+        "quorum": settings.quorum,
+        "partial_credit": settings.partial_credit,
+        "median": settings.median,
     }

@@ -12,9 +12,12 @@ from inspect_ai import Epochs, Task, task
 
 from research_taste_evals.core.access import Access
 from research_taste_evals.core.provenance import task_version
+from research_taste_evals.core.recall_control import RecallControl, declare
+from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec
 from research_taste_evals.core.task_args import checked_arguments
 from research_taste_evals.lft.dataset import (
     DEFAULT_RUNS,
+    LftSettings,
     check_access,
     lft_dataset,
     lft_metadata,
@@ -25,11 +28,13 @@ from research_taste_evals.lft.grader import (
     DEFAULT_MEDIAN_RULE,
     LFT_GRADER_REPEATS,
     MedianRule,
+    grader_spec,
     require_panel_at_build,
 )
 from research_taste_evals.lft.metrics import lft_epochs_reducer
 from research_taste_evals.lft.scorer import lft_scorer
 from research_taste_evals.lft.solvers import (
+    CRITIC_ROLE,
     DEFAULT_FOLLOWUP_ROUNDS,
     DEFAULT_MAX_NUDGES,
     FollowUp,
@@ -41,6 +46,18 @@ BOUNDS = {
     "quorum": (1, None),
     "runs": (1, None),
 }
+
+
+# Recall control (core/recall_control.py): the questions carry no publication date.
+LFT = declare(
+    RecallControl(
+        task="lft",
+        headline="end_to_end",
+        undated_reason="research questions written for the benchmark, with no publication date",
+        roles=(grader_spec(False), RoleSpec(CRITIC_ROLE, default=EVALUATED_MODEL)),
+        demo_arg="rubric_dir",
+    )
+)
 
 
 @task
@@ -65,14 +82,26 @@ def lft(
 
     Roles: ``grader`` (a model or a panel; required unless ``allow_self_grading``), ``critic``.
     """
-    arguments = dict(locals())
+    settings = LftSettings(
+        followup=followup,
+        followup_rounds=followup_rounds,
+        access=access,
+        max_nudges=max_nudges,
+        grader_repeats=grader_repeats,
+        quorum=quorum,
+        partial_credit=partial_credit,
+        grader_cache=grader_cache,
+        runs=runs,
+        allow_self_grading=allow_self_grading,
+        median=median,
+    )
     providers = web_provider_names(web_providers)
     rubrics, source = load_lft_rubrics(rubric_dir, task_ids)
     check_access(access, rubrics, providers)
     require_panel_at_build(allow_self_grading, quorum, grader_repeats)
     return Task(
         dataset=lft_dataset(rubrics, runs),
-        solver=lft_solver(arguments, providers),
+        solver=lft_solver(settings, providers),
         scorer=lft_scorer(
             grader_repeats, quorum, partial_credit, None, grader_cache, allow_self_grading, median
         ),
@@ -80,5 +109,5 @@ def lft(
         # ``--epochs`` cannot hide an unscored panel or drop grades from the agreement.
         epochs=Epochs(1, lft_epochs_reducer()),
         version=task_version(__file__, "lft"),
-        metadata=lft_metadata(arguments, rubrics, source, providers),
+        metadata=lft_metadata(settings, rubrics, source, providers),
     )

@@ -19,11 +19,17 @@ from __future__ import annotations
 from inspect_ai import Task, task
 
 from research_taste_evals.core.provenance import task_version
+from research_taste_evals.core.recall_control import RecallControl, declare
 from research_taste_evals.core.roles import roles_bound_at_build
 from research_taste_evals.core.task_args import checked_arguments
 from research_taste_evals.lft.dataset import parse_task_ids
-from research_taste_evals.lft.grader import LFT_GRADER_REPEATS, require_reachable_quorum
+from research_taste_evals.lft.grader import (
+    LFT_GRADER_REPEATS,
+    grader_spec,
+    require_reachable_quorum,
+)
 from research_taste_evals.lft.references import (
+    GraderCheckSettings,
     grader_check_dataset,
     grader_check_metadata,
     load_references,
@@ -34,6 +40,18 @@ from research_taste_evals.lft.scorer import check_value, grader_check_scorer
 from research_taste_evals.lft.solvers import reference_answer
 
 __all__ = ["check_value", "lft_grader_check", "reference_answer"]
+
+
+# Recall control (core/recall_control.py): a check of the grader, nothing dated is judged.
+LFT_GRADER_CHECK = declare(
+    RecallControl(
+        task="lft_grader_check",
+        headline="exact",
+        undated_reason="a check of the grader on the benchmark's reference answers",
+        roles=(grader_spec(True),),
+        demo_arg="references_dir",
+    )
+)
 
 
 @task
@@ -53,7 +71,12 @@ def lft_grader_check(
     ``lft/README.md``; ``quorum``'s upper bound (the panel size) is checked when the task is
     built by ``inspect eval`` (roles bound), else at score time.
     """
-    arguments = dict(locals())
+    settings = GraderCheckSettings(
+        references_dir=references_dir,
+        grader_repeats=grader_repeats,
+        quorum=quorum,
+        partial_credit=partial_credit,
+    )
     if roles_bound_at_build():
         require_reachable_quorum(quorum, grader_repeats)
     rubrics = load_rubrics(rubric_dir)
@@ -65,5 +88,5 @@ def lft_grader_check(
         solver=reference_answer(),
         scorer=grader_check_scorer(grader_repeats, quorum, partial_credit, grader_cache),
         version=task_version(__file__, "lft_grader_check"),
-        metadata=grader_check_metadata(arguments, references, rubrics),
+        metadata=grader_check_metadata(settings, references, rubrics),
     )

@@ -14,7 +14,7 @@ constructed reference the stated ``known_level`` must equal the computed one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 from typing import Any, Literal
@@ -242,22 +242,32 @@ def select_references(references: list[Reference], task_ids: list[str] | None) -
     return [r for r in references if r.task_id in task_ids]
 
 
+@dataclass(frozen=True)
+class GraderCheckSettings:
+    """The ``lft_grader_check`` arguments its metadata records."""
+
+    references_dir: str | None
+    grader_repeats: int
+    quorum: int | None
+    partial_credit: bool
+
+
 def grader_check_metadata(
-    arguments: Mapping[str, Any], references: list[Reference], rubrics: list[Rubric]
+    settings: GraderCheckSettings, references: list[Reference], rubrics: list[Rubric]
 ) -> dict[str, Any]:
     """The ``lft_grader_check`` task's metadata: the provenance block and the run's settings."""
-    references_dir = arguments["references_dir"]
+    references_dir = settings.references_dir
     return {
         **provenance(
             benchmark="AISI Long-Form Tasks: grader meta-evaluation",
             source="package:grader_references" if references_dir is None else references_dir,
             prompt_variant="lft-ours",
-            paper_faithful={"grader_repeats": arguments["grader_repeats"] == LFT_GRADER_REPEATS},
+            paper_faithful={"grader_repeats": settings.grader_repeats == LFT_GRADER_REPEATS},
             rubric_hashes={r.task_id: r.content_hash() for r in rubrics},
         ),
         "task_ids": sorted({r.task_id for r in references}),
         "references": len(references),
-        "grader_repeats": arguments["grader_repeats"],
-        "quorum": arguments["quorum"],
-        "partial_credit": arguments["partial_credit"],
+        "grader_repeats": settings.grader_repeats,
+        "quorum": settings.quorum,
+        "partial_credit": settings.partial_credit,
     }

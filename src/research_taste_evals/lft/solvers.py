@@ -22,8 +22,8 @@ below quorum ends the loop as a grading failure rather than counting as level 0.
 from __future__ import annotations
 
 import math
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, Literal, get_args
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, get_args
 
 from inspect_ai.model import (
     CachePolicy,
@@ -41,7 +41,7 @@ from research_taste_evals.core.grading import resolve_graders
 from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models, roles_ready
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.core.transient import generate_retrying, generate_step, retrying
-from research_taste_evals.lft.dataset import RUN_KEY, run_cache
+from research_taste_evals.lft.dataset import RUN_KEY, FollowUp, LftSettings, run_cache
 from research_taste_evals.lft.grader import (
     DEFAULT_MEDIAN_RULE,
     MedianRule,
@@ -52,7 +52,6 @@ from research_taste_evals.lft.grader import (
 from research_taste_evals.lft.prompts import LFT_SYSTEM, NUDGE_REQUIREMENT_LINE
 from research_taste_evals.lft.rubric import MAX_LEVEL, rubric_from_metadata
 
-FollowUp = Literal["none", "static", "critique", "nudge"]
 FOLLOWUP_MODES: tuple[FollowUp, ...] = get_args(FollowUp)
 CRITIC_ROLE = "critic"
 DEFAULT_FOLLOWUP_ROUNDS = 1
@@ -351,24 +350,24 @@ def quorum_ready(quorum: int | None, grader_repeats: int) -> Solver:
     return solve
 
 
-def lft_solver(arguments: Mapping[str, Any], providers: Sequence[str]) -> list[Solver]:
+def lft_solver(settings: LftSettings, providers: Sequence[str]) -> list[Solver]:
     """The ``lft`` task's chain for its (checked) arguments: the grader role is resolved first,
     so a missing one stops each sample before the evaluated model is called."""
-    cache: bool | CachePolicy = arguments["grader_cache"]
+    cache: bool | CachePolicy = settings.grader_cache
     return [
-        roles_ready(grader_spec(arguments["allow_self_grading"])),
-        quorum_ready(arguments["quorum"], arguments["grader_repeats"]),
+        roles_ready(grader_spec(settings.allow_self_grading)),
+        quorum_ready(settings.quorum, settings.grader_repeats),
         system_message(LFT_SYSTEM),
-        information_access(arguments["access"], rubric_documents, rubric_block_list, providers),
+        information_access(settings.access, rubric_documents, rubric_block_list, providers),
         generate_step(),
         *followup_solver(
-            arguments["followup"],
-            arguments["followup_rounds"],
+            settings.followup,
+            settings.followup_rounds,
             level_of=panel_level_of(
-                arguments["grader_repeats"], arguments["quorum"], cache, arguments["median"]
+                settings.grader_repeats, settings.quorum, cache, settings.median
             ),
             requirements_of=next_level_requirements(),
-            max_nudges=arguments["max_nudges"],
+            max_nudges=settings.max_nudges,
             top_level=MAX_LEVEL,
         ),
     ]

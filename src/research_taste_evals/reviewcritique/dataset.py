@@ -23,7 +23,7 @@ explanation, error_type}``; "No" marks a deficient segment, the positive class.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -234,8 +234,20 @@ def count_segments(reviews: list[ReviewRecord]) -> dict[str, int]:
 PROMPT_VARIANT = "json-v1"
 
 
+@dataclass(frozen=True)
+class CritiqueSettings:
+    """The ``review_critique`` arguments its metadata records."""
+
+    subset: Subset
+    paper_words: int
+    structured_output: bool
+    reask: int
+    bootstrap_resamples: int
+    bootstrap_seed: int
+
+
 def reviewcritique_metadata(
-    arguments: Mapping[str, Any],
+    settings: CritiqueSettings,
     reviews: list[Any],
     resolved: Any,
     duplicates: int,
@@ -244,7 +256,7 @@ def reviewcritique_metadata(
     """The ``review_critique`` task's metadata: the provenance block and the run's settings.
 
     Args:
-        arguments: The task's (checked) arguments.
+        settings: The task's (checked) arguments it records.
         reviews: The loaded reviews (their segments are counted).
         resolved: Where the data came from (``load_reviewcritique``).
         duplicates: Duplicate reviews dropped while loading.
@@ -256,7 +268,7 @@ def reviewcritique_metadata(
             benchmark="ReviewCritique (AAAR-1.0 task 4)",
             prompt_variant=PROMPT_VARIANT,
             paper_faithful={
-                "data": matches_pinned(resolved.path, arguments["subset"]),
+                "data": matches_pinned(resolved.path, settings.subset),
                 "prompt": False,
                 "bertscore": bert.paper_faithful and bert.error is None,
             },
@@ -267,16 +279,16 @@ def reviewcritique_metadata(
         **bert.describe(),
         **count_segments(reviews),
         "upstream_commit": UPSTREAM_COMMIT,
-        "subset": arguments["subset"],
-        "paper_words": arguments["paper_words"],
-        "structured_output": arguments["structured_output"],
-        "reask": arguments["reask"],
+        "subset": settings.subset,
+        "paper_words": settings.paper_words,
+        "structured_output": settings.structured_output,
+        "reask": settings.reask,
         "failure_policy": (
             "headline: an undecided deficient segment is missed (false negative); "
             "*_parsed_only: segments both prompts decided"
         ),
         "duplicate_reviews_dropped": duplicates,
-        "bootstrap_resamples": arguments["bootstrap_resamples"],
-        "bootstrap_seed": arguments["bootstrap_seed"],
+        "bootstrap_resamples": settings.bootstrap_resamples,
+        "bootstrap_seed": settings.bootstrap_seed,
         "license": LICENSE_NOTE,
     }

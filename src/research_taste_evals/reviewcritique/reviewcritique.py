@@ -12,10 +12,12 @@ from inspect_ai import Task, task
 from research_taste_evals.core.answers import DEFAULT_REASK
 from research_taste_evals.core.dates import undated_source
 from research_taste_evals.core.provenance import task_version
+from research_taste_evals.core.recall_control import RecallControl, declare
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.core.task_args import checked_arguments
 from research_taste_evals.reviewcritique.dataset import (
     DEFAULT_PAPER_WORDS,
+    CritiqueSettings,
     Subset,
     load_reviewcritique,
     reviewcritique_dataset,
@@ -29,6 +31,15 @@ from research_taste_evals.reviewcritique.solvers import critique_solver
 # Why this task has no post-cutoff twin (logged once at build, in the task's metadata).
 REVIEWCRITIQUE_UNDATED = (
     "ReviewCritique's records carry a title, decision, paper text and reviews, but no date or venue"
+)
+# Recall control (core/recall_control.py): undated, so no twins.
+REVIEW_CRITIQUE = declare(
+    RecallControl(
+        task="review_critique",
+        headline="labeling_all_f1",
+        undated_reason=REVIEWCRITIQUE_UNDATED,
+        demo_arg="data_path",
+    )
 )
 
 
@@ -51,7 +62,14 @@ def review_critique(
 
     Evaluation only: the data's license (Apache NON-AI 2.0) forbids using it to train models.
     """
-    arguments = dict(locals())
+    settings = CritiqueSettings(
+        subset=subset,
+        paper_words=paper_words,
+        structured_output=structured_output,
+        reask=reask,
+        bootstrap_resamples=bootstrap_resamples,
+        bootstrap_seed=bootstrap_seed,
+    )
     reviews, resolved, duplicates = load_reviewcritique(subset, data_path)
     # Loaded before any model call; a model that cannot load is recorded, never replaced.
     bert = load_bertscore(bertscore_model, bertscore_revision, bertscore_layers, bertscore_device)
@@ -61,7 +79,7 @@ def review_critique(
         scorer=reviewcritique_scorer(bert),
         metrics=[reviewcritique_metrics(bootstrap_resamples, bootstrap_seed, bert.baseline_f1)],
         version=task_version(__file__, "review_critique"),
-        metadata=reviewcritique_metadata(arguments, reviews, resolved, duplicates, bert)
+        metadata=reviewcritique_metadata(settings, reviews, resolved, duplicates, bert)
         # No post-cutoff twin: README, "Recall and contamination".
         | undated_source("review_critique", REVIEWCRITIQUE_UNDATED),
     )

@@ -6,10 +6,10 @@
   month (``*_partial_spearman``); ``elo_upstream_rank_pearson`` is upstream's own statistic.
 - ``tastybench_reliability``: split-half Spearman of each rating (halves split by unordered
   pair, so repeats of a pair never straddle the halves) and its Spearman-Brown correction.
-- ``tastybench_recall``: the headline's recall twins (``recall.py``): ``bt_spearman_post_cutoff``
-  (comparisons between two papers published after the model's knowledge cutoff) and
-  ``bt_spearman_unrecognized`` (two papers the recognition probe did not recognise), with CIs
-  and counts, and ``recognized_rate``.
+- ``tastybench_recall``: the headline's recall twins (``recall.py``, ``core/recall_metrics.py``):
+  ``bt_spearman_clean`` (comparisons between two clean papers: after the run's clean cutoff,
+  not recognised), ``bt_spearman_post_cutoff`` (two papers after the stated cutoff) and
+  ``bt_spearman_unrecognized``, with CIs and counts, ``recognized_rate`` and the cutoff figures.
 - ``tastybench_decisions``: position bias, order consistency, unclear rate, comparisons used
   and total, pairwise agreement with velocity, extractor rate and extractor failure rate.
 
@@ -23,6 +23,7 @@ from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
 from research_taste_evals.core.answers import answer_rates
 from research_taste_evals.core.metrics import nan_on_error
+from research_taste_evals.core.recall_metrics import recall_keys, recall_summary
 from research_taste_evals.core.stats import (
     DEFAULT_BOOTSTRAP_RESAMPLES,
     DEFAULT_BOOTSTRAP_SEED,
@@ -39,7 +40,12 @@ from research_taste_evals.tastybench.ratings import (
     rating_summary,
     reliability_summary,
 )
-from research_taste_evals.tastybench.recall import RECALL_KEYS, recall_summary
+from research_taste_evals.tastybench.recall import (
+    MATCHED_TWINS,
+    TASTYBENCH,
+    bt_statistic,
+    pairwise_statistic,
+)
 
 
 @metric
@@ -94,12 +100,20 @@ def tastybench_decisions() -> Metric:
 def tastybench_recall(
     resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
 ) -> Metric:
-    """``bt_spearman`` on post-cutoff and on unrecognised papers, and ``recognized_rate``."""
+    """``bt_spearman`` on clean, post-cutoff and unrecognised papers, and the cutoff figures."""
+    summary = recall_summary(TASTYBENCH, bt_statistic(resamples, seed))
+    matched = recall_summary(MATCHED_TWINS, pairwise_statistic(resamples, seed), run_lines=False)
+    own = [k for k in recall_keys(MATCHED_TWINS) if k not in recall_keys(TASTYBENCH)]
+    keys = recall_keys(TASTYBENCH) + own
+
+    def both(scores: list[SampleScore]) -> dict[str, float]:
+        # schedule=matched: pairwise_accuracy's twins too (NaN, unlogged, for other schedules).
+        is_matched = any((s.sample_metadata or {}).get("pair_id") is not None for s in scores)
+        twins = matched(scores) if is_matched else {}
+        return summary(scores) | {key: twins.get(key, NAN) for key in own}
 
     def compute(scores: list[SampleScore]) -> Value:
-        return nan_on_error(
-            "tastybench metric recall", RECALL_KEYS, lambda: recall_summary(scores, resamples, seed)
-        )
+        return nan_on_error("tastybench metric recall", keys, lambda: both(scores))
 
     return compute
 

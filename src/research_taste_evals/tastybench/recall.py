@@ -1,146 +1,139 @@
-"""TastyBench's recall controls: the cutoff and probe steps, and the twins of ``bt_spearman``.
+"""TastyBench's recall declaration and the Bradley-Terry statistic its twins use.
 
 A judge that remembers which papers became famous can rank them without judging the ideas.
-Two controls, both from the same answers as the headline (README, "Recall and contamination"):
+The mechanism is ``core/recall_control.py``; this module declares the task once
+(:data:`TASTYBENCH`: a comparison shows ``paper_1`` and ``paper_2``, dated by ``pub_date_1``/
+``pub_date_2``; the probe reads exactly the judge's text) and gives the headline's statistic
+on a subset of comparisons (:func:`subset_bt_spearman`): Bradley-Terry fitted on those
+comparisons alone (a comparison with a known paper would leak through the fit), Spearman
+against velocity over the papers they connect, with the headline's seeded bootstrap CI.
 
-- post-cutoff: a paper is post-cutoff when published after the evaluated model's knowledge
-  cutoff (``core/cutoff.py``, ``core/dates.py``). ``bt_spearman_post_cutoff`` fits
-  Bradley-Terry on the comparisons between two post-cutoff papers only (a comparison with a
-  known paper leaks through the fit) and correlates over the post-cutoff papers those
-  comparisons connect (``post_cutoff_papers``);
-- recognition: the recognition probe (``core/recognition.py``) asks the judge model to name
-  each paper from exactly the text it judges; ``recognized_rate`` is over papers whose text
-  does not name them; ``bt_spearman_unrecognized`` is the same fit on the comparisons between
-  two papers the model did not recognise (``unrecognized_papers``).
-
-Each twin is NaN, with the reason logged, when fewer than three papers are connected; both the
-post-cutoff figures are NaN when no cutoff is known. The fit and the CI are the headline's own
-(``ratings.collect``, ``pairwise.bradley_terry``, ``core.stats.rank_correlation_with_ci``).
+So ``bt_spearman_clean`` fits the comparisons between two clean papers (after the run's clean
+cutoff, probed and not recognised) and correlates over the clean papers they connect
+(``clean_items``); ``bt_spearman_post_cutoff`` and ``bt_spearman_unrecognized`` likewise
+(``post_cutoff_papers``, ``unrecognized_papers``; ``*_comparisons`` count the fits' input).
+Fewer than three connected papers: NaN, with the reason logged.
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from inspect_ai.scorer import SampleScore
-from inspect_ai.solver import Solver, TaskState
 
-from research_taste_evals.core.cutoff import CutoffReader, parse_cutoff_arg, record_cutoff
 from research_taste_evals.core.dates import parse_item_date
 from research_taste_evals.core.leaks import title_names
-from research_taste_evals.core.recall_metrics import (
-    cutoff_known,
-    post_cutoff_scores,
-    recall_score_metadata,
-    recognition_values,
-    unrecognized_items,
-    unrecognized_scores,
-)
-from research_taste_evals.core.recognition import RecallItem, RecallProbe, recall_probe
+from research_taste_evals.core.recall_control import RecallControl, ShownItem, declare
+from research_taste_evals.core.recognition import RecallItem
+from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec
 from research_taste_evals.core.stats import MIN_CORRELATION_POINTS, NAN, rank_correlation_with_ci
 from research_taste_evals.tastybench.dataset import Paper
+from research_taste_evals.tastybench.matched import pairwise_accuracy_summary
 from research_taste_evals.tastybench.pairwise import bradley_terry
 from research_taste_evals.tastybench.ratings import collect
+from research_taste_evals.tastybench.solvers import EXTRACTOR_ROLE
 
-logger = logging.getLogger(__name__)
-
-TASK = "tastybench"
-RECALL_KEYS = [
-    f"bt_spearman_{subset}{suffix}"
-    for subset in ("post_cutoff", "unrecognized")
-    for suffix in ("", "_ci_low", "_ci_high")
-] + [
-    "post_cutoff_papers",
-    "post_cutoff_comparisons",
-    "unrecognized_papers",
-    "unrecognized_comparisons",
-    "recognized_rate",
-    "recognized_items",
-    "probed_items",
-    "leaked_items",
-]
+HEADLINE = "bt_spearman"
 
 
-def recall_item(paper: Paper) -> RecallItem:
-    """The paper as the probe sees it: exactly the judge's text, its title and method names."""
-    return RecallItem(
-        item_id=paper.paper_id,
-        text=paper.text,
-        title=paper.title,
-        method_names=title_names(paper.title)[1:],
+def shown_papers(metadata: Mapping[str, Any]) -> list[ShownItem]:
+    """The two papers a comparison shows, with their dates (texts: :func:`recall_item`)."""
+    return [
+        ShownItem(
+            item_id=str(metadata[f"paper_{i}"]),
+            date=parse_item_date(metadata.get(f"pub_date_{i}")),
+            title=str(metadata.get(f"title_{i}", "")),
+        )
+        for i in (1, 2)
+    ]
+
+
+TASTYBENCH = declare(
+    RecallControl(
+        task="tastybench",
+        headline=HEADLINE,
+        items=shown_papers,
+        probes=True,
+        post_cutoff_count="post_cutoff_papers",
+        unrecognized_count="unrecognized_papers",
+        subset_counts=("comparisons",),
+        roles=(RoleSpec(EXTRACTOR_ROLE, default=EVALUATED_MODEL),),
+        demo_arg="data_path",
     )
+)
 
 
-def recall_steps(papers: Sequence[Paper], knowledge_cutoff: object, probe: bool) -> list[Solver]:
-    """The solver steps before the judge: record the cutoff, then (if on) probe both papers.
-
-    Raises:
-        ConfigError: ``knowledge_cutoff`` (the ``-T`` argument) is not a ``YYYY-MM-DD`` date.
-    """
-    cutoff = parse_cutoff_arg(knowledge_cutoff, TASK)
-    steps = [record_cutoff(CutoffReader(TASK, cutoff))]
-    if probe:
-        items = {paper.paper_id: recall_item(paper) for paper in papers}
-
-        def items_of(state: TaskState) -> list[RecallItem]:
-            return [items[state.metadata["paper_1"]], items[state.metadata["paper_2"]]]
-
-        steps.append(recall_probe(RecallProbe(), items_of))
-    return steps
+# The extraction step judges nothing: no recall control, but declared for the tooling.
+TASTYBENCH_EXTRACT = declare(
+    RecallControl(
+        task="tastybench_extract",
+        headline="extraction_rate",
+        undated_reason="an extraction step: it writes texts and judges nothing",
+        roles=(RoleSpec(EXTRACTOR_ROLE, default=EVALUATED_MODEL),),
+        demo_arg="data_path",
+    )
+)
 
 
-def sample_recall_metadata(state: TaskState) -> dict[str, Any]:
-    """The scorer's recall fields: cutoff, source, entry, ``post_cutoff`` (both papers), probe."""
-    dates = [parse_item_date(state.metadata.get(f"pub_date_{i}")) for i in (1, 2)]
-    return recall_score_metadata(state, dates)
+# schedule=matched's headline (``matched.py``) gets the same twins, over matched pairs; it is
+# not a task of its own, so it is not declared (the lookup gives TASTYBENCH).
+MATCHED_TWINS = replace(
+    TASTYBENCH,
+    headline="pairwise_accuracy",
+    post_cutoff_count="post_cutoff_pairs",
+    unrecognized_count="unrecognized_pairs",
+    clean_count="clean_pairs",
+    subset_counts=(),
+)
 
 
-def subset_bt_spearman(
-    scores: list[SampleScore], label: str, resamples: int, seed: int
-) -> dict[str, float]:
+def pairwise_statistic(
+    resamples: int, seed: int
+) -> Callable[[list[SampleScore]], dict[str, float]]:
+    """``pairwise_accuracy`` with its CI on a subset of a matched run (``n``: its pairs)."""
+
+    def statistic(scores: list[SampleScore]) -> dict[str, float]:
+        values = pairwise_accuracy_summary(scores, resamples, seed)
+        return values | {"n": values["matched_pairs"]}
+
+    return statistic
+
+
+def recall_catalogue(papers: Sequence[Paper]) -> dict[str, RecallItem]:
+    """Each paper as the probe sees it: exactly the judge's text, its title and method names."""
+    return {
+        paper.paper_id: RecallItem(
+            item_id=paper.paper_id,
+            text=paper.text,
+            title=paper.title,
+            method_names=title_names(paper.title)[1:],
+        )
+        for paper in papers
+    }
+
+
+def subset_bt_spearman(scores: list[SampleScore], resamples: int, seed: int) -> dict[str, float]:
     """Bradley-Terry on these comparisons alone, Spearman over the papers they connect.
 
-    Returns ``bt_spearman_<label>`` with its CI, ``<label>_papers`` and ``<label>_comparisons``.
+    Returns ``bt_spearman`` with its CI, ``n`` (connected papers) and ``comparisons``.
     """
     run = collect(scores)
     connected = list(dict.fromkeys(paper for decision in run.decisions for paper in decision[:2]))
-    counts = {
-        f"{label}_papers": float(len(connected)),
-        f"{label}_comparisons": float(len(run.decisions)),
-    }
-    empty = {f"bt_spearman_{label}{s}": NAN for s in ("", "_ci_low", "_ci_high")}
+    counts = {"n": float(len(connected)), "comparisons": float(len(run.decisions))}
     if len(connected) < MIN_CORRELATION_POINTS:
-        logger.info(
-            "%s: bt_spearman_%s is NaN: its comparisons connect %d papers (at least %d needed)",
-            TASK,
-            label,
-            len(connected),
-            MIN_CORRELATION_POINTS,
-        )
-        return empty | counts
+        return {HEADLINE: NAN, f"{HEADLINE}_ci_low": NAN, f"{HEADLINE}_ci_high": NAN} | counts
     ratings = bradley_terry(run.comparisons, paper_ids=connected)
     truth = {paper: run.truth[paper] for paper in connected}
     corr = rank_correlation_with_ci(ratings, truth, "spearman", seed=seed, resamples=resamples)
     return {
-        f"bt_spearman_{label}": corr["rho"],
-        f"bt_spearman_{label}_ci_low": corr["ci_low"],
-        f"bt_spearman_{label}_ci_high": corr["ci_high"],
+        HEADLINE: corr["rho"],
+        f"{HEADLINE}_ci_low": corr["ci_low"],
+        f"{HEADLINE}_ci_high": corr["ci_high"],
     } | counts
 
 
-def recall_summary(scores: list[SampleScore], resamples: int, seed: int) -> dict[str, float]:
-    """Every figure of ``RECALL_KEYS`` (module docstring)."""
-    result: dict[str, float] = dict.fromkeys(RECALL_KEYS, NAN)
-    if cutoff_known(scores):
-        subset = post_cutoff_scores(scores)
-        result |= subset_bt_spearman(subset, "post_cutoff", resamples, seed)
-    recognition = recognition_values(scores)
-    result |= recognition
-    if unrecognized_items(scores) is not None:
-        if recognition["probed_items"] == 0:
-            logger.info("%s: recognized_rate is NaN: every paper's text names it", TASK)
-        subset = unrecognized_scores(scores)
-        result |= subset_bt_spearman(subset, "unrecognized", resamples, seed)
-    return result
+def bt_statistic(resamples: int, seed: int) -> Callable[[list[SampleScore]], dict[str, float]]:
+    """:func:`subset_bt_spearman` with the run's bootstrap settings (the twins' statistic)."""
+    return lambda scores: subset_bt_spearman(scores, resamples, seed)

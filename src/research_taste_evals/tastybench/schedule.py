@@ -270,8 +270,25 @@ def judged_papers(papers: list[Paper], velocity: VelocityMode, window_months: in
     return kept
 
 
+@dataclass(frozen=True)
+class RunSettings:
+    """The ``tastybench`` arguments its metadata records (typed, as the task received them)."""
+
+    representation: str
+    prompt: str
+    velocity: VelocityMode
+    schedule: str
+    rounds: int
+    seed: int
+    pairs_file: str | None
+    choice_method: str
+    web_search: bool
+    knowledge_cutoff: object
+    recall_probe: bool
+
+
 def tastybench_metadata(
-    arguments: Mapping[str, Any],
+    settings: RunSettings,
     loaded_metadata: Mapping[str, Any],
     papers: Sequence[Paper],
     comparisons: int,
@@ -282,20 +299,20 @@ def tastybench_metadata(
     the gap cap and the largest gap, papers left unpaired by reason) and the headline
     ``pairwise_accuracy``.
     """
-    args = arguments
-    cutoff = args.get("knowledge_cutoff")
+    args = settings
+    cutoff = args.knowledge_cutoff
     sources = {key: loaded_metadata[key] for key in ("papers_source", "representation_source")}
     details = {key: value for key, value in loaded_metadata.items() if key not in sources}
-    schedule, pairs_file = args["schedule"], args["pairs_file"]
+    schedule, pairs_file = args.schedule, args.pairs_file
     return {
         **provenance(
             benchmark="TastyBench",
             source=sources["papers_source"],
             revision=loaded_metadata.get("data_revision", UPSTREAM_COMMIT),
-            prompt_variant=args["prompt"],
+            prompt_variant=args.prompt,
             paper_faithful={
-                "velocity": args["velocity"] == "upstream",
-                "choice_method": args["choice_method"] == "extractor",
+                "velocity": args.velocity == "upstream",
+                "choice_method": args.choice_method == "extractor",
                 "schedule": schedule in ("adjacent", "file"),
             },
             representation_source=sources["representation_source"],
@@ -304,28 +321,26 @@ def tastybench_metadata(
         "upstream_comparable_metric": UPSTREAM_COMPARABLE_METRIC,
         **details,
         "papers_judged": len(papers),
-        "representation": args["representation"],
-        "prompt": args["prompt"],
-        "velocity": args["velocity"],
+        "representation": args.representation,
+        "prompt": args.prompt,
+        "velocity": args.velocity,
         "velocity_fetch_date": loaded_metadata.get(
             "velocity_fetch_date", UPSTREAM_FETCH_DATE.isoformat()
         ),
         "schedule": schedule,
-        "rounds": args["rounds"] if schedule == "adjacent" else None,
-        "seed": args["seed"] if schedule != "file" else None,
+        "rounds": args.rounds if schedule == "adjacent" else None,
+        "seed": args.seed if schedule != "file" else None,
         "pairs_file": pairs_file,
         "pairs_file_sha256": sha256_of(Path(pairs_file)) if pairs_file else None,
         "comparisons": comparisons,
         "matching": (
-            matching(papers, args["velocity"], args["seed"]).summary()
-            if schedule == "matched"
-            else None
+            matching(papers, args.velocity, args.seed).summary() if schedule == "matched" else None
         ),
-        "choice_method": args["choice_method"],
+        "choice_method": args.choice_method,
         "extractor_role": f"{EXTRACTOR_ROLE} (default: the judge model itself)",
-        "web_search": args["web_search"],
+        "web_search": args.web_search,
         # The run's cutoff (with its source and model-info entry) is in each sample's score.
         "knowledge_cutoff_arg": None if cutoff is None else str(cutoff),
-        "recall_probe": args["recall_probe"],
-        "web_search_blocked_domains": list(CITATION_COUNT_DOMAINS) if args["web_search"] else None,
+        "recall_probe": args.recall_probe,
+        "web_search_blocked_domains": list(CITATION_COUNT_DOMAINS) if args.web_search else None,
     }

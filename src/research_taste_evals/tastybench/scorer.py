@@ -18,11 +18,12 @@ from inspect_ai.solver import TaskState
 
 from research_taste_evals.core.leaks import name_leaks, title_names
 from research_taste_evals.core.reasons import GRADER_FAILED, INVALID_RESPONSE_FORMAT
+from research_taste_evals.core.recall_control import recall_fields
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.tastybench.dataset import ExtractKind
 from research_taste_evals.tastybench.metrics import extraction_rate
 from research_taste_evals.tastybench.parsing import ChoiceMethod
-from research_taste_evals.tastybench.recall import sample_recall_metadata
+from research_taste_evals.tastybench.recall import TASTYBENCH
 from research_taste_evals.tastybench.solvers import read_pick, stored_pick
 
 EXTRACTOR_FAILURES = ("extractor_failed", "extractor_refused")
@@ -62,7 +63,7 @@ def tastybench_scorer(choice_method: ChoiceMethod = "parser_then_extractor") -> 
                 "read_by": result.method,
                 "unclear_reason": result.unclear_reason,
                 "extractor_reply": result.extractor_reply,
-                **sample_recall_metadata(state),
+                **recall_fields(TASTYBENCH, state),
             },
         )
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from inspect_ai import Task, task
 
 from research_taste_evals.core.provenance import task_version
+from research_taste_evals.core.recall_control import recall_solvers
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.core.task_args import checked_arguments
 from research_taste_evals.tastybench.built_set import is_built_set, load_built_set
@@ -17,10 +18,11 @@ from research_taste_evals.tastybench.dataset import PaperSet, Representation, lo
 from research_taste_evals.tastybench.metrics import tastybench_metrics
 from research_taste_evals.tastybench.parsing import ChoiceMethod
 from research_taste_evals.tastybench.prompts import JUDGE_PROMPTS, PromptVariant
-from research_taste_evals.tastybench.recall import recall_steps
+from research_taste_evals.tastybench.recall import TASTYBENCH, recall_catalogue
 from research_taste_evals.tastybench.schedule import (
     DEFAULT_ROUNDS,
     DEFAULT_SCHEDULE_SEED,
+    RunSettings,
     Schedule,
     build_schedule,
     comparison_dataset,
@@ -64,7 +66,19 @@ def tastybench(
     recall_probe: bool = True,
 ) -> Task:
     """TastyBench: pick the better of two RL-for-reasoning projects; ratings vs citation speed."""
-    arguments = dict(locals())
+    settings = RunSettings(
+        representation=representation,
+        prompt=prompt,
+        velocity=velocity,
+        schedule=schedule,
+        rounds=rounds,
+        seed=seed,
+        pairs_file=pairs_file,
+        choice_method=choice_method,
+        web_search=web_search,
+        knowledge_cutoff=knowledge_cutoff,
+        recall_probe=recall_probe,
+    )
     if data_path is not None and is_built_set(data_path):  # from `research-taste tastybench build`
         loaded = load_built_set(data_path, representation, representations_path, window_months)
     else:
@@ -73,12 +87,13 @@ def tastybench(
         )
     papers = judged_papers(loaded.papers, velocity, window_months)
     pairs = build_schedule(papers, schedule, rounds, seed, pairs_file, velocity)
-    steps = recall_steps(papers, knowledge_cutoff, recall_probe)  # checks the cutoff's date
+    # Checks the cutoff's date; the probe reads exactly the judge's texts.
+    steps = recall_solvers(TASTYBENCH, knowledge_cutoff, recall_probe, recall_catalogue(papers))
     return Task(
         dataset=comparison_dataset(pairs, papers, JUDGE_PROMPTS[prompt], velocity),
         solver=[*steps, judge(web_search), read_choice(choice_method)],
         scorer=tastybench_scorer(choice_method),
         metrics=tastybench_metrics(bootstrap_resamples, DEFAULT_BOOTSTRAP_SEED),
         version=task_version(__file__, "tastybench"),
-        metadata=tastybench_metadata(arguments, loaded.metadata, papers, len(pairs)),
+        metadata=tastybench_metadata(settings, loaded.metadata, papers, len(pairs)),
     )

@@ -9,7 +9,7 @@ GPT-4-synthesised wrong ones.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -225,12 +225,24 @@ UPSTREAM_PARSE_RETRIES = 3
 UPSTREAM_CHOICE_RETRIES = 0
 
 
+@dataclass(frozen=True)
+class EqInferSettings:
+    """The ``eqinfer`` arguments its metadata records."""
+
+    variant: str
+    context_words: int
+    parse_retries: int
+    choice_retries: int
+    shuffle_options: bool
+    faithful_reader: str
+
+
 def eqinfer_metadata(
-    arguments: Mapping[str, Any], instances: int, resolved: ResolvedData
+    settings: EqInferSettings, instances: int, resolved: ResolvedData
 ) -> dict[str, Any]:
     """The ``eqinfer`` task's metadata: the provenance block and the run's settings."""
-    binary = arguments["variant"] == "binary"
-    context_words = arguments["context_words"]
+    binary = settings.variant == "binary"
+    context_words = settings.context_words
     return {
         **provenance(
             resolved,
@@ -241,15 +253,15 @@ def eqinfer_metadata(
                 "word_counting": True,  # whitespace words, as the release counts them
                 "context_words": context_words == DEFAULT_CONTEXT_WORDS,
                 "retries": (
-                    arguments["parse_retries"] == UPSTREAM_PARSE_RETRIES
+                    settings.parse_retries == UPSTREAM_PARSE_RETRIES
                     if binary
-                    else arguments["choice_retries"] == UPSTREAM_CHOICE_RETRIES
+                    else settings.choice_retries == UPSTREAM_CHOICE_RETRIES
                 ),
-                "options_order": binary or not arguments["shuffle_options"],
+                "options_order": binary or not settings.shuffle_options,
             },
             benchmark="AAAR-1.0 EqInfer",
             parse_modes="strict (decision_*, headline) and faithful (faithful_*) per answer",
-            faithful_reader=arguments.get("faithful_reader", "api") if binary else None,
+            faithful_reader=settings.faithful_reader if binary else None,
             word_counting=word_counting_provenance("whitespace"),
             model_decoding=decoding_provenance(
                 upstream_decoding(EQINFER_MAX_TOKENS),
@@ -258,9 +270,9 @@ def eqinfer_metadata(
                 else "subtask1_equation_model_eval.py",
             ),
         ),
-        "variant": arguments["variant"],
+        "variant": settings.variant,
         "context_words": context_words,
-        "parse_retries": arguments["parse_retries"] if binary else arguments["choice_retries"],
-        "shuffle_options": None if binary else arguments["shuffle_options"],
+        "parse_retries": settings.parse_retries if binary else settings.choice_retries,
+        "shuffle_options": None if binary else settings.shuffle_options,
         "instances": instances,
     }

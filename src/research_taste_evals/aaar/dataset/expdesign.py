@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -159,8 +160,20 @@ def extract_list_items(answer: str) -> list[str]:
     return re.findall(UPSTREAM_LIST_ITEM, answer.strip())
 
 
+@dataclass(frozen=True)
+class ExpDesignSettings:
+    """The ``expdesign`` arguments its metadata records."""
+
+    context_words: int
+    word_counting: WordCounting
+    explain_mode: str
+    explanation_retries: int
+    judge_model: str | None
+    judge_prompt: str
+
+
 def expdesign_metadata(
-    arguments: Mapping[str, Any],
+    settings: ExpDesignSettings,
     records: Sequence[ExpDesignRecord],
     resolved: ResolvedData,
     embedder: Embedder,
@@ -175,7 +188,7 @@ def expdesign_metadata(
         if dates
         else undated_source("expdesign", "no record id is an arXiv id")
     )
-    judge_prompt, explain_mode = arguments["judge_prompt"], arguments["explain_mode"]
+    judge_prompt, explain_mode = settings.judge_prompt, settings.explain_mode
     return {
         **provenance(
             resolved,
@@ -184,13 +197,13 @@ def expdesign_metadata(
                 "data": not resolved.source.startswith("local:"),
                 "judge_prompt": judge_prompt == "v2",
                 "judge_decoding": True,
-                "word_counting": nltk_counting_is_upstream(arguments["word_counting"]),
-                "context_words": arguments["context_words"] == DEFAULT_CONTEXT_WORDS,
+                "word_counting": nltk_counting_is_upstream(settings.word_counting),
+                "context_words": settings.context_words == DEFAULT_CONTEXT_WORDS,
                 "embeddings": is_paper_model(embedder, S_METRIC_MODEL),
             },
             benchmark="AAAR-1.0 ExpDesign",
             embeddings=embedder.describe(),
-            word_counting=word_counting_provenance(arguments["word_counting"]),
+            word_counting=word_counting_provenance(settings.word_counting),
             model_decoding=decoding_provenance(
                 upstream_decoding(EXPDESIGN_MAX_TOKENS),
                 "subtask2_experiment_model_prediction.close_source.v2.py",
@@ -198,13 +211,13 @@ def expdesign_metadata(
             judge_decoding=dict(judge_decoding),
             parse_modes="strict (en_*, headline) and faithful (faithful_en_*) per answer",
         ),
-        "context_words": arguments["context_words"],
-        "word_counting": arguments["word_counting"],
+        "context_words": settings.context_words,
+        "word_counting": settings.word_counting,
         "explain_mode": explain_mode,
         "explanation_retries": (
-            arguments["explanation_retries"] if explain_mode == "whole_list" else None
+            settings.explanation_retries if explain_mode == "whole_list" else None
         ),
-        "judge_model": arguments["judge_model"] or f"role:grader (default {default_judge})",
+        "judge_model": settings.judge_model or f"role:grader (default {default_judge})",
         "judge_prompt": judge_prompt,
         "papers": len(records),
     } | dates_note

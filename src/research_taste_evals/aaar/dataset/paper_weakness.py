@@ -12,7 +12,7 @@ folder its ``build_report.json`` names (``paper_weakness.folder``), text from th
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -200,8 +200,17 @@ def weakness_dataset(records: list[WeaknessRecord]) -> MemoryDataset:
     )
 
 
+@dataclass(frozen=True)
+class WeaknessSettings:
+    """The ``paper_weakness`` arguments its metadata records."""
+
+    split: str
+    window_words: int
+    word_counting: WordCounting
+
+
 def weakness_metadata(
-    arguments: Mapping[str, Any],
+    settings: WeaknessSettings,
     papers: int,
     full_set: int,
     resolved: ResolvedData,
@@ -217,9 +226,9 @@ def weakness_metadata(
             paper_faithful={
                 "data": not resolved.source.startswith("local:"),
                 "prompt": True,
-                "split": arguments["split"] == "split_combine",
-                "word_counting": nltk_counting_is_upstream(arguments["word_counting"]),
-                "window_words": arguments["window_words"] == DEFAULT_WINDOW_WORDS,
+                "split": settings.split == "split_combine",
+                "word_counting": nltk_counting_is_upstream(settings.word_counting),
+                "window_words": settings.window_words == DEFAULT_WINDOW_WORDS,
                 "embeddings": is_paper_model(s_embedder, S_METRIC_MODEL),
                 "itf_idf_embeddings": is_paper_model(itf_embedder, ITF_IDF_MODEL),
                 "itf_idf_w": papers == full_set,
@@ -227,15 +236,15 @@ def weakness_metadata(
             benchmark="AAAR-1.0 PaperWeakness",
             embeddings=s_embedder.describe(),
             itf_idf_embeddings=itf_embedder.describe(),
-            word_counting=word_counting_provenance(arguments["word_counting"]),
+            word_counting=word_counting_provenance(settings.word_counting),
             model_decoding=decoding_provenance(
                 upstream_decoding(WEAKNESS_MAX_TOKENS),
                 "subtask3_review_model_prediction.close_source.py",
             ),
         ),
-        "split": arguments["split"],
-        "window_words": arguments["window_words"],
-        "word_counting": arguments["word_counting"],
+        "split": settings.split,
+        "window_words": settings.window_words,
+        "word_counting": settings.word_counting,
         "papers": papers,
         "itf_idf_full_set": full_set,
     } | dates_metadata(source_dates(resolved))

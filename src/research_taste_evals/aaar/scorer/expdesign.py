@@ -49,7 +49,7 @@ from research_taste_evals.aaar.metrics import (
 )
 from research_taste_evals.aaar.parsing import judge_decision
 from research_taste_evals.aaar.prompts import ENTAILMENT_PROMPTS, ENTAILMENT_SYSTEM
-from research_taste_evals.aaar.recall import post_cutoff_twin, recall_fields
+from research_taste_evals.aaar.recall import recall_twins
 from research_taste_evals.aaar.similarity import rouge_scorer_instance, rouge_scores, s_match
 from research_taste_evals.aaar.solvers import (
     EXPLANATION_ATTEMPTS_KEY,
@@ -59,6 +59,7 @@ from research_taste_evals.aaar.solvers import (
 from research_taste_evals.core.grading import MemberGrade, grade_member
 from research_taste_evals.core.metrics import answer_shape, empty_prediction_rate
 from research_taste_evals.core.reasons import GRADER_FAILED, INVALID_RESPONSE_FORMAT
+from research_taste_evals.core.recall_control import declaration, recall_fields
 from research_taste_evals.core.roles import RoleSpec, role_models
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.core.text import fill_template
@@ -218,7 +219,7 @@ async def judge_lists(
 @scorer(
     metrics=[
         en_f1(),
-        post_cutoff_twin("en_f1"),
+        recall_twins("expdesign"),
         en_precision(),
         en_recall(),
         faithful_en_f1(),
@@ -320,7 +321,7 @@ def expdesign_scorer(
                 "embedding_model": embedder.model_id,
                 "embedding_revision": embedder.revision,
             }
-            | recall_fields(state),
+            | recall_fields(declaration("expdesign"), state),
         )
 
     return score

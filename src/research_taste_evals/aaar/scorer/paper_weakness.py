@@ -29,17 +29,18 @@ from research_taste_evals.aaar.metrics import (
     s_precision,
     s_recall,
 )
-from research_taste_evals.aaar.recall import post_cutoff_twin, recall_fields
+from research_taste_evals.aaar.recall import recall_twins
 from research_taste_evals.aaar.similarity import soft_precision_recall, with_placeholder
 from research_taste_evals.aaar.solvers import PIECE_ANSWERS_KEY, PREDICTED_WEAKNESSES_KEY
 from research_taste_evals.core.metrics import answer_shape, empty_prediction_rate
 from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
+from research_taste_evals.core.recall_control import declaration, recall_fields
 
 
 @scorer(
     metrics=[
         s_f1(),
-        post_cutoff_twin("s_f1"),
+        recall_twins("paper_weakness"),
         s_precision(),
         s_recall(),
         itf_idf_score(),
@@ -96,7 +97,7 @@ def weakness_scorer(
                 "itf_idf_embedding_revision": itf_embedder.revision,
                 ITF_IDF_EMBEDDINGS_KEY: pack_embeddings(itf_embeddings),
             }
-            | recall_fields(state),
+            | recall_fields(declaration("paper_weakness"), state),
         )
 
     return score
