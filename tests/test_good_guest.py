@@ -204,3 +204,17 @@ def test_the_tooling_imports_no_private_name_of_the_evals() -> None:
                     if alias.name.startswith("_")
                 ]
     assert hits == []
+
+
+def test_every_task_documents_every_argument_in_an_args_section() -> None:
+    """As inspect_evals does (e.g. gpqa.py): ``Args:`` lists each parameter with its type."""
+    import inspect as pyinspect
+
+    from research_taste_evals._registry import TASKS
+
+    for fn in TASKS:
+        doc = pyinspect.getdoc(fn) or ""
+        assert "\nArgs:\n" in doc, fn.__name__
+        args = doc.split("\nArgs:\n", 1)[1]
+        for name in pyinspect.signature(pyinspect.unwrap(fn)).parameters:
+            assert re.search(rf"^\s+{name} \(.+\): \S", args, re.M), f"{fn.__name__}: {name}"
