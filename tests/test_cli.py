@@ -176,11 +176,13 @@ def test_sweep_ends_with_a_table_and_a_rerun_says_nothing_to_run(
 
 def test_demo_data_under_plain_inspect_eval(tmp_path: Path) -> None:
     """-T data_path=demo: the family's demo data, written on first use into the package cache,
-    without the tooling package (research_taste.cli); the tasks import from the package."""
+    without the tooling package (research_taste.cli); the tasks import from their family packages
+    (``lft`` shares its package's name) or the package."""
     script = (
         "import sys\n"
         "from inspect_ai import eval\n"
-        "from research_taste_evals import eqinfer, lft, tastybench\n"
+        "from research_taste_evals import eqinfer\n"
+        "from research_taste_evals.lft import lft\n"
         f"log = eval(eqinfer(data_path='demo'), model='baseline/all-positive', "
         f"log_dir={str(tmp_path / 'a')!r}, display='none')[0]\n"
         f"again = eval('research_taste_evals/tastybench', task_args={{'data_path': 'demo'}}, "
@@ -204,7 +206,7 @@ def test_demo_data_under_plain_inspect_eval(tmp_path: Path) -> None:
 
 
 def test_demo_value_for_an_argument_without_demo_data_is_one_sentence() -> None:
-    from research_taste_evals import lft
+    from research_taste_evals.lft import lft
 
     with pytest.raises(ConfigError, match=r"lft: -T rubric_dir=demo: this argument has no demo"):
         lft(rubric_dir="demo")

@@ -9,8 +9,10 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -157,3 +159,62 @@ def test_importing_the_package_registers_no_hook(tmp_path: Path) -> None:
     )
     printed = _run([sys.executable, "-c", "import json\n" + probe], tmp_path)
     assert json.dumps("done") in printed and "hooks enabled" not in printed, printed
+
+
+def _sources() -> list[Path]:
+    return sorted(SRC.rglob("*.py"))
+
+
+def test_no_private_inspect_name_in_code_or_strings() -> None:
+    """``grep -rnE "inspect_ai(\\.\\w+)*\\._" src`` finds nothing: imports, strings, comments."""
+    private = re.compile(r"inspect_ai(\.\w+)*\._")
+    hits = [
+        f"{path.relative_to(SRC)}:{number}"
+        for path in _sources()
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if private.search(line)
+    ]
+    assert hits == []
+
+
+def test_nothing_assigns_to_a_modules_class_or_swaps_a_method_of_an_inspect_object() -> None:
+    """No module class swapping (``sys.modules[...].__class__ = ...``) and no method of a
+    ``Model``/``ModelAPI`` replaced on an instance (``.api.generate = ...``)."""
+    swaps = re.compile(r"\.__class__\s*=[^=]|\.api\.\w+\s*=[^=]|\bapi\s*=\s*copy\.copy")
+    hits = [
+        f"{path.relative_to(SRC)}:{number}"
+        for path in _sources()
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if swaps.search(line)
+    ]
+    assert hits == []
+
+
+def test_the_tooling_imports_no_private_name_of_the_evals() -> None:
+    """``research_taste`` uses the evals' public names only (e.g. ``roles.plain_message``)."""
+    hits = []
+    for path in sorted((SRC / "research_taste").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "research_taste_evals"
+            ):
+                hits += [
+                    f"{path.relative_to(SRC)}:{node.lineno} {node.module}.{alias.name}"
+                    for alias in node.names
+                    if alias.name.startswith("_")
+                ]
+    assert hits == []
+
+
+def test_every_task_documents_every_argument_in_an_args_section() -> None:
+    """As inspect_evals does (e.g. gpqa.py): ``Args:`` lists each parameter with its type."""
+    import inspect as pyinspect
+
+    from research_taste_evals._registry import TASKS
+
+    for fn in TASKS:
+        doc = pyinspect.getdoc(fn) or ""
+        assert "\nArgs:\n" in doc, fn.__name__
+        args = doc.split("\nArgs:\n", 1)[1]
+        for name in pyinspect.signature(pyinspect.unwrap(fn)).parameters:
+            assert re.search(rf"^\s+{name} \(.+\): \S", args, re.M), f"{fn.__name__}: {name}"

@@ -5,14 +5,19 @@ exits 2 with one plain sentence naming the sweep file and the entry, and writes 
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from inspect_ai import Task, eval
+from inspect_ai.event import ModelEvent
 
 from research_taste.cli import USAGE_ERROR_EXIT, main
 from research_taste.cli.sweep_checks import TASK_ROLES
 from research_taste.reporting.families import task_specs
 from research_taste_evals._registry import TASKS
+from research_taste_evals.core.demo import family_demo_run
+from research_taste_evals.core.embeddings import OFFLINE_MODEL
 
 HEAD = "log_dir: {logs}\nmodels: [baseline/all-positive]\n"
 SWEEPS = [
@@ -122,10 +127,43 @@ def test_task_roles_cover_every_task_and_its_declared_calls() -> None:
         assert declared <= set(TASK_ROLES[name]), name
 
 
-def test_every_documented_role_is_read_by_its_task() -> None:
-    """Each role in the table appears in the task's docstring or source, so a role cannot be
-    listed for a task that never reads it."""
-    for fn in TASKS:
-        source = inspect.getsource(inspect.getmodule(fn))  # type: ignore[arg-type]
-        for role in TASK_ROLES[fn.__name__]:
-            assert role in source, f"{fn.__name__} does not mention role {role!r}"
+# Arguments that make a task call every role it reads (on its demo data where it has some).
+ROLE_CALLING_ARGS: dict[str, dict[str, object]] = {
+    "expdesign": {"embedding_model": OFFLINE_MODEL},
+    "lft": {"followup": "critique", "runs": 1, "grader_repeats": 1},
+    "tastybench": {"choice_method": "extractor", "embedding_model": OFFLINE_MODEL},
+}
+
+
+@pytest.mark.parametrize(
+    "task_fn", [fn for fn in TASKS if TASK_ROLES[fn.__name__]], ids=lambda fn: fn.__name__
+)
+def test_every_role_the_sweep_accepts_is_called_by_its_task(
+    task_fn: Callable[..., Task], tmp_path: Path
+) -> None:
+    """Each role in the sweep's table is really played: one sample run with the role bound
+    records a model call in that role (a role listed for a task that never reads it fails)."""
+    name = task_fn.__name__
+    run = family_demo_run(task_fn.__module__, name)
+    assert run is not None, name
+    arguments = dict(ROLE_CALLING_ARGS.get(name, {}))
+    if run.data_arg:
+        arguments[run.data_arg] = "demo"
+    accepted = [p for p in inspect.signature(task_fn).parameters if p in arguments]
+    roles = TASK_ROLES[name]
+    [log] = eval(
+        task_fn(**{k: arguments[k] for k in accepted}),
+        model=run.model,
+        # The demo's offline player of the role, else the demo's model: any answer will do.
+        model_roles={role: run.model_roles.get(role, run.model) for role in roles},
+        limit=1,
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    played = {
+        event.role
+        for sample in log.samples or []
+        for event in sample.events
+        if isinstance(event, ModelEvent)
+    }
+    assert set(roles) <= played, f"{name}: roles called {played}, table {roles}"

@@ -7,7 +7,6 @@ from research_taste_evals.core.text import (
     fill_template,
     first_words,
     last_words,
-    numbered_items,
 )
 
 
@@ -25,11 +24,6 @@ def test_fill_template_leaves_latex_braces_and_does_not_resubstitute() -> None:
     assert filled == "ctx: uses {candidate} literally\nequation: \\frac{a}{b} x^{2}"
     with pytest.raises(KeyError, match="missing"):
         fill_template("no placeholders", missing="x")
-
-
-def test_numbered_items() -> None:
-    text = "Intro\n1. First item.\n2) Second\n  3. Third one  \nnot an item 4. x"
-    assert numbered_items(text) == ["First item.", "Second", "Third one"]
 
 
 def test_content_id_is_stable_and_content_sensitive() -> None:

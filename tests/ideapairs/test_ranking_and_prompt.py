@@ -29,7 +29,7 @@ from research_taste_evals.ideapairs.pairs_schema import (
     PairRecord,
     write_pairs,
 )
-from research_taste_evals.ideapairs.scorer import parse_label, read_answer
+from research_taste_evals.ideapairs.scorer import read_answer
 
 
 def _idea(name: str, score: float) -> IdeaRecord:
@@ -122,9 +122,10 @@ def test_pairs_mode_reports_no_ranking_figures_and_a_ci(two_boards: Path, tmp_pa
 
 
 def test_paper_label_parsing() -> None:
-    assert parse_label("0") == "A" and parse_label(" 1.\n") == "B"
-    assert parse_label("Label: 1") == "B"
-    assert parse_label("0 or 1") is None and parse_label("Idea B") is None
+    # The paper prompt's label: "0" -> "A" (Idea A is better, y = 0), "1" -> "B".
+    assert read_answer("0", "paper") == "A" and read_answer(" 1.\n", "paper") == "B"
+    assert read_answer("Label: 1", "paper") == "B"
+    assert read_answer("0 or 1", "paper") is None and read_answer("Idea B", "paper") is None
     assert read_answer("Answer: B", "reasoning") == "B"
     assert read_answer("Answer: B", "paper") is None
 

@@ -9,7 +9,7 @@ import pytest
 
 from research_taste.build.ideapairs.leaderboards import Leaderboard
 from research_taste.build.ideapairs.scoring import (
-    discordance_counts,
+    discordance_matrix,
     remove_discordant,
     score_board,
 )
@@ -76,11 +76,11 @@ def test_rank_comes_from_values_not_rows(board_from_rows: MakeBoard) -> None:
 
 def test_discordance_counts_and_tie_break() -> None:
     ranks = np.array([1.0, 2.0, 3.0])
-    assert list(discordance_counts(ranks, np.array([0.9, 0.5, 0.1]))) == [0, 0, 0]
+    assert list(_discordance_counts(ranks, np.array([0.9, 0.5, 0.1]))) == [0, 0, 0]
     # 2 and 3 swapped: both in one discordant pair; the lower-placed (rank 3) goes.
     assert remove_discordant(ranks, np.array([0.9, 0.1, 0.5])) == [2]
     # Ties are not discordant.
-    assert list(discordance_counts(ranks, np.array([0.5, 0.5, 0.1]))) == [0, 0, 0]
+    assert list(_discordance_counts(ranks, np.array([0.5, 0.5, 0.1]))) == [0, 0, 0]
 
 
 def test_metric_not_reported_for_every_entry_is_left_out(board_from_rows: MakeBoard) -> None:
@@ -112,11 +112,16 @@ def test_board_without_a_universal_metric_drops_every_entry_with_its_reason(
     }
 
 
+def _discordance_counts(ranks: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """Per entry, the number of other entries it is discordant with."""
+    return discordance_matrix(ranks, scores).sum(axis=1)
+
+
 def _naive_removal(ranks: np.ndarray, scores: np.ndarray) -> list[int]:
     """Algorithm 1 recomputing every count after each removal (the O(n^3) reading)."""
     alive, removed = list(range(len(ranks))), []
     while len(alive) >= 2:
-        counts = discordance_counts(ranks[alive], scores[alive])
+        counts = _discordance_counts(ranks[alive], scores[alive])
         if counts.max() == 0:
             break
         candidates = [alive[i] for i in np.flatnonzero(counts == counts.max())]

@@ -14,14 +14,14 @@ from inspect_ai.model import ChatMessage
 from mock_models import scripted_model
 
 from research_taste.cli import main
-from research_taste_evals.core.data import DataError
-from research_taste_evals.lft.human_agreement import GradePair, agreement, read_pairs
-from research_taste_evals.lft.human_validation import (
+from research_taste.lft.human_agreement import GradePair, agreement, read_pairs
+from research_taste.lft.human_validation import (
     collect_candidates,
     export_for_experts,
     key_path,
     sample_per_task,
 )
+from research_taste_evals.core.data import DataError
 from research_taste_evals.lft.lft import lft
 
 FEASIBLE_TASK, INFEASIBLE_TASK = "feasible-task", "weak-task"

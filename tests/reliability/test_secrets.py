@@ -12,6 +12,7 @@ retry messages) and in that grader's failure details. Every file written is sear
 from __future__ import annotations
 
 import base64
+import json
 import os
 import subprocess
 import sys
@@ -121,4 +122,72 @@ def test_api_key_is_in_no_log_report_or_cache(fault_server: FaultServer, tmp_pat
     assert any(files_containing(tmp_path / "logs", redacted)), "no redacted error reached the log"
     assert SECRET not in run.stdout + run.stderr
     # Checked last, so the logs and cache are searched even when the report cannot be written.
+    assert report_code == 0 and any(report_dir.rglob("*.md")), "research-taste report failed"
+
+
+# A key typed on the command line: not in the environment, no ``sk-`` prefix, no header shape.
+TYPED_KEY = "typedKey0a1b2c3d4e5f6g7h8i9j"
+
+
+def test_a_key_given_as_a_model_argument_and_echoed_bare_is_in_no_log_console_or_report(
+    fault_server: FaultServer, tmp_path: Path
+) -> None:
+    """A grader configured with ``api_key`` (as ``-M api_key=...`` gives a model), whose every
+    call fails with a body quoting that key alone: the key is in no file written and on no
+    console line, only ``[REDACTED]`` in its place."""
+    spec = TASKS["lft"]
+    fault_server.set_rule(spec.rule)
+    broken = GRADERS[-1]
+    fault_server.set_faults(Faults(http_500=1.0, echo_key=True, models=frozenset({broken})), seed=0)
+    fault_server.reset_stats()
+    env = {
+        **os.environ,
+        API_KEY_VAR: "environment-key-for-the-others",
+        "INSPECT_CACHE_DIR": str(tmp_path / "cache"),
+        "XDG_DATA_HOME": str(tmp_path / "data-home"),
+        "HF_HUB_OFFLINE": "1",
+        "PYTHONPATH": os.pathsep.join(p for p in sys.path if p),
+    }
+    assert TYPED_KEY not in "".join(env.values())
+    others = [model_name(g) for g in GRADERS[:-1]]
+    typed = {"model": model_name(broken), "model_args": {"api_key": TYPED_KEY}}
+    panel = json.dumps([*others, typed])
+    task_args = [part for k, v in spec.args.items() for part in ("-T", f"{k}={v}")]
+    command = [sys.executable, "-m", "inspect_ai", "eval", "research_taste_evals/lft"]
+    run = subprocess.run(
+        [
+            *command,
+            "--model",
+            model_name(EVALUATED),
+            "--model-role",
+            f"grader={panel}",
+            *task_args,
+            "--log-dir",
+            str(tmp_path / "logs"),
+            "--log-model-api",
+            "--max-retries",
+            "1",
+            "--display",
+            "plain",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    report_dir = tmp_path / "report"
+    report_code = cli_main(["report", str(tmp_path / "logs"), "--out", str(report_dir)])
+    stats = fault_server.reset_stats()
+    # The typed key was really sent, and every call with it failed with the key in its body.
+    assert f"Bearer {TYPED_KEY}" in stats.auth_headers, stats.auth_headers
+    assert stats.faults["http_500"] == stats.calls[broken] > 0
+    needles = [TYPED_KEY.encode(), base64.b64encode(TYPED_KEY.encode())]
+    written = [tmp_path / name for name in ("logs", "cache", "report", "data-home")]
+    leaks = [
+        leak for folder in written if folder.exists() for leak in files_containing(folder, needles)
+    ]
+    assert leaks == [], f"the typed API key was written to: {leaks}"
+    assert any(files_containing(tmp_path / "logs", [REDACTED.encode()])), "nothing was redacted"
+    assert TYPED_KEY not in run.stdout + run.stderr
     assert report_code == 0 and any(report_dir.rglob("*.md")), "research-taste report failed"

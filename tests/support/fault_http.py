@@ -100,6 +100,8 @@ def handler_for(server: FaultServer) -> type[BaseHTTPRequestHandler]:
             echo = ""
             if faults.echo_auth:
                 echo = f"; request had Authorization: {self.headers.get('authorization', '')}"
+            if faults.echo_key:  # the key alone, in no header's shape
+                echo += f"; key {self.headers.get('authorization', '').removeprefix('Bearer ')}"
             if kind == "http_429":
                 message = f"rate limited (injected){echo}"
                 self._send(429, {"error": {"message": message}}, retry=True)

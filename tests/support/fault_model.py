@@ -42,6 +42,8 @@ class Faults:
         models: Only requests for these model names get faults (``None``: every model).
         echo_auth: HTTP error bodies quote the request's ``Authorization`` header (as some
             providers and proxies do), to check that a key echoed back is never stored.
+        echo_key: HTTP error bodies quote the request's key alone (no ``Bearer``, no header
+            name), as a provider complaining about an unknown key may.
     """
 
     latency: float = 0.0
@@ -55,6 +57,7 @@ class Faults:
     hang_seconds: float = 3.0
     models: frozenset[str] | None = None
     echo_auth: bool = False
+    echo_key: bool = False
 
     def __post_init__(self) -> None:
         rates = [getattr(self, kind) for kind in _RATE_FIELDS]

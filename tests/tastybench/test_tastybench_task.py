@@ -14,9 +14,9 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, Model
 from inspect_ai.tool import ToolDef
 
+from research_taste.tastybench.log_ratings import ratings_from_log
 from research_taste_evals.tastybench.baselines import project_texts
 from research_taste_evals.tastybench.dataset import load_papers
-from research_taste_evals.tastybench.ratings import ratings_from_log
 from research_taste_evals.tastybench.tastybench import tastybench
 from research_taste_evals.tastybench.websearch import CITATION_COUNT_DOMAINS, guarded_web_search
 

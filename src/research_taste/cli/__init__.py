@@ -117,13 +117,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Ours (DataError, ConfigError, ... are UserErrors) and Inspect's PrerequisiteError (a
         # missing key or client package). Imported here: the command starts without them.
         from research_taste_evals.core.errors import UserError, is_inspect_prerequisite_error
-        from research_taste_evals.core.roles import _plain
+        from research_taste_evals.core.roles import plain_message
 
         if not isinstance(error, UserError) and not is_inspect_prerequisite_error(error):
             raise
 
         # Inspect's own (a provider's missing key) carry rich markup: print them plain.
-        message = str(error) if isinstance(error, UserError) else _plain(error)
+        message = str(error) if isinstance(error, UserError) else plain_message(error)
         print(f"research-taste {args.command}: error: {message}", file=sys.stderr)
         return USAGE_ERROR_EXIT
 

@@ -6,9 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from research_taste_evals.lft.grader import FEASIBLE_LEVEL
-from research_taste_evals.lft.human_agreement import agreement, format_report, read_pairs
-from research_taste_evals.lft.human_validation import (
+from research_taste.lft.human_agreement import agreement, format_report, read_pairs
+from research_taste.lft.human_validation import (
     DEFAULT_EXPERTS,
     DEFAULT_PER_TASK,
     DEFAULT_SEED,
@@ -16,6 +15,7 @@ from research_taste_evals.lft.human_validation import (
     export_for_experts,
     key_path,
 )
+from research_taste_evals.lft.grader import FEASIBLE_LEVEL
 
 
 def register(commands: Any) -> None:

@@ -26,7 +26,7 @@ from research_taste_evals.aaar.solvers import eqinfer_solver
 from research_taste_evals.core.dates import undated_source
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import RecallControl, declare
-from research_taste_evals.core.task_args import checked_arguments
+from research_taste_evals.core.task_entry import task_entry
 
 __all__ = ["EQINFER", "UPSTREAM_CHOICE_RETRIES", "UPSTREAM_PARSE_RETRIES", "eqinfer"]
 
@@ -37,9 +37,7 @@ EQINFER = declare(
 
 
 @task
-@checked_arguments(
-    {"context_words": (1, None), "parse_retries": (0, None), "choice_retries": (0, None)}
-)
+@task_entry({"context_words": (1, None), "parse_retries": (0, None), "choice_retries": (0, None)})
 def eqinfer(
     data_path: str | None = None,
     variant: Variant = "binary",
@@ -58,6 +56,28 @@ def eqinfer(
     ``multiple_choice`` (pick the correct option of four, accuracy; one call).
     ``faithful_reader``: ``api`` or ``vllm``, which release script's reading fills
     ``faithful_*`` (same answers). Decoding defaults to upstream's (``aaar/decoding.py``).
+
+    Args:
+        data_path (str | None): ``equation.1049.json``, the folder holding it, or the
+            dataset root (holding ``Equation_Inference/``). Defaults to ``None``.
+        variant (Literal['binary', 'multiple_choice']): ``binary``: every option judged 0/1
+            (paper), pooled F1; ``multiple_choice``: pick 1 of 4, accuracy, one call as
+            released. Defaults to ``'binary'``.
+        context_words (int): Whitespace words kept on each side (the release counts EqInfer
+            words with ``split()``). Defaults to ``1000``.
+        parse_retries (int): ``binary``: re-asks while the strict or the released reading
+            has no label (upstream: 3). Defaults to ``3``.
+        shuffle_options (bool): ``multiple_choice``: seeded per-instance permutation (the
+            released answer letters are unbalanced); options are formatted as released, ``
+            (A). ``eq``; ``. Defaults to ``True``.
+        choice_retries (int): ``multiple_choice``: re-asks while the answer is not one
+            option letter (release: one call). Defaults to ``0``.
+        faithful_reader (Literal['api', 'vllm']): ``binary``: which release script's reading
+            fills ``faithful_*``, from the same answers: ``api``
+            (``subtask1_equation_model_eval_binary.py``: ``int()``, re-asks) or ``vllm``
+            (``..._binary.open_source.py``: exactly ``0``/``1`` on the first answer, never
+            re-asked, wrong label forced); both readings are in every score's metadata.
+            Defaults to ``'api'``.
     """
     settings = EqInferSettings(
         variant=variant,

@@ -32,7 +32,7 @@ from research_taste_evals.aaar.solvers import ExplainMode, expdesign_solver
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import RecallControl, declare, recall_solvers
 from research_taste_evals.core.roles import check_roles_at_build, roles_ready
-from research_taste_evals.core.task_args import checked_arguments
+from research_taste_evals.core.task_entry import task_entry
 from research_taste_evals.core.text import WordCounting, load_word_counting
 
 # The release code re-asks a whole-list explanation up to 3 times when its length differs from
@@ -52,7 +52,7 @@ EXPDESIGN = declare(
 
 
 @task
-@checked_arguments({"context_words": (1, None), "explanation_retries": (0, None)})
+@task_entry({"context_words": (1, None), "explanation_retries": (0, None)})
 def expdesign(
     data_path: str | None = None,
     context_words: int = DEFAULT_CONTEXT_WORDS,
@@ -68,7 +68,42 @@ def expdesign(
     knowledge_cutoff: str | None = None,
 ) -> Task:
     """AAAR-1.0 ExpDesign: propose a paper's experiments and explain the authors' ones
-    (judge: ``judge_model`` > the ``grader`` role > GPT-4o, the paper's)."""
+    (judge: ``judge_model`` > the ``grader`` role > GPT-4o, the paper's).
+
+    Args:
+        data_path (str | None): Upstream layout root, ``Experiment_Design/``, or one
+            ``data_text.json``. Defaults to ``None``.
+        context_words (int): Pre-experiment words shown (paper: 3,000 closed / 2,000 open
+            models). Defaults to ``3000``.
+        word_counting (Literal['nltk', 'nltk_installed', 'whitespace']): ``nltk``:
+            ``word_tokenize`` tokens under NLTK 3.6.7's rules, as released;
+            ``nltk_installed``: the installed NLTK's rules; ``whitespace``: ``split()``
+            words (more text per budget: NLTK splits off punctuation). Defaults to
+            ``'nltk'``.
+        explain_mode (Literal['one_by_one', 'whole_list']): ``one_by_one`` or
+            ``whole_list``. Defaults to ``'one_by_one'``.
+        explanation_retries (int): ``whole_list`` re-asks (upstream ``max_retry`` 3).
+            Defaults to ``3``.
+        judge_model (str | None): Explicit judge model (beats the role). Defaults to
+            ``None``.
+        judge_prompt (Literal['v2', 'v1']): ``v2`` (``Exp_entailment_v2``, released metric
+            script) or ``v1`` (upstream's earlier
+            ``calculate_metrics_subtask2_exp_entailment.py``: ``Exp_entailment`` on every
+            (reference, prediction) pair, an item entailed if ``any()`` pair is; recorded in
+            ``paper_faithful.judge_prompt``). Defaults to ``'v2'``.
+        judge_cache (bool): Cache judge calls (each call its own cache scope). Defaults to
+            ``False``.
+        embedding_model (str): S-Match sentence-embedding model: a Hub name,
+            ``offline-mpnet`` (the packaged all-mpnet-base-v2, paper-faithful) or
+            ``offline-minilm`` (packaged all-MiniLM-L6-v2, not paper-faithful); None:
+            all-mpnet-base-v2 at its pinned revision. Defaults to
+            ``'sentence-transformers/all-mpnet-base-v2'``.
+        embedding_revision (str | None): Hub revision of ``embedding_model``; None: the
+            pinned one. Defaults to ``None``.
+        embedding_device (str): Torch device for both. Defaults to ``'cpu'``.
+        knowledge_cutoff (str | None): ``YYYY-MM-DD``: the evaluated model's knowledge
+            cutoff (see "Recall and contamination"). Defaults to ``None``.
+    """
     settings = ExpDesignSettings(
         context_words=context_words,
         word_counting=word_counting,

@@ -31,7 +31,7 @@ from research_taste_evals.aaar.scorer.paper_weakness import weakness_scorer
 from research_taste_evals.aaar.solvers import weakness_solver
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import RecallControl, declare, recall_solvers
-from research_taste_evals.core.task_args import checked_arguments
+from research_taste_evals.core.task_entry import task_entry
 from research_taste_evals.core.text import WordCounting, load_word_counting
 
 # Recall control (core/recall_control.py): one paper per sample, dated by the venue year; no
@@ -42,7 +42,7 @@ PAPER_WEAKNESS = declare(
 
 
 @task
-@checked_arguments({"window_words": (1, None)})
+@task_entry({"window_words": (1, None)})
 def paper_weakness(
     data_path: str | None = None,
     split: Split = "split_combine",
@@ -55,7 +55,33 @@ def paper_weakness(
     embedding_device: str = "cpu",
     knowledge_cutoff: str | None = None,
 ) -> Task:
-    """AAAR-1.0 PaperWeakness: list a submission's weaknesses; compared with its reviewers'."""
+    """AAAR-1.0 PaperWeakness: list a submission's weaknesses; compared with its reviewers'.
+
+    Args:
+        data_path (str | None): Upstream layout root, ``Paper_Weakness/``,
+            ``Paper_Weakness/ICLR_2023/``, or one ``data_text.json``. Defaults to ``None``.
+        split (Literal['split_combine', 'none']): ``split_combine`` or ``none``. Defaults to
+            ``'split_combine'``.
+        window_words (int): Words per piece (paper: 3,000 closed / 2,000 open models).
+            Defaults to ``3000``.
+        word_counting (Literal['nltk', 'nltk_installed', 'whitespace']): ``nltk``
+            (``word_tokenize`` tokens under NLTK 3.6.7's rules, as released),
+            ``nltk_installed`` or ``whitespace``. Defaults to ``'nltk'``.
+        embedding_model (str): S-Match sentence-embedding model: a Hub name,
+            ``offline-mpnet`` (paper-faithful) or ``offline-minilm`` (not paper-faithful);
+            None: all-mpnet-base-v2 at its pinned revision. Defaults to
+            ``'sentence-transformers/all-mpnet-base-v2'``.
+        itf_idf_model (str): Embedding model of the ITF-IDF score: a Hub name or a packaged
+            ``offline-*`` model; None: all-MiniLM-L6-v2 as the release code. Defaults to
+            ``'sentence-transformers/all-MiniLM-L6-v2'``.
+        embedding_revision (str | None): Hub revision of ``embedding_model``; None: the
+            pinned one. Defaults to ``None``.
+        itf_idf_revision (str | None): Hub revision of ``itf_idf_model``; None: the pinned
+            one. Defaults to ``None``.
+        embedding_device (str): Torch device for both. Defaults to ``'cpu'``.
+        knowledge_cutoff (str | None): ``YYYY-MM-DD``: the evaluated model's knowledge
+            cutoff (see "Recall and contamination"). Defaults to ``None``.
+    """
     settings = WeaknessSettings(split=split, window_words=window_words, word_counting=word_counting)
     cutoff_steps = recall_solvers(PAPER_WEAKNESS, knowledge_cutoff, probe=False)
     load_word_counting(word_counting)

@@ -3,20 +3,26 @@
 Each family's ``demo.py`` defines ``DEMO_RUNS``, a tuple of :class:`DemoRun`; the demo runner
 (``research_taste.cli.demo``) collects them from every family it lists, and
 :func:`resolve_demo_arguments` lets ``inspect eval ... -T data_path=demo`` run a task on them.
+:func:`with_demo_data` is that step of every task's entry (core/task_entry.py).
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from research_taste_evals.core.errors import ConfigError
 
 if TYPE_CHECKING:
     from inspect_ai import Task
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -111,3 +117,16 @@ def _demo_alias(task: str, run: DemoRun | None, arguments: dict[str, Any]) -> di
             f"({task} reads its data from {run.data_arg})"
         )
     return {**renamed, run.data_arg: DEMO_VALUE}
+
+
+def with_demo_data(fn: Callable[P, R]) -> Callable[P, R]:
+    """``fn`` with a data argument given as ``demo`` replaced by the family's demo data
+    (:func:`resolve_demo_arguments`), the task named by ``fn``'s module and name."""
+    signature = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        given = dict(zip(signature.parameters, args, strict=False)) | dict(kwargs)
+        return fn(**resolve_demo_arguments(fn.__module__, fn.__name__, given))  # type: ignore[call-arg]
+
+    return wrapper

@@ -5,7 +5,7 @@ reaches ``sys.excepthook``; :func:`report_user_errors` chains a hook in front of
 there (Inspect's) that prints a :class:`UserError` once, as plain text on stderr, and exits 1,
 in every display mode (Inspect's own hook prints through rich's console, which
 ``--display none`` silences). It is installed when one of this package's tasks is built
-(:func:`research_taste_evals.core.task_args.checked_arguments`), never on import, and acts on
+(:func:`research_taste_evals.core.task_entry.task_entry`), never on import, and acts on
 this package's error classes only (``isinstance``): another package's exception, even one named
 ``DataError``, goes on to the previous hook untouched. ``research-taste`` catches the same class.
 """

@@ -4,17 +4,19 @@ A provider (or a proxy) may echo the request's ``Authorization`` header in an er
 SDK puts that body in its exception, Inspect writes the exception into the model event, the
 retry messages and the sample error (Inspect redacts nothing there), and a grader failure's
 detail repeats it. Every ``model.generate`` of this package runs through a package-owned view of
-the model (:func:`research_taste_evals.core.transient.package_view`) whose provider call applies
-:func:`redact_error` to every exception and error output before Inspect sees them, so nothing
-downstream (transcript, ``.eval`` file, realtime sample buffer, the report's bundled viewer copy
-of the logs) holds the key. Failure details are redacted too
+the model (:func:`research_taste_evals.core.package_model.package_view`) whose provider call
+applies :func:`redact_error` to every exception and error output before Inspect sees them, so
+nothing downstream (transcript, ``.eval`` file, realtime sample buffer, the report's bundled
+viewer copy of the logs) holds the key. Failure details are redacted too
 (:mod:`research_taste_evals.core.failures`). Not covered: the evaluated model's turns through
 Inspect's own ``generate`` (the task's model is shared with every task of the eval, so the
 package does not wrap its provider): an error of that call is recorded as the provider raised it.
 
 What counts as a credential: the values of the API-key variables the package reads (the keys
 in ``.env.example``, and any ``*_API_KEY``/``*_TOKEN`` variable set), ``Bearer``/``Basic``
-tokens and ``Authorization``/``api-key`` header values, and ``sk-...``-shaped keys.
+tokens and ``Authorization``/``api-key`` header values, ``sk-...``-shaped keys, and the key the
+called model was configured with (``-M api_key=...``, a role's ``api_key``: its provider's
+``ModelAPI.api_key``), whatever its shape.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+from collections.abc import Iterable
 from typing import Any
 
 REDACTED = "[REDACTED]"
@@ -58,42 +61,48 @@ def _pattern_replacement(match: re.Match[str]) -> str:
     return f"{prefix}{REDACTED}"
 
 
-def redact(text: str) -> str:
-    """``text`` with every credential replaced by ``[REDACTED]``."""
+def redact(text: str, secrets: Iterable[str] = ()) -> str:
+    """``text`` with every credential replaced by ``[REDACTED]``: the environment's keys, the
+    credential shapes, and ``secrets`` (e.g. the ``api_key`` a model was configured with)."""
     if not text:
         return text
-    for secret in _secret_values():
+    given = [secret for secret in secrets if secret and len(secret) >= MIN_SECRET_CHARS]
+    for secret in sorted({*given, *_secret_values()}, key=len, reverse=True):
         text = text.replace(secret, REDACTED)
     for pattern in _PATTERNS:
         text = pattern.sub(_pattern_replacement, text)
     return text
 
 
-def redact_value(value: Any, depth: int = 0) -> Any:
-    """A JSON-like value (dict, list, str) with every string redacted."""
+def redact_value(value: Any, secrets: Iterable[str] = (), depth: int = 0) -> Any:
+    """A JSON-like value (dict, list, str) with every string redacted (:func:`redact`)."""
+    secrets = tuple(secrets)
     if depth > _MAX_DEPTH:
         return value
     if isinstance(value, str):
-        return redact(value)
+        return redact(value, secrets)
     if isinstance(value, dict):
-        return {key: redact_value(item, depth + 1) for key, item in value.items()}
+        return {key: redact_value(item, secrets, depth + 1) for key, item in value.items()}
     if isinstance(value, list):
-        return [redact_value(item, depth + 1) for item in value]
+        return [redact_value(item, secrets, depth + 1) for item in value]
     return value
 
 
-def redact_error(error: BaseException) -> BaseException:
-    """Redact ``error`` in place (its args, message and body) and its causes; returns it."""
+def redact_error(error: BaseException, secrets: Iterable[str] = ()) -> BaseException:
+    """Redact ``error`` in place (its args, message and body) and its causes; returns it.
+
+    ``error`` is a provider's (SDK's) exception, before Inspect has seen it."""
+    secrets = tuple(secrets)
     seen: set[int] = set()
     current: BaseException | None = error
     while current is not None and id(current) not in seen:
         seen.add(id(current))
-        current.args = tuple(redact_value(arg) for arg in current.args)
+        current.args = tuple(redact_value(arg, secrets) for arg in current.args)
         for attribute in ("message", "body", "msg", "doc"):
             value = getattr(current, attribute, None)
             if isinstance(value, str | dict | list):
                 # a read-only attribute keeps its text; str() and repr() read args, redacted above
                 with contextlib.suppress(AttributeError, TypeError):
-                    setattr(current, attribute, redact_value(value))
+                    setattr(current, attribute, redact_value(value, secrets))
         current = current.__cause__ or current.__context__
     return error

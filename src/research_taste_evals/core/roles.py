@@ -8,18 +8,22 @@ cannot be played stops each sample before the evaluated model is called, with on
 naming the role and how to give it.
 
 Inspect's CLI exits 0 when a task fails while it runs, so a task also checks its roles when it
-is built, where it can: :func:`roles_bound_at_build` is true when Inspect's task loader builds
-the task from its name (``inspect eval research_taste_evals/<task>``,
-``eval("research_taste_evals/<task>")``) with the evaluated model and the roles already bound.
-A task built by calling its function (the Python API, ``research-taste sweep``, the demo) learns
-its roles only when it runs: there the run-time check stays the only one (the log's status is
-``error``; Inspect's CLI exits 0 for it, ``research-taste sweep`` exits non-zero).
+is built, where it can: :func:`roles_bound_at_build` is true when the task is built inside an
+eval that has already bound the evaluated model and the roles. Inspect's ``eval`` binds them
+before it builds a task given by name (``inspect eval research_taste_evals/<task>``,
+``eval("research_taste_evals/<task>")``) "to enable tasks that reference model roles in their
+initialization" (``eval_resolve_tasks``); the public signals are
+:func:`inspect_ai.model.model_roles` (non-empty) and :func:`inspect_ai.model.get_model` (the
+active model). CONTRIBUTING names this behaviour and ``tests/core/test_roles_signal.py`` pins
+it. A task built by calling its function (the Python API, ``research-taste sweep``, the demo)
+learns its roles only when it runs: there the run-time check stays the only one (the log's
+status is ``error``; Inspect's CLI exits 0 for it, ``research-taste sweep`` exits non-zero).
 """
 
 from __future__ import annotations
 
 import difflib
-import inspect
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -29,8 +33,8 @@ from rich.text import Text
 
 from research_taste_evals.core.errors import UserError
 
-# The module of Inspect that builds tasks by name, with the model and roles already bound.
-INSPECT_TASK_LOADER = "inspect_ai._eval.loader"
+# Outside an eval, ``get_model()`` builds the model this variable names instead of failing.
+EVAL_MODEL_VARIABLE = "INSPECT_EVAL_MODEL"
 # ``default=EVALUATED_MODEL``: the evaluated model itself plays the role.
 EVALUATED_MODEL = "evaluated-model"
 
@@ -80,7 +84,7 @@ def role_models(spec: RoleSpec) -> list[Model]:
     try:
         return [get_model(spec.default)]  # runs the provider's key and package checks, no call
     except Exception as error:
-        reason = _plain(error)
+        reason = plain_message(error)
         raise RoleError(
             _how_to_bind(
                 spec,
@@ -102,27 +106,24 @@ def _refuse_misspelt_role(role: str) -> None:
 
 
 def roles_bound_at_build() -> bool:
-    """Whether the task being built has its evaluated model and roles bound: Inspect's task
-    loader is building it from its name, inside an eval (a task function called directly, even
-    after an eval in the same process, learns its roles only when it runs)."""
-    if not _called_by_inspect_task_loader():
+    """Whether the task being built has its evaluated model and roles bound: it is built inside
+    an eval (Inspect binds both before it builds a task by name; a task function called
+    directly, before or after an eval, sees neither).
+
+    Roles given (``--model-role``) are bound when ``model_roles()`` is not empty. Without any,
+    the active model tells: ``get_model()`` returns it inside an eval and raises ``ValueError``
+    outside one, unless ``INSPECT_EVAL_MODEL`` is set (then it would build that model, so the
+    run-time check is left to do the work).
+    """
+    if model_roles():
+        return True
+    if os.environ.get(EVAL_MODEL_VARIABLE):
         return False
     try:
         get_model()  # the active (evaluated) model; raises ValueError outside an eval
     except ValueError:
         return False
     return True
-
-
-def _called_by_inspect_task_loader() -> bool:
-    """Whether a caller on the stack is Inspect's task loader (by its module's name: nothing
-    of it is imported), which binds the model and roles before it builds a task by name."""
-    frame = inspect.currentframe()
-    while frame is not None:
-        if str(frame.f_globals.get("__name__", "")).startswith(INSPECT_TASK_LOADER):
-            return True
-        frame = frame.f_back
-    return False
 
 
 def check_roles_at_build(*specs: RoleSpec) -> None:
@@ -153,7 +154,7 @@ def _how_to_bind(spec: RoleSpec, problem: str) -> str:
     return f"{problem}: {hint}."
 
 
-def _plain(error: BaseException) -> str:
-    """The provider's complaint without rich markup, on one line."""
+def plain_message(error: BaseException) -> str:
+    """The provider's complaint without rich markup, on one line (the one markup stripper)."""
     text = Text.from_markup(str(getattr(error, "message", "") or error)).plain
     return " ".join(text.split()).rstrip(".")

@@ -7,7 +7,11 @@ default runs. :func:`checked_arguments` (under ``@task``) checks every argument 
 against the function's annotations (``Literal[...]``, ``bool``, ``int``, ``float``, and those
 ``| None``) and declared bounds, and rejects names the function does not take, raising
 :class:`~research_taste_evals.core.errors.ConfigError` before the task builds anything. The
-sweep file is checked with the same :func:`check_task_arguments`.
+sweep file is checked with the same :func:`check_task_arguments`. It checks, nothing else: the
+error hook and demo data are other steps of
+:func:`~research_taste_evals.core.task_entry.task_entry`. It checks, nothing else: the
+error hook and demo data are other steps of
+:func:`~research_taste_evals.core.task_entry.task_entry`.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, ParamSpec, TypeVar
 
-from research_taste_evals.core.errors import ConfigError, report_user_errors
+from research_taste_evals.core.errors import ConfigError
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -68,13 +72,11 @@ def check_task_arguments(
 def checked_arguments(
     bounds: Bounds | None = None,
 ) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Decorator (put it under ``@task``): check the arguments of every call first.
+    """Decorator: check the arguments of every call (:func:`check_task_arguments`) first.
 
     The wrapper also takes unknown keyword names, so that a misspelled ``-T`` name reaches the
-    check (and fails) instead of being dropped by Inspect's task loader, and installs the
-    package's user-error excepthook (:func:`~research_taste_evals.core.errors.report_user_errors`)
-    the first time one of its tasks is built. A data argument given as ``demo`` becomes the
-    family's demo data (:func:`~research_taste_evals.core.demo.resolve_demo_arguments`).
+    check (and fails) instead of being dropped by Inspect's task loader. Tasks wear it through
+    :func:`~research_taste_evals.core.task_entry.task_entry`.
     """
 
     def decorate(fn: Callable[P, R]) -> Callable[P, R]:
@@ -82,15 +84,14 @@ def checked_arguments(
 
         @functools.wraps(fn)
         def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-            report_user_errors()  # this package's errors print as one sentence (core/errors.py)
             given = dict(zip(signature.parameters, args, strict=False)) | dict(kwargs)
-            # -T data_path=demo: the family's demo data, written on first use (core/demo.py).
-            from research_taste_evals.core.demo import resolve_demo_arguments
-
-            given = resolve_demo_arguments(fn.__module__, fn.__name__, given)
             check_task_arguments(fn, given, bounds)
-            return fn(**given)  # type: ignore[call-arg,arg-type]
+            return fn(*args, **kwargs)
 
+        # Inspect's task loader hands a task only the -T names its signature takes (the rest
+        # are dropped with a warning) unless it has **kwargs; it reads inspect.signature, so a
+        # __signature__ with **unknown_arguments is the only public way to receive a misspelt
+        # name and refuse it (CONTRIBUTING, "Unknown -T names").
         extra = inspect.Parameter(_ANY_NAME, inspect.Parameter.VAR_KEYWORD)
         wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
             parameters=[*signature.parameters.values(), extra]

@@ -28,8 +28,6 @@ WORD_COUNTINGS: tuple[WordCounting, ...] = ("nltk", "nltk_installed", "whitespac
 # The NLTK release whose rules ``nltk`` counting reproduces (pinned by upstream releases).
 UPSTREAM_NLTK = "3.6.7"
 
-_NUMBERED_ITEM = re.compile(r"^\s*(?:[-*]\s*)?\(?(\d+)[.)]\s+(.*\S)\s*$")
-
 
 def last_words(text: str, count: int) -> str:
     """The last ``count`` whitespace-separated words of ``text``, joined by single spaces."""
@@ -163,16 +161,6 @@ def split_into_pieces(text: str, window: int, counting: WordCounting) -> list[st
     return [
         join_words(tokens[i * per_piece : (i + 1) * per_piece], counting) for i in range(num_pieces)
     ]
-
-
-def numbered_items(text: str) -> list[str]:
-    """Items of a numbered list ("1. foo", "2) bar"), in order, without their numbers."""
-    items = []
-    for line in text.splitlines():
-        match = _NUMBERED_ITEM.match(line)
-        if match:
-            items.append(match.group(2))
-    return items
 
 
 def content_id(*parts: Any, length: int = 16) -> str:

@@ -3,8 +3,8 @@
 A provider (or a proxy in front of it) sometimes answers HTTP 200 with an empty body, a body
 that is not JSON (an HTML error page, a truncated stream) or a completion with ``choices: []``.
 Inspect's providers retry HTTP 429/5xx and connection errors but not these: the SDK's
-``JSONDecodeError`` (or ``APIResponseValidationError``) ends the call, and an output with no
-choices reaches the caller, where it reads as an empty answer or raises ``IndexError``.
+``json.JSONDecodeError`` (or ``APIResponseValidationError``) ends the call, and an output with
+no choices reaches the caller, where it reads as an empty answer.
 
 Nothing here changes Inspect or an object another task shares (one ``Model`` serves every task
 of an eval): a foreign task's malformed answers are Inspect's business. Two entry points cover
@@ -12,16 +12,16 @@ every call the package makes:
 
 - :func:`generate_retrying` for each ``model.generate`` of the package (graders, judges,
   critics, extractors, and the family solvers that call a model themselves). It calls the
-  model through a package-owned view (:func:`package_view`: shallow copies of the ``Model``
-  and its provider object, sharing the provider's client) whose provider call redacts every
-  error before Inspect records it (core/redaction.py) and turns a completion without choices
-  into a :class:`MalformedResponseError`, so Inspect records the failed attempt with its error
-  and caches nothing for it.
+  model through the package's own view of it (core/package_model.py), which redacts every
+  error before Inspect records it and raises :class:`MalformedResponseError` for a completion
+  without choices, so Inspect records the failed attempt and caches nothing for it.
 - :func:`retrying` (and the :func:`generate_step` solver) for the evaluated model's turns
-  through the ``generate`` Inspect hands a solver. Inspect appends the assistant message only
-  after a call succeeds, so a failed turn leaves ``state.messages`` as it was and the step is
-  simply run again; Inspect cached an output without choices when caching is on, so the retry
-  is given its own cache scope (or no cache when the run's ``--cache`` was not passed here).
+  through the ``generate`` Inspect hands a solver. A turn whose new ``state.output`` has no
+  choices (checked explicitly, whether Inspect's ``generate`` then failed or returned) is run
+  again; Inspect appends the assistant message only after a call succeeds, so a failed turn
+  leaves ``state.messages`` as it was. Inspect cached the output without choices when caching
+  is on, so the retry is given its own cache scope (or no cache when the run's ``--cache``
+  was not passed here).
 
 Both retry with a short backoff (:data:`MALFORMED_WAIT`), at most the run's ``max_retries``
 times (the call's config, the model's, or the evaluated model's: ``--max-retries``), else
@@ -32,11 +32,9 @@ transcript, followed by an info event saying why it is retried.
 from __future__ import annotations
 
 import contextlib
-import copy
+import functools
 import json
-import weakref
 from typing import Any, Literal
-from urllib.parse import urlparse
 
 from inspect_ai.log import transcript
 from inspect_ai.model import (
@@ -44,7 +42,6 @@ from inspect_ai.model import (
     ChatMessage,
     GenerateConfig,
     Model,
-    ModelCall,
     ModelOutput,
     get_model,
 )
@@ -58,7 +55,11 @@ from tenacity import (
 )
 
 from research_taste_evals.core.failures import describe_error, unwrap_error
-from research_taste_evals.core.redaction import redact, redact_error, redact_value
+from research_taste_evals.core.package_model import (
+    MalformedResponseError,
+    no_choices,
+    package_view,
+)
 
 # Retries of one call whose every answer is malformed, when the run does not set max_retries
 # (Inspect's own default for HTTP errors is to retry forever).
@@ -70,93 +71,30 @@ MALFORMED_WAIT = wait_exponential_jitter(multiplier=0.5, max=8, jitter=0.5)
 RETRY_SOURCE = "malformed response retry"
 # The cache scope of a retried turn (Inspect cached the output without choices it replaces).
 RETRY_SCOPE_KEY = "malformed_retry"
-# Error type names (any SDK) raised when a 200 body is not the JSON the SDK expects.
-_MALFORMED_TYPE_NAMES = frozenset({"JSONDecodeError", "APIResponseValidationError"})
-_VIEW_MARK = "_research_taste_package_view"
-_VIEWS: weakref.WeakKeyDictionary[Model, Model] = weakref.WeakKeyDictionary()
 
 
-class MalformedResponseError(Exception):
-    """A 200 response whose body is empty, not JSON, or a completion without choices.
+@functools.cache
+def malformed_errors() -> tuple[type[BaseException], ...]:
+    """The SDKs' public errors for a 200 body that is not the JSON they expect (the package's
+    providers: OpenAI-compatible and Anthropic), the standard library's for text that is not
+    JSON, and ours for a completion without choices. The SDKs are imported on first use."""
+    import anthropic
+    import openai
 
-    Carries what :func:`research_taste_evals.core.failures.describe_error` names: the provider,
-    its host and the HTTP status (200).
-    """
+    return (
+        json.JSONDecodeError,
+        openai.APIResponseValidationError,
+        anthropic.APIResponseValidationError,
+        MalformedResponseError,
+    )
 
-    status_code = 200
 
-    def __init__(self, message: str, provider: str = "", host: str = "") -> None:
-        super().__init__(message)
-        self.provider = provider
-        self.host = host
+__all__ = ["MalformedResponseError", "generate_retrying", "generate_step", "retrying"]
 
 
 def is_malformed(error: BaseException) -> bool:
     """True for an error meaning "the 200 body is not a usable response"."""
-    error = unwrap_error(error)
-    return isinstance(error, MalformedResponseError | json.JSONDecodeError) or any(
-        cls.__name__ in _MALFORMED_TYPE_NAMES for cls in type(error).__mro__
-    )
-
-
-def _where(model: Model) -> tuple[str, str]:
-    """The provider name and host of ``model`` (for a failure record in words)."""
-    return str(model).split("/")[0], urlparse(model.api.base_url or "").netloc
-
-
-def _no_choices(model: Model) -> MalformedResponseError:
-    return MalformedResponseError("a completion without choices", *_where(model))
-
-
-def _redact_result(result: Any) -> None:
-    """Redact an error a provider returned instead of raising (and its recorded response)."""
-    output = result[0] if isinstance(result, tuple) else result
-    if isinstance(output, BaseException):
-        redact_error(output)
-    elif not (isinstance(output, ModelOutput) and output.error):
-        return  # a completion: its text is the model's answer, left as it is
-    else:
-        output.error = redact(output.error)
-    call = result[1] if isinstance(result, tuple) and len(result) > 1 else None
-    if isinstance(call, ModelCall) and call.response is not None:
-        call.response = redact_value(call.response)
-
-
-def package_view(model: Model) -> Model:
-    """This package's own copy of ``model``: the same provider client, config and role, and a
-    provider call that redacts every error and raises on a completion without choices.
-
-    The shared ``Model`` and its provider object are left as they are (a foreign task calling
-    them sees Inspect's behaviour). One view per model object; anything that is not an Inspect
-    ``Model`` (a test's stand-in) is returned as it is.
-    """
-    if not isinstance(model, Model) or getattr(model, _VIEW_MARK, False):
-        return model
-    view = _VIEWS.get(model)
-    if view is not None:
-        return view
-    inner = model.api.generate
-    failure = _no_choices(model)
-
-    async def generate(input: Any, tools: Any, tool_choice: Any, config: Any) -> Any:
-        try:
-            result = await inner(input=input, tools=tools, tool_choice=tool_choice, config=config)
-        except Exception as error:
-            redact_error(error)  # before Inspect records it: a provider may echo the key
-            raise
-        _redact_result(result)
-        output = result[0] if isinstance(result, tuple) else result
-        if isinstance(output, ModelOutput) and not output.choices:
-            raise MalformedResponseError(str(failure), failure.provider, failure.host)
-        return result
-
-    api = copy.copy(model.api)
-    api.generate = generate  # type: ignore[method-assign]  # this copy only
-    view = copy.copy(model)
-    view.api = api
-    setattr(view, _VIEW_MARK, True)
-    _VIEWS[model] = view
-    return view
+    return isinstance(unwrap_error(error), malformed_errors())
 
 
 def max_malformed_retries(model: Model | None, config: GenerateConfig | None = None) -> int:
@@ -217,6 +155,11 @@ def _retry_cache(cache: bool | CachePolicy | None, attempt: int) -> bool | Cache
     return policy.model_copy(update={"scopes": {**policy.scopes, RETRY_SCOPE_KEY: str(attempt)}})
 
 
+def _new_output_without_choices(state: TaskState, before: ModelOutput) -> bool:
+    """Whether this turn set ``state.output`` to a completion without choices."""
+    return state.output is not before and not state.output.choices
+
+
 def retrying(generate: Generate) -> Generate:
     """``generate`` (the evaluated model's turn Inspect hands a solver), run again while the
     turn fails with a malformed answer; the last error is raised when retries run out."""
@@ -234,13 +177,17 @@ def retrying(generate: Generate) -> Generate:
                     if number == 1
                     else {**kwargs, "cache": _retry_cache(kwargs.get("cache"), number)}
                 )
-                before = state.output
+                before, messages = state.output, len(state.messages)
                 try:
-                    return await generate(state, tool_calls, **call)
-                except IndexError as error:  # Inspect reads output.message of an empty output
-                    if state.output is before or not state.output.empty:
-                        raise
-                    raise _no_choices(model) from error
+                    state = await generate(state, tool_calls, **call)
+                except Exception as error:
+                    if _new_output_without_choices(state, before):
+                        raise no_choices(model) from error
+                    raise
+                if _new_output_without_choices(state, before):
+                    del state.messages[messages:]  # whatever this turn added to an empty answer
+                    raise no_choices(model)
+                return state
         raise AssertionError("unreachable: the last attempt returns or raises")
 
     return step

@@ -20,7 +20,7 @@ from inspect_ai.scorer import Metric
 from research_taste_evals.core.answers import DEFAULT_REASK
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_SEED, import_scipy
-from research_taste_evals.core.task_args import checked_arguments
+from research_taste_evals.core.task_entry import task_entry
 from research_taste_evals.ideapairs.calibration import import_sklearn
 from research_taste_evals.ideapairs.dataset import (
     ModeChoice,
@@ -46,7 +46,7 @@ REASONING_EFFORTS: tuple[ReasoningEffort, ...] = ("minimal", "low", "medium", "h
 
 
 @task
-@checked_arguments({"bootstrap_resamples": (1, None), "reask": (0, None)})
+@task_entry({"bootstrap_resamples": (1, None), "reask": (0, None)})
 def idea_pairs(
     pairs_file: str | None = None,
     split: SplitChoice = "test",
@@ -65,6 +65,38 @@ def idea_pairs(
 
     ``knowledge_cutoff`` (YYYY-MM-DD) overrides the model's cutoff from Inspect's model info;
     ``recall_probe`` asks the model once per idea which paper it describes (``recall.py``).
+
+    Args:
+        pairs_file (str | None): A pairs JSONL (schema ``ideapairs/1``, below). Defaults to
+            ``None``.
+        split (Literal['test', 'train', 'all']): Which pairs to evaluate. Defaults to
+            ``'test'``.
+        tiers (str | None): Sigma tiers to keep. Defaults to ``None``.
+        logprobs (bool): Request token logprobs (``logprobs``, ``top_logprobs=5`` through
+            Inspect's ``GenerateConfig``) for the calibration probability. Defaults to
+            ``True``.
+        reask (int): Times an answer breaking the answer contract is asked again, afresh (0
+            = one call per order). Defaults to ``1``.
+        reasoning_effort (Optional[Literal['minimal', 'low', 'medium', 'high']]): Passed to
+            models that support it (``--reasoning-effort`` works too). Defaults to ``None``.
+        bootstrap_resamples (int): Resamples of the bias report (appendix B.7.6: B =
+            10,000). Defaults to ``10000``.
+        bootstrap_seed (int): Seed of the bias bootstrap. Defaults to ``20241029``.
+        prompt (Literal['paper', 'reasoning']): ``paper`` (section 5.1): the label 0 (Idea A
+            better) or 1 only, no chain of thought, calibration from the label tokens'
+            logprobs and never from a verbalised confidence; ``reasoning``: reason, then
+            ``Answer: A|B`` and ``Confidence:`` (logged as ``prompt``). Defaults to
+            ``'paper'``.
+        mode (Literal['pairs', 'ranking']): ``pairs``: the tier pairs of the file;
+            ``ranking`` (appendix B.10): every C(n,2) pair of the ideas of each leaderboard
+            (and split) with >= 3 ideas in the file, reporting Top-1 and rank RMSE. Defaults
+            to ``'pairs'``.
+        knowledge_cutoff (str | None): ``YYYY-MM-DD``: the evaluated model's knowledge
+            cutoff, overriding Inspect's (the only source for ``baseline/``, ``local/``,
+            ``vllm/`` and other models Inspect does not know); see "Recall and
+            contamination". Defaults to ``None``.
+        recall_probe (bool): Ask the model, once per idea per run, which paper the idea text
+            describes (the recognition probe). Defaults to ``True``.
     """
     settings = IdeaPairsSettings(
         prompt=prompt,

@@ -37,11 +37,6 @@ from research_taste_evals.ideapairs.recall import IDEA_PAIRS
 from research_taste_evals.ideapairs.solvers import ANSWERS_KEY
 
 
-def parse_label(text: str) -> str | None:
-    """The ``paper`` prompt's answer: "0" -> "A" (Idea A is better, y = 0), "1" -> "B"."""
-    return parse_answer(text, "paper")
-
-
 def read_answer(text: str, prompt: str) -> str | None:
     """The picked position, "A" or "B", under the prompt that ran (``parsing.py``); else None."""
     return parse_answer(text, prompt)  # type: ignore[arg-type]

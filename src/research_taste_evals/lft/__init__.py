@@ -1,5 +1,6 @@
 """Long-Form Tasks (AISI; Pencharz, Flesch and Sandbrink 2024): rubric-graded protocols."""
 
-from research_taste_evals import task_package
+from research_taste_evals.lft.lft import lft
+from research_taste_evals.lft.lft_grader_check import lft_grader_check
 
-task_package(__name__)  # ``from research_taste_evals import lft`` builds the task when called
+__all__ = ["lft", "lft_grader_check"]

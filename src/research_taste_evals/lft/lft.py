@@ -14,7 +14,7 @@ from research_taste_evals.core.access import Access
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import RecallControl, declare
 from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec
-from research_taste_evals.core.task_args import checked_arguments
+from research_taste_evals.core.task_entry import task_entry
 from research_taste_evals.lft.dataset import (
     DEFAULT_RUNS,
     LftSettings,
@@ -61,7 +61,7 @@ LFT = declare(
 
 
 @task
-@checked_arguments(BOUNDS)
+@task_entry(BOUNDS)
 def lft(
     rubric_dir: str | None = None,
     task_ids: str | list[str] | None = None,
@@ -81,6 +81,37 @@ def lft(
     """Long-Form Tasks: write a step-by-step protocol; a grader panel scores it on a rubric.
 
     Roles: ``grader`` (a model or a panel; required unless ``allow_self_grading``), ``critic``.
+
+    Args:
+        rubric_dir (str | None): A folder of rubric YAML files (or one file). Defaults to
+            ``None``.
+        task_ids (str | list[str] | None): Task ids to run (list, or ``a,b``). Defaults to
+            ``None``.
+        followup (Literal['none', 'static', 'critique', 'nudge']): ``none``, ``static``,
+            ``critique``, ``nudge``. Defaults to ``'none'``.
+        followup_rounds (int): Revision rounds for ``static`` / ``critique``. Defaults to
+            ``1``.
+        access (Literal['base', 'web', 'context']): ``base`` (no tools), ``web`` (web_search
+            + block list), ``context`` (documents in the system message). Defaults to
+            ``'base'``.
+        max_nudges (int): Cap on nudges (``followup="nudge"``). Defaults to ``10``.
+        grader_repeats (int): Calls per grader model; AISI: 10, median reported. Defaults to
+            ``10``.
+        quorum (int | None): Valid grades a sample needs; below it the sample is unscored
+            (``grader_failed``), never 0; above the panel's grades (grader models x
+            ``grader_repeats``) the run stops before any call. Defaults to ``None``.
+        partial_credit (bool): Also grade the flattened checklist. Defaults to ``True``.
+        grader_cache (bool): Cache grader calls (each panel member has its own cache scope).
+            Defaults to ``False``.
+        web_providers (str | list[str] | None): Search providers for ``web``; each must be
+            able to exclude domains. Defaults to ``None``.
+        runs (int): Independent runs per task, each its own sample (``<task_id>/run-<k>``)
+            and grader cache scope; AISI: 10. Defaults to ``1``.
+        allow_self_grading (bool): With no ``grader`` role, let the evaluated model grade
+            itself. Defaults to ``False``.
+        median (Literal['midpoint', 'lower']): Even panels: ``midpoint`` (4 and 5 give 4.5,
+            which is NOT feasible) or ``lower`` (the report's integer 0-10 scale). Defaults
+            to ``'midpoint'``.
     """
     settings = LftSettings(
         followup=followup,

@@ -21,7 +21,7 @@ from inspect_ai import Task, task
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import RecallControl, declare
 from research_taste_evals.core.roles import roles_bound_at_build
-from research_taste_evals.core.task_args import checked_arguments
+from research_taste_evals.core.task_entry import task_entry
 from research_taste_evals.lft.dataset import parse_task_ids
 from research_taste_evals.lft.grader import (
     LFT_GRADER_REPEATS,
@@ -55,7 +55,7 @@ LFT_GRADER_CHECK = declare(
 
 
 @task
-@checked_arguments({"grader_repeats": (1, None), "quorum": (1, None)})
+@task_entry({"grader_repeats": (1, None), "quorum": (1, None)})
 def lft_grader_check(
     references_dir: str | None = None,
     rubric_dir: str | None = None,
@@ -70,6 +70,22 @@ def lft_grader_check(
     The evaluated model grades (or the ``grader`` role: one model or a list). Parameters:
     ``lft/README.md``; ``quorum``'s upper bound (the panel size) is checked when the task is
     built by ``inspect eval`` (roles bound), else at score time.
+
+    Args:
+        references_dir (str | None): A folder of reference protocols with their known
+            grades; None: the shipped references. Defaults to ``None``.
+        rubric_dir (str | None): A folder of rubric YAML files (or one file). Defaults to
+            ``None``.
+        task_ids (str | list[str] | None): Task ids to run (list, or ``a,b``). Defaults to
+            ``None``.
+        grader_repeats (int): Calls per grader model; AISI: 10, median reported. Defaults to
+            ``10``.
+        quorum (int | None): Valid grades a sample needs; below it the sample is unscored
+            (``grader_failed``), never 0; above the panel's grades (grader models x
+            ``grader_repeats``) the run stops before any call. Defaults to ``None``.
+        partial_credit (bool): Also grade the flattened checklist. Defaults to ``True``.
+        grader_cache (bool): Cache grader calls (each panel member has its own cache scope).
+            Defaults to ``False``.
     """
     settings = GraderCheckSettings(
         references_dir=references_dir,

@@ -14,7 +14,7 @@ from research_taste_evals.core.dates import undated_source
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import RecallControl, declare
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
-from research_taste_evals.core.task_args import checked_arguments
+from research_taste_evals.core.task_entry import task_entry
 from research_taste_evals.reviewcritique.dataset import (
     DEFAULT_PAPER_WORDS,
     CritiqueSettings,
@@ -44,7 +44,7 @@ REVIEW_CRITIQUE = declare(
 
 
 @task
-@checked_arguments({"paper_words": (1, None), "bootstrap_resamples": (1, None), "reask": (0, None)})
+@task_entry({"paper_words": (1, None), "bootstrap_resamples": (1, None), "reask": (0, None)})
 def review_critique(
     subset: Subset = "human",
     data_path: str | None = None,
@@ -61,6 +61,26 @@ def review_critique(
     """ReviewCritique: label each segment of a review deficient or not, and say why.
 
     Evaluation only: the data's license (Apache NON-AI 2.0) forbids using it to train models.
+
+    Args:
+        subset (Literal['human', 'llm']): ``human`` or ``llm``: which pinned upstream file.
+            Defaults to ``'human'``.
+        data_path (str | None): Local file or folder (either layout). Defaults to ``None``.
+        paper_words (int): Paper words kept (keeps every known paper whole: see Data).
+            Defaults to ``30000``.
+        structured_output (bool): Send the JSON schema as the response schema. Defaults to
+            ``True``.
+        reask (int): Times an answer breaking the answer contract is asked again (0 = the
+            paper's single call). Defaults to ``1``.
+        bertscore_model (str): Or ``offline-minilm``, or a local model directory (then set
+            ``bertscore_layers``). Defaults to ``'roberta-large'``.
+        bertscore_revision (str | None): Hub commit of roberta-large. Defaults to ``None``.
+        bertscore_layers (int | None): Layer used. Defaults to ``None``.
+        bertscore_device (str): Torch device. Defaults to ``'cpu'``.
+        bootstrap_resamples (int): Bootstrap resamples behind the metrics' confidence
+            intervals. Defaults to ``1000``.
+        bootstrap_seed (int): Seed of the bootstrap (the intervals are reproducible).
+            Defaults to ``20241029``.
     """
     settings = CritiqueSettings(
         subset=subset,

@@ -1,7 +1,6 @@
 """TastyBench (Hao, Huang and Mahajan, 2025): research-taste judgments vs citation velocity."""
 
-from research_taste_evals import task_package
+from research_taste_evals.tastybench.tastybench import tastybench
+from research_taste_evals.tastybench.tastybench_extract import tastybench_extract
 
-task_package(
-    __name__
-)  # ``from research_taste_evals import tastybench`` builds the task when called
+__all__ = ["tastybench", "tastybench_extract"]

@@ -19,7 +19,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspect_ai.log import EvalLog
 from inspect_ai.scorer import SampleScore
 
 from research_taste_evals.core.stats import (
@@ -251,30 +250,4 @@ def decision_summary(run: RunJudgements) -> dict[str, float]:
         "pairwise_agreement": sum(run.agree) / len(run.agree) if run.agree else NAN,
         "extractor_rate": run.extractor_used / run.total if run.total else NAN,
         "extractor_failure_rate": run.extractor_failed / run.total if run.total else NAN,
-    }
-
-
-def scores_from_log(log: EvalLog) -> list[SampleScore]:
-    """The TastyBench sample scores of a finished run, as the metrics receive them."""
-    return [
-        SampleScore(
-            score=sample.scores[SCORER_NAME],
-            sample_id=sample.id,
-            sample_metadata=sample.metadata,
-        )
-        for sample in log.samples or []
-        if sample.scores and SCORER_NAME in sample.scores
-    ]
-
-
-def ratings_from_log(log: EvalLog) -> dict[str, dict[str, float]]:
-    """Per-paper ratings of a finished run: {"bt": {paper_id: rating}, "elo": {...}}.
-
-    Rebuilt from the log's samples exactly as the metrics rebuild them (schedule order,
-    unclear picks left out), so they are the ratings behind the reported correlations.
-    """
-    run = collect(scores_from_log(log))
-    return {
-        name: rate(run.comparisons, paper_ids=run.paper_ids)
-        for name, rate in RATING_METHODS.items()
     }

@@ -12,7 +12,7 @@ from inspect_ai import Task, task
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import recall_solvers
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
-from research_taste_evals.core.task_args import checked_arguments
+from research_taste_evals.core.task_entry import task_entry
 from research_taste_evals.tastybench.built_set import is_built_set, load_built_set
 from research_taste_evals.tastybench.dataset import PaperSet, Representation, load_papers
 from research_taste_evals.tastybench.metrics import tastybench_metrics
@@ -46,7 +46,7 @@ BOUNDS = {
 
 
 @task
-@checked_arguments(BOUNDS)
+@task_entry(BOUNDS)
 def tastybench(
     paper_set: PaperSet = "curated",
     representation: Representation = "idea",
@@ -65,7 +65,53 @@ def tastybench(
     knowledge_cutoff: str | None = None,
     recall_probe: bool = True,
 ) -> Task:
-    """TastyBench: pick the better of two RL-for-reasoning projects; ratings vs citation speed."""
+    """TastyBench: pick the better of two RL-for-reasoning projects; ratings vs citation speed.
+
+    Args:
+        paper_set (Literal['curated', 'full']): 37-paper curated ground truth, or the
+            97-paper list (needs ``representations_path``). Defaults to ``'curated'``.
+        representation (Literal['idea', 'abstract', 'summary']): What the judge reads;
+            curated ideas/abstracts ship upstream, summaries come from
+            ``tastybench-extract``. Defaults to ``'idea'``.
+        prompt (Literal['normal', 'goodhart', 'max_goodhart', 'reviews']): The blog post's
+            three judge prompts, verbatim (its headline chart uses the goodharted one);
+            ``reviews`` (ours) is the goodharted one with peer review in place of citations,
+            for OpenReview sets ([docs/openreview.md](../../../docs/openreview.md)).
+            Defaults to ``'goodhart'``.
+        velocity (Literal['windowed', 'upstream', 'common_window']): Ground truth: slope
+            over months elapsed at the 2025-11-08 fetch (a built set: its own fetch date);
+            upstream's ``b``; or slope over the same ``window_months`` for every paper
+            (papers without them are not judged, and listed). Defaults to ``'windowed'``.
+        window_months (int): Month starts after publication fitted by ``common_window`` (2
+            to 14; 3 or 6 for live sets, see "Short windows"). Defaults to ``6``.
+        schedule (Literal['adjacent', 'all_pairs', 'file', 'matched']): Upstream's neighbour
+            schedule; every pair both ways; ``pairs_file``; disjoint date-matched pairs,
+            both ways (headline ``pairwise_accuracy``, "Matched pairs"). Defaults to
+            ``'adjacent'``.
+        rounds (int): Rounds of ``adjacent`` (N - 1 comparisons each; upstream's curated
+            runs: 20 and 50). Defaults to ``20``.
+        seed (int): Seed of the ``adjacent`` shuffles / the ``all_pairs`` order /
+            ``matched``'s order of same-day papers and of each pair's first showing
+            (upstream shuffled unseeded). Defaults to ``20251108``.
+        pairs_file (str | None): CSV ``paper_1,paper_2`` (shown in that order) or upstream's
+            ``better_paper_id,worse_paper_id``. Defaults to ``None``.
+        choice_method (Literal['parser_then_extractor', 'extractor', 'parser']): How the
+            pick is read. Defaults to ``'parser_then_extractor'``.
+        web_search (bool): Give the judge web search with citation-count sites blocked.
+            Defaults to ``False``.
+        data_path (str | None): A folder in the upstream layout (the upstream checkout
+            itself works), or a built set (a folder with ``papers.csv``, see "Building a new
+            paper set"). Defaults to ``None``.
+        representations_path (str | None): CSV with ``paper_id`` and an
+            ``idea``/``abstract``/``summary`` column. Defaults to ``None``.
+        bootstrap_resamples (int): Bootstrap resamples of the correlation CIs. Defaults to
+            ``1000``.
+        knowledge_cutoff (str | None): The judge's knowledge cutoff, ``YYYY-MM-DD`` (below,
+            "Recall and contamination"); the only source for models Inspect does not know.
+            Defaults to ``None``.
+        recall_probe (bool): Ask the judge once per paper to name it from the text it judges
+            (one extra call per paper and run, cached). Defaults to ``True``.
+    """
     settings = RunSettings(
         representation=representation,
         prompt=prompt,

@@ -26,7 +26,7 @@ from __future__ import annotations
 from inspect_ai import Task, task
 
 from research_taste_evals.core.provenance import provenance, task_version
-from research_taste_evals.core.task_args import checked_arguments
+from research_taste_evals.core.task_entry import task_entry
 from research_taste_evals.tastybench.built_set import built_titles_and_abstracts, is_built_set
 from research_taste_evals.tastybench.dataset import (
     PAPER_FILES,
@@ -51,7 +51,7 @@ _PROMPTS = {("idea", "seed"): EXTRACT_IDEA, ("idea", "curated"): EXTRACT_IDEA_CU
 
 
 @task
-@checked_arguments()
+@task_entry()
 def tastybench_extract(
     paper_set: PaperSet = "curated",
     kind: ExtractKind = "idea",
@@ -60,7 +60,24 @@ def tastybench_extract(
     sources_path: str | None = None,
     anonymize: bool = False,
 ) -> Task:
-    """TastyBench extraction: a paper's core idea (from its abstract) or methods summary."""
+    """TastyBench extraction: a paper's core idea (from its abstract) or methods summary.
+
+    Args:
+        paper_set (Literal['curated', 'full']): 37-paper curated ground truth, or the
+            97-paper list (needs ``representations_path``). Defaults to ``'curated'``.
+        kind (Literal['idea', 'summary']): ``idea`` (a research idea from each paper's
+            abstract) or ``summary`` (a summary of its full text). Defaults to ``'idea'``.
+        idea_prompt (Literal['seed', 'curated']): Which upstream idea prompt (``kind=idea``
+            only). Defaults to ``'seed'``.
+        data_path (str | None): A folder in the upstream layout (the upstream checkout
+            itself works), or a built set (a folder with ``papers.csv``, see "Building a new
+            paper set"). Defaults to ``None``.
+        sources_path (str | None): Abstracts (CSV ``paper_id,abstract``) for ``idea``, or
+            full texts (a folder of ``<paper_id>.txt``/``.md`` or a CSV) for ``summary``;
+            None: the set's own. Defaults to ``None``.
+        anonymize (bool): Ask for a text naming no method, model, author or system (ours,
+            not upstream's). Defaults to ``False``.
+    """
     built = is_built_set(data_path)  # a folder from `research-taste tastybench build`
     texts = built_titles_and_abstracts(data_path) if built and data_path else None
     found, missing = load_sources(paper_set, kind, data_path, sources_path, texts)

@@ -14,7 +14,7 @@ from inspect_ai.model import Model, get_model
 from research_taste.build.ideapairs.leaderboards import Leaderboard
 from research_taste_evals.core.data import DataError
 from research_taste_evals.core.errors import is_inspect_prerequisite_error
-from research_taste_evals.core.roles import _plain  # the one markup stripper
+from research_taste_evals.core.roles import plain_message
 
 LEADERBOARD_SUFFIXES = (".json", ".md")
 NO_TABLE = (
@@ -45,7 +45,7 @@ def check_extractor(extract: bool, extractor: str | Model | None) -> None:
         get_model(extractor)
     except Exception as error:
         if is_inspect_prerequisite_error(error):  # a missing key or client package
-            raise DataError(f"--extractor {extractor}: {_plain(error)}") from error
+            raise DataError(f"--extractor {extractor}: {plain_message(error)}") from error
         if isinstance(error, ValueError):  # Inspect's "Model API nosuch ... not recognized"
             raise DataError(f"--extractor {extractor}: {error}") from error
         raise

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +27,7 @@ from research_taste.build.ideapairs.build_inputs import (
 )
 from research_taste.build.ideapairs.cleaning import read_once
 from research_taste.build.ideapairs.extraction import Extracted, extract_pairs
-from research_taste.build.ideapairs.leaderboards import (
-    read_leaderboards,
-)
+from research_taste.build.ideapairs.leaderboards import Leaderboard, read_leaderboards
 from research_taste.build.ideapairs.pairing import PlannedPair, plan_board
 from research_taste.build.ideapairs.paper_sources import (
     Fetched,
@@ -114,6 +112,64 @@ def build(
     check_outputs(out, report_path)
     parse_cutoff(test_after)  # a malformed --test-after stops before anything is read
     check_extractor(extract, extractor)
+    inputs = _read_inputs(leaderboards, source)
+    papers = paper_texts_in(Path(paper_texts) if paper_texts else None)
+    scored_boards = [(board, *score_board(board)) for board in inputs.boards]
+    fetched = Fetched()
+    if fetch_papers:
+        fetcher = fetcher or ArxivFetcher()
+        fetched = fetch_metadata([r for _, r, _ in scored_boards], fetcher, abstracts)
+    plan = _plan(scored_boards, Splitter(seed, test_after, fetched.dates()))
+    check_pairs_made(
+        len(plan.pairs),
+        len(inputs.boards),
+        sum(len(b.entries) for b in inputs.boards),
+        _drops_by_reason(plan.drops),
+        inputs.paths,
+    )
+    extracted, without_paper = Extracted(), list[dict[str, str]]()
+    if fetcher is not None and plan.pairs:
+        papers = fetch_full_texts(plan.pairs, fetched, fetcher) | papers  # --paper-texts win
+    if extract and plan.pairs:
+        assert extractor is not None  # check_extractor: extraction names its model
+        extracted, without_paper = extract_pairs(
+            plan.pairs, plan.scored, papers, extractor, log_dir
+        )
+    records = _records(plan.pairs, extracted, fetched)
+    report = {
+        "report_version": REPORT_VERSION,
+        "schema_version": SCHEMA_VERSION,
+        "inputs": [
+            {"path": str(p), "sha256": sha256_of(p) if p.is_file() else None} for p in inputs.paths
+        ],
+        "seed": seed,
+        "split": f"time: test = paper date after {test_after}"
+        if test_after is not None
+        else "random 80/20 by paper",
+        "papers": fetched.report(fetcher, plan.pairs),
+        "extraction": _extraction_report(extract, extractor, extracted, without_paper, records),
+        **_counts_report(inputs, plan, source, records),
+    }
+    write_pairs(records, Path(out))
+    if report_path is not None:
+        Path(report_path).parent.mkdir(parents=True, exist_ok=True)
+        Path(report_path).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    return BuildResult(records=records, report=report)
+
+
+@dataclass(frozen=True)
+class _Inputs:
+    """The leaderboards read: their files, the boards, and what was skipped or read once."""
+
+    paths: list[Path]
+    nlp_only: bool
+    boards: list[Leaderboard]
+    skipped: list[dict[str, str]]
+    read_once: list[dict[str, object]]
+
+
+def _read_inputs(leaderboards: Sequence[str | Path], source: str | None) -> _Inputs:
+    """Step 1: the leaderboard files (or the pinned archive), read once each."""
     paths = fetch_pwc_archive() if source == SOURCE_NAME else [Path(p) for p in leaderboards]
     check_leaderboard_paths(paths)
     nlp_only = source is not None
@@ -121,25 +177,32 @@ def build(
     boards = read_leaderboards(paths, nlp_only, skipped)
     check_boards_found(paths, boards)
     boards, read_once_report = read_once(boards)
-    papers = paper_texts_in(Path(paper_texts) if paper_texts else None)
-    scored_boards = [(board, *score_board(board)) for board in boards]
-    fetched = Fetched()
-    if fetch_papers:
-        fetcher = fetcher or ArxivFetcher()
-        fetched = fetch_metadata([r for _, r, _ in scored_boards], fetcher, abstracts)
-    splitter = Splitter(seed, test_after, fetched.dates())
-    scored: list[ScoredBoard] = []
-    drops: list[Drop] = []
-    pairs: list[PlannedPair] = []
-    board_reports = []
-    disagree = 0
+    return _Inputs(paths, nlp_only, boards, skipped, read_once_report)
+
+
+@dataclass
+class _Plan:
+    """Step 2's result: every board scored, split and paired, with what it dropped."""
+
+    scored: list[ScoredBoard] = field(default_factory=list)
+    drops: list[Drop] = field(default_factory=list)
+    pairs: list[PlannedPair] = field(default_factory=list)
+    board_reports: list[dict[str, Any]] = field(default_factory=list)
+    disagree: int = 0
+
+
+def _plan(
+    scored_boards: list[tuple[Leaderboard, ScoredBoard, list[Drop]]], splitter: Splitter
+) -> _Plan:
+    """Step 2: split and pair each scored board (appendix A.3-A.4), in reading order."""
+    planned = _Plan()
     for board, result, board_drops in scored_boards:
         plan, small = plan_board(result, splitter)
-        scored.append(result)
-        drops += board_drops + small
-        pairs += plan.pairs
-        disagree += plan.metrics_disagree
-        board_reports.append(
+        planned.scored.append(result)
+        planned.drops += board_drops + small
+        planned.pairs += plan.pairs
+        planned.disagree += plan.metrics_disagree
+        planned.board_reports.append(
             {
                 "board_id": board.board_id,
                 "board": board.name,
@@ -157,18 +220,11 @@ def build(
                 "pairs": len(plan.pairs),
             }
         )
-    check_pairs_made(
-        len(pairs),
-        len(boards),
-        sum(len(b.entries) for b in boards),
-        {reason: sum(d.reason == reason for d in drops) for reason in DROP_REASONS},
-        paths,
-    )
-    extracted, without_paper = Extracted(), list[dict[str, str]]()
-    if fetcher is not None and pairs:
-        papers = fetch_full_texts(pairs, fetched, fetcher) | papers  # --paper-texts win
-    if extract and pairs:
-        extracted, without_paper = extract_pairs(pairs, scored, papers, extractor, log_dir)  # type: ignore[arg-type]
+    return planned
+
+
+def _records(pairs: list[PlannedPair], extracted: Extracted, fetched: Fetched) -> list[PairRecord]:
+    """Step 3: the pair records, with the extracted goal or the template one."""
     records: list[PairRecord] = []
     for pair in pairs:
         scored_board = pair.board
@@ -183,33 +239,44 @@ def build(
             extracted.ideas,
             fetched.dates(),
         )
+    return records
+
+
+def _drops_by_reason(drops: list[Drop]) -> dict[str, int]:
+    return {reason: sum(d.reason == reason for d in drops) for reason in DROP_REASONS}
+
+
+def _extraction_report(
+    extract: bool,
+    extractor: str | Model | None,
+    extracted: Extracted,
+    without_paper: list[dict[str, str]],
+    records: list[PairRecord],
+) -> dict[str, Any]:
+    return {
+        "mode": "extracted" if extract else "none (method name and paper title)",
+        "extractor": str(extractor) if extract else None,
+        "ideas_extracted": len(extracted.ideas),
+        "goals_extracted": len(extracted.goals),
+        "withheld_for_leaks": extracted.withheld,
+        "failed": extracted.failed,
+        "ideas_without_paper_text": without_paper,
+        # Method name + paper title reveal the paper: a model can recall its result.
+        "identity_leak": any(
+            idea.text_source == "method_and_title"
+            for record in records
+            for idea in (record.idea_a, record.idea_b)
+        ),
+    }
+
+
+def _counts_report(
+    inputs: _Inputs, plan: _Plan, source: str | None, records: list[PairRecord]
+) -> dict[str, Any]:
+    """Step 4: every entry read accounted for (kept or dropped with its reason), and the pairs."""
+    boards, pairs, drops = inputs.boards, plan.pairs, plan.drops
     read = sum(len(b.entries) for b in boards)
-    report = {
-        "report_version": REPORT_VERSION,
-        "schema_version": SCHEMA_VERSION,
-        "inputs": [
-            {"path": str(p), "sha256": sha256_of(p) if p.is_file() else None} for p in paths
-        ],
-        "seed": seed,
-        "split": f"time: test = paper date after {test_after}"
-        if test_after is not None
-        else "random 80/20 by paper",
-        "papers": fetched.report(fetcher, pairs),
-        "extraction": {
-            "mode": "extracted" if extract else "none (method name and paper title)",
-            "extractor": str(extractor) if extract else None,
-            "ideas_extracted": len(extracted.ideas),
-            "goals_extracted": len(extracted.goals),
-            "withheld_for_leaks": extracted.withheld,
-            "failed": extracted.failed,
-            "ideas_without_paper_text": without_paper,
-            # Method name + paper title reveal the paper: a model can recall its result.
-            "identity_leak": any(
-                idea.text_source == "method_and_title"
-                for record in records
-                for idea in (record.idea_a, record.idea_b)
-            ),
-        },
+    return {
         "entries_read": read,
         "kept": read - len(drops),
         # Kept entries need not be in a pair: their deltas may fall outside every tier window.
@@ -221,31 +288,24 @@ def build(
             }
         ),
         "dropped": len(drops),
-        "dropped_by_reason": {
-            reason: sum(d.reason == reason for d in drops) for reason in DROP_REASONS
-        },
+        "dropped_by_reason": _drops_by_reason(drops),
         "source": source_report(
-            source, nlp_only, sum(len(b.entries) >= 2 for b in boards), len(pairs)
+            source, inputs.nlp_only, sum(len(b.entries) >= 2 for b in boards), len(pairs)
         ),
         "leaderboards_read": len(boards),
         # A board name found in several files is read from one (the rest are not counted).
-        "boards_read_once": read_once_report,
+        "boards_read_once": inputs.read_once,
         # Files inside a leaderboard folder that could not be read (a named file must read).
-        "files_skipped": skipped,
+        "files_skipped": inputs.skipped,
         "leaderboards_with_pairs": len({p.board.board.board_id for p in pairs}),
         "pairs": len(pairs),
         "records": len(records),
         "pairs_by_split": dict(Counter(p.split for p in pairs)),
         "pairs_by_tier": {str(k): v for k, v in sorted(Counter(p.tier for p in pairs).items())},
-        "pairs_left_out_metrics_disagree": disagree,
+        "pairs_left_out_metrics_disagree": plan.disagree,
         # Boards listed worst-first (or otherwise against their metric's meaning): their
         # direction came from the metric name, so their labels are right (issue #18).
-        "row_order_contradicts_polarity": [c for b in scored for c in b.contradictions],
-        "leaderboards": board_reports,
+        "row_order_contradicts_polarity": [c for b in plan.scored for c in b.contradictions],
+        "leaderboards": plan.board_reports,
         "drops": [d.as_dict() for d in drops],
     }
-    write_pairs(records, Path(out))
-    if report_path is not None:
-        Path(report_path).parent.mkdir(parents=True, exist_ok=True)
-        Path(report_path).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    return BuildResult(records=records, report=report)

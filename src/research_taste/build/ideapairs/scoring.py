@@ -138,11 +138,6 @@ def discordance_matrix(ranks: np.ndarray, scores: np.ndarray) -> np.ndarray:
     return rank_order * score_order > 0
 
 
-def discordance_counts(ranks: np.ndarray, scores: np.ndarray) -> np.ndarray:
-    """Per entry, the number of other entries it is discordant with."""
-    return discordance_matrix(ranks, scores).sum(axis=1)
-
-
 def remove_discordant(ranks: np.ndarray, scores: np.ndarray) -> list[int]:
     """Indices removed by Algorithm 1, in removal order.
 

@@ -20,6 +20,8 @@ one paper share a split, which is what keeps an idea out of both train and test.
 
 from __future__ import annotations
 
+import calendar
+import datetime as dt
 import math
 import random
 import re
@@ -30,6 +32,7 @@ from typing import Literal
 from research_taste.build.ideapairs.leaderboards import Entry
 from research_taste.build.ideapairs.scoring import ScoredBoard
 from research_taste_evals.core.data import DataError
+from research_taste_evals.core.dates import ItemDate, is_post_cutoff, parse_item_date
 from research_taste_evals.core.text import content_id
 
 Split = Literal["train", "test"]
@@ -123,15 +126,17 @@ def parse_cutoff(value: str | int | None) -> Cutoff | None:
 def after_cutoff(date: str, year: int, cutoff: Cutoff) -> bool:
     """Is a paper of ``date`` (YYYY-MM[-DD], or "" when only ``year`` is known) after the cutoff?
 
-    With a month cutoff, a paper known only to its year is after it only when its year is
-    later (the same year might be before the cutoff: such a paper is not held out as unseen).
+    Compared as every dated item is (core/dates.py): at the paper's precision, against the
+    cutoff's last day. So with a month cutoff a paper known only to its year is after it only
+    when its year is later (the same year might be before the cutoff: such a paper is not held
+    out as unseen).
     """
-    if date:
-        year = int(date[:4])
+    item = parse_item_date(date) if date else ItemDate(year)
+    assert item is not None
     cutoff_year, cutoff_month = cutoff
-    if cutoff_month is None or year != cutoff_year:
-        return year > cutoff_year
-    return len(date) >= len("YYYY-MM") and int(date[5:7]) > cutoff_month
+    month = cutoff_month or 12
+    last_day = dt.date(cutoff_year, month, calendar.monthrange(cutoff_year, month)[1])
+    return is_post_cutoff(item, last_day)
 
 
 class Splitter:

@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from research_taste_evals.core.data import DataError, read_csv, read_jsonl
-from research_taste_evals.core.stats import NAN, KappaWeights, cohen_kappa, spearman
-from research_taste_evals.lft.human_validation import (
+from research_taste.lft.human_validation import (
     EXPERT_COLUMN,
     JSONL_SUFFIX,
     parse_expert_level,
 )
+from research_taste_evals.core.data import DataError, read_csv, read_jsonl
+from research_taste_evals.core.stats import NAN, KappaWeights, cohen_kappa, spearman
 from research_taste_evals.lft.rubric import MAX_LEVEL
 
 LEVELS = list(range(MAX_LEVEL + 1))

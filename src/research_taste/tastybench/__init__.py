@@ -1,0 +1,1 @@
+"""Tooling for TastyBench read from finished runs (tests and docs)."""
