@@ -57,7 +57,8 @@ DEMO_VALUE = "demo"
 # Task arguments that name data: ``demo`` given to one without demo data is a mistake.
 DATA_ARG_SUFFIXES = ("_path", "_file", "_dir")
 # ``-T data_path=demo`` works for every task: it names the task's own demo data argument
-# (``pairs_file`` for idea_pairs), or nothing for a task that runs on data it ships (lft).
+# (its DemoRun's ``data_arg``, when that has another name), or nothing for a task that runs on
+# data it ships (``data_arg`` None).
 DEMO_ALIAS = "data_path"
 
 

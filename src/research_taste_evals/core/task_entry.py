@@ -30,7 +30,7 @@ def task_entry(
        task built, never on import);
     2. a data argument given as ``demo`` becomes the family's demo data (:func:`with_demo_data`),
        first, since ``-T data_path=demo`` also names a task's demo data under another argument
-       name (``pairs_file`` for idea_pairs) and brings the demo's offline defaults;
+       name (a ``pairs_file``, say) and brings the demo's offline defaults;
     3. the arguments are checked (:func:`~research_taste_evals.core.task_args.checked_arguments`).
     """
 
