@@ -99,7 +99,7 @@ def test_reader_prefers_task_arg_and_warns_once(caplog: pytest.LogCaptureFixture
         for _ in range(3):
             assert reader.read(model).source == "none"
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
-    assert len(warnings) == 1 and "-T knowledge_cutoff=YYYY-MM-DD" in warnings[0].getMessage()
+    assert len(warnings) == 1 and "-T knowledge_cutoff=YYYY-MM " in warnings[0].getMessage()
     assert "set_model_info" in warnings[0].getMessage()
 
 

@@ -19,25 +19,23 @@ from inspect_ai.model import get_model
 from research_taste_evals.core.baselines import registered_baselines
 from research_taste_evals.core.data import DataError
 from research_taste_evals.core.errors import UserError, is_inspect_prerequisite_error
+from research_taste_evals.core.recall_control import declaration
 from research_taste_evals.core.roles import plain_message
 
 if TYPE_CHECKING:
     from research_taste.cli.sweep_schema import ModelRoles, SweepConfig
 
-# The model roles each task reads (besides the evaluated model); a role a task does not read
-# would be ignored by Inspect, so a sweep naming one is almost always a typo or a wrong entry.
-# tests/bad_inputs/test_sweep_files.py checks that every registered task is listed here.
-TASK_ROLES: dict[str, tuple[str, ...]] = {
-    "eqinfer": (),
-    "expdesign": ("grader",),
-    "paper_weakness": (),
-    "review_critique": (),
-    "idea_pairs": (),
-    "lft": ("grader", "critic"),
-    "lft_grader_check": ("grader",),
-    "tastybench": ("extractor",),
-    "tastybench_extract": ("extractor",),
-}
+
+def task_roles(task: str) -> tuple[str, ...]:
+    """The model roles ``task`` reads besides the evaluated model, from the task's own
+    declaration (``core.recall_control.declaration``); a role a task does not read would be
+    ignored by Inspect, so a sweep naming one is almost always a typo or a wrong entry."""
+    try:
+        return tuple(spec.role for spec in declaration(task).roles)
+    except KeyError:  # an unknown task is named by the sweep's own check
+        return ()
+
+
 # A remote log folder (s3://, ...) cannot be checked from here: eval_set reports it.
 _REMOTE = "://"
 BASELINE_PREFIX = "baseline/"
@@ -69,7 +67,7 @@ def check_roles(source: Path, config: SweepConfig) -> None:
     """
     shared_users: set[str] = set()
     for index, entry in enumerate(config.tasks):
-        reads = TASK_ROLES.get(entry.task, ())
+        reads = task_roles(entry.task)
         if entry.model_roles is None:
             shared_users.add(entry.task)
             continue
@@ -79,7 +77,7 @@ def check_roles(source: Path, config: SweepConfig) -> None:
                     f"{source}: field 'tasks.{index}.model_roles.{role}': task {entry.task} "
                     f"reads no model role '{role}' (its roles: {_roles_text(reads)})"
                 )
-    read_by_any = sorted({role for task in shared_users for role in TASK_ROLES.get(task, ())})
+    read_by_any = sorted({role for task in shared_users for role in task_roles(task)})
     for role in config.model_roles:
         if role not in read_by_any:
             raise DataError(

@@ -3,7 +3,7 @@
 Under the Python API and in sweeps the model is not known when a task is built, so the cutoff
 is read when the task runs, from the model actually evaluated:
 
-1. ``-T knowledge_cutoff=YYYY-MM-DD`` (source ``task_arg``), checked when the task is built
+1. ``-T knowledge_cutoff=YYYY-MM`` or a quoted day (source ``task_arg``), checked at task build
    (:func:`parse_cutoff_arg`: one ``ConfigError`` sentence on a bad date);
 2. else Inspect's model database, ``inspect_ai.model.get_model_info(model)``, given the active
    ``Model`` (so only its canonical name is looked up, no provider is instantiated; source
@@ -44,7 +44,7 @@ CUTOFF_KEY = "knowledge_cutoff"
 # Providers whose model names are not a model's identity: never looked up.
 UNLOOKED_PROVIDERS = ("baseline", "local", "mockllm")
 HOW_TO_SET = (
-    "set one with -T knowledge_cutoff=YYYY-MM-DD, or from Python with "
+    "set one with -T knowledge_cutoff=YYYY-MM (through that month's end), or from Python with "
     "inspect_ai.model.set_model_info(<model>, ModelInfo(knowledge_cutoff_date=...))"
 )
 
