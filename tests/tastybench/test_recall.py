@@ -255,7 +255,8 @@ def test_a_bad_pub_date_is_one_sentence_naming_file_paper_field(tmp_path: Path) 
     from research_taste_evals.core.data import DataError
     from research_taste_evals.tastybench.dataset import load_papers
 
-    papers = _papers()[:3]
+    # Every other paper published when its citation series starts (2023-01), as a real set is.
+    papers = [dict(paper, date="2023-01-15") for paper in _papers()[:3]]
     papers[1]["date"] = "Spring 2024"
     with pytest.raises(DataError, match=r"llm_rl_yix_curate.csv: paper p01: field 'pub_date'"):
         load_papers("curated", "idea", _write_raw(tmp_path / "data", papers))
