@@ -23,6 +23,7 @@ import datetime as dt
 import json
 import logging
 import math
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -184,6 +185,31 @@ def build_provenance(folder: Path, papers_path: Path) -> dict[str, Any]:
     }
 
 
+def set_texts(
+    records: Sequence[Any],
+    path: Path,
+    representation: Representation,
+    representations_path: str | Path | None,
+    abstracts_only: str,
+) -> tuple[dict[str, str], str, str]:
+    """A set's texts by paper id (its abstracts, or the representations file's texts) and the
+    sources of the papers file and of the texts (local path and sha256).
+
+    Raises:
+        DataError: an ``idea``/``summary`` asked for without a representations file
+            (``abstracts_only`` says how to get one).
+    """
+    papers_source = f"local:{path} sha256:{sha256_of(path)}"
+    if representations_path is not None:
+        text_path = Path(representations_path).expanduser().resolve()
+        texts = load_representations(text_path, representation)
+        return texts, papers_source, f"local:{text_path} sha256:{sha256_of(text_path)}"
+    if representation == "abstract":
+        texts = {r.paper_id: r.abstract.strip() for r in records if r.abstract.strip()}
+        return texts, papers_source, papers_source
+    raise DataError(f"{path}: {abstracts_only}")
+
+
 def load_built_set(
     folder: str | Path,
     representation: Representation,
@@ -200,20 +226,15 @@ def load_built_set(
     if review_label(root) is not None:
         return load_review_set(root, representation, representations_path)
     path, records, fetch = read_built_set(root)
-    papers_source = f"local:{path} sha256:{sha256_of(path)}"
-    if representations_path is not None:
-        text_path = Path(representations_path).expanduser().resolve()
-        texts = load_representations(text_path, representation)
-        text_source = f"local:{text_path} sha256:{sha256_of(text_path)}"
-    elif representation == "abstract":
-        texts = {r.paper_id: r.abstract.strip() for r in records if r.abstract.strip()}
-        text_source = papers_source
-    else:
-        raise DataError(
-            f"{path}: a built set holds abstracts only; write {representation}s with "
-            f"`research-taste tastybench-extract --data-path {root} --kind {representation} "
-            f"--output <csv>` and pass -T representations_path=<csv>"
-        )
+    texts, papers_source, text_source = set_texts(
+        records,
+        path,
+        representation,
+        representations_path,
+        f"a built set holds abstracts only; write {representation}s with `research-taste "
+        f"tastybench-extract --data-path {root} --kind {representation} --output <csv>` and "
+        "pass -T representations_path=<csv>",
+    )
     papers = [
         _paper(record, texts[record.paper_id], fetch, window_months, path)
         for record in records
@@ -263,19 +284,14 @@ def load_review_set(
     path = folder.expanduser().resolve() / PAPERS_FILE
     records = validate_records(read_csv(path), ReviewPaperRecord, source=path)
     check_paper_rows(records, path)  # type: ignore[arg-type]
-    papers_source = f"local:{path} sha256:{sha256_of(path)}"
-    if representations_path is not None:
-        text_path = Path(representations_path).expanduser().resolve()
-        texts = load_representations(text_path, representation)
-        text_source = f"local:{text_path} sha256:{sha256_of(text_path)}"
-    elif representation == "abstract":
-        texts = {r.paper_id: r.abstract.strip() for r in records if r.abstract.strip()}
-        text_source = papers_source
-    else:
-        raise DataError(
-            f"{path}: an OpenReview set holds abstracts only; pass -T representation=abstract "
-            f"or -T representations_path=<csv with {representation}s>"
-        )
+    texts, papers_source, text_source = set_texts(
+        records,
+        path,
+        representation,
+        representations_path,
+        "an OpenReview set holds abstracts only; pass -T representation=abstract or "
+        f"-T representations_path=<csv with {representation}s>",
+    )
     papers = [
         Paper(
             paper_id=r.paper_id,
