@@ -58,8 +58,8 @@ REPORT_FILE = "build_report.json"
 PROVENANCE_KEYS = ("source", "query", "window", "min_citations", "fetch_date", "api_base")
 
 
-class BuiltPaperRecord(BaseModel):
-    """One row of a built set's ``papers.csv``."""
+class _SetRow(BaseModel):
+    """The columns every built set's ``papers.csv`` has (citation and OpenReview sets)."""
 
     model_config = ConfigDict(extra="ignore")
 
@@ -67,6 +67,15 @@ class BuiltPaperRecord(BaseModel):
     title: str
     pub_date: str
     abstract: str
+
+    @property
+    def paperId(self) -> str:  # noqa: N802 (the name check_paper_rows reads)
+        return self.paper_id
+
+
+class BuiltPaperRecord(_SetRow):
+    """One row of a built set's ``papers.csv``."""
+
     total_citations: int
     citation_dates: Json[list[str]]
     citation_counts: Json[list[float]]
@@ -79,20 +88,10 @@ class BuiltPaperRecord(BaseModel):
     def _empty_is_undefined(cls, value: Any) -> Any:
         return None if value == "" else value
 
-    @property
-    def paperId(self) -> str:  # noqa: N802 (the name check_paper_rows reads)
-        return self.paper_id
 
-
-class ReviewPaperRecord(BaseModel):
+class ReviewPaperRecord(_SetRow):
     """One row of an OpenReview-built set's ``papers.csv``."""
 
-    model_config = ConfigDict(extra="ignore")
-
-    paper_id: str = Field(min_length=1)
-    title: str
-    pub_date: str
-    abstract: str
     primary_area: str = ""
     label: float | None
     fetch_date: dt.date
@@ -101,10 +100,6 @@ class ReviewPaperRecord(BaseModel):
     @classmethod
     def _empty_is_undefined(cls, value: Any) -> Any:
         return None if value == "" else value
-
-    @property
-    def paperId(self) -> str:  # noqa: N802 (the name check_paper_rows reads)
-        return self.paper_id
 
 
 def review_label(folder: str | Path) -> str | None:
