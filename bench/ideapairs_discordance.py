@@ -23,8 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
-from research_taste.build.ideapairs.leaderboards import Entry, Leaderboard
-from research_taste.build.ideapairs.scoring import score_board
+from research_taste.builders.ideapairs.leaderboards import Entry, Leaderboard
+from research_taste.builders.ideapairs.scoring import score_board
 
 SIZES = (400, 800, 1600, 3200)
 TARGET_EXPONENT = 2.1

@@ -24,7 +24,7 @@ from pathlib import Path
 from inspect_ai.model import get_model_info
 
 from readme_logs import show_block
-from research_taste.build.ideapairs.builder import build
+from research_taste.builders.ideapairs.builder import build
 from research_taste.docs.ideapairs_tables import REFERENCE_SOURCE
 from research_taste_evals.aaar.dataset.expdesign import load_expdesign_records
 from research_taste_evals.aaar.dataset.paper_weakness import WEAKNESS_FOLDER

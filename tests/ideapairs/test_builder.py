@@ -10,9 +10,9 @@ import pytest
 from inspect_ai.model import ChatMessage
 from mock_models import scripted_model
 
-from research_taste.build.ideapairs.builder import build
-from research_taste.build.ideapairs.leaderboards import read_pwc_json
-from research_taste.build.ideapairs.splitting import paper_file_stem, paper_key
+from research_taste.builders.ideapairs.builder import build
+from research_taste.builders.ideapairs.leaderboards import read_pwc_json
+from research_taste.builders.ideapairs.splitting import paper_file_stem, paper_key
 from research_taste_evals.core.data import DataError
 from research_taste_evals.ideapairs.demo import demo_leaderboards, write_demo_leaderboards
 from research_taste_evals.ideapairs.pairs_schema import read_pairs

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from research_taste.build.ideapairs.builder import build
+from research_taste.builders.ideapairs.builder import build
 from research_taste_evals.core.data import DataError
 from research_taste_evals.ideapairs.pairs_schema import PairRecord, read_pairs
 

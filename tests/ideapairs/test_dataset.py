@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from research_taste.build.ideapairs.builder import build
+from research_taste.builders.ideapairs.builder import build
 from research_taste_evals.ideapairs.dataset import load_pairs, parse_tiers, record_to_sample
 from research_taste_evals.ideapairs.pairs_schema import read_pairs
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from research_taste.build.ideapairs.builder import build
-from research_taste.build.ideapairs.descriptions import clean_description
+from research_taste.builders.ideapairs.builder import build
+from research_taste.builders.ideapairs.descriptions import clean_description
 from research_taste_evals.ideapairs.dataset import forecast_prompt, record_to_sample
 from research_taste_evals.ideapairs.pairs_schema import read_pairs
 from research_taste_evals.ideapairs.solvers import order_prompt

@@ -13,9 +13,9 @@ import pytest
 from arxiv_papers import HTML, _leaderboard, _recorded
 from arxiv_server import ArxivServer, Recorded
 
-from research_taste.build.ideapairs import papers as papers_module
-from research_taste.build.ideapairs.builder import build
-from research_taste.build.ideapairs.papers import ArxivFetcher
+from research_taste.builders.ideapairs import papers as papers_module
+from research_taste.builders.ideapairs.builder import build
+from research_taste.builders.ideapairs.papers import ArxivFetcher
 from research_taste.cli import main
 from research_taste_evals.core.data import DataError
 from research_taste_evals.ideapairs.pairs_schema import read_pairs

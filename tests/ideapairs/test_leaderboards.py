@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from research_taste.build.ideapairs.leaderboards import (
+from research_taste.builders.ideapairs.leaderboards import (
     find_year,
     parse_cell,
     read_leaderboards,

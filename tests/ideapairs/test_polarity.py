@@ -8,17 +8,21 @@ from pathlib import Path
 
 import pytest
 
-from research_taste.build.ideapairs.builder import build
-from research_taste.build.ideapairs.leaderboards import Leaderboard, parse_cell, read_leaderboards
-from research_taste.build.ideapairs.pairing import plan_board
-from research_taste.build.ideapairs.polarity import (
+from research_taste.builders.ideapairs.builder import build
+from research_taste.builders.ideapairs.leaderboards import (
+    Leaderboard,
+    parse_cell,
+    read_leaderboards,
+)
+from research_taste.builders.ideapairs.pairing import plan_board
+from research_taste.builders.ideapairs.polarity import (
     anchored_polarity,
     described_polarity,
     is_resource,
     metric_polarity,
 )
-from research_taste.build.ideapairs.scoring import score_board
-from research_taste.build.ideapairs.splitting import Splitter
+from research_taste.builders.ideapairs.scoring import score_board
+from research_taste.builders.ideapairs.splitting import Splitter
 
 MakeBoard = Callable[..., Leaderboard]
 

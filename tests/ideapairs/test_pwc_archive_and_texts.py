@@ -11,9 +11,9 @@ import pyarrow.parquet as pq
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from research_taste.build.ideapairs import pwc_archive
-from research_taste.build.ideapairs.builder import build
-from research_taste.build.ideapairs.leaderboards import read_leaderboards
+from research_taste.builders.ideapairs import pwc_archive
+from research_taste.builders.ideapairs.builder import build
+from research_taste.builders.ideapairs.leaderboards import read_leaderboards
 from research_taste.cli import main
 from research_taste_evals.core.data import DataError, ResolvedData
 from research_taste_evals.ideapairs.ideapairs import idea_pairs

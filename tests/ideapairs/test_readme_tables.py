@@ -9,7 +9,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 
 import research_taste_evals._registry  # noqa: F401  (registers the baseline provider)
-from research_taste.build.ideapairs.builder import build
+from research_taste.builders.ideapairs.builder import build
 from research_taste.docs.ideapairs_tables import (
     BASELINE_DEFAULTS,
     BASELINE_HEADER,

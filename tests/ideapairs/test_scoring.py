@@ -7,8 +7,8 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from research_taste.build.ideapairs.leaderboards import Leaderboard
-from research_taste.build.ideapairs.scoring import (
+from research_taste.builders.ideapairs.leaderboards import Leaderboard
+from research_taste.builders.ideapairs.scoring import (
     discordance_matrix,
     remove_discordant,
     score_board,

@@ -7,10 +7,10 @@ from collections.abc import Callable
 
 import pytest
 
-from research_taste.build.ideapairs.leaderboards import Leaderboard
-from research_taste.build.ideapairs.pairing import plan_board, sigma_tier
-from research_taste.build.ideapairs.scoring import ScoredBoard, score_board
-from research_taste.build.ideapairs.splitting import (
+from research_taste.builders.ideapairs.leaderboards import Leaderboard
+from research_taste.builders.ideapairs.pairing import plan_board, sigma_tier
+from research_taste.builders.ideapairs.scoring import ScoredBoard, score_board
+from research_taste.builders.ideapairs.splitting import (
     Bucket,
     Splitter,
     merge_small,

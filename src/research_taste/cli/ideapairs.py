@@ -6,7 +6,7 @@ import argparse
 import re
 from typing import Any
 
-from research_taste.build.ideapairs.builder import DEFAULT_SEED, build
+from research_taste.builders.ideapairs.builder import DEFAULT_SEED, build
 from research_taste_evals.core.data import DataError
 
 _AFTER = re.compile(r"^((?:19|20)\d\d-(?:0[1-9]|1[0-2]))(?:-(?:0[1-9]|[12]\d|3[01]))?$")

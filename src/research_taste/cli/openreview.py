@@ -1,5 +1,6 @@
 """``research-taste openreview build``: a venue's submissions, reviews and PDFs as a
-TastyBench-style review-label set and PaperWeakness items (``research_taste.build.openreview``)."""
+TastyBench-style review-label set and PaperWeakness items
+(``research_taste.builders.openreview``)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from research_taste.build.openreview.builder import VenueRequest, build, parse_after
-from research_taste.build.openreview.client import BASE_ENV, DEFAULT_BASE
-from research_taste.build.openreview.venue import LABELS, PAGE_SIZE
+from research_taste.builders.openreview.builder import VenueRequest, build, parse_after
+from research_taste.builders.openreview.client import BASE_ENV, DEFAULT_BASE
+from research_taste.builders.openreview.venue import LABELS, PAGE_SIZE
 
 HELP = "OpenReview: build review-label TastyBench and PaperWeakness sets from a venue"
 

@@ -1,5 +1,5 @@
 """TastyBench from the command line: ``tastybench build`` (a new paper set from Semantic Scholar,
-``research_taste.build.tastybench_set``) and ``tastybench-extract`` (the extraction step)."""
+``research_taste.builders.tastybench_set``) and ``tastybench-extract`` (the extraction step)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from typing import Any
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 
-from research_taste.build.tastybench_args import parse_after, parse_date
-from research_taste.build.tastybench_set import (
+from research_taste.builders.tastybench_args import parse_after, parse_date
+from research_taste.builders.tastybench_set import (
     SEARCH_SEMANTICS,
     UPSTREAM_FIELDS_OF_STUDY,
     UPSTREAM_PUBLICATION_TYPES,

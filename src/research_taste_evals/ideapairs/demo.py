@@ -6,7 +6,7 @@ error column the direction check must invert); :func:`write_demo_pairs` writes t
 real builder (``research-taste ideapairs build``, no extraction: idea texts are method name and
 paper title) made from them, shipped as ``demo_pairs.jsonl`` beside this module because the
 builder is tooling the evals do not import; ``tests/research_taste/test_ideapairs_demo_pairs.py``
-rebuilds the file and fails if it drifts (``python -m research_taste.build.ideapairs.demo_pairs``
+rebuilds the file and fails if it drifts (``python -m research_taste.builders.ideapairs.demo_pairs``
 writes it again).
 Nothing here is real research; it only lets ``research-taste demo`` run the task offline.
 """

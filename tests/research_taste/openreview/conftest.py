@@ -11,9 +11,9 @@ import pytest
 from fake_graph_api import FakeClock
 from fake_openreview import BROKEN_PDF, FETCH_DATE, FakeOpenReview, make_pdf, serving, venue_notes
 
-from research_taste.build.openreview import client as client_module
-from research_taste.build.openreview.builder import VenueRequest, build
-from research_taste.build.openreview.client import OpenReviewClient
+from research_taste.builders.openreview import client as client_module
+from research_taste.builders.openreview.builder import VenueRequest, build
+from research_taste.builders.openreview.client import OpenReviewClient
 
 PAGE = 3  # submissions per request in the tests: the ICLR fixture's 7 notes take 3 pages
 

@@ -112,7 +112,7 @@ def test_heldout_venue_form_withdrawals_and_a_broken_pdf(
 def test_after_keeps_only_later_submissions(
     iclr: FakeOpenReview, run_build: Callable[..., dict], tmp_path: Path
 ) -> None:
-    from research_taste.build.openreview.builder import parse_after
+    from research_taste.builders.openreview.builder import parse_after
 
     report = run_build(iclr, tmp_path / "late", after=parse_after("2025-09-15"), pdfs=False)
     assert report["dropped_ids"]["not_after_cutoff"] == ["Ab1RlQ7x2m", "Ab2RlK3p9z"]

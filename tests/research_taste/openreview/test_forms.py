@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from research_taste.build.openreview import forms
+from research_taste.builders.openreview import forms
 
 
 @pytest.mark.parametrize(

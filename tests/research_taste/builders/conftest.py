@@ -26,7 +26,7 @@ def fake_api() -> Iterator[FakeGraphApi]:
 @pytest.fixture
 def fake_clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
     """The client's sleeps go to a fake clock (no test waits for pacing or backoff)."""
-    from research_taste.build import semantic_scholar
+    from research_taste.builders import semantic_scholar
 
     clock = FakeClock()
     monkeypatch.setattr(semantic_scholar, "_sleep", clock.sleep)

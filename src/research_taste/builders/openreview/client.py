@@ -13,7 +13,7 @@ Base URL: ``OPENREVIEW_API_BASE`` (default :data:`DEFAULT_BASE`). Requests are s
 seconds (backoff doubling from :data:`BACKOFF_BASE`, the wait capped at
 :data:`MAX_RETRY_AFTER` with one line on stderr), at most :data:`MAX_TRIES` tries. The cache
 (one file per request, named by the SHA-256 of its path and sorted parameters, as
-``build/semantic_scholar.py``) keeps only answers that were checked: a JSON answer without its
+``builders/semantic_scholar.py``) keeps only answers that were checked: a JSON answer without its
 ``notes`` list, or a "PDF" that does not start with ``%PDF``, is never written.
 """
 
@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from research_taste.build.semantic_scholar import RequestCounts, cache_key
+from research_taste.builders.semantic_scholar import RequestCounts, cache_key
 from research_taste_evals.core.data import DataError
 
 DEFAULT_BASE = "https://api2.openreview.net"

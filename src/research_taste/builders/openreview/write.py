@@ -11,12 +11,12 @@ from collections import defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from research_taste.build.openreview.client import OpenReviewClient
-from research_taste.build.openreview.venue import Screened, Submission
+from research_taste.builders.openreview.client import OpenReviewClient
+from research_taste.builders.openreview.venue import Screened, Submission
 from research_taste_evals.core.data import sha256_of
 
 if TYPE_CHECKING:
-    from research_taste.build.openreview.builder import VenueRequest, WeaknessItems
+    from research_taste.builders.openreview.builder import VenueRequest, WeaknessItems
 
 SOURCE = "OpenReview API v2 (public notes: submissions with replies, PDFs)"
 PAPER_COLUMNS = (

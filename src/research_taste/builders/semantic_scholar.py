@@ -44,8 +44,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from research_taste.build.semantic_scholar_answers import Check, check_citations_page
-from research_taste.build.semantic_scholar_paging import bulk_pages, relevance_pages
+from research_taste.builders.semantic_scholar_answers import Check, check_citations_page
+from research_taste.builders.semantic_scholar_paging import bulk_pages, relevance_pages
 from research_taste_evals.core.data import DataError
 
 DEFAULT_BASE = "https://api.semanticscholar.org/graph/v1"

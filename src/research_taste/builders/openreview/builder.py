@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from research_taste.build.openreview import forms
-from research_taste.build.openreview.client import OpenReviewClient
-from research_taste.build.openreview.pdf_text import UnreadablePdf, pdf_pages
-from research_taste.build.openreview.venue import (
+from research_taste.builders.openreview import forms
+from research_taste.builders.openreview.client import OpenReviewClient
+from research_taste.builders.openreview.pdf_text import UnreadablePdf, pdf_pages
+from research_taste.builders.openreview.venue import (
     PAGE_SIZE,
     Label,
     Screened,
@@ -38,7 +38,7 @@ from research_taste.build.openreview.venue import (
     screen,
     submissions,
 )
-from research_taste.build.openreview.write import write_outputs
+from research_taste.builders.openreview.write import write_outputs
 from research_taste_evals.core.data import DataError
 
 CACHE_DIR = "cache"

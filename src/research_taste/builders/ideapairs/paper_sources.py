@@ -13,10 +13,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from research_taste.build.ideapairs.pairing import PlannedPair
-from research_taste.build.ideapairs.papers import ArxivFetcher, Paper
-from research_taste.build.ideapairs.scoring import ScoredBoard
-from research_taste.build.ideapairs.splitting import paper_file_stem, paper_key
+from research_taste.builders.ideapairs.pairing import PlannedPair
+from research_taste.builders.ideapairs.papers import ArxivFetcher, Paper
+from research_taste.builders.ideapairs.scoring import ScoredBoard
+from research_taste.builders.ideapairs.splitting import paper_file_stem, paper_key
 from research_taste_evals.core.data import DataError, read_json
 
 _URL_PREFIX = re.compile(r"^https?://(www\.)?")

@@ -38,15 +38,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from research_taste.build.ideapairs.papers import ArxivFetcher
-from research_taste.build.semantic_scholar import SemanticScholar
-from research_taste.build.semantic_scholar_paging import RELEVANCE_LIMIT
-from research_taste.build.tastybench_args import (
+from research_taste.builders.ideapairs.papers import ArxivFetcher
+from research_taste.builders.semantic_scholar import SemanticScholar
+from research_taste.builders.semantic_scholar_paging import RELEVANCE_LIMIT
+from research_taste.builders.tastybench_args import (
     check_out_dir,
     check_query,
     check_window,
 )
-from research_taste.build.tastybench_papers import (
+from research_taste.builders.tastybench_papers import (
     SERIES_WEEKS,
     UNDATED_SHARE_MAX,
     BuiltSet,

@@ -36,8 +36,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, get_args
 
-from research_taste.build.ideapairs.leaderboards import Entry, Leaderboard, parse_cell
-from research_taste.build.ideapairs.polarity import (
+from research_taste.builders.ideapairs.leaderboards import Entry, Leaderboard, parse_cell
+from research_taste.builders.ideapairs.polarity import (
     anchored_polarity,
     described_polarity,
     is_resource,

@@ -12,7 +12,7 @@ import pytest
 from fake_graph_api import FETCH_DATE, TRUTH, WINDOW, FakeClock, FakeGraphApi
 from inspect_ai import eval as inspect_eval
 
-from research_taste.build import semantic_scholar
+from research_taste.builders import semantic_scholar
 from research_taste.cli import main
 
 ARGS = ["tastybench", "build", "--query", "rl llm", "--from", WINDOW[0], "--to", WINDOW[1]]

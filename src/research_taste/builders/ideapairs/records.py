@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from research_taste.build.ideapairs.leaderboards import Entry, Leaderboard
-from research_taste.build.ideapairs.pairing import PlannedPair, clean_method
-from research_taste.build.ideapairs.scoring import ScoredBoard
+from research_taste.builders.ideapairs.leaderboards import Entry, Leaderboard
+from research_taste.builders.ideapairs.pairing import PlannedPair, clean_method
+from research_taste.builders.ideapairs.scoring import ScoredBoard
 from research_taste_evals.core.data import DataError
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.ideapairs.pairs_schema import SCHEMA_VERSION, IdeaRecord, PairRecord

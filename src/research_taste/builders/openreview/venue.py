@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from research_taste.build.openreview import forms
-from research_taste.build.openreview.client import OpenReviewClient
+from research_taste.builders.openreview import forms
+from research_taste.builders.openreview.client import OpenReviewClient
 
 Label = Literal["mean_rating", "decision"]
 LABELS: tuple[Label, ...] = ("mean_rating", "decision")

@@ -9,8 +9,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from research_taste.build.ideapairs.papers import ArxivFetcher
-from research_taste.build.semantic_scholar import CITATIONS_CAP, SemanticScholar
+from research_taste.builders.ideapairs.papers import ArxivFetcher
+from research_taste.builders.semantic_scholar import CITATIONS_CAP, SemanticScholar
 from research_taste_evals.tastybench.velocity import windowed_velocity
 
 SERIES_WEEKS = 60  # upstream: 4 * max_months_cited (15) weeks

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from research_taste.build.ideapairs.arxiv_answers import (
+from research_taste.builders.ideapairs.arxiv_answers import (
     LATEXML_FAILURES,
     LATEXML_MARKS,
     SUMMARY,

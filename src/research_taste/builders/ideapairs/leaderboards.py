@@ -23,8 +23,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from research_taste.build.ideapairs.descriptions import clean_description
-from research_taste.build.ideapairs.pwc_archive import nlp_tasks, read_parquet_tasks
+from research_taste.builders.ideapairs.descriptions import clean_description
+from research_taste.builders.ideapairs.pwc_archive import nlp_tasks, read_parquet_tasks
 from research_taste_evals.core.data import DataError, read_json
 from research_taste_evals.core.text import content_id
 

@@ -1,6 +1,6 @@
 """Build the idea-pairs demo pairs file shipped with the evals (``ideapairs/demo_pairs.jsonl``).
 
-``python -m research_taste.build.ideapairs.demo_pairs`` rewrites it after a builder change;
+``python -m research_taste.builders.ideapairs.demo_pairs`` rewrites it after a builder change;
 ``tests/research_taste/test_ideapairs_demo_pairs.py`` fails while it is stale.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from research_taste.build.ideapairs.builder import build
+from research_taste.builders.ideapairs.builder import build
 from research_taste_evals.ideapairs.demo import (
     DEMO_PAIRS_FILE,
     DEMO_SEED,

@@ -13,11 +13,11 @@ import pytest
 from arxiv_server import ArxivServer, Recorded
 from fake_graph_api import FETCH_DATE, WINDOW, FakeClock, FakeGraphApi
 
-from research_taste.build import semantic_scholar
-from research_taste.build.ideapairs import papers as papers_module
-from research_taste.build.semantic_scholar import RETRY_AFTER_CAP, SemanticScholar
-from research_taste.build.tastybench_papers import velocity_of
-from research_taste.build.tastybench_set import SetRequest, build
+from research_taste.builders import semantic_scholar
+from research_taste.builders.ideapairs import papers as papers_module
+from research_taste.builders.semantic_scholar import RETRY_AFTER_CAP, SemanticScholar
+from research_taste.builders.tastybench_papers import velocity_of
+from research_taste.builders.tastybench_set import SetRequest, build
 from research_taste.cli import main
 from research_taste_evals.core.data import DataError
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from research_taste.build.semantic_scholar_answers import check_search_page
+from research_taste.builders.semantic_scholar_answers import check_search_page
 from research_taste_evals.core.data import DataError
 
 if TYPE_CHECKING:
-    from research_taste.build.semantic_scholar import SemanticScholar
+    from research_taste.builders.semantic_scholar import SemanticScholar
 
 RELEVANCE_PAGE = 100  # /paper/search: limit <= 100
 RELEVANCE_LIMIT = 1000  # /paper/search returns at most the first 1,000 ranked results

@@ -18,36 +18,36 @@ from typing import Any
 
 from inspect_ai.model import Model
 
-from research_taste.build.ideapairs.build_inputs import (
+from research_taste.builders.ideapairs.build_inputs import (
     check_boards_found,
     check_extractor,
     check_leaderboard_paths,
     check_outputs,
     check_pairs_made,
 )
-from research_taste.build.ideapairs.cleaning import read_once
-from research_taste.build.ideapairs.extraction import Extracted, extract_pairs
-from research_taste.build.ideapairs.leaderboards import Leaderboard, read_leaderboards
-from research_taste.build.ideapairs.pairing import PlannedPair, plan_board
-from research_taste.build.ideapairs.paper_sources import (
+from research_taste.builders.ideapairs.cleaning import read_once
+from research_taste.builders.ideapairs.extraction import Extracted, extract_pairs
+from research_taste.builders.ideapairs.leaderboards import Leaderboard, read_leaderboards
+from research_taste.builders.ideapairs.pairing import PlannedPair, plan_board
+from research_taste.builders.ideapairs.paper_sources import (
     Fetched,
     fetch_full_texts,
     fetch_metadata,
 )
-from research_taste.build.ideapairs.papers import ArxivFetcher
-from research_taste.build.ideapairs.pwc_archive import (
+from research_taste.builders.ideapairs.papers import ArxivFetcher
+from research_taste.builders.ideapairs.pwc_archive import (
     SOURCE_NAME,
     fetch_pwc_archive,
     source_report,
 )
-from research_taste.build.ideapairs.records import (
+from research_taste.builders.ideapairs.records import (
     pair_records,
     ranked_by,
     template_goal,
 )
-from research_taste.build.ideapairs.records import paper_texts as paper_texts_in
-from research_taste.build.ideapairs.scoring import DROP_REASONS, Drop, ScoredBoard, score_board
-from research_taste.build.ideapairs.splitting import Splitter, parse_cutoff
+from research_taste.builders.ideapairs.records import paper_texts as paper_texts_in
+from research_taste.builders.ideapairs.scoring import DROP_REASONS, Drop, ScoredBoard, score_board
+from research_taste.builders.ideapairs.splitting import Splitter, parse_cutoff
 from research_taste_evals.core.data import sha256_of
 from research_taste_evals.ideapairs.pairs_schema import (
     SCHEMA_VERSION,

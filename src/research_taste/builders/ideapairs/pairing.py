@@ -15,10 +15,10 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from research_taste.build.ideapairs.cleaning import keep_best_row
-from research_taste.build.ideapairs.leaderboards import Entry
-from research_taste.build.ideapairs.scoring import Drop, ScoredBoard
-from research_taste.build.ideapairs.splitting import Bucket, Split, Splitter, paper_key
+from research_taste.builders.ideapairs.cleaning import keep_best_row
+from research_taste.builders.ideapairs.leaderboards import Entry
+from research_taste.builders.ideapairs.scoring import Drop, ScoredBoard
+from research_taste.builders.ideapairs.splitting import Bucket, Split, Splitter, paper_key
 from research_taste_evals.core.text import content_id
 
 TIER_WINDOWS: dict[int, tuple[float, float]] = {1: (0.8, 1.2), 2: (1.8, 2.2), 3: (2.8, 3.2)}

@@ -29,8 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from research_taste.build.ideapairs.leaderboards import Entry
-from research_taste.build.ideapairs.scoring import ScoredBoard
+from research_taste.builders.ideapairs.leaderboards import Entry
+from research_taste.builders.ideapairs.scoring import ScoredBoard
 from research_taste_evals.core.data import DataError
 from research_taste_evals.core.dates import ItemDate, is_post_cutoff, parse_item_date
 from research_taste_evals.core.text import content_id

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from fake_graph_api import DROPPED, FETCH_DATE, TRUTH, UNDATED, WINDOW, FakeClock, FakeGraphApi
 
-from research_taste.build.semantic_scholar import SemanticScholar
-from research_taste.build.tastybench_set import (
+from research_taste.builders.semantic_scholar import SemanticScholar
+from research_taste.builders.tastybench_set import (
     SetRequest,
     build,
     citation_series,
@@ -266,7 +266,7 @@ def test_papers_with_more_citations_than_the_endpoint_lists_are_dropped(
     """With a cap of 20 listed citations: B (20) is whole; A (25), C (35), K (22) are not.
     Asked again up to publication + 60 weeks, K's 2 dated citing papers fit (bounded); A's 23
     and C's 30 still do not: dropped with the reason."""
-    from research_taste.build import semantic_scholar, tastybench_papers
+    from research_taste.builders import semantic_scholar, tastybench_papers
 
     monkeypatch.setattr(semantic_scholar, "CITATIONS_CAP", 20)
     monkeypatch.setattr(tastybench_papers, "CITATIONS_CAP", 20)

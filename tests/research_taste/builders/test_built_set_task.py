@@ -15,8 +15,8 @@ from fake_graph_api import FETCH_DATE, TRUTH, WINDOW, FakeClock, FakeGraphApi
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ChatMessage
 
-from research_taste.build.semantic_scholar import SemanticScholar
-from research_taste.build.tastybench_set import SetRequest, build
+from research_taste.builders.semantic_scholar import SemanticScholar
+from research_taste.builders.tastybench_set import SetRequest, build
 from research_taste_evals.core.data import DataError
 from research_taste_evals.tastybench.built_set import built_titles_and_abstracts, load_built_set
 from research_taste_evals.tastybench.dataset import load_sources
