@@ -120,7 +120,7 @@ def test_transient_answers_every_time_are_never_cached(tmp_path: Path, fault: st
     with ArxivServer(_recorded(), faults=[fault] * 4) as server:
         fetcher = _fetcher(server, tmp_path, [])
         if fault == "500":
-            with pytest.raises(DataError, match="HTTP 500 .* 4 times; nothing was cached"):
+            with pytest.raises(DataError, match="answered 500 to .* 4 times; nothing was cached"):
                 fetcher.metadata(["2106.00000"])
         else:
             assert fetcher.metadata(["2106.00000"]) == {}

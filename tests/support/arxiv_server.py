@@ -11,13 +11,14 @@ itself."""
 from __future__ import annotations
 
 import re
-import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from types import TracebackType
 from urllib.parse import parse_qs, urlsplit
 from xml.sax.saxutils import escape
+
+from local_server import LocalServer
 
 LIFETIME_SECONDS = 120.0
 
@@ -148,13 +149,9 @@ class ArxivServer:
                 self.end_headers()
                 self.wfile.write(data)
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        port = self.httpd.server_address[1]
-        self.api = f"http://127.0.0.1:{port}/api/query"
-        self.html = f"http://127.0.0.1:{port}/html"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.timer = threading.Timer(LIFETIME_SECONDS, self.httpd.shutdown)
-        self.timer.daemon = True
+        self.server = LocalServer(Handler, LIFETIME_SECONDS)
+        self.api = f"{self.server.base_url}/api/query"
+        self.html = f"{self.server.base_url}/html"
 
     def feed(self, id_list: str) -> str:
         ids = [i for i in id_list.split(",") if i]
@@ -175,8 +172,7 @@ class ArxivServer:
         return head + "".join(entries) + "</feed>\n"
 
     def __enter__(self) -> ArxivServer:
-        self.thread.start()
-        self.timer.start()
+        self.server.start()
         return self
 
     def __exit__(
@@ -185,6 +181,4 @@ class ArxivServer:
         error: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
-        self.timer.cancel()
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        self.server.stop()

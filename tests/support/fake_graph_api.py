@@ -13,8 +13,9 @@ The papers (window 2025-07-01..2025-09-30, floor 20; series cut at the fetch dat
 - ``KEEP-A`` 2025-07-10: month starts 2025-08-01 .. 2026-01-01, counts [0, 2, 5, 9, 14, 20]
   (3 citing papers dated 2025-10-01 count on that month start; 3 dated 2026-01-10 come after
   the last month start; 2 undated), velocity 70 / 17.5 = 4.
-- ``KEEP-B`` 2025-08-01 (a month start: its own first point): [1, 1, 3, 3, 7, 8] (12 citing
-  papers dated 2026-02-01, after the fetch date), velocity 26.5 / 17.5.
+- ``KEEP-B`` 2025-08-01 (a month start: its own first point): [9, 9, 11, 11, 15, 16] (8 citing
+  papers dated 2025-07-25 count at every point; 4 dated 2026-02-01, after the fetch date, are
+  left out and counted, under half of its 20), velocity 26.5 / 17.5.
 - ``KEEP-C`` 2025-09-15: 2025-10-01 .. 2026-01-01, [3, 10, 18, 30] (5 undated), 44.5 / 5 = 8.9.
 - ``KEEP-K`` 2025-07-01 (first day of the window): 2025-07-01 .. 2026-01-01,
   [0, 0, 0, 1, 1, 1, 2] with 20 of its 22 citing papers undated: no velocity (the slope of
@@ -26,13 +27,14 @@ The papers (window 2025-07-01..2025-09-30, floor 20; series cut at the fetch dat
 from __future__ import annotations
 
 import json
-import threading
 import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from local_server import LocalServer
 
 FETCH_DATE = "2026-01-15"
 WINDOW = ("2025-07-01", "2025-09-30")
@@ -47,6 +49,7 @@ DROPPED = {
     "no_publication_date": ["NO-DATE"],
 }
 UNDATED = 2 + 5 + 20
+FUTURE = 4  # KEEP-B's citing papers dated after the fetch date
 
 
 def _cites(*groups: tuple[int, str | None]) -> list[str | None]:
@@ -68,7 +71,8 @@ CITATIONS = {
         (2, "2025-09-15"),
         (4, "2025-11-11"),
         (1, "2025-12-31"),
-        (12, "2026-02-01"),
+        (4, "2026-02-01"),
+        (8, "2025-07-25"),
     ),
     "KEEP-C": _cites(
         (3, "2025-09-20"), (7, "2025-10-15"), (8, "2025-11-15"), (12, "2025-12-15"), (5, None)
@@ -213,18 +217,7 @@ class FakeClock:
 @contextmanager
 def serving(api: FakeGraphApi, lifetime: float = LIFETIME) -> Iterator[FakeGraphApi]:
     """Serve ``api`` on a random 127.0.0.1 port in a thread; stopped on leaving the block, or by
-    itself after ``lifetime`` seconds if the block never ends."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(api))
-    api.base_url = f"http://127.0.0.1:{server.server_address[1]}/graph/v1"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    timer = threading.Timer(lifetime, server.shutdown)
-    timer.daemon = True
-    thread.start()
-    timer.start()
-    try:
+    itself after ``lifetime`` seconds if the block never ends (``local_server``)."""
+    with LocalServer(_handler(api), lifetime) as server:
+        api.base_url = f"{server.base_url}/graph/v1"
         yield api
-    finally:
-        timer.cancel()
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)

@@ -5,23 +5,29 @@ notes (``tests/research_taste/openreview/fixtures/<file>.json``: ``{"venue", "no
 answers ``{"notes", "count"}`` as the real API does; ``GET /pdf?id=`` answers the PDF bytes the
 test registered (404 when none). Chosen requests first answer 429 with a ``Retry-After``; with
 ``bad_body`` set, ``/notes`` answers an HTML page with status 200 (a proxy's error page).
+``sort=id`` orders the notes by id (openreview-py's order). ``ignore_offset``: every page is the
+first and no ``count`` is sent (a server that would be paged forever). ``account``: ``POST
+/login`` with that ``(id, password)`` answers ``{"token": TOKEN}``; with ``challenge`` set, a
+request without ``Authorization: Bearer TOKEN`` answers 403 (API v2's datacenter challenge).
 """
 
 from __future__ import annotations
 
 import json
-import threading
 import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
+
+from local_server import LocalServer
 
 FIXTURES = Path(__file__).resolve().parents[1] / "research_taste" / "openreview" / "fixtures"
 LIFETIME = 300.0  # seconds: the server stops by itself after this
 FETCH_DATE = "2026-02-02"  # the tests' "today"
+TOKEN = "tok-3f9a-secret"  # the fake's login token: must never appear in a file or message
 
 
 def venue_notes(name: str) -> tuple[str, list[dict[str, Any]]]:
@@ -76,8 +82,22 @@ class FakeOpenReview:
     bad_body: bool = False
     base_url: str = ""
     requests: list[dict[str, str]] = field(default_factory=list)
+    ignore_offset: bool = False
+    account: tuple[str, str] | None = None
+    challenge: bool = False
 
-    def answer(self, path: str, params: dict[str, str]) -> tuple[int, str, bytes]:
+    def login(self, body: bytes) -> tuple[int, str, bytes]:
+        try:
+            asked = json.loads(body)
+        except ValueError:
+            asked = {}
+        if self.account is None or (asked.get("id"), asked.get("password")) != self.account:
+            return 400, "application/json", b'{"name": "InvalidCredentials", "status": 400}'
+        return 200, "application/json", json.dumps({"token": TOKEN}).encode("utf-8")
+
+    def answer(self, path: str, params: dict[str, str], auth: str = "") -> tuple[int, str, bytes]:
+        if self.challenge and auth != f"Bearer {TOKEN}":
+            return 403, "application/json", b'{"name": "ForbiddenError", "message": "challenge"}'
         marker = f"{path}?{params.get('offset') or params.get('id') or ''}"
         if self.throttle.get(marker, 0) > 0:
             self.throttle[marker] -= 1
@@ -92,10 +112,17 @@ class FakeOpenReview:
         if self.bad_body:
             return 200, "text/html", b"<html><body>502 Bad Gateway</body></html>"
         offset, limit = int(params.get("offset", 0)), int(params.get("limit", 1000))
-        page = self.notes[offset : offset + limit]
+        notes = (
+            sorted(self.notes, key=lambda n: str(n.get("id")))
+            if params.get("sort") == "id"
+            else self.notes
+        )
+        page = notes[0 if self.ignore_offset else offset :][:limit]
         if params.get("details") != "replies":
             page = [{k: v for k, v in note.items() if k != "details"} for note in page]
-        body = {"notes": page, "count": len(self.notes)}
+        body: dict[str, Any] = {"notes": page}
+        if not self.ignore_offset:
+            body["count"] = len(self.notes)
         return 200, "application/json", json.dumps(body).encode("utf-8")
 
 
@@ -105,7 +132,14 @@ def _handler(api: FakeOpenReview) -> type[BaseHTTPRequestHandler]:
             url = urllib.parse.urlsplit(self.path)
             params = dict(urllib.parse.parse_qsl(url.query))
             api.requests.append({"path": url.path, **params})
-            status, kind, payload = api.answer(url.path, params)
+            self._reply(*api.answer(url.path, params, self.headers.get("Authorization") or ""))
+
+        def do_POST(self) -> None:  # noqa: N802 (the http.server name)
+            size = int(self.headers.get("Content-Length") or 0)
+            api.requests.append({"path": self.path, "method": "POST"})
+            self._reply(*api.login(self.rfile.read(size)))
+
+        def _reply(self, status: int, kind: str, payload: bytes) -> None:
             self.send_response(status)
             self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(payload)))
@@ -123,18 +157,7 @@ def _handler(api: FakeOpenReview) -> type[BaseHTTPRequestHandler]:
 @contextmanager
 def serving(api: FakeOpenReview, lifetime: float = LIFETIME) -> Iterator[FakeOpenReview]:
     """Serve ``api`` on a random 127.0.0.1 port; stopped on leaving the block or after
-    ``lifetime`` seconds."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(api))
-    api.base_url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    timer = threading.Timer(lifetime, server.shutdown)
-    timer.daemon = True
-    thread.start()
-    timer.start()
-    try:
+    ``lifetime`` seconds (``local_server``)."""
+    with LocalServer(_handler(api), lifetime) as server:
+        api.base_url = server.base_url
         yield api
-    finally:
-        timer.cancel()
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)

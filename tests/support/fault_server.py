@@ -37,6 +37,7 @@ from fault_model import (
     ServerStats,
     prompt_hash,
 )
+from local_server import LocalServer
 
 __all__ = [
     "BODY_FAULTS",
@@ -85,17 +86,13 @@ class FaultServer:
         self.stats = ServerStats()
         self._seed = seed
         self._rngs: dict[str, random.Random] = {}
-        self._httpd = QuietServer((LOOPBACK, 0), handler_for(self))
-        self._httpd.daemon_threads = True
-        self._thread: threading.Thread | None = None
-        self._timer: threading.Timer | None = None
-        self._stopped = threading.Event()
+        self._server = LocalServer(handler_for(self), lifetime, QuietServer)
         self._hold_after: int | None = None
         self._released = threading.Event()
 
     @property
     def port(self) -> int:
-        return int(self._httpd.server_address[1])
+        return self._server.port
 
     @property
     def base_url(self) -> str:
@@ -135,24 +132,12 @@ class FaultServer:
         return old
 
     def start(self) -> FaultServer:
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
-        self._thread.start()
-        self._timer = threading.Timer(self.lifetime, self.stop)
-        self._timer.daemon = True
-        self._timer.start()
+        self._server.start()
         return self
 
     def stop(self) -> None:
-        if self._stopped.is_set():
-            return
-        self._stopped.set()
-        if self._timer is not None:
-            self._timer.cancel()
-        threading.Thread(target=self._shutdown, daemon=True).start()
-
-    def _shutdown(self) -> None:
-        self._httpd.shutdown()  # blocks until serve_forever returns: never on its own thread
-        self._httpd.server_close()
+        """Stop serving, without waiting (a handler may call it: ``max_requests``)."""
+        self._server.stop(wait=False)
 
     def __enter__(self) -> FaultServer:
         return self.start()

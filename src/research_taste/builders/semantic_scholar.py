@@ -15,10 +15,9 @@ the last page). Base URL: ``S2_API_BASE`` (default :data:`DEFAULT_BASE`); key: `
 Rate limits: with a key the introductory rate is 1 request per second across all endpoints,
 so requests are spaced :data:`KEYED_INTERVAL` apart; without one the shared public pool is
 used, and requests are spaced :data:`PUBLIC_INTERVAL` apart (the older per-address limit of
-100 requests per 5 minutes). A 429 (or a 5xx) is retried after ``max(Retry-After, backoff)``
-seconds, the backoff doubling from :data:`BACKOFF_BASE`, at most :data:`MAX_TRIES` tries; no
-wait is longer than :data:`RETRY_AFTER_CAP` (a ``Retry-After: 3600`` would otherwise hold a
-build for an hour), and each wait is announced in one line on stderr.
+100 requests per 5 minutes). Pacing, retries (429, 5xx, timeouts; Retry-After capped at
+``builders.http.RETRY_AFTER_CAP``, each wait announced in one line) and the cache files are
+``builders/http.py``'s, shared with the arXiv and OpenReview clients.
 
 Every answer is checked for the shape the builder reads (``semantic_scholar_answers``) before
 it is cached: a bad body stops the build in one sentence naming the request, and is not cached.
@@ -31,22 +30,28 @@ resumes where it stopped and a re-run sends no request at all.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import os
-import sys
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from research_taste.builders.http import (
+    RETRY_AFTER_CAP,
+    HttpClient,
+    RequestCounts,
+    announce,
+    cache_file,
+    cache_key,
+    write_atomic,
+)
 from research_taste.builders.semantic_scholar_answers import Check, check_citations_page
 from research_taste.builders.semantic_scholar_paging import bulk_pages, relevance_pages
 from research_taste_evals.core.data import DataError
+
+__all__ = ["RETRY_AFTER_CAP", "RequestCounts", "SemanticScholar", "cache_key", "describe"]
 
 DEFAULT_BASE = "https://api.semanticscholar.org/graph/v1"
 BASE_ENV = "S2_API_BASE"
@@ -55,8 +60,6 @@ KEYED_INTERVAL = 1.0
 PUBLIC_INTERVAL = 3.0
 MAX_TRIES = 8
 BACKOFF_BASE = 1.0
-RETRIED_STATUSES = (429, 500, 502, 503, 504)
-RETRY_AFTER_CAP = 120.0  # seconds: the longest a build waits before one retry
 SEARCH_FIELDS = (
     "paperId",
     "title",
@@ -73,39 +76,8 @@ CITATIONS_CAP = 9999
 TIMEOUT_SECONDS = 60.0
 
 
-def _sleep(seconds: float) -> None:
-    time.sleep(seconds)
-
-
 def _today() -> dt.date:
     return dt.date.today()
-
-
-def _say(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
-
-
-def cache_key(path: str, params: Mapping[str, Any]) -> str:
-    """SHA-256 of the request (path and sorted parameters): its cache file's name."""
-    canonical = json.dumps([path, sorted((k, str(v)) for k, v in params.items())])
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-
-
-def _retry_after(value: str | None) -> float:
-    try:
-        return max(0.0, float(value)) if value is not None else 0.0
-    except ValueError:  # an HTTP date: the backoff decides
-        return 0.0
-
-
-@dataclass
-class RequestCounts:
-    """What a build asked for: requests sent, answered from the cache, and retried."""
-
-    network: int = 0
-    cached: int = 0
-    retried: int = 0
-    retried_by_status: dict[str, int] = field(default_factory=dict)
 
 
 class SemanticScholar:
@@ -125,15 +97,33 @@ class SemanticScholar:
         self._key = api_key if api_key is not None else os.environ.get(KEY_ENV) or None
         if min_interval is None:
             min_interval = KEYED_INTERVAL if self._key else PUBLIC_INTERVAL
-        self.min_interval = min_interval
-        self.max_tries = max_tries
         self.cache_dir = Path(cache_dir)
-        self.counts = RequestCounts()
         self.fetch_dates: set[str] = set()
-        self._clock, self._today = clock, today or _today
-        self.say: Callable[[str], None] = _say
-        self._last_sent: float | None = None
+        self._today = today or _today
+        self.say: Callable[[str], None] = announce  # one line per retry wait (stderr)
+        self.http = HttpClient(
+            "Semantic Scholar",
+            BASE_ENV,
+            min_interval,
+            max_tries,
+            BACKOFF_BASE,
+            "research-taste tastybench build",
+            clock=clock,
+            say=lambda line: self.say(line),
+        )
         self.search_total: int | None = None  # the last search's ``total``
+
+    @property
+    def counts(self) -> RequestCounts:
+        return self.http.counts
+
+    @property
+    def min_interval(self) -> float:
+        return self.http.min_interval
+
+    @property
+    def max_tries(self) -> int:
+        return self.http.max_tries
 
     @property
     def keyed(self) -> bool:
@@ -144,8 +134,7 @@ class SemanticScholar:
     ) -> dict[str, Any]:
         """The JSON answer to ``GET base/path?params``, from the cache when it holds it;
         ``check`` (raising ``DataError``) vets a new answer before it is cached."""
-        key = cache_key(path, params)
-        cached = self.cache_dir / key[:2] / f"{key}.json"
+        cached = cache_file(self.cache_dir, path, params)
         if cached.is_file():
             entry = json.loads(cached.read_text(encoding="utf-8"))
             self.counts.cached += 1
@@ -159,75 +148,24 @@ class SemanticScholar:
         fetched_on = self._today().isoformat()
         self.fetch_dates.add(fetched_on)
         entry = {"path": path, "params": dict(params), "fetched_on": fetched_on}
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        partial = cached.with_suffix(".part")
-        partial.write_text(json.dumps({**entry, "response": response}), encoding="utf-8")
-        os.replace(partial, cached)
+        write_atomic(cached, json.dumps({**entry, "response": response}).encode("utf-8"))
         return response
-
-    def _pace(self) -> None:
-        if self._last_sent is not None:
-            wait = self._last_sent + self.min_interval - self._clock()
-            if wait > 0:
-                _sleep(wait)
 
     def _send(self, path: str, params: Mapping[str, Any]) -> dict[str, Any]:
         url = f"{self.base_url}{path}?{urllib.parse.urlencode(params)}"
-        headers = {"Accept": "application/json", "User-Agent": "research-taste tastybench build"}
-        if self._key:
-            headers["x-api-key"] = self._key
-        for attempt in range(self.max_tries):
-            self._pace()
-            self._last_sent = self._clock()
-            self.counts.network += 1
-            try:
-                with urllib.request.urlopen(
-                    urllib.request.Request(url, headers=headers), timeout=TIMEOUT_SECONDS
-                ) as answer:
-                    body = answer.read().decode("utf-8", "replace")
-                try:
-                    answer_json = json.loads(body)
-                except ValueError:
-                    answer_json = None
-                if not isinstance(answer_json, dict):
-                    raise DataError(
-                        f"Semantic Scholar answered {describe(path, params)} with something "
-                        f"that is not a JSON object ({' '.join(body.split())[:120]!r}); nothing "
-                        f"was cached; is {BASE_ENV} a Graph API base?"
-                    )
-                return answer_json
-            except urllib.error.HTTPError as error:
-                if error.code not in RETRIED_STATUSES:
-                    text = " ".join(error.read().decode("utf-8", "replace").split())[:300]
-                    raise DataError(
-                        f"Semantic Scholar answered {error.code} to GET {path}: {text}"
-                    ) from error
-                if attempt == self.max_tries - 1:
-                    raise DataError(
-                        f"Semantic Scholar answered {error.code} to GET {path} {self.max_tries} "
-                        f"times; wait and re-run (the cache keeps what was fetched), or set "
-                        f"{KEY_ENV} for a dedicated rate"
-                    ) from error
-                status = str(error.code)
-                self.counts.retried += 1
-                self.counts.retried_by_status[status] = (
-                    self.counts.retried_by_status.get(status, 0) + 1
-                )
-                asked = _retry_after(error.headers.get("Retry-After"))
-                wait = min(max(asked, BACKOFF_BASE * 2**attempt), RETRY_AFTER_CAP)
-                capped = f" (its Retry-After {asked:g} s, capped)" if asked > wait else ""
-                self.say(
-                    f"Semantic Scholar answered {error.code} to GET {path}: waiting {wait:g} s"
-                    f"{capped} before try {attempt + 2} of {self.max_tries}"
-                )
-                _sleep(wait)
-            except (urllib.error.URLError, OSError) as error:
-                reason = getattr(error, "reason", error)
-                raise DataError(
-                    f"cannot reach the Semantic Scholar Graph API at {self.base_url} ({reason}); "
-                    f"check the network or set {BASE_ENV} to a reachable Graph API base URL"
-                ) from error
-        raise AssertionError("unreachable")  # the loop returns or raises
+        headers = {"Accept": "application/json"} | ({"x-api-key": self._key} if self._key else {})
+        body = self.http.request(url, f"GET {path}", headers).body.decode("utf-8", "replace")
+        try:
+            answer = json.loads(body)
+        except ValueError:
+            answer = None
+        if not isinstance(answer, dict):
+            raise DataError(
+                f"Semantic Scholar answered {describe(path, params)} with something that is "
+                f"not a JSON object ({' '.join(body.split())[:120]!r}); nothing was cached; is "
+                f"{BASE_ENV} a Graph API base?"
+            )
+        return answer
 
     def search(
         self,

@@ -1,12 +1,11 @@
 """The ``tastybench build`` arguments, checked before any request: dates, ``--after``, the
-query, the window (not in the future) and ``--out`` (a folder this builder may write)."""
+query, the window (not in the future); ``--out`` is ``builders/out_dir.py``'s, with the names
+this builder writes (:data:`WRITTEN_NAMES`)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-import tempfile
-from pathlib import Path
 
 from research_taste_evals.core.data import DataError
 
@@ -26,7 +25,7 @@ def parse_after(value: str, flag: str = "--after") -> dt.date:
     """The first day after ``YYYY-MM`` (the month's end) or ``YYYY-MM-DD``: a model's cutoff
     given as a month runs through the end of that month, as ``-T knowledge_cutoff`` does."""
     match = _AFTER.match(value.strip())
-    try:
+    try:  # 9999-12-31 has no next day: OverflowError, said as the others
         if not match:
             raise ValueError(value)
         year, month, day = int(match[1]), int(match[2]), match[3]
@@ -37,6 +36,11 @@ def parse_after(value: str, flag: str = "--after") -> dt.date:
     except ValueError:
         raise DataError(
             f"{flag} {value!r} is not a month or day in the form YYYY-MM or YYYY-MM-DD"
+        ) from None
+    except OverflowError:
+        raise DataError(
+            f"{flag} {value!r} leaves no day after it (the last day a date can name is "
+            "9999-12-31); give a real cutoff"
         ) from None
 
 
@@ -54,32 +58,3 @@ def check_window(date_from: dt.date, date_to: dt.date, today: dt.date, from_flag
 def check_query(query: str) -> None:
     if not query.strip():
         raise DataError("--query is empty: give the search terms")
-
-
-def check_out_dir(out: Path) -> None:
-    """``--out`` may be new, empty, or an earlier build's folder (to resume or redo it), and
-    must be writable; the folder is created here, before any request is sent.
-
-    Raises:
-        DataError: it is a file, holds anything this builder does not write, or cannot be
-            written.
-    """
-    if out.exists() and not out.is_dir():
-        raise DataError(f"--out {out} is a file; give a folder (new, empty or an earlier build)")
-    foreign = (
-        sorted(p.name for p in out.iterdir() if p.name not in WRITTEN_NAMES) if out.exists() else []
-    )
-    if foreign:
-        raise DataError(
-            f"--out {out} holds files this builder did not write ({', '.join(foreign[:5])}); "
-            "give a new or empty folder"
-        )
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=out):
-            pass
-    except OSError as error:
-        raise DataError(
-            f"--out {out} cannot be written ({error.strerror or error}); give a folder you "
-            "can write"
-        ) from None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +27,7 @@ class BuiltSet:
     dropped: dict[str, list[str]] = field(default_factory=dict)
     fetch_date: dt.date | None = None
     undated_citations: int = 0
+    future_citations: int = 0  # citing papers dated after the fetch date, left out
     abstract_sources: dict[str, int] = field(default_factory=dict)
     arxiv_dropped: dict[str, str] = field(default_factory=dict)
     short_lists: dict[str, dict[str, int]] = field(default_factory=dict)
@@ -93,16 +95,66 @@ def listed_citations(
 
 
 def velocity_of(
-    months: list[str], counts: list[int], fetch: dt.date, listed: int, undated: int, cited: int
+    months: list[str],
+    counts: list[int],
+    fetch: dt.date,
+    listed: int,
+    undated: int,
+    cited: int,
+    future: int = 0,
 ) -> tuple[float | None, str]:
-    """The series' slope, or None with the reason when the series cannot carry one."""
+    """The series' slope, or None with the reason when the series cannot carry one (citing
+    papers undated or dated after the fetch date count alike: their citing day is unknown)."""
     if listed == 0 and cited > 0:
         return None, f"no citing paper listed (citationCount {cited})"
-    if listed and undated / listed > UNDATED_SHARE_MAX:
+    if listed and (undated + future) / listed > UNDATED_SHARE_MAX:
+        after = f" or dated after the fetch date ({future})" if future else ""
         return None, (
-            f"{undated} of {listed} citing papers undated (more than {UNDATED_SHARE_MAX:.0%})"
+            f"{undated + future} of {listed} citing papers undated{after} (more than "
+            f"{UNDATED_SHARE_MAX:.0%})"
         )
     velocity = windowed_velocity(months, counts, fetch)
     if math.isnan(velocity):
         return None, "fewer than two observed month starts"
     return velocity, ""
+
+
+def month_starts(pub_date: dt.date, fetch_date: dt.date) -> list[dt.date]:
+    """Month starts on or after ``pub_date``, up to publication + 60 weeks and the fetch date."""
+    end = min(pub_date + dt.timedelta(weeks=SERIES_WEEKS), fetch_date)
+    month = pub_date.replace(day=1)
+    if month < pub_date:
+        month = (month + dt.timedelta(days=32)).replace(day=1)
+    starts = []
+    while month <= end:
+        starts.append(month)
+        month = (month + dt.timedelta(days=32)).replace(day=1)
+    return starts
+
+
+def citation_series(
+    pub_date: dt.date, citing_dates: Sequence[dt.date], fetch_date: dt.date
+) -> tuple[list[str], list[int]]:
+    """Upstream's series: at each month start, the citing papers published on or before it."""
+    starts = month_starts(pub_date, fetch_date)
+    counts = [sum(1 for day in citing_dates if day <= start) for start in starts]
+    return [start.isoformat() for start in starts], counts
+
+
+def dated_citations(
+    values: Sequence[str | None], fetch_date: dt.date
+) -> tuple[list[dt.date], int, int]:
+    """The citing papers' days, the number undated (no day, or not a day) and the number dated
+    after the fetch date; both left out of the series and counted."""
+    dates, undated, future = [], 0, 0
+    for value in values:
+        try:
+            day = dt.date.fromisoformat(value or "")
+        except ValueError:
+            undated += 1
+            continue
+        if day > fetch_date:
+            future += 1
+        else:
+            dates.append(day)
+    return dates, undated, future

@@ -13,7 +13,8 @@ differs where upstream's series was not observed: the months after the fetch dat
 upstream's ``b`` on the observed months (``windowed_velocity`` of the task, the same code).
 The citing papers come from the citations endpoint paged to the end (upstream read the first
 1,000 nested in the search answer); citing papers without a publication date are left out of
-the series and counted; when more than :data:`UNDATED_SHARE_MAX` of a paper's listed citing
+the series and counted, as are citing papers dated after the fetch date (a 2030 date is no
+citation yet); when more than :data:`UNDATED_SHARE_MAX` of a paper's listed citing
 papers are undated, its series is mostly missing and its velocity is left blank with the
 reason (never ``0.0``). Each paper's listed citations are compared with its ``citationCount``
 and short lists are flagged in the report. A paper without an abstract takes it from arXiv
@@ -33,23 +34,22 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from research_taste.builders.ideapairs.papers import ArxivFetcher
+from research_taste.builders.out_dir import out_folder
 from research_taste.builders.semantic_scholar import SemanticScholar
 from research_taste.builders.semantic_scholar_paging import RELEVANCE_LIMIT
-from research_taste.builders.tastybench_args import (
-    check_out_dir,
-    check_query,
-    check_window,
-)
+from research_taste.builders.tastybench_args import WRITTEN_NAMES, check_query, check_window
 from research_taste.builders.tastybench_papers import (
     SERIES_WEEKS,
     UNDATED_SHARE_MAX,
     BuiltSet,
+    citation_series,
+    dated_citations,
     fill_abstracts,
     listed_citations,
     velocity_of,
@@ -104,28 +104,6 @@ class SetRequest:
         return {"fieldsOfStudy": self.fields_of_study, "publicationTypes": self.publication_types}
 
 
-def month_starts(pub_date: dt.date, fetch_date: dt.date) -> list[dt.date]:
-    """Month starts on or after ``pub_date``, up to publication + 60 weeks and the fetch date."""
-    end = min(pub_date + dt.timedelta(weeks=SERIES_WEEKS), fetch_date)
-    month = pub_date.replace(day=1)
-    if month < pub_date:
-        month = (month + dt.timedelta(days=32)).replace(day=1)
-    starts = []
-    while month <= end:
-        starts.append(month)
-        month = (month + dt.timedelta(days=32)).replace(day=1)
-    return starts
-
-
-def citation_series(
-    pub_date: dt.date, citing_dates: Sequence[dt.date], fetch_date: dt.date
-) -> tuple[list[str], list[int]]:
-    """Upstream's series: at each month start, the citing papers published on or before it."""
-    starts = month_starts(pub_date, fetch_date)
-    counts = [sum(1 for day in citing_dates if day <= start) for start in starts]
-    return [start.isoformat() for start in starts], counts
-
-
 def drop_reason(paper: dict[str, Any], request: SetRequest, seen: set[str]) -> str | None:
     """Why a search result is not in the set (None: kept)."""
     if paper.get("paperId") in seen:
@@ -144,16 +122,6 @@ def drop_reason(paper: dict[str, Any], request: SetRequest, seen: set[str]) -> s
     if int(paper.get("citationCount") or 0) < request.min_citations:
         return "below_min_citations"
     return None
-
-
-def _dated(values: Sequence[str | None]) -> tuple[list[dt.date], int]:
-    dates, undated = [], 0
-    for value in values:
-        try:
-            dates.append(dt.date.fromisoformat(value or ""))
-        except ValueError:  # no date, or not a day: left out of the series and counted
-            undated += 1
-    return dates, undated
 
 
 def build_set(
@@ -199,13 +167,16 @@ def build_set(
         built.fetch_date = min(dt.date.fromisoformat(day) for day in client.fetch_dates)
     for paper in kept:
         listed = citing[paper["paperId"]]
-        dates, undated = _dated(listed)
-        published = dt.date.fromisoformat(paper["publicationDate"])
         assert built.fetch_date is not None  # the search answered
+        dates, undated, future = dated_citations(listed, built.fetch_date)
+        published = dt.date.fromisoformat(paper["publicationDate"])
         months, counts = citation_series(published, dates, built.fetch_date)
         cited = int(paper.get("citationCount") or 0)
-        velocity, note = velocity_of(months, counts, built.fetch_date, len(listed), undated, cited)
+        velocity, note = velocity_of(
+            months, counts, built.fetch_date, len(listed), undated, cited, future
+        )
         built.undated_citations += undated
+        built.future_citations += future
         built.rows.append(
             {
                 "paper_id": paper["paperId"],
@@ -266,6 +237,7 @@ def write_set(
         "dropped": {reason: len(ids) for reason, ids in sorted(built.dropped.items())},
         "dropped_ids": dict(sorted(built.dropped.items())),
         "undated_citations_left_out": built.undated_citations,
+        "future_dated_citations_left_out": built.future_citations,
         "papers_without_velocity": {
             row["paper_id"]: row["velocity_note"] for row in rows if not row["velocity"]
         },
@@ -274,12 +246,7 @@ def write_set(
         "arxiv_ids_dropped": dict(sorted(built.arxiv_dropped.items())),
         "short_citation_lists": dict(sorted(built.short_lists.items())),
         "citations_bounded_by_date": sorted(built.bounded),
-        "requests": {
-            "network": client.counts.network,
-            "cached": client.counts.cached,
-            "retried": client.counts.retried,
-            "retried_by_status": client.counts.retried_by_status,
-        },
+        "requests": client.counts.as_report(),
         "papers_sha256": sha256_of(papers),
     }
     (out / REPORT_FILE).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
@@ -309,9 +276,9 @@ def build(
     check_window(request.date_from, request.date_to, today(), request.from_flag)
     if request.min_citations < 0:
         raise DataError(f"--min-citations must be 0 or more, got {request.min_citations}")
-    check_out_dir(folder)
-    client = client or SemanticScholar(folder / CACHE_DIR)
-    built = build_set(client, request, progress, arxiv)
-    if not built.rows:
-        raise DataError(no_papers_message(request, built))
-    return write_set(folder, request, client, built)
+    with out_folder(folder, WRITTEN_NAMES):  # a failed build leaves no empty folder behind
+        client = client or SemanticScholar(folder / CACHE_DIR)
+        built = build_set(client, request, progress, arxiv)
+        if not built.rows:
+            raise DataError(no_papers_message(request, built))
+        return write_set(folder, request, client, built)

@@ -9,7 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from research_taste.builders.openreview.builder import VenueRequest, build, parse_after
-from research_taste.builders.openreview.client import BASE_ENV, DEFAULT_BASE
+from research_taste.builders.openreview.client import (
+    BASE_ENV,
+    DEFAULT_BASE,
+    PASSWORD_ENV,
+    USERNAME_ENV,
+)
 from research_taste.builders.openreview.venue import LABELS, PAGE_SIZE
 
 HELP = "OpenReview: build review-label TastyBench and PaperWeakness sets from a venue"
@@ -56,8 +61,9 @@ def register(commands: Any) -> None:
     command = actions.add_parser(
         "build",
         help="fetch a venue's submissions, reviews, decisions and PDFs; write the sets",
-        description=f"Environment: {BASE_ENV} (default {DEFAULT_BASE}). Public reads only: "
-        "no account. See docs/openreview.md.",
+        description=f"Environment: {BASE_ENV} (default {DEFAULT_BASE}); optional login: "
+        f"{USERNAME_ENV} and {PASSWORD_ENV} (both, or neither for public reads; the token is "
+        "never printed or written). See docs/openreview.md.",
     )
     command.add_argument("--venue", required=True, help="venue id, e.g. ICLR.cc/2026/Conference")
     command.add_argument(

@@ -26,8 +26,8 @@ def fake_api() -> Iterator[FakeGraphApi]:
 @pytest.fixture
 def fake_clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
     """The client's sleeps go to a fake clock (no test waits for pacing or backoff)."""
-    from research_taste.builders import semantic_scholar
+    from research_taste.builders import http
 
     clock = FakeClock()
-    monkeypatch.setattr(semantic_scholar, "_sleep", clock.sleep)
+    monkeypatch.setattr(http, "_sleep", clock.sleep)
     return clock

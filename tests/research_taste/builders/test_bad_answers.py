@@ -13,7 +13,7 @@ import pytest
 from arxiv_server import ArxivServer, Recorded
 from fake_graph_api import FETCH_DATE, WINDOW, FakeClock, FakeGraphApi
 
-from research_taste.builders import semantic_scholar
+from research_taste.builders import http, semantic_scholar
 from research_taste.builders.ideapairs import papers as papers_module
 from research_taste.builders.semantic_scholar import RETRY_AFTER_CAP, SemanticScholar
 from research_taste.builders.tastybench_papers import velocity_of
@@ -281,7 +281,7 @@ def test_an_unreachable_arxiv_for_the_fallback_is_one_sentence_naming_its_variab
         port = probe.getsockname()[1]  # closed once the block ends: nothing listens
     monkeypatch.setenv("S2_API_BASE", fake_api.base_url)
     monkeypatch.setenv("ARXIV_API_BASE", f"http://127.0.0.1:{port}/api/query")
-    monkeypatch.setattr(semantic_scholar, "_sleep", lambda seconds: None)
+    monkeypatch.setattr(http, "_sleep", lambda seconds: None)
     fake_api.arxiv_paper = True
     assert main([*ARGS, "--out", str(tmp_path / "set"), "--no-progress"]) == 2
     error = capsys.readouterr().err.splitlines()[-1]

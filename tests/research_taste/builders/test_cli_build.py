@@ -12,7 +12,7 @@ import pytest
 from fake_graph_api import FETCH_DATE, TRUTH, WINDOW, FakeClock, FakeGraphApi
 from inspect_ai import eval as inspect_eval
 
-from research_taste.builders import semantic_scholar
+from research_taste.builders import http, semantic_scholar
 from research_taste.cli import main
 
 ARGS = ["tastybench", "build", "--query", "rl llm", "--from", WINDOW[0], "--to", WINDOW[1]]
@@ -100,8 +100,8 @@ def test_no_network_is_one_line_naming_the_base_variable(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("S2_API_BASE", "http://127.0.0.1:9/graph/v1")
-    monkeypatch.setattr(semantic_scholar, "_sleep", lambda seconds: None)
+    monkeypatch.setattr(http, "_sleep", lambda seconds: None)
     assert main([*ARGS, "--out", str(tmp_path / "set"), "--no-progress"]) == 2
     error = capsys.readouterr().err
-    assert "cannot reach the Semantic Scholar Graph API" in error and "S2_API_BASE" in error
+    assert "cannot reach Semantic Scholar at" in error and "S2_API_BASE" in error
     assert error.count("\n") == 1

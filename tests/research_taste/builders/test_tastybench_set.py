@@ -9,7 +9,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from fake_graph_api import DROPPED, FETCH_DATE, TRUTH, UNDATED, WINDOW, FakeClock, FakeGraphApi
+from fake_graph_api import (
+    DROPPED,
+    FETCH_DATE,
+    FUTURE,
+    TRUTH,
+    UNDATED,
+    WINDOW,
+    FakeClock,
+    FakeGraphApi,
+)
 
 from research_taste.builders.semantic_scholar import SemanticScholar
 from research_taste.builders.tastybench_set import (
@@ -100,6 +109,7 @@ def test_build_keeps_the_right_papers_with_the_worked_velocities(
     assert report["dropped_ids"] == dict(sorted(DROPPED.items()))
     assert report["dropped"] == {reason: 1 for reason in DROPPED}
     assert report["undated_citations_left_out"] == UNDATED
+    assert report["future_dated_citations_left_out"] == FUTURE
     assert report["fetch_date"] == FETCH_DATE and report["kept"] == 4
     assert report["window"] == {"from": WINDOW[0], "to": WINDOW[1]}
     assert report["api_base"] == fake_api.base_url

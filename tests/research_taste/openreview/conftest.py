@@ -11,7 +11,7 @@ import pytest
 from fake_graph_api import FakeClock
 from fake_openreview import BROKEN_PDF, FETCH_DATE, FakeOpenReview, make_pdf, serving, venue_notes
 
-from research_taste.builders.openreview import client as client_module
+from research_taste.builders import http
 from research_taste.builders.openreview.builder import VenueRequest, build
 from research_taste.builders.openreview.client import OpenReviewClient
 
@@ -27,7 +27,7 @@ def paper_pdf(title: str, words: int = 40) -> bytes:
 @pytest.fixture
 def fake_clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
     clock = FakeClock()
-    monkeypatch.setattr(client_module, "_sleep", clock.sleep)
+    monkeypatch.setattr(http, "_sleep", clock.sleep)
     return clock
 
 

@@ -61,7 +61,7 @@ def test_missing_network_names_the_base_url_variable(
     assert main(_argv(tmp_path / "offline")) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1
-    assert "cannot reach the OpenReview API" in err and "set OPENREVIEW_API_BASE" in err
+    assert "cannot reach OpenReview at" in err and "set OPENREVIEW_API_BASE" in err
 
 
 @pytest.mark.parametrize(

@@ -94,6 +94,6 @@ def parse_atom(body: bytes, where: str) -> tuple[dict[str, dict[str, str]], dict
             "version": version,
             "title": " ".join((entry.findtext("a:title", "", _ATOM) or "").split()),
             "abstract": summary,
-            "date": (entry.findtext("a:published", "", _ATOM) or "")[:10],
+            "date": (entry.findtext("a:published", "", _ATOM) or "").strip()[:10],
         }
     return entries, errors

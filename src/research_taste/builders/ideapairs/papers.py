@@ -15,13 +15,12 @@ does not change a built set. A paper not on arXiv (or not found there) takes its
 date from a local copy of the PapersWithCode ``papers-with-abstracts`` table
 (``--abstracts FILE``), matched by paper URL, then arXiv id, then title.
 
-Requests are paced: one at a time, :data:`PACE_SECONDS` apart, the pace arXiv's API terms of
-use ask for (https://info.arxiv.org/help/api/tou.html). Bases from ``ARXIV_API_BASE`` and
-``ARXIV_HTML_BASE``. Transient answers (429, 5xx, timeouts, and a feed with no entry at all for
-the ids asked) are retried up to :data:`RETRIES` times after the server's Retry-After (at most
-:data:`RETRY_AFTER_CAP`, announced in one line) or a doubling back-off, and never cached; an
-unreachable host stops in one sentence naming the variable and the ``--source FILE`` /
-``--paper-texts`` routes.
+Requests go through ``builders/http.py`` (one at a time, :data:`PACE_SECONDS` apart, the pace
+arXiv's API terms of use ask for, https://info.arxiv.org/help/api/tou.html; 429, 5xx and
+timeouts retried after Retry-After or a doubling back-off, capped and announced in one line;
+an unreachable host is one sentence naming the variable and the ``--source FILE`` /
+``--paper-texts`` routes). Bases from ``ARXIV_API_BASE`` and ``ARXIV_HTML_BASE``. A feed with
+no entry at all for the ids asked is retried too, and never cached.
 
 Bad answers are errors, never "not found" and never text: a malformed id (arXiv answers the
 whole batch with HTTP 400 and an error feed, or an "Error" entry) is dropped with its reason
@@ -35,19 +34,17 @@ the version fetched and pinned.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
-import socket
-import sys
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from research_taste.builders.http import HttpClient, RequestCounts, announce
 from research_taste.builders.ideapairs.arxiv_answers import (
     LATEXML_FAILURES,
     LATEXML_MARKS,
@@ -58,17 +55,14 @@ from research_taste.builders.ideapairs.arxiv_answers import (
     parse_atom,
 )
 from research_taste_evals.core.data import DataError, cache_dir
-from research_taste_evals.core.network import unreachable_reason
 
 API_ENV, DEFAULT_API = "ARXIV_API_BASE", "https://export.arxiv.org/api/query"
 HTML_ENV, DEFAULT_HTML = "ARXIV_HTML_BASE", "https://arxiv.org/html"
 PACE_SECONDS = 3.0
 BATCH = 100
 RETRIES = 3  # a 429, 5xx, timeout or empty feed is retried after Retry-After or a back-off
-RETRY_AFTER_CAP = 120.0  # seconds: the longest one wait before a retry
 NOT_FOUND = 404
 BAD_REQUEST = 400
-BUSY = (429, 500, 502, 503, 504)
 TIMEOUT_SECONDS = 60.0
 USER_AGENT = "research-taste-evals ideapairs builder (paper texts for idea extraction)"
 
@@ -94,31 +88,29 @@ class Paper:
 
 @dataclass
 class FetchStats:
-    """Request counts for the build report."""
+    """Request counts and what was left out, for the build report."""
 
-    requests: int = 0
-    retried: int = 0
-    cached: int = 0
+    http: RequestCounts = field(default_factory=RequestCounts)
     not_found: list[str] = field(default_factory=list)
     dropped: dict[str, str] = field(default_factory=dict)  # arXiv id -> why it was not asked
     unanswered: list[str] = field(default_factory=list)  # empty feeds after every retry
     text_errors: dict[str, str] = field(default_factory=dict)  # version -> why no full text
 
+    @property
+    def requests(self) -> int:
+        return self.http.network
+
+    @property
+    def retried(self) -> int:
+        return self.http.retried
+
+    @property
+    def cached(self) -> int:
+        return self.http.cached
+
 
 class _BadRequest(Exception):
     """HTTP 400 from the arXiv API (a malformed id in the batch); the error feed's reason."""
-
-
-def _retry_after(header: str | None, pace: float, attempt: int) -> float:
-    """Seconds to wait before a retry: the server's Retry-After, else a doubling back-off,
-    at most :data:`RETRY_AFTER_CAP`."""
-    if header and header.strip().isdigit():
-        return min(float(header.strip()), RETRY_AFTER_CAP)
-    return min(max(pace, 1.0) * 2 ** (attempt + 1), RETRY_AFTER_CAP)
-
-
-def _say(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
 
 
 class ArxivFetcher:
@@ -134,11 +126,20 @@ class ArxivFetcher:
         self.api = os.environ.get(API_ENV) or DEFAULT_API
         self.html = (os.environ.get(HTML_ENV) or DEFAULT_HTML).rstrip("/")
         self.folder = cache or cache_dir() / "ideapairs-papers"
-        self.pace = PACE_SECONDS if pace is None else pace
-        self.sleep, self.clock = sleep, clock
-        self.last: float | None = None
-        self.stats = FetchStats()
-        self.say: Callable[[str], None] = _say
+        self.say: Callable[[str], None] = announce
+        self.client = HttpClient(
+            "arXiv",
+            API_ENV,
+            PACE_SECONDS if pace is None else pace,
+            RETRIES + 1,
+            1.0,  # back-off 1, 2, 4 s, on top of the pace (or the server's Retry-After)
+            USER_AGENT,
+            clock,
+            sleep,
+            say=lambda line: self.say(line),
+            timeout=TIMEOUT_SECONDS,
+        )
+        self.stats = FetchStats(self.client.counts)
         # how to do without arXiv, said with an unreachable host (the ideapairs routes)
         self.offline_hint = (
             ", or pass paper texts with --paper-texts DIR and leaderboards with --source FILE"
@@ -148,65 +149,19 @@ class ArxivFetcher:
             json.loads(self.index_path.read_text("utf-8")) if self.index_path.is_file() else {}
         )
 
-    def _wait(self, seconds: float, why: str) -> None:
-        self.stats.retried += 1
-        self.say(f"arXiv: {why}: waiting {seconds:g} s before asking again")
-        self.sleep(seconds)
-
     def _get(self, url: str, variable: str) -> bytes | None:
-        """The body of ``url`` (None on 404), paced; transient answers retried; one sentence
-        when the host is unreachable or stays busy."""
-        reason = unreachable_reason(url)
-        if reason is not None:
-            raise DataError(
-                f"cannot reach {url.split('?')[0]} ({reason}); set {variable} to a reachable "
-                f"mirror{self.offline_hint}"
-            )
-        for attempt in range(RETRIES + 1):
-            if self.last is not None:
-                wait = self.pace - (self.clock() - self.last)
-                if wait > 0:
-                    self.sleep(wait)
-            request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
-            self.stats.requests += 1
-            try:
-                try:
-                    with urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS) as response:
-                        return bytes(response.read())
-                finally:
-                    self.last = self.clock()  # the pace runs from the answer (or refusal)
-            except urllib.error.HTTPError as error:
-                if error.code == NOT_FOUND:
-                    return None
-                if error.code == BAD_REQUEST:
-                    body = error.read().decode("utf-8", "replace")
-                    found = SUMMARY.search(body)
-                    text = " ".join((found.group(1) if found else body).split())[:200]
-                    raise _BadRequest(text) from None
-                if error.code not in BUSY or attempt == RETRIES:
-                    raise DataError(
-                        f"{url.split('?')[0]} answered HTTP {error.code} {error.reason}"
-                        f"{f' {attempt + 1} times' if error.code in BUSY else ''}; nothing was "
-                        f"cached from it: re-run later, or check {variable}"
-                    ) from error
-                after = _retry_after(error.headers.get("Retry-After"), self.pace, attempt)
-                self._wait(after, f"HTTP {error.code} from {url.split('?')[0]}")
-            except TimeoutError as error:
-                if attempt == RETRIES:
-                    raise DataError(
-                        f"{url.split('?')[0]} did not answer within {TIMEOUT_SECONDS:g} s "
-                        f"{RETRIES + 1} times ({error}); re-run later, or check {variable}"
-                    ) from error
-                self._wait(_retry_after(None, self.pace, attempt), "no answer in time")
-            except urllib.error.URLError as error:
-                if isinstance(error.reason, (TimeoutError, socket.timeout)) and attempt < RETRIES:
-                    self._wait(_retry_after(None, self.pace, attempt), "no answer in time")
-                    continue
-                raise DataError(
-                    f"cannot fetch {url.split('?')[0]} ({error.reason}); set {variable} to a "
-                    f"reachable mirror{self.offline_hint}"
-                ) from error
-        raise AssertionError("unreachable: the last attempt returns or raises")
+        """The body of ``url`` (None on 404); HTTP 400 raises :class:`_BadRequest`."""
+        self.client.env_var, self.client.hint = variable, self.offline_hint
+        answer = self.client.request(
+            url, f"GET {url.split('?')[0]}", answered=(NOT_FOUND, BAD_REQUEST)
+        )
+        if answer.status == NOT_FOUND:
+            return None
+        if answer.status == BAD_REQUEST:
+            body = answer.body.decode("utf-8", "replace")
+            found = SUMMARY.search(body)
+            raise _BadRequest(" ".join((found.group(1) if found else body).split())[:200])
+        return answer.body
 
     def _save(self, version: str, record: dict[str, Any]) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -235,7 +190,7 @@ class ArxivFetcher:
                 )
         wanted = [i for i in wanted if i not in self.stats.dropped]
         missing = [i for i in wanted if i not in self.index]
-        self.stats.cached += len(wanted) - len(missing)
+        self.stats.http.cached += len(wanted) - len(missing)
         for start in range(0, len(missing), BATCH):
             self._ask(missing[start : start + BATCH])
         result = {}
@@ -267,7 +222,7 @@ class ArxivFetcher:
             if attempt == RETRIES:  # empty every time: asked again on the next run
                 self.stats.unanswered.extend(batch)
                 return
-            self._wait(_retry_after(None, self.pace, attempt), "an empty feed")
+            self.client.wait(self.client.backoff_base * 2**attempt, "an empty feed")
         missing = [i for i in batch if VERSION_SUFFIX.sub("", i) not in found]
         if errors and missing:  # an "Error" entry: find the malformed id by halving
             if len(missing) == 1:
@@ -278,6 +233,11 @@ class ArxivFetcher:
             batch = [i for i in batch if i not in missing]
         for arxiv_id in batch:
             entry = found.get(VERSION_SUFFIX.sub("", arxiv_id))
+            if entry and not _is_day(entry["date"]):  # never a paper date, never cached
+                self.stats.dropped[arxiv_id] = (
+                    f"arXiv answered <published>{entry['date']}...</published>, not a day"
+                )
+                continue
             self.index[arxiv_id] = entry["version"] if entry else None
             if entry:
                 self._save(entry["version"], entry | {"full_text": None})
@@ -288,7 +248,7 @@ class ArxivFetcher:
         the reason in ``stats.text_errors`` for a page that is not a rendering, not cached)."""
         record = self._load(version)
         if record.get("full_text") is not None:
-            self.stats.cached += 1
+            self.stats.http.cached += 1
             return str(record["full_text"])
         try:
             body = self._get(f"{self.html}/{version}", HTML_ENV)
@@ -307,3 +267,12 @@ class ArxivFetcher:
         text = html_to_text(page) if body else ""
         self._save(version, record | {"full_text": text})
         return text
+
+
+def _is_day(text: str) -> bool:
+    """Whether ``text`` is a day ``YYYY-MM-DD`` (arXiv's ``<published>``, cut to the day)."""
+    try:
+        dt.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return len(text) == 10

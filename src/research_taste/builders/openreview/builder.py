@@ -39,6 +39,7 @@ from research_taste.builders.openreview.venue import (
     submissions,
 )
 from research_taste.builders.openreview.write import write_outputs
+from research_taste.builders.out_dir import out_folder
 from research_taste_evals.core.data import DataError
 
 CACHE_DIR = "cache"
@@ -88,8 +89,8 @@ def parse_after(text: str | None) -> dt.date | None:
         raise DataError(f"--after {text!r} is not a month YYYY-MM or a day YYYY-MM-DD") from None
 
 
-def check_request(request: VenueRequest, out: Path) -> None:
-    """Refuse a malformed venue id, a bad page size or an ``--out`` this builder did not write.
+def check_request(request: VenueRequest) -> None:
+    """Refuse a malformed venue id or a bad page size (``--out``: ``builders/out_dir.py``).
 
     Raises:
         DataError: naming the flag.
@@ -101,15 +102,6 @@ def check_request(request: VenueRequest, out: Path) -> None:
         )
     if not 1 <= request.page_size <= 1000:
         raise DataError(f"--page-size must be 1..1000 (the API's limit), got {request.page_size}")
-    if out.exists() and not out.is_dir():
-        raise DataError(f"--out {out} is a file; give a folder (new, empty or an earlier build)")
-    names = [p.name for p in out.iterdir()] if out.exists() else []
-    foreign = sorted(name for name in names if name not in WRITTEN_NAMES)
-    if foreign:
-        raise DataError(
-            f"--out {out} holds files this builder did not write ({', '.join(foreign[:5])}); "
-            "give a new or empty folder"
-        )
 
 
 def weakness_record(paper: Submission, pages: list[str], venue: str) -> dict[str, Any]:
@@ -171,18 +163,24 @@ def build(
     Raises:
         DataError: a bad flag, an unreachable API, a bad answer, or no submission kept.
     """
+    folder = Path(out)
+    check_request(request)
+    with out_folder(folder, WRITTEN_NAMES):  # checked before any request; no empty folder left
+        return _build(request, folder, client or OpenReviewClient(folder / CACHE_DIR), progress)
+
+
+def _build(
+    request: VenueRequest, folder: Path, client: OpenReviewClient, progress: bool
+) -> dict[str, Any]:
     from tqdm import tqdm
 
-    folder = Path(out)
-    check_request(request, folder)
-    client = client or OpenReviewClient(folder / CACHE_DIR)
     notes = tqdm(
         submissions(client, request.venue, request.page_size),
         desc="submissions",
         unit="note",
         disable=not progress,
     )
-    screened: Screened = screen(iter(notes), request.label, request.after)
+    screened: Screened = screen(iter(notes), request.label, request.after, client.today())
     if len(screened.kept) < 2:
         dropped = ", ".join(f"{k} {len(v)}" for k, v in sorted(screened.dropped.items()))
         raise DataError(

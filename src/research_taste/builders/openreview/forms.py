@@ -7,14 +7,19 @@ is read too. A note's kind is its invitation's last part: a submission's replies
 
 Review forms differ by venue and year, so each quantity is read from the first of a documented
 list of field names the review has (:data:`RATING_FIELDS`, :data:`CONFIDENCE_FIELDS`,
-:data:`WEAKNESS_FIELDS`). A rating is a number or a string that starts with one
-(``"6: marginally above the acceptance threshold"`` -> 6). A review without a weaknesses field
+:data:`WEAKNESS_FIELDS`). A rating is a number or a string that starts with one followed by
+nothing or by its description (``"6: marginally above the acceptance threshold"`` -> 6); one
+that is unreadable (``"1e3"``, ``"7.5.1"``, ``"6/10"``, ``true``, ``[6]``) or outside
+:data:`RATING_RANGE` is left unread with its reason (``Review.rating_problem``). OpenReview's
+default review form has a single ``review`` field: it is the weaknesses text only when the
+review has none of the listed weakness fields (never another field). A review without any
 keeps its rating (it counts in the mean) and gives its reviewer an empty weakness list.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -47,6 +52,12 @@ WEAKNESS_FIELDS = (
     "cons",
     "main_review",
 )
+# OpenReview's default review form: the whole review in one field, read only without the above.
+WHOLE_REVIEW_FIELD = "review"
+# Every venue form this builder knows rates on a scale within 0..10 (ICLR 1-10, ICML 2025 1-5,
+# ARR 1-5); a rating outside it is a data error, left unread with its reason.
+RATING_RANGE = (0.0, 10.0)
+UNREADABLE, OUT_OF_RANGE = "unreadable", "out_of_range"
 # The decision as an ordinal label (``--label decision``), matched on the lower-cased text in
 # this order; a decision matching none drops its paper as ``unknown_decision``.
 DECISION_SCORES = (("oral", 3.0), ("spotlight", 2.0), ("accept", 1.0), ("reject", 0.0))
@@ -54,8 +65,16 @@ WITHDRAWN, DESK_REJECTED = "withdrawn", "desk_rejected"
 # Where a withdrawal or desk rejection states its reason (first match).
 REASON_FIELDS = ("desk_reject_comments", "withdrawal_reason", "comment", "reason")
 
-_LEADING_NUMBER = re.compile(r"^\s*(-?\d+(?:\.\d+)?)")
-_ITEM_START = re.compile(r"^\s*(?:[-*\u2022]|\(?\d+[.)]|\(?[a-z][.)]\s|[WwQq]\d+[.:)])\s*")
+# A rating text: a number alone, or followed by a separator and its description ("6: ...").
+_RATING_TEXT = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(?:$|[:\-\u2013\u2014(,]|\s+[A-Za-z])")
+# A list item's start; "1." or "1)" but not the "0." of a decimal ("0.3 points of FID").
+_ITEM_START = re.compile(r"^\s*(?:[-*\u2022]|\(?\d+[.)](?!\d)|\(?[a-z][.)]\s|[WwQq]\d+[.:)])\s*")
+# A header line of the weaknesses section ("Weaknesses:", "**Weaknesses**", "## Cons"): no item.
+_HEADER = re.compile(
+    r"^\s*(?:#+\s*)?(?:\*\*|__)?\s*(?:main\s+)?(?:weakness(?:es)?|cons|concerns|limitations|"
+    r"reasons\s+to\s+reject)\s*:?\s*(?:\*\*|__)?\s*:?\s*$",
+    re.IGNORECASE,
+)
 
 
 def value(content: dict[str, Any] | None, name: str) -> Any:
@@ -74,13 +93,26 @@ def first_field(content: dict[str, Any] | None, names: tuple[str, ...]) -> tuple
 
 
 def number(raw: Any) -> float | None:
-    """A rating or confidence as a number: ``6``, ``"6"``, ``"6: marginally above..."``."""
+    """A rating or confidence as a number: ``6``, ``"6"``, ``"6: marginally above..."``;
+    None for anything else (``true``, ``[6]``, ``"1e3"``, ``"7.5.1"``, ``"6/10"``, NaN)."""
     if isinstance(raw, bool):
         return None
     if isinstance(raw, int | float):
-        return float(raw)
-    match = _LEADING_NUMBER.match(str(raw)) if isinstance(raw, str) else None
+        return float(raw) if math.isfinite(raw) else None
+    match = _RATING_TEXT.match(raw) if isinstance(raw, str) else None
     return float(match.group(1)) if match else None
+
+
+def read_rating(raw: Any) -> tuple[float | None, str]:
+    """The rating, or None and why it is left unread (:data:`UNREADABLE`,
+    :data:`OUT_OF_RANGE`; "" when the review has no rating at all)."""
+    if raw is None or raw == "" or raw == []:
+        return None, ""
+    rating = number(raw)
+    if rating is None:
+        return None, UNREADABLE
+    low, high = RATING_RANGE
+    return (rating, "") if low <= rating <= high else (None, OUT_OF_RANGE)
 
 
 def note_kind(note: dict[str, Any]) -> str:
@@ -113,23 +145,38 @@ class Review:
     confidence: float | None
     weaknesses: str
     weakness_field: str
+    rating_problem: str = ""  # why a rating present was left unread ("" otherwise)
 
 
 def read_review(note: dict[str, Any]) -> Review:
     """The rating, confidence and weaknesses of an ``Official_Review`` note."""
     content = note.get("content") or {}
-    rating_field, rating_raw = first_field(content, RATING_FIELDS)
+    rating_field, rating_raw = _first_present(content, RATING_FIELDS)
+    rating, problem = read_rating(rating_raw)
     _, confidence = first_field(content, CONFIDENCE_FIELDS)
     weakness_field, weaknesses = first_field(content, WEAKNESS_FIELDS)
+    if not any(name in content for name in WEAKNESS_FIELDS):  # the default form's one field
+        weakness_field, weaknesses = first_field(content, (WHOLE_REVIEW_FIELD,))
     return Review(
         review_id=str(note.get("id") or ""),
-        rating=number(rating_raw),
+        rating=rating,
         rating_raw=rating_raw,
         rating_field=rating_field,
         confidence=number(confidence),
-        weaknesses=str(weaknesses or "").strip(),
+        weaknesses=str(weaknesses or "").strip() if isinstance(weaknesses, str) else "",
         weakness_field=weakness_field,
+        rating_problem=problem,
     )
+
+
+def _first_present(content: dict[str, Any], names: tuple[str, ...]) -> tuple[str, Any]:
+    """The first of ``names`` the note has with any value but an empty one (``true`` and
+    ``[6]`` included: they are read, and found unreadable)."""
+    for name in names:
+        found = value(content, name)
+        if found is not None and found != "" and found != []:
+            return name, found
+    return "", None
 
 
 def decision_score(decision: str) -> float | None:
@@ -141,16 +188,18 @@ def decision_score(decision: str) -> float | None:
 def set_aside_status(content: dict[str, Any], reply_kinds: set[str]) -> str | None:
     """``withdrawn`` / ``desk_rejected`` from the submission's ``venueid`` (``.../
     Withdrawn_Submission``), its ``venue`` text (``ICLR 2026 Conference Withdrawn
-    Submission``), or a ``Withdrawal`` / ``Desk_Rejection`` reply; None for the others."""
+    Submission``), or a ``Withdrawal`` / ``Desk_Rejection`` reply; None for the others. A
+    reinstated submission (OpenReview's ``Withdrawal_Reversion`` / ``Desk_Rejection_Reversion``
+    reply beside the original, its ``venueid`` active again) is not set apart."""
     venueid = str(value(content, "venueid") or "")
     label = str(value(content, "venue") or "").lower()
     if venueid.endswith("/Desk_Rejected_Submission") or "desk rejected" in label:
         return DESK_REJECTED
-    if "Desk_Rejection" in reply_kinds:
+    if "Desk_Rejection" in reply_kinds and "Desk_Rejection_Reversion" not in reply_kinds:
         return DESK_REJECTED
     if venueid.endswith("/Withdrawn_Submission") or "withdrawn" in label:
         return WITHDRAWN
-    if "Withdrawal" in reply_kinds:
+    if "Withdrawal" in reply_kinds and "Withdrawal_Reversion" not in reply_kinds:
         return WITHDRAWN
     return None
 
@@ -158,9 +207,11 @@ def set_aside_status(content: dict[str, Any], reply_kinds: set[str]) -> str | No
 def weakness_items(text: str) -> list[str]:
     """A reviewer's weaknesses text cut into items: one per bullet or numbered line (``-``,
     ``*``, ``1.``, ``(a)``, ``W1:``), else one per paragraph; lines that continue an item are
-    joined to it. AAAR-1.0's references are lists of single weaknesses; this is the plain-text
-    approximation of that list (no model is asked to split)."""
-    lines = [line.rstrip() for line in text.splitlines()]
+    joined to it; a section header line (``Weaknesses:``, ``**Weaknesses**``) is no item; a
+    line starting with a decimal (``0.3 points of FID``) is not a numbered item. AAAR-1.0's
+    references are lists of single weaknesses; this is the plain-text approximation of that
+    list (no model is asked to split)."""
+    lines = [line.rstrip() for line in text.splitlines() if not _HEADER.match(line)]
     if any(_ITEM_START.match(line) for line in lines):
         items: list[str] = []
         for line in lines:
@@ -171,5 +222,5 @@ def weakness_items(text: str) -> list[str]:
             elif line.strip():
                 items.append(line.strip())
         return [item for item in items if item]
-    paragraphs = re.split(r"\n\s*\n", text)
+    paragraphs = re.split(r"\n\s*\n", "\n".join(lines))
     return [" ".join(p.split()) for p in paragraphs if p.strip()]

@@ -3,9 +3,16 @@
 A submission is set apart (``set_aside.csv``, never judged) when its ``venueid`` says it was
 withdrawn or desk-rejected, with the reason its withdrawal or desk-rejection note states.
 Among the others, a paper is dropped, each with its reason, when it has no title or abstract
-(the judge reads the abstract), no submission date, is dated on or before ``--after``'s month,
-has no review with a readable rating (no label), or, with ``--label decision``, no decision yet
-or one that :data:`forms.DECISION_SCORES` cannot place.
+(the judge reads the abstract), no submission date, a submission date after today (the fetch
+day: ``dated_after_today``), is dated on or before ``--after``'s month, has no review with a
+readable rating (no label), or, with ``--label decision``, no decision yet or one that
+:data:`forms.DECISION_SCORES` cannot place. A rating that is unreadable or outside the rating
+range is left unread and listed by reason with its review note's id; the build goes on.
+
+Paging follows openreview-py's ``get_all_notes``: ``sort=id`` (an order that stays stable while
+a venue changes), ``offset`` and ``limit``, until a short page or ``count``. A page that brings
+no submission id not seen before (a server ignoring ``offset``, with no ``count``) stops the
+build in one sentence instead of paging forever.
 """
 
 from __future__ import annotations
@@ -17,7 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from research_taste.builders.openreview import forms
-from research_taste.builders.openreview.client import OpenReviewClient
+from research_taste.builders.openreview.client import BASE_ENV, OpenReviewClient
+from research_taste_evals.core.data import DataError
 
 Label = Literal["mean_rating", "decision"]
 LABELS: tuple[Label, ...] = ("mean_rating", "decision")
@@ -58,6 +66,7 @@ class Screened:
     reviews_without_weaknesses: int = 0
     rating_fields: dict[str, int] = field(default_factory=dict)
     weakness_fields: dict[str, int] = field(default_factory=dict)
+    ratings_left_unread: dict[str, list[str]] = field(default_factory=dict)  # reason -> note ids
     licenses: dict[str, int] = field(default_factory=dict)
 
     def drop(self, reason: str, paper_id: str) -> None:
@@ -65,17 +74,32 @@ class Screened:
 
 
 def submissions(client: OpenReviewClient, venue: str, page_size: int = PAGE_SIZE) -> Iterator[dict]:
-    """Every submission note of ``venue`` with its replies, paging by ``offset`` to the end."""
-    offset = 0
+    """Every submission note of ``venue`` with its replies, paging by ``offset`` (``sort=id``)
+    to the end.
+
+    Raises:
+        DataError: a page brought no submission id not seen before (the server ignores
+            ``offset``): one sentence, instead of paging forever.
+    """
+    offset, seen = 0, set[str]()
     while True:
         params = {
             "invitation": f"{venue}/-/Submission",
             "details": "replies",
+            "sort": "id",
             "offset": offset,
             "limit": page_size,
         }
         page = client.get_json("/notes", params, listed="notes", check=note_problem)
         notes = page["notes"]
+        new = {note["id"] for note in notes} - seen
+        if notes and not new:
+            raise DataError(
+                f"OpenReview answered GET /notes for {venue} at offset {offset} with "
+                f"{len(notes)} submissions all seen on earlier pages: the server ignores "
+                f"'offset', so paging would never end; check {BASE_ENV} ({client.base_url})"
+            )
+        seen |= new
         yield from notes
         offset += len(notes)
         count = page.get("count")
@@ -135,8 +159,14 @@ def _label(reviews: list[forms.Review], decision: str, label: Label) -> tuple[fl
     return (score, "") if score is not None else (None, "unknown_decision")
 
 
-def screen(notes: Iterator[dict[str, Any]], label: Label, after: dt.date | None) -> Screened:
-    """Read every submission note: keep, set apart or drop each (see the module docstring)."""
+def screen(
+    notes: Iterator[dict[str, Any]],
+    label: Label,
+    after: dt.date | None,
+    today: dt.date | None = None,
+) -> Screened:
+    """Read every submission note: keep, set apart or drop each (see the module docstring);
+    ``today``: the fetch day (submissions dated after it are refused)."""
     screened, seen = Screened(), set()
     for note in notes:
         paper_id = str(note.get("id") or "")
@@ -168,6 +198,9 @@ def screen(notes: Iterator[dict[str, Any]], label: Label, after: dt.date | None)
             continue
         if submitted is None:
             screened.drop("no_submission_date", paper_id)
+            continue
+        if today is not None and submitted > today:
+            screened.drop("dated_after_today", paper_id)
             continue
         if after is not None and submitted <= after:
             screened.drop("not_after_cutoff", paper_id)
@@ -209,6 +242,9 @@ def _count_reviews(screened: Screened, reviews: list[forms.Review]) -> None:
         screened.reviews += 1
         screened.reviews_without_rating += review.rating is None
         screened.reviews_without_weaknesses += not review.weaknesses
+        if review.rating_problem:
+            unread = screened.ratings_left_unread.setdefault(review.rating_problem, [])
+            unread.append(review.review_id)
         for name, fields in (
             (review.rating_field, screened.rating_fields),
             (review.weakness_field, screened.weakness_fields),

@@ -11,6 +11,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from research_taste.builders.openreview import forms
 from research_taste.builders.openreview.client import OpenReviewClient
 from research_taste.builders.openreview.venue import Screened, Submission
 from research_taste_evals.core.data import sha256_of
@@ -39,6 +40,11 @@ LABEL_MEANINGS = {
     "mean_rating": "mean of the official reviewers' ratings (the number each rating starts with)",
     "decision": "the decision as an ordinal: oral 3, spotlight 2, other accept 1, reject 0",
 }
+WEAKNESS_NOTE = (
+    "each review's weaknesses come from the first listed weaknesses field it has; a review "
+    "with none of them but OpenReview's default single 'review' field gives that whole text "
+    "(counted under 'weaknesses_from_whole_review'); 'none': no weaknesses, no reference items"
+)
 TERMS = (
     "OpenReview's terms of use (https://openreview.net/legal/terms) govern the API; each note "
     "carries its own 'license' (counted under 'licenses'). Share a built set's ids, labels and "
@@ -132,6 +138,7 @@ def write_outputs(
             "dropped": {reason: len(ids) for reason, ids in sorted(weak.dropped.items())},
             "dropped_ids": dict(sorted(weak.dropped.items())),
         }
+    unread = screened.ratings_left_unread
     report = {
         "source": SOURCE,
         "api_base": client.base_url,
@@ -152,17 +159,20 @@ def write_outputs(
             "without_rating": screened.reviews_without_rating,
             "without_weaknesses": screened.reviews_without_weaknesses,
             "rating_fields": screened.rating_fields,
+            "rating_range": list(forms.RATING_RANGE),
+            "ratings_left_unread": {k: len(v) for k, v in sorted(unread.items())},
+            "ratings_left_unread_ids": dict(sorted(unread.items())),
             "weakness_fields": screened.weakness_fields,
+            "weakness_field_note": WEAKNESS_NOTE,
+            "weaknesses_from_whole_review": screened.weakness_fields.get(
+                forms.WHOLE_REVIEW_FIELD, 0
+            ),
         },
         "licenses": screened.licenses,
         "terms": TERMS,
         "paper_weakness": weakness,
-        "requests": {
-            "network": client.counts.network,
-            "cached": client.counts.cached,
-            "retried": client.counts.retried,
-            "retried_by_status": client.counts.retried_by_status,
-        },
+        "logged_in": client.logged_in,
+        "requests": client.counts.as_report(),
         "papers_sha256": sha256_of(papers),
     }
     (out / "build_report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

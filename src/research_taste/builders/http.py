@@ -1,0 +1,233 @@
+"""The one HTTP client of the builders: paced, retried, announced, and its on-disk cache.
+
+Semantic Scholar (``semantic_scholar.py``), arXiv (``ideapairs/papers.py``, also tastybench's
+abstract fallback) and OpenReview (``openreview/client.py``) send every request through
+:class:`HttpClient`:
+
+- **paced**: requests are spaced ``min_interval`` seconds apart, counted from the previous
+  answer (or refusal), the pace each service's terms ask for;
+- **retried**: a 429 or 5xx answer, and a request that times out, are retried after
+  ``max(Retry-After, backoff)`` seconds (the backoff doubling from ``backoff_base``), at most
+  ``max_tries`` tries; no wait is longer than :data:`RETRY_AFTER_CAP` (a ``Retry-After: 3600``
+  would otherwise hold a build for an hour) and each wait is announced in one line;
+- **one sentence** when the host cannot be reached (``cannot reach <service> at <url> (...):
+  set <ENV_VAR> ...``), when an error status is not retried, and when retries run out.
+
+The cache (:func:`cache_file`, :func:`write_atomic`) is one file per request, named by the
+SHA-256 of its path and sorted parameters; callers write only answers they have checked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import socket
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from email.message import Message
+from pathlib import Path
+from typing import Any
+
+from research_taste_evals.core.data import DataError
+from research_taste_evals.core.network import unreachable_reason
+
+RETRIED_STATUSES = (429, 500, 502, 503, 504)
+RETRY_AFTER_CAP = 120.0  # seconds: the longest a build waits before one retry
+TIMEOUT_SECONDS = 60.0
+
+
+def _sleep(seconds: float) -> None:
+    time.sleep(seconds)
+
+
+def announce(line: str) -> None:
+    """One line on stderr (a retry's wait)."""
+    print(line, file=sys.stderr, flush=True)
+
+
+def cache_key(path: str, params: Mapping[str, Any]) -> str:
+    """SHA-256 of the request (path and sorted parameters): its cache file's name."""
+    canonical = json.dumps([path, sorted((k, str(v)) for k, v in params.items())])
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def cache_file(folder: Path, path: str, params: Mapping[str, Any], suffix: str = ".json") -> Path:
+    """Where the answer to ``GET path?params`` is cached under ``folder``."""
+    key = cache_key(path, params)
+    return folder / key[:2] / f"{key}{suffix}"
+
+
+def write_atomic(path: Path, payload: bytes) -> None:
+    """Write ``payload`` through a ``.part`` file, so an interrupted write leaves no entry."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".part")
+    partial.write_bytes(payload)
+    partial.replace(path)
+
+
+def retry_after(header: str | None) -> float:
+    """Seconds from a ``Retry-After`` header (0 for an HTTP date or nonsense: backoff decides)."""
+    try:
+        return max(0.0, float(header)) if header is not None else 0.0
+    except ValueError:
+        return 0.0
+
+
+@dataclass
+class RequestCounts:
+    """What a build asked for: requests sent, answered from the cache, and retried."""
+
+    network: int = 0
+    cached: int = 0
+    retried: int = 0
+    retried_by_status: dict[str, int] = field(default_factory=dict)
+
+    def as_report(self) -> dict[str, Any]:
+        return {
+            "network": self.network,
+            "cached": self.cached,
+            "retried": self.retried,
+            "retried_by_status": dict(self.retried_by_status),
+        }
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An HTTP answer: its status, body and headers."""
+
+    status: int
+    body: bytes
+    headers: Message | Mapping[str, str]
+
+    def text(self, limit: int = 200) -> str:
+        """The body on one line, at most ``limit`` characters (for messages)."""
+        return " ".join(self.body.decode("utf-8", "replace").split())[:limit]
+
+
+class HttpClient:
+    """Paced, retried requests to one service (synchronous: the builders are command lines)."""
+
+    def __init__(
+        self,
+        service: str,
+        env_var: str,
+        min_interval: float,
+        max_tries: int,
+        backoff_base: float = 1.0,
+        user_agent: str = "research-taste builder",
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] | None = None,
+        say: Callable[[str], None] | None = None,
+        timeout: float = TIMEOUT_SECONDS,
+    ) -> None:
+        self.service, self.env_var = service, env_var
+        self.min_interval, self.max_tries, self.backoff_base = min_interval, max_tries, backoff_base
+        self.user_agent, self.timeout = user_agent, timeout
+        self.clock = clock
+        self._sleep_with, self._say_with = sleep, say
+        self.counts = RequestCounts()
+        self.hint = ""  # said after "set <ENV_VAR> ..." when the host cannot be reached
+        self._last: float | None = None
+
+    def sleep(self, seconds: float) -> None:
+        (self._sleep_with or _sleep)(seconds)
+
+    def say(self, line: str) -> None:
+        (self._say_with or announce)(line)
+
+    def wait(self, seconds: float, why: str) -> None:
+        """Count a retry, announce its wait in one line, and wait."""
+        self.counts.retried += 1
+        self.say(f"{self.service}: {why}: waiting {seconds:g} s before asking again")
+        self.sleep(seconds)
+
+    def _pace(self) -> None:
+        if self._last is not None:
+            wait = self._last + self.min_interval - self.clock()
+            if wait > 0:
+                self.sleep(wait)
+
+    def _unreachable(self, url: str, reason: object) -> DataError:
+        return DataError(
+            f"cannot reach {self.service} at {url.split('?')[0]} ({reason}): set "
+            f"{self.env_var} to a reachable base URL{self.hint}"
+        )
+
+    def request(
+        self,
+        url: str,
+        shown: str,
+        headers: Mapping[str, str] | None = None,
+        data: bytes | None = None,
+        answered: tuple[int, ...] = (),
+    ) -> Answer:
+        """The answer to ``url`` (``shown``: the request as messages name it, e.g.
+        ``GET /notes``); a POST when ``data`` is given. Statuses in ``answered`` are returned
+        to the caller; 429, 5xx and timeouts are retried; other errors raise.
+
+        Raises:
+            DataError: unreachable, an error status not retried, or retries exhausted.
+        """
+        reason = unreachable_reason(url)
+        if reason is not None:
+            raise self._unreachable(url, reason)
+        sent = {"User-Agent": self.user_agent, **(headers or {})}
+        for attempt in range(self.max_tries):
+            self._pace()
+            self.counts.network += 1
+            last = attempt == self.max_tries - 1
+            try:
+                try:
+                    request = urllib.request.Request(url, data=data, headers=sent)
+                    with urllib.request.urlopen(request, timeout=self.timeout) as answer:
+                        return Answer(answer.status, bytes(answer.read()), answer.headers)
+                finally:
+                    self._last = self.clock()  # the pace runs from the answer (or refusal)
+            except urllib.error.HTTPError as error:
+                failed = Answer(error.code, error.read(), error.headers)
+                if error.code in answered:
+                    return failed
+                if error.code not in RETRIED_STATUSES:
+                    raise DataError(
+                        f"{self.service} answered {error.code} to {shown}: {failed.text()}; "
+                        f"nothing was cached from it (check {self.env_var})"
+                    ) from error
+                if last:
+                    raise self._gave_up(str(error.code), shown) from error
+                self._retry(
+                    str(error.code), shown, retry_after(failed.headers.get("Retry-After")), attempt
+                )
+            except TimeoutError as error:
+                if last:
+                    raise self._gave_up("nothing in time", shown) from error
+                self._retry("timeout", shown, 0.0, attempt)
+            except urllib.error.URLError as error:
+                if isinstance(error.reason, TimeoutError | socket.timeout) and not last:
+                    self._retry("timeout", shown, 0.0, attempt)
+                    continue
+                raise self._unreachable(url, error.reason) from error
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    def _gave_up(self, status: str, shown: str) -> DataError:
+        return DataError(
+            f"{self.service} answered {status} to {shown} {self.max_tries} times; nothing was "
+            "cached from it: wait and re-run the same command (the cache keeps what was "
+            f"fetched), or check {self.env_var}"
+        )
+
+    def _retry(self, status: str, shown: str, asked: float, attempt: int) -> None:
+        self.counts.retried += 1
+        by_status = self.counts.retried_by_status
+        by_status[status] = by_status.get(status, 0) + 1
+        wait = min(max(asked, self.backoff_base * 2**attempt), RETRY_AFTER_CAP)
+        capped = f" (its Retry-After {asked:g} s, capped)" if asked > wait else ""
+        said = "no answer in time" if status == "timeout" else f"answered {status}"
+        self.say(
+            f"{self.service} {said} to {shown}: waiting {wait:g} s{capped} before try "
+            f"{attempt + 2} of {self.max_tries}"
+        )
+        self.sleep(wait)
