@@ -183,7 +183,7 @@ def test_unreachable_arxiv_is_one_sentence_naming_the_variable(
 def test_atom_parsing_skips_error_entries_and_reads_versions() -> None:
     server = ArxivServer(_recorded()[:1])
     body = server.feed("2106.00000,hep-th/bad").encode()
-    server.httpd.server_close()
+    server.server.stop()  # never started: closes its socket
     entries, errors = parse_atom(body, "feed")
     assert list(entries) == ["2106.00000"]
     assert list(errors.values()) == ["incorrect id format for hep-th/bad"]

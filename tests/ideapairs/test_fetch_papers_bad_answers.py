@@ -5,6 +5,7 @@ timeouts and empty feeds are retried and never cached; an explicit version is ke
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -192,3 +193,27 @@ def test_an_error_entry_in_a_200_feed_drops_only_its_id(tmp_path: Path) -> None:
         "hep-th/9901001": "arXiv error: incorrect id format for hep-th/9901001"
     }
     assert "hep-th/9901001" not in fetcher.index
+
+
+def test_a_published_date_that_is_not_a_day_is_dropped_never_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """arXiv answering ``<published>yesterday`` (issue 42): dropped with its reason, not
+    cached, and no pair carries ``"paper_date": "yesterday"``."""
+    monkeypatch.setattr(papers_module, "PACE_SECONDS", 0.0)
+    monkeypatch.setenv("RESEARCH_TASTE_CACHE_DIR", str(tmp_path / "cache"))
+    papers = _recorded()
+    papers[1] = dataclasses.replace(papers[1], published="yesterday")
+    with ArxivServer(papers) as server:
+        fetcher = _fetcher(server, tmp_path)
+        assert "2106.00001" not in fetcher.metadata(["2106.00001", "2106.00000"])
+        assert "not a day" in fetcher.stats.dropped["2106.00001"]
+        assert "2106.00001" not in fetcher.index
+        monkeypatch.setenv("ARXIV_API_BASE", server.api)
+        monkeypatch.setenv("ARXIV_HTML_BASE", server.html)
+        out = tmp_path / "pairs.jsonl"
+        report = build([_leaderboard(tmp_path)], out, extract=False, fetch_papers=True).report
+    assert "<published>yesterday" in report["papers"]["arxiv_ids_dropped"]["2106.00001"]
+    dates = {i.paper_date for r in read_pairs(out) for i in (r.idea_a, r.idea_b)}
+    assert "yesterday" not in dates and "2021-01-15" in dates
+    assert "yesterday" not in out.read_text(encoding="utf-8")

@@ -287,24 +287,3 @@ def test_an_unreachable_arxiv_for_the_fallback_is_one_sentence_naming_its_variab
     error = capsys.readouterr().err.splitlines()[-1]
     assert "cannot reach" in error and "set ARXIV_API_BASE" in error
     assert "abstracts Semantic Scholar lacks" in error and "--paper-texts" not in error
-
-
-def test_a_malformed_arxiv_id_drops_one_paper_and_the_build_completes(
-    fake_api: FakeGraphApi,
-    fake_clock: FakeClock,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    import fake_graph_api
-
-    bad = {**fake_graph_api.ARXIV_PAPER, "externalIds": {"ArXiv": "2508.0123x"}}
-    monkeypatch.setattr(fake_graph_api, "ARXIV_PAPER", bad)
-    fake_api.arxiv_paper = True
-    out = tmp_path / "set"
-    with ArxivServer([]) as server:
-        monkeypatch.setenv("ARXIV_API_BASE", server.api)
-        report = build(REQUEST, out, _client(fake_api, out, fake_clock), progress=False)
-    assert report["kept"] == 4
-    assert report["dropped_ids"]["no_abstract_arxiv_id_dropped"] == ["FROM-ARXIV"]
-    assert "not an arXiv identifier" in report["arxiv_ids_dropped"]["2508.0123x"]
-    assert server.counts.api == 0  # refused before asking

@@ -21,13 +21,8 @@ from fake_graph_api import (
 )
 
 from research_taste.builders.semantic_scholar import SemanticScholar
-from research_taste.builders.tastybench_set import (
-    SetRequest,
-    build,
-    citation_series,
-    drop_reason,
-    month_starts,
-)
+from research_taste.builders.tastybench_papers import citation_series, month_starts
+from research_taste.builders.tastybench_set import SetRequest, build, drop_reason
 from research_taste_evals.core.data import DataError
 
 REQUEST = SetRequest(
@@ -243,8 +238,9 @@ def test_empty_filters_are_not_sent(
 
 
 def test_an_answer_that_is_not_json_is_one_sentence(tmp_path: Path) -> None:
-    import threading
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from http.server import BaseHTTPRequestHandler
+
+    from local_server import serving
 
     class Html(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 (the http.server name)
@@ -255,19 +251,11 @@ def test_an_answer_that_is_not_json_is_one_sentence(tmp_path: Path) -> None:
         def log_message(self, *args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Html)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        base = f"http://127.0.0.1:{server.server_address[1]}"
-        client = SemanticScholar(tmp_path / "cache", base_url=base, min_interval=0)
+    with serving(Html) as server:
+        client = SemanticScholar(tmp_path / "cache", base_url=server.base_url, min_interval=0)
         with pytest.raises(DataError, match="not a JSON object .*S2_API_BASE") as error:
             client.get("/paper/search/bulk", {"query": "q"})
-        assert "\n" not in str(error.value)
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    assert "\n" not in str(error.value)
 
 
 def test_papers_with_more_citations_than_the_endpoint_lists_are_dropped(
