@@ -62,6 +62,11 @@ class LocalServer:
         if wait and threading.current_thread() is not self._thread:
             closer.join(timeout=10)
 
+    def stopped(self, timeout: float) -> bool:
+        """Whether the server has stopped serving, waiting at most ``timeout`` seconds."""
+        self._thread.join(timeout=timeout)
+        return not self._thread.is_alive()
+
     def _close(self) -> None:
         if self._thread.is_alive():
             self.httpd.shutdown()

@@ -15,6 +15,7 @@ from fake_graph_api import FakeClock
 from fake_openreview import TOKEN, FakeOpenReview
 
 from research_taste.builders.openreview import forms
+from research_taste.builders.openreview.builder import read_venue
 from research_taste.cli import main
 from research_taste_evals.core.data import DataError
 
@@ -191,3 +192,23 @@ def test_a_403_names_the_login_variables_and_a_login_passes_it(
     monkeypatch.setenv("OPENREVIEW_PASSWORD", "wrong")
     code, said = cli(str(tmp_path / "bad-login"), capsys)
     assert code == 2 and "refused the login of OPENREVIEW_USERNAME" in said and "wrong" not in said
+
+
+def test_paging_forever_is_exit_2_from_the_command_line(
+    cli: Callable[..., tuple[int, str]],
+    iclr: FakeOpenReview,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    iclr.ignore_offset, iclr.throttle = True, {}
+    code, said = cli(str(tmp_path / "loop"), capsys, "--page-size", "3")
+    assert code == 2 and "the server ignores 'offset'" in said
+    assert len(said.strip().splitlines()) == 1 and "Traceback" not in said
+
+
+def test_a_venue_is_readable_as_records_from_a_base_url(
+    iclr: FakeOpenReview, tmp_path: Path
+) -> None:
+    screened = read_venue(iclr.venue, tmp_path / "cache", base_url=iclr.base_url, page_size=3)
+    assert len(screened.kept) == 5 and len(screened.set_aside) == 2
+    assert not (tmp_path / "papers.csv").exists()

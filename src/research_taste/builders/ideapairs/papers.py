@@ -122,9 +122,11 @@ class ArxivFetcher:
         pace: float | None = None,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
+        api_base: str | None = None,
+        html_base: str | None = None,
     ) -> None:
-        self.api = os.environ.get(API_ENV) or DEFAULT_API
-        self.html = (os.environ.get(HTML_ENV) or DEFAULT_HTML).rstrip("/")
+        self.api = api_base or os.environ.get(API_ENV) or DEFAULT_API
+        self.html = (html_base or os.environ.get(HTML_ENV) or DEFAULT_HTML).rstrip("/")
         self.folder = cache or cache_dir() / "ideapairs-papers"
         self.say: Callable[[str], None] = announce
         self.client = HttpClient(

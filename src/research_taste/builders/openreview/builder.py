@@ -104,6 +104,22 @@ def check_request(request: VenueRequest) -> None:
         raise DataError(f"--page-size must be 1..1000 (the API's limit), got {request.page_size}")
 
 
+def read_venue(
+    venue: str,
+    cache_dir: str | Path,
+    base_url: str | None = None,
+    label: Label = "mean_rating",
+    after: dt.date | None = None,
+    page_size: int = PAGE_SIZE,
+) -> Screened:
+    """A venue's submissions read and screened (kept with their reviews, set apart, dropped
+    by reason), with nothing written but the cache: for callers that want the records, not
+    the folder (``base_url``: default ``OPENREVIEW_API_BASE``)."""
+    check_request(VenueRequest(venue, label, after, page_size=page_size))
+    client = OpenReviewClient(cache_dir, base_url=base_url)
+    return screen(submissions(client, venue, page_size), label, after, client.today())
+
+
 def weakness_record(paper: Submission, pages: list[str], venue: str) -> dict[str, Any]:
     """AAAR-1.0's ``data_text.json`` layout for one paper, with its submission date."""
     return {

@@ -1,0 +1,71 @@
+"""The builders' one HTTP client (``builders/http.py``) and the fakes' one local server
+(``tests/support/local_server.py``): Retry-After capped with one line a wait, timeouts retried,
+the "cannot reach <service> at <url>: set <ENV_VAR>" sentence, and a server that stops itself."""
+
+from __future__ import annotations
+
+import socket
+from http.server import BaseHTTPRequestHandler
+
+import pytest
+from fake_graph_api import FakeClock
+from local_server import LocalServer, serving
+
+from research_taste.builders.http import RETRY_AFTER_CAP, HttpClient
+from research_taste_evals.core.data import DataError
+
+
+def _busy_then_ok(busy: list[int]) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (the http.server name)
+            status = 429 if busy[0] > 0 else 200
+            busy[0] -= 1
+            self.send_response(status)
+            self.send_header("Retry-After", "3600")
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"ok")
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    return Handler
+
+
+def _client(clock: FakeClock, said: list[str], tries: int = 4) -> HttpClient:
+    return HttpClient(
+        "Svc", "SVC_BASE", 1.0, tries, clock=clock, sleep=clock.sleep, say=said.append
+    )
+
+
+def test_retry_after_is_capped_and_each_wait_is_one_line() -> None:
+    clock, said = FakeClock(), []
+    with serving(_busy_then_ok([2])) as server:
+        answer = _client(clock, said).request(f"{server.base_url}/x", "GET /x")
+    assert answer.body == b"ok" and clock.sleeps == [RETRY_AFTER_CAP, RETRY_AFTER_CAP]
+    assert said == [
+        f"Svc answered 429 to GET /x: waiting 120 s (its Retry-After 3600 s, capped) before try {n}"
+        " of 4"
+        for n in (2, 3)
+    ]
+
+
+def test_retries_run_out_in_one_sentence() -> None:
+    clock, said = FakeClock(), []
+    with serving(_busy_then_ok([9])) as server, pytest.raises(DataError) as raised:
+        _client(clock, said, tries=3).request(f"{server.base_url}/x", "GET /x")
+    assert str(raised.value).startswith("Svc answered 429 to GET /x 3 times; nothing was cached")
+    assert "SVC_BASE" in str(raised.value) and len(said) == 2
+
+
+def test_an_unreachable_host_names_the_service_url_and_variable() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # closed once the block ends: nothing listens
+    with pytest.raises(DataError, match=r"^cannot reach Svc at http://127\.0\.0\.1:\d+/x \("):
+        _client(FakeClock(), []).request(f"http://127.0.0.1:{port}/x?q=1", "GET /x")
+
+
+def test_a_local_server_stops_by_itself() -> None:
+    server = LocalServer(_busy_then_ok([0]), lifetime=0.05).start()
+    assert server.stopped(timeout=30)  # the lifetime's timer stops it
