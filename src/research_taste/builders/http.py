@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from research_taste_evals.core.data import DataError
-from research_taste_evals.core.network import unreachable_reason
+from research_taste_evals.core.network import connect_timeout, host_of
 
 RETRIED_STATUSES = (429, 500, 502, 503, 504)
 RETRY_AFTER_CAP = 120.0  # seconds: the longest a build waits before one retry
@@ -67,6 +67,20 @@ def write_atomic(path: Path, payload: bytes) -> None:
     partial = path.with_suffix(".part")
     partial.write_bytes(payload)
     partial.replace(path)
+
+
+def unreachable(url: str) -> str | None:
+    """Why the host of ``url`` takes no TCP connection (None: it does), in at most
+    ``core.network.connect_timeout()`` seconds: an offline machine fails at once instead of
+    waiting out read timeouts and their retries."""
+    address = host_of(url)
+    if address is None:
+        return None
+    try:
+        with socket.create_connection(address, timeout=connect_timeout()):
+            return None
+    except OSError as error:  # refused, unreachable, DNS failure, timeout
+        return f"{type(error).__name__}: {error}"
 
 
 def retry_after(header: str | None) -> float:
@@ -132,6 +146,7 @@ class HttpClient:
         self.counts = RequestCounts()
         self.hint = ""  # said after "set <ENV_VAR> ..." when the host cannot be reached
         self._last: float | None = None
+        self._reached: set[tuple[str, int]] = set()  # hosts this client has connected to
 
     def sleep(self, seconds: float) -> None:
         (self._sleep_with or _sleep)(seconds)
@@ -172,9 +187,12 @@ class HttpClient:
         Raises:
             DataError: unreachable, an error status not retried, or retries exhausted.
         """
-        reason = unreachable_reason(url)
-        if reason is not None:
-            raise self._unreachable(url, reason)
+        address = host_of(url)
+        if address is not None and address not in self._reached:
+            reason = unreachable(url)
+            if reason is not None:
+                raise self._unreachable(url, reason)
+            self._reached.add(address)
         sent = {"User-Agent": self.user_agent, **(headers or {})}
         for attempt in range(self.max_tries):
             self._pace()
