@@ -212,3 +212,16 @@ def test_a_venue_is_readable_as_records_from_a_base_url(
     screened = read_venue(iclr.venue, tmp_path / "cache", base_url=iclr.base_url, page_size=3)
     assert len(screened.kept) == 5 and len(screened.set_aside) == 2
     assert not (tmp_path / "papers.csv").exists()
+
+
+def test_half_a_login_is_one_sentence_before_any_request(
+    cli: Callable[..., tuple[int, str]],
+    iclr: FakeOpenReview,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("OPENREVIEW_USERNAME", "me@example.org")
+    code, said = cli(str(tmp_path / "half"), capsys)
+    assert code == 2 and "OPENREVIEW_USERNAME is set but OPENREVIEW_PASSWORD is not" in said
+    assert iclr.requests == [] and not (tmp_path / "half").exists()

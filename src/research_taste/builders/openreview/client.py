@@ -81,6 +81,14 @@ class OpenReviewClient:
             say=notice,
         )
         self._login = (env.get(USERNAME_ENV) or "", env.get(PASSWORD_ENV) or "")
+        if bool(self._login[0]) != bool(self._login[1]):
+            given, missing = (
+                (USERNAME_ENV, PASSWORD_ENV) if self._login[0] else (PASSWORD_ENV, USERNAME_ENV)
+            )
+            raise DataError(
+                f"{given} is set but {missing} is not: set both to log in to OpenReview, or "
+                "neither to read public notes"
+            )
         self._token: str | None = None
 
     @property
