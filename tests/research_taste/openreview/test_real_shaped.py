@@ -225,3 +225,10 @@ def test_half_a_login_is_one_sentence_before_any_request(
     code, said = cli(str(tmp_path / "half"), capsys)
     assert code == 2 and "OPENREVIEW_USERNAME is set but OPENREVIEW_PASSWORD is not" in said
     assert iclr.requests == [] and not (tmp_path / "half").exists()
+
+
+def test_a_timestamp_past_year_9999_is_no_date_not_a_crash() -> None:
+    assert forms.note_date({"cdate": 10**20}) is None
+    assert (
+        forms.note_date({"cdate": 10**20, "pdate": 1_757_678_400_000}).isoformat() == "2025-09-12"
+    )

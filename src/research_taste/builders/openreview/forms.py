@@ -130,7 +130,10 @@ def note_date(note: dict[str, Any]) -> dt.date | None:
     for key in ("cdate", "tcdate", "pdate"):
         stamp = note.get(key)
         if isinstance(stamp, int | float) and not isinstance(stamp, bool) and stamp > 0:
-            return dt.datetime.fromtimestamp(stamp / 1000, tz=dt.UTC).date()
+            try:
+                return dt.datetime.fromtimestamp(stamp / 1000, tz=dt.UTC).date()
+            except (OverflowError, ValueError, OSError):  # past year 9999: not a date
+                continue
     return None
 
 
