@@ -53,6 +53,12 @@ SWEEPS = [
         ("field 'models'", "listed twice"),
     ),
     (
+        "cutoff-named-twice",  # issue 42: YAML kept the last of the two silently
+        HEAD + "tasks: [{{task: eqinfer}}]\n"
+        "knowledge_cutoffs: {{baseline/all-positive: 2023-01, baseline/all-positive: 2024-06}}\n",
+        ("field 'knowledge_cutoffs.baseline/all-positive'", "given twice (line 4)"),
+    ),
+    (
         "log-dir-is-a-file",
         "log_dir: {file}\nmodels: [baseline/all-positive]\ntasks: [{{task: eqinfer}}]\n",
         ("field 'log_dir'", "a-file", "is a file, not a folder"),
