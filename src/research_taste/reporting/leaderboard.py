@@ -15,6 +15,7 @@ where a log lacks them). The full metric set of every run goes to CSV through In
 
 from __future__ import annotations
 
+import difflib
 import math
 from pathlib import Path
 
@@ -44,14 +45,23 @@ def known_metrics(runs: list[Run]) -> list[str]:
     return names
 
 
+def check_metric_names(requested: list[str] | None, known: list[str]) -> None:
+    """A ``--metric`` no run reports, in one short sentence with the closest known names (a
+    folder's runs may report hundreds of metrics: the sentence never lists them all).
+
+    Raises:
+        DataError: naming the flag, the unknown name and up to three close ones.
+    """
+    for name in requested or []:
+        if name not in known:
+            close = difflib.get_close_matches(name, known, 3, 0.6)
+            hint = f"did you mean {' or '.join(close)}?" if close else "see metrics.csv of a report"
+            raise DataError(f"--metric {name}: no run reports it; {hint}")
+
+
 def check_metrics(requested: list[str] | None, runs: list[Run]) -> None:
-    """Raise, listing the known names, when a requested metric is in no run."""
-    if not requested:
-        return
-    known = known_metrics(runs)
-    unknown = [name for name in requested if name not in known]
-    if unknown:
-        raise DataError(f"unknown metric(s) {unknown}; known: {', '.join(sorted(known)) or 'none'}")
+    """:func:`check_metric_names` against every metric the runs report."""
+    check_metric_names(requested, known_metrics(runs))
 
 
 def columns_for(task: str, runs: list[Run], requested: list[str] | None) -> list[str]:
