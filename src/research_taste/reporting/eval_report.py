@@ -26,7 +26,6 @@ from research_taste.reporting.controlled import (
     controlled_text,
     recall_notes,
     recognition_columns,
-    recognition_text,
 )
 from research_taste.reporting.families import TaskReportSpec, task_specs
 from research_taste.reporting.leaderboard import (
@@ -35,6 +34,7 @@ from research_taste.reporting.leaderboard import (
     tasks_in,
     varying_keys,
 )
+from research_taste.reporting.recognition import recognition_text
 from research_taste.reporting.runs import Run
 
 PACKAGE = "research_taste_evals"

@@ -25,11 +25,11 @@ from research_taste.reporting.controlled import (
     controlled_text,
     ranking_metric,
     recognition_columns,
-    recognition_text,
     table_notes,
 )
 from research_taste.reporting.families import TaskReportSpec, task_specs
 from research_taste.reporting.paths import scrub_text
+from research_taste.reporting.recognition import recognition_text
 from research_taste.reporting.runs import LOCATION_ARG_SUFFIXES, Run
 from research_taste_evals.core.data import DataError
 

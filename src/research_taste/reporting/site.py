@@ -19,7 +19,6 @@ from research_taste.reporting.controlled import (
     controlled_text,
     ranking_metric,
     recognition_columns,
-    recognition_text,
 )
 from research_taste.reporting.families import TaskReportSpec
 from research_taste.reporting.leaderboard import (
@@ -30,6 +29,7 @@ from research_taste.reporting.leaderboard import (
     ranked,
     varying_keys,
 )
+from research_taste.reporting.recognition import recognition_text
 from research_taste.reporting.runs import Excluded, Run
 
 MAIN_METRICS = 4  # headline metrics in the table itself; the others sit in the details row
