@@ -32,7 +32,7 @@ from functools import cache
 from typing import Any
 
 from research_taste.reporting.cells import DASH, Cell, cell, interval
-from research_taste.reporting.families import EVAL_YAML, family_eval_yamls
+from research_taste.reporting.families import EVAL_YAML, VARIANTS_KEY, family_eval_yamls
 from research_taste.reporting.recognition import (
     CONTRADICTED,
     RECOGNITION_COLUMNS,
@@ -121,14 +121,31 @@ def recall_note(task: str) -> str:
     return f"Recall is not controlled for this task: {reason.rstrip('.')}."
 
 
+@cache
+def variant_controlled_specs() -> dict[tuple[str, str], ControlledHeadline]:
+    """The controlled headlines of headline variants (``headline_variants``), by (task, raw)."""
+    found: dict[tuple[str, str], ControlledHeadline] = {}
+    for family, task, declared, _ in _task_blocks():
+        for entry in declared.get(VARIANTS_KEY) or []:
+            if isinstance(entry, dict) and CONTROLLED_KEY in entry:
+                raw = str((entry.get("headline_metrics") or [""])[0])
+                found[task, raw] = _parse(family, task, raw, entry[CONTROLLED_KEY])
+    return found
+
+
 def controlled_for(task: str, metrics: list[str]) -> ControlledHeadline | None:
-    """The task's controlled headline when the table's first column is its raw headline."""
+    """The controlled headline of the table's first column when it is a raw headline (the
+    task's own or a headline variant's), else None."""
+    if not metrics:
+        return None
     spec = controlled_specs().get(task)
-    return spec if spec is not None and metrics and metrics[0] == spec.raw else None
+    if spec is not None and metrics[0] == spec.raw:
+        return spec
+    return variant_controlled_specs().get((task, metrics[0]))
 
 
 def recognition_columns(task: str) -> list[str]:
-    """``recognized_rate`` and ``post_cutoff_recognized`` for a dated task, else none."""
+    """The recognition columns (``recognition.py``) for a dated task, else none."""
     return list(RECOGNITION_COLUMNS) if task in controlled_specs() else []
 
 

@@ -19,6 +19,7 @@ import difflib
 import math
 from pathlib import Path
 
+from research_taste.reporting.boards import boards
 from research_taste.reporting.cells import DASH, cell, fmt
 from research_taste.reporting.controlled import (
     controlled_for,
@@ -65,11 +66,9 @@ def check_metrics(requested: list[str] | None, runs: list[Run]) -> None:
 
 
 def columns_for(task: str, runs: list[Run], requested: list[str] | None) -> list[str]:
-    """The metric columns of a task's table: the requested ones it reports, else its headline."""
-    if requested:
-        reported = set(known_metrics(runs))
-        return [name for name in requested if name in reported]
-    return list(task_specs()[task].headline_metrics)
+    """The metric columns of a task's table (its first board's: ``boards.Board.columns``)."""
+    found = [board for board in boards(runs) if board.task == task]
+    return found[0].columns(requested) if found else list(task_specs()[task].headline_metrics)
 
 
 def answer_shape(run: Run, name: str) -> str:
@@ -196,18 +195,18 @@ def tasks_in(rows: list[Run]) -> list[str]:
 def leaderboards_markdown(
     rows: list[Run], requested: list[str] | None = None, include_partial: bool = False
 ) -> str:
-    """One section per task: its title, table and the note on partial runs."""
+    """One section per board (``boards.py``: a task, or a task's headline variant): its title,
+    table and the note on partial runs."""
     sections = []
-    for task in tasks_in(rows):
-        task_rows = [run for run in rows if run.task == task]
-        spec = task_specs()[task]
-        metrics = columns_for(task, task_rows, requested)
-        note = partial_note(task_rows, include_partial)
-        order = table_notes(task, task_rows, metrics, include_partial)
+    for board in boards(rows):
+        spec = task_specs()[board.task]
+        metrics = board.columns(requested)
+        note = partial_note(board.rows, include_partial)
+        order = table_notes(board.task, board.rows, metrics, include_partial)
         sections.append(
-            f"### {task} ({spec.title}, version {spec.version})\n\n"
+            f"### {board.name} ({spec.title}, version {spec.version})\n\n"
             + (f"{order}\n\n" if order else "")
-            + markdown_table(table_rows(task, task_rows, metrics, include_partial))
+            + markdown_table(table_rows(board.task, board.rows, metrics, include_partial))
             + (f"\n\n{note}" if note else "")
         )
     return "\n\n".join(sections) + "\n"
