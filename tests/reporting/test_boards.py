@@ -4,7 +4,7 @@ and hid pairwise_accuracy); the evaluation report names each row's configuration
 
 from __future__ import annotations
 
-from tests.reporting.test_report_explains import run_of
+from report_rows import run_of
 
 from research_taste.reporting.boards import boards
 from research_taste.reporting.eval_report import eval_report_markdown
