@@ -7,7 +7,9 @@ from __future__ import annotations
 from report_rows import run_of
 
 from research_taste.reporting.boards import boards
+from research_taste.reporting.controlled import controlled_for, variant_controlled_specs
 from research_taste.reporting.eval_report import eval_report_markdown
+from research_taste.reporting.families import task_specs
 from research_taste.reporting.leaderboard import leaderboards_markdown
 from research_taste.reporting.runs import Run
 
@@ -58,3 +60,13 @@ def test_unparsed_rates_name_model_and_configuration() -> None:
     line = next(line for line in text.splitlines() if line.startswith("Unparsed / unscored"))
     assert "a (schedule=adjacent): unparsed_rate=0.100" in line
     assert "a (schedule=all_pairs): unparsed_rate=0.200" in line
+
+
+def test_the_matched_headline_and_its_clean_twin_are_declared() -> None:
+    """TastyBench's eval.yaml declares the matched variant; its clean twin sits beside it."""
+    [variant] = task_specs()["tastybench"].variants
+    assert variant.label == "schedule=matched"
+    assert variant.headline_metrics[0] == "pairwise_accuracy"
+    twin = variant_controlled_specs()[("tastybench", "pairwise_accuracy")]
+    assert (twin.metric, twin.count) == ("pairwise_accuracy_clean", "clean_pairs")
+    assert controlled_for("tastybench", ["pairwise_accuracy"]) == twin

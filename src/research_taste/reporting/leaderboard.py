@@ -1,13 +1,14 @@
 """Runs -> per-task leaderboards: headline metrics with CIs, sample counts, failure rates, usage.
 
-Rows are model x configuration (the newest complete run of each, see ``runs.newest_per_row``),
-ranked by the first metric column (or the controlled headline beside it: ``controlled.py``);
-a partial run (fewer samples scored than asked for) is marked and listed unranked below the
-ranked rows unless ``include_partial``. Columns are the
-few headline metrics the task's family declares in its ``eval.yaml`` (or the ``--metric`` names
-asked for), each with its 95% interval where the log has one: ``<metric>_ci_low``/
-``<metric>_ci_high`` as the task computed them (``cells.py``: older ``<metric>/ci_low`` logs
-read too), else ``<metric>_stderr`` as a normal interval;
+One table per board (``boards.py``: a task, or the runs of a task's headline variant such as
+TastyBench's ``schedule=matched``, never ranked with the others). Rows are model x
+configuration (the newest complete run of each, see ``runs.newest_per_row``), ranked by the
+first metric column (or the controlled headline beside it: ``controlled.py``); a partial run
+(fewer samples scored than asked for) is marked and listed unranked below the ranked rows
+unless ``include_partial``. Columns are the few headline metrics of the board (the family's
+``eval.yaml``) or the ``--metric`` names asked for, each with its 95% interval where the log
+has one: ``<metric>_ci_low``/``<metric>_ci_high`` as the task computed them (``cells.py``:
+older ``<metric>/ci_low`` logs read too), else ``<metric>_stderr`` as a normal interval;
 beside them every task's answer-shape figures ``unparsed_rate`` and ``reasked_rate`` (a dash
 where a log lacks them). The full metric set of every run goes to CSV through Inspect's own
 ``evals_df``.
