@@ -56,7 +56,14 @@ def demo_logs(folder: Path) -> Path:
 
 
 def screenshot(browser: str, page: Path, out: Path, scratch: Path) -> Path:
-    """``page`` (opened at :data:`SECTION`) rendered by headless ``browser`` into ``out``."""
+    """``page`` rendered by headless ``browser`` from the top of :data:`SECTION`, into ``out``.
+
+    Chromium is driven over its DevTools protocol (aiohttp's websocket client, installed with
+    Inspect): its ``--screenshot`` flag paints a blank page for a URL with a ``#section``.
+    """
+    import asyncio
+    import base64
+
     out.parent.mkdir(parents=True, exist_ok=True)
     command = [
         browser,
@@ -68,16 +75,71 @@ def screenshot(browser: str, page: Path, out: Path, scratch: Path) -> Path:
         "--disable-background-networking",
         "--disable-component-update",
         "--disable-sync",
+        "--remote-debugging-port=0",
         f"--user-data-dir={scratch / 'profile'}",
         f"--window-size={WIDTH},{HEIGHT}",
-        f"--screenshot={out}",
-        f"{page.resolve().as_uri()}#{SECTION}",
+        "about:blank",
     ]
     env = {**os.environ, "XDG_CACHE_HOME": str(scratch), "XDG_CONFIG_HOME": str(scratch)}
-    subprocess.run(command, check=True, capture_output=True, timeout=TIMEOUT_SECONDS, env=env)
-    if not out.is_file():
-        raise SystemExit(f"{browser} wrote no screenshot")
+    chromium = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env
+    )
+    try:
+        png = asyncio.run(_capture(scratch / "profile" / "DevToolsActivePort", page.as_uri()))
+    finally:
+        chromium.terminate()
+        chromium.wait(timeout=30)
+    out.write_bytes(base64.b64decode(png))
     return out
+
+
+async def _capture(port_file: Path, url: str) -> str:
+    """The base64 PNG of :data:`WIDTH` x :data:`HEIGHT` px from the top of :data:`SECTION`."""
+    import asyncio
+    import time
+
+    import aiohttp
+
+    deadline = time.monotonic() + TIMEOUT_SECONDS
+    while not port_file.exists() and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    port = port_file.read_text().split()[0]
+    async with aiohttp.ClientSession() as session:
+        targets = await (await session.get(f"http://127.0.0.1:{port}/json")).json()
+        tab = next(target for target in targets if target["type"] == "page")
+        async with session.ws_connect(tab["webSocketDebuggerUrl"], max_msg_size=0) as socket:
+            calls = 0
+
+            async def call(method: str, **params: object) -> dict[str, object]:
+                nonlocal calls
+                calls += 1
+                await socket.send_json({"id": calls, "method": method, "params": params})
+                while True:
+                    message = await socket.receive_json()
+                    if message.get("id") == calls:
+                        return dict(message.get("result", {}))
+
+            await call("Page.navigate", url=url)
+            # Every plot loaded first (they are lazy, and each one above the section moves it).
+            where = (
+                "(() => { const images = Array.from(document.images);"
+                " images.forEach(image => { image.loading = 'eager'; });"
+                f" const section = document.getElementById({SECTION!r});"
+                " if (!section || !images.every(image => image.complete)) return null;"
+                " return section.getBoundingClientRect().top + window.scrollY; })()"
+            )
+            top = None
+            while top is None and time.monotonic() < deadline:
+                await asyncio.sleep(0.2)
+                result = await call("Runtime.evaluate", expression=where, returnByValue=True)
+                top = dict(result.get("result", {})).get("value")  # type: ignore[call-overload]
+            if top is None:
+                raise SystemExit(f"the report's {SECTION} section did not load")
+            clip = {"x": 0, "y": max(float(top) - 12, 0), "width": WIDTH, "height": HEIGHT}
+            shot = await call(
+                "Page.captureScreenshot", clip={**clip, "scale": 1}, captureBeyondViewport=True
+            )
+            return str(shot["data"])
 
 
 def regenerate(out: Path, logs: Path | None = None) -> Path | None:
