@@ -70,3 +70,5 @@ def test_the_matched_headline_and_its_clean_twin_are_declared() -> None:
     twin = variant_controlled_specs()[("tastybench", "pairwise_accuracy")]
     assert (twin.metric, twin.count) == ("pairwise_accuracy_clean", "clean_pairs")
     assert controlled_for("tastybench", ["pairwise_accuracy"]) == twin
+    spec = task_specs()["tastybench"]  # every figure the board shows has its meaning
+    assert all(spec.meaning(name) for name in (*variant.headline_metrics, twin.metric, twin.count))
