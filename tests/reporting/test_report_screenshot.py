@@ -36,4 +36,4 @@ def test_the_script_renders_the_demo_report(demo_logs: Path, tmp_path: Path) -> 
     width, height = Image.open(out).size
     assert (width, height) == (report_screenshot.WIDTH, report_screenshot.HEIGHT)
     # Not a blank page: the rendered report has text and tables (many distinct shades).
-    assert len(set(Image.open(out).convert("L").getdata())) > 20
+    assert len(Image.open(out).convert("L").getcolors(maxcolors=256) or []) > 20
