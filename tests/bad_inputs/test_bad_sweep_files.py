@@ -4,6 +4,7 @@ exits 2 with one plain sentence naming the sweep file and the entry, and writes 
 
 from __future__ import annotations
 
+import contextvars
 import inspect
 from collections.abc import Callable
 from pathlib import Path
@@ -51,6 +52,12 @@ SWEEPS = [
         "log_dir: {logs}\nmodels: [baseline/all-positive, baseline/all-positive]\n"
         "tasks: [{{task: eqinfer}}]\n",
         ("field 'models'", "listed twice"),
+    ),
+    (
+        "cutoff-named-twice",  # issue 42: YAML kept the last of the two silently
+        HEAD + "tasks: [{{task: eqinfer}}]\n"
+        "knowledge_cutoffs: {{baseline/all-positive: 2023-01, baseline/all-positive: 2024-06}}\n",
+        ("field 'knowledge_cutoffs.baseline/all-positive'", "given twice (line 4)"),
     ),
     (
         "log-dir-is-a-file",
@@ -150,8 +157,11 @@ def test_every_role_the_sweep_accepts_is_called_by_its_task(
         arguments[run.data_arg] = "demo"
     accepted = [p for p in inspect.signature(task_fn).parameters if p in arguments]
     roles = task_roles(name)
+    # Built in an empty context, as the sweep builds it: a model an earlier test's eval left
+    # active in this process would make the task check its roles before they are bound.
+    task = contextvars.Context().run(task_fn, **{k: arguments[k] for k in accepted})
     [log] = eval(
-        task_fn(**{k: arguments[k] for k in accepted}),
+        task,
         model=run.model,
         # The demo's offline player of the role, else the demo's model: any answer will do.
         model_roles={role: run.model_roles.get(role, run.model) for role in roles},

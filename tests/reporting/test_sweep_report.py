@@ -73,13 +73,17 @@ def test_all_positive_row_has_paper_baseline_numbers(demo_logs: Path, tmp_path: 
     assert "| 0.400 |" in line and "| 4/4 |" in line
 
 
-def test_unknown_metric_is_an_error_listing_known_ones(
+def test_unknown_metric_is_one_short_line_naming_the_closest(
     demo_logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code = main(["report", str(demo_logs), "--out", str(tmp_path / "r"), "--metric", "f1_typo"])
-    assert code == 2
-    error = capsys.readouterr().err
-    assert "unknown metric(s) ['f1_typo']" in error and "decision_f1" in error
+    """Issue 42: ``report --metric bt_spearmn`` printed an 11,050-character line, no hint."""
+    for typo, close in (("bt_spearmn", "did you mean bt_spearman"), ("f1_typo", "")):
+        argv = ["report", str(demo_logs), "--out", str(tmp_path / "r"), "--metric", typo]
+        assert main(argv) == 2
+        error = capsys.readouterr().err.strip()
+        assert len(error.splitlines()) == 1 and len(error) < 200, error
+        assert error.startswith(f"research-taste report: error: --metric {typo}: no run"), error
+        assert close in error
     assert not (tmp_path / "r").exists()
     assert main(["leaderboard", "--log-dir", str(demo_logs), "--metric", "f1_typo"]) == 2
 

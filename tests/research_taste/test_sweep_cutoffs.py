@@ -129,3 +129,22 @@ def test_a_sweep_with_an_unquoted_date_runs_and_its_finished_run_is_recognised(
     assert main(["sweep", str(path), "--display", "none"]) == 0  # finished: nothing runs again
     assert sorted(info.name for info in list_eval_logs(str(logs))) == before
     assert "not started" not in capsys.readouterr().out
+
+
+def test_a_model_named_twice_in_knowledge_cutoffs_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 42: YAML keeps the last of two equal keys, so the first cutoff was silently lost."""
+    logs, path = tmp_path / "logs", tmp_path / "sweep.yaml"
+    path.write_text(
+        f"log_dir: {logs}\nmodels: [baseline/first]\n"
+        "tasks: [{task: idea_pairs, args: {pairs_file: demo}}]\n"
+        "knowledge_cutoffs:\n  baseline/first: 2023-01\n  baseline/first: 2024-06\n",
+        encoding="utf-8",
+    )
+    assert main(["sweep", str(path), "--dry-run"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    field = "field 'knowledge_cutoffs.baseline/first'"
+    assert f"sweep.yaml: {field}: given twice (lines 5 and 6)" in err, err
+    assert not logs.exists()

@@ -94,18 +94,10 @@ def check_log_folder(log_dir: str) -> None:
 
 
 def check_metric_names(requested: list[str] | None, known: list[str]) -> None:
-    """A ``--metric`` no run reports, in one short sentence with the closest known names.
+    """``reporting.leaderboard.check_metric_names`` (imported when a command runs)."""
+    from research_taste.reporting.leaderboard import check_metric_names as check
 
-    Raises:
-        DataError: naming the flag, the unknown name and up to three close ones.
-    """
-    from research_taste_evals.core.data import DataError
-
-    for name in requested or []:
-        if name not in known:
-            close = difflib.get_close_matches(name, known, 3, 0.6)
-            hint = f"did you mean {' or '.join(close)}?" if close else "see metrics.csv of a report"
-            raise DataError(f"--metric {name}: no run reports it; {hint}")
+    check(requested, known)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -134,11 +126,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
-    from research_taste.reporting.leaderboard import (
-        check_metrics,
-        known_metrics,
-        leaderboards_markdown,
-    )
+    from research_taste.reporting.leaderboard import check_metrics, leaderboards_markdown
     from research_taste.reporting.runs import newest_per_row, read_runs
     from research_taste_evals.core.data import DataError
 
@@ -147,7 +135,6 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         runs, excluded = read_runs(args.log_dir)
         if not runs:
             raise DataError(f"{args.log_dir}: no successful current-version logs")
-        check_metric_names(args.metric, known_metrics(runs))
         check_metrics(args.metric, runs)
     except DataError as error:
         print(f"research-taste {args.command}: error: {error}", file=sys.stderr)

@@ -98,7 +98,42 @@ def read_sweep_yaml(path: Path) -> Any:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise DataError(f"{path}: cannot read: {error}") from error
+    loader = _DatesAsText(text)
     try:
-        return yaml.load(text, Loader=_DatesAsText)  # noqa: S506  (a SafeLoader subclass)
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _refuse_repeated_keys(path, node, "")
+        return loader.construct_document(node)
     except yaml.YAMLError as error:
         raise DataError(f"{path}: invalid YAML {describe_yaml_error(error)}") from error
+    finally:
+        loader.dispose()
+
+
+def _refuse_repeated_keys(path: Path, node: yaml.Node, field: str) -> None:
+    """A key given twice in one mapping (YAML would keep the last silently), named by field:
+    ``knowledge_cutoffs:`` naming one model twice would otherwise give it the second cutoff.
+
+    Raises:
+        DataError: naming the file, the mapping's field, the key and both lines.
+    """
+    if isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _refuse_repeated_keys(path, item, f"{field}.{index}" if field else str(index))
+    if not isinstance(node, yaml.MappingNode):
+        return
+    seen: dict[str, int] = {}
+    for key, value in node.value:
+        name = str(key.value) if isinstance(key, yaml.ScalarNode) else None
+        line = key.start_mark.line + 1
+        if name is not None and name in seen:
+            named = f"{field}.{name}" if field else name
+            lines = f"line {line}" if seen[name] == line else f"lines {seen[name]} and {line}"
+            raise DataError(
+                f"{path}: field '{named}': given twice ({lines}), and "
+                "YAML would silently keep the last; give it once"
+            )
+        if name is not None:
+            seen[name] = line
+            _refuse_repeated_keys(path, value, f"{field}.{name}" if field else name)

@@ -11,7 +11,8 @@ task declares ``recall_controlled: false`` and ``recall_reason: <sentence>`` ins
 same block or its ``tasks:`` entry); its tables say that recall is not controlled, and why.
 
 A dated table shows ``<metric> (n)`` beside the raw headline and, for every row, the log's
-``recognized_rate`` and ``post_cutoff_recognized``. Marks:
+``recognized_rate``, ``post_cutoff_recognized`` and ``clean_cutoff`` (the month that made items
+clean, and whether it was stated or estimated by the recognition probe). Marks:
 
 - ``†``: the row's ``n`` is below the floor (its figure is shown but not ranked by);
 - ``‡``: the row's stated knowledge cutoff is contradicted: the model recognised items
@@ -30,17 +31,21 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from research_taste.reporting.cells import DASH, Cell, cell, fmt, interval
-from research_taste.reporting.families import EVAL_YAML, family_eval_yamls
+from research_taste.reporting.cells import DASH, Cell, cell, interval
+from research_taste.reporting.families import EVAL_YAML, VARIANTS_KEY, family_eval_yamls
+from research_taste.reporting.recognition import (
+    CONTRADICTED,
+    RECOGNITION_COLUMNS,
+    contradicted,
+    value_of,
+)
 from research_taste.reporting.runs import Run
 from research_taste_evals.core.data import DataError
 
 CONTROLLED_KEY = "controlled_headline"
 RECALL_CONTROLLED_KEY, RECALL_REASON_KEY = "recall_controlled", "recall_reason"
 BELOW_FLOOR = "†"
-CONTRADICTED = "‡"
 MIN_CLEAN = 3  # fewer clean items than this: no controlled figure is shown at all
-RECOGNITION_COLUMNS = ("recognized_rate", "post_cutoff_recognized")  # every dated table
 PREDATES = "log predates clean items"
 
 
@@ -116,42 +121,37 @@ def recall_note(task: str) -> str:
     return f"Recall is not controlled for this task: {reason.rstrip('.')}."
 
 
+@cache
+def variant_controlled_specs() -> dict[tuple[str, str], ControlledHeadline]:
+    """The controlled headlines of headline variants (``headline_variants``), by (task, raw)."""
+    found: dict[tuple[str, str], ControlledHeadline] = {}
+    for family, task, declared, _ in _task_blocks():
+        for entry in declared.get(VARIANTS_KEY) or []:
+            if isinstance(entry, dict) and CONTROLLED_KEY in entry:
+                raw = str((entry.get("headline_metrics") or [""])[0])
+                found[task, raw] = _parse(family, task, raw, entry[CONTROLLED_KEY])
+    return found
+
+
 def controlled_for(task: str, metrics: list[str]) -> ControlledHeadline | None:
-    """The task's controlled headline when the table's first column is its raw headline."""
+    """The controlled headline of the table's first column when it is a raw headline (the
+    task's own or a headline variant's), else None."""
+    if not metrics:
+        return None
     spec = controlled_specs().get(task)
-    return spec if spec is not None and metrics and metrics[0] == spec.raw else None
+    if spec is not None and metrics[0] == spec.raw:
+        return spec
+    return variant_controlled_specs().get((task, metrics[0]))
 
 
 def recognition_columns(task: str) -> list[str]:
-    """``recognized_rate`` and ``post_cutoff_recognized`` for a dated task, else none."""
+    """The recognition columns (``recognition.py``) for a dated task, else none."""
     return list(RECOGNITION_COLUMNS) if task in controlled_specs() else []
-
-
-def _value(run: Run, name: str) -> float | None:
-    value = run.metrics.get(name)
-    return None if value is None or math.isnan(value) else value
-
-
-def contradicted(run: Run) -> bool:
-    """Did the model recognise items published after its stated cutoff?"""
-    recognized = _value(run, "post_cutoff_recognized")
-    return recognized is not None and recognized > 0
-
-
-def recognition_text(run: Run, name: str) -> str:
-    """A recognition column's cell: the figure, ``‡`` on a contradicted cutoff, or a dash."""
-    value = run.metrics.get(name)
-    if value is None:
-        return DASH
-    if name != "post_cutoff_recognized":
-        return fmt(value)
-    mark = f" {CONTRADICTED}" if contradicted(run) else ""
-    return (str(int(value)) if float(value).is_integer() else fmt(value)) + mark  # a count
 
 
 def count_of(run: Run, spec: ControlledHeadline) -> float | None:
     """The run's ``n`` (None when the log lacks it or it is NaN: no cutoff was known)."""
-    return _value(run, spec.count)
+    return value_of(run, spec.count)
 
 
 def missing_reason(run: Run, spec: ControlledHeadline) -> str | None:
@@ -159,22 +159,27 @@ def missing_reason(run: Run, spec: ControlledHeadline) -> str | None:
 
     In this order: the log has no such metric (it predates clean items); the items carry no
     dates (the probe ran over items none of which is dated); the model recognises every
-    probed item; no cutoff is known (neither stated nor estimated); fewer than
-    :data:`MIN_CLEAN` clean items.
+    probed item; no cutoff is known (neither stated nor estimated); the raw headline itself is
+    NaN (its clean subset cannot be defined either); the figure is NaN on enough clean items;
+    fewer than :data:`MIN_CLEAN` clean items.
     """
     if spec.metric not in run.metrics:
         return PREDATES
-    n, value = count_of(run, spec), _value(run, spec.metric)
+    n, value = count_of(run, spec), value_of(run, spec.metric)
     if n is not None and n >= MIN_CLEAN and value is not None:
         return None
-    probed, dated = _value(run, "probed_items"), _value(run, "estimated_cutoff_items")
+    probed, dated = value_of(run, "probed_items"), value_of(run, "estimated_cutoff_items")
     if probed and dated == 0:
         return "no dates: the items carry none"
-    rate, recognized = _value(run, "recognized_rate"), _value(run, "recognized_items")
+    rate, recognized = value_of(run, "recognized_rate"), value_of(run, "recognized_items")
     if rate == 1 or (probed and recognized == probed):
         return "the model recognises every item"
-    if n is None and _value(run, "clean_cutoff") is None:
+    if n is None and value_of(run, "clean_cutoff") is None:
         return "no cutoff known (none stated, none estimable)"
+    if value_of(run, spec.raw) is None:  # the clean subset of an undefined figure is undefined
+        return f"undefined: the raw {spec.raw} is NaN too"
+    if n is not None and n >= MIN_CLEAN:
+        return f"undefined on its {int(n)} clean items"
     return f"too few clean items ({0 if n is None else int(n)}, fewer than {MIN_CLEAN})"
 
 

@@ -20,21 +20,21 @@ from typing import Any
 
 import yaml
 
+from research_taste.reporting.boards import Board, boards
 from research_taste.reporting.cells import cell, fmt
 from research_taste.reporting.controlled import (
     controlled_for,
     controlled_text,
     recall_notes,
     recognition_columns,
-    recognition_text,
 )
 from research_taste.reporting.families import TaskReportSpec, task_specs
 from research_taste.reporting.leaderboard import (
     config_label,
     markdown_table,
-    tasks_in,
     varying_keys,
 )
+from research_taste.reporting.recognition import recognition_text
 from research_taste.reporting.runs import Run
 
 PACKAGE = "research_taste_evals"
@@ -116,10 +116,16 @@ def paper_section(spec: TaskReportSpec, metrics: list[str]) -> str:
     return f"Paper's numbers ({paper.source}):{scale}\n\n{markdown_table(lines)}"
 
 
-def task_report(task: str, rows: list[Run]) -> str:
-    """One task's Evaluation Report section."""
-    spec = task_specs()[task]
-    metrics = list(spec.headline_metrics)
+def _row_name(run: Run, keys: set[str]) -> str:
+    """``model (configuration)``: the row of the results table a figure belongs to."""
+    config = config_label(run, keys)
+    return run.model if config == "-" else f"{run.model} ({config})"
+
+
+def task_report(board: Board) -> str:
+    """One board's Evaluation Report section (a task, or a task's headline variant)."""
+    task, rows, spec = board.task, board.rows, task_specs()[board.task]
+    metrics = list(board.headline)
     keys = varying_keys(rows)
     control = controlled_for(task, metrics)  # beside the raw headline, with its n
     controlled = [control.column] if control else []
@@ -142,13 +148,14 @@ def task_report(task: str, rows: list[Run]) -> str:
     dates = sorted(run.created[:10] for run in rows)
     inspect_versions = sorted({run.packages.get("inspect_ai", "?") for run in rows})
     commands = "\n".join(inspect_command(run) for run in rows)
-    failures = [
-        f"{run.model}: " + ", ".join(f"{m}={fmt(run.metrics[m])}" for m in spec.failure_metrics)
+    failures = [  # by model and configuration: one line per row of the table above
+        f"{_row_name(run, keys)}: "
+        + ", ".join(f"{m}={fmt(run.metrics[m])}" for m in spec.failure_metrics if m in run.metrics)
         for run in rows
         if any(m in run.metrics for m in spec.failure_metrics)
     ]
     parts = [
-        f"### Evaluation Report: `{task}`",
+        f"### Evaluation Report: `{task}`" + (f" ({board.variant})" if board.variant else ""),
         f"Eval version {spec.version} ({spec.title}); runs of {dates[0]} to {dates[-1]}, "
         f"inspect_ai {', '.join(inspect_versions)}. Intervals are 95% where the log has them.",
         recall_notes(task, rows),
@@ -161,6 +168,6 @@ def task_report(task: str, rows: list[Run]) -> str:
 
 
 def eval_report_markdown(rows: list[Run]) -> str:
-    """Every task's Evaluation Report, in family order."""
-    sections = [task_report(task, [r for r in rows if r.task == task]) for task in tasks_in(rows)]
+    """Every board's Evaluation Report, in family order (``boards.py``)."""
+    sections = [task_report(board) for board in boards(rows)]
     return "# Evaluation Reports\n\n" + "\n\n".join(sections) + "\n"

@@ -7,7 +7,10 @@ approximate model calls per sample (for ``sweep --dry-run``), each reported metr
 meaning (``metrics``: name -> sentence, or name -> ``{meaning: sentence, range: [low, high]}``
 where the metric has a fixed range, which its plot's axis then spans; a family-wide
 ``metadata.extras.metrics`` block holds the meanings its tasks share) and the paper's numbers
-(or the reason there are none) for the evaluation report.
+(or the reason there are none) for the evaluation report. ``headline_variants`` lists the
+runs whose task arguments change what the headline is (``when: {schedule: matched}``, with
+their own ``headline_metrics`` and optional ``controlled_headline``): the reports rank them in
+a table of their own, never with the task's other runs.
 
 The meanings are the only description of a metric the reports show, and every metric a task
 logs has one (tests/reporting/test_metric_meanings.py): besides its own name, a metric is
@@ -31,6 +34,7 @@ import yaml
 from research_taste_evals.core.data import DataError
 
 EVAL_YAML = "eval.yaml"
+VARIANTS_KEY = "headline_variants"
 # The two answer-shape figures every task logs (issue #17), the same meaning in every family.
 ANSWER_SHAPE_MEANINGS = {
     "unparsed_rate": "share of answers the task could not read (after any re-ask); each is "
@@ -56,6 +60,24 @@ class PaperNumbers:
 
 
 @dataclass(frozen=True)
+class HeadlineVariant:
+    """Runs whose task arguments hold ``when`` report their own headline metrics (TastyBench's
+    ``schedule=matched``: ``pairwise_accuracy``), ranked in a table of their own."""
+
+    when: tuple[tuple[str, str], ...]
+    headline_metrics: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        """``schedule=matched``: the arguments that select the variant."""
+        return " ".join(f"{key}={value}" for key, value in self.when)
+
+    def matches(self, config: dict[str, Any]) -> bool:
+        """Do a run's task arguments select this variant?"""
+        return all(key in config and str(config[key]) == value for key, value in self.when)
+
+
+@dataclass(frozen=True)
 class TaskReportSpec:
     """How a task is reported: its family, headline and failure metrics, and paper numbers."""
 
@@ -70,6 +92,11 @@ class TaskReportSpec:
     paper: PaperNumbers = field(default_factory=PaperNumbers)
     metric_meanings: dict[str, str] = field(default_factory=dict)
     metric_ranges: dict[str, tuple[float, float]] = field(default_factory=dict)
+    variants: tuple[HeadlineVariant, ...] = ()
+
+    def variant_for(self, config: dict[str, Any]) -> HeadlineVariant | None:
+        """The headline variant a run's task arguments select, or None (the task's own)."""
+        return next((variant for variant in self.variants if variant.matches(config)), None)
 
     def meaning(self, metric: str) -> str | None:
         """``metric``'s one-line meaning by the rules of the module docstring, or None."""
@@ -151,7 +178,28 @@ def _spec(family: str, data: dict[str, Any], entry: dict[str, Any]) -> TaskRepor
         ),
         metric_meanings=meanings,
         metric_ranges=ranges,
+        variants=_variants(
+            declared.get(VARIANTS_KEY),
+            f"{family}/{EVAL_YAML}: field 'metadata.extras.tasks.{name}.{VARIANTS_KEY}",
+        ),
     )
+
+
+def _variants(entries: object, where: str) -> tuple[HeadlineVariant, ...]:
+    """The ``headline_variants`` list: ``{when: {arg: value}, headline_metrics: [...]}`` each."""
+    if entries is None:
+        return ()
+    if not isinstance(entries, list):
+        raise DataError(f"{where}': expected a list of {{when, headline_metrics}}")
+    found = []
+    for index, entry in enumerate(entries):
+        when = entry.get("when") if isinstance(entry, dict) else None
+        headline = entry.get("headline_metrics") if isinstance(entry, dict) else None
+        if not (isinstance(when, dict) and when and isinstance(headline, list) and headline):
+            raise DataError(f"{where}.{index}': expected 'when' and 'headline_metrics'")
+        pairs = tuple(sorted((str(key), str(value)) for key, value in when.items()))
+        found.append(HeadlineVariant(pairs, tuple(str(name) for name in headline)))
+    return tuple(found)
 
 
 def _meanings_and_ranges(

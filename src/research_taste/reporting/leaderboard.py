@@ -1,13 +1,14 @@
 """Runs -> per-task leaderboards: headline metrics with CIs, sample counts, failure rates, usage.
 
-Rows are model x configuration (the newest complete run of each, see ``runs.newest_per_row``),
-ranked by the first metric column (or the controlled headline beside it: ``controlled.py``);
-a partial run (fewer samples scored than asked for) is marked and listed unranked below the
-ranked rows unless ``include_partial``. Columns are the
-few headline metrics the task's family declares in its ``eval.yaml`` (or the ``--metric`` names
-asked for), each with its 95% interval where the log has one: ``<metric>_ci_low``/
-``<metric>_ci_high`` as the task computed them (``cells.py``: older ``<metric>/ci_low`` logs
-read too), else ``<metric>_stderr`` as a normal interval;
+One table per board (``boards.py``: a task, or the runs of a task's headline variant such as
+TastyBench's ``schedule=matched``, never ranked with the others). Rows are model x
+configuration (the newest complete run of each, see ``runs.newest_per_row``), ranked by the
+first metric column (or the controlled headline beside it: ``controlled.py``); a partial run
+(fewer samples scored than asked for) is marked and listed unranked below the ranked rows
+unless ``include_partial``. Columns are the few headline metrics of the board (the family's
+``eval.yaml``) or the ``--metric`` names asked for, each with its 95% interval where the log
+has one: ``<metric>_ci_low``/``<metric>_ci_high`` as the task computed them (``cells.py``:
+older ``<metric>/ci_low`` logs read too), else ``<metric>_stderr`` as a normal interval;
 beside them every task's answer-shape figures ``unparsed_rate`` and ``reasked_rate`` (a dash
 where a log lacks them). The full metric set of every run goes to CSV through Inspect's own
 ``evals_df``.
@@ -15,20 +16,22 @@ where a log lacks them). The full metric set of every run goes to CSV through In
 
 from __future__ import annotations
 
+import difflib
 import math
 from pathlib import Path
 
+from research_taste.reporting.boards import boards
 from research_taste.reporting.cells import DASH, cell, fmt
 from research_taste.reporting.controlled import (
     controlled_for,
     controlled_text,
     ranking_metric,
     recognition_columns,
-    recognition_text,
     table_notes,
 )
 from research_taste.reporting.families import TaskReportSpec, task_specs
 from research_taste.reporting.paths import scrub_text
+from research_taste.reporting.recognition import recognition_text
 from research_taste.reporting.runs import LOCATION_ARG_SUFFIXES, Run
 from research_taste_evals.core.data import DataError
 
@@ -44,22 +47,29 @@ def known_metrics(runs: list[Run]) -> list[str]:
     return names
 
 
+def check_metric_names(requested: list[str] | None, known: list[str]) -> None:
+    """A ``--metric`` no run reports, in one short sentence with the closest known names (a
+    folder's runs may report hundreds of metrics: the sentence never lists them all).
+
+    Raises:
+        DataError: naming the flag, the unknown name and up to three close ones.
+    """
+    for name in requested or []:
+        if name not in known:
+            close = difflib.get_close_matches(name, known, 3, 0.6)
+            hint = f"did you mean {' or '.join(close)}?" if close else "see metrics.csv of a report"
+            raise DataError(f"--metric {name}: no run reports it; {hint}")
+
+
 def check_metrics(requested: list[str] | None, runs: list[Run]) -> None:
-    """Raise, listing the known names, when a requested metric is in no run."""
-    if not requested:
-        return
-    known = known_metrics(runs)
-    unknown = [name for name in requested if name not in known]
-    if unknown:
-        raise DataError(f"unknown metric(s) {unknown}; known: {', '.join(sorted(known)) or 'none'}")
+    """:func:`check_metric_names` against every metric the runs report."""
+    check_metric_names(requested, known_metrics(runs))
 
 
 def columns_for(task: str, runs: list[Run], requested: list[str] | None) -> list[str]:
-    """The metric columns of a task's table: the requested ones it reports, else its headline."""
-    if requested:
-        reported = set(known_metrics(runs))
-        return [name for name in requested if name in reported]
-    return list(task_specs()[task].headline_metrics)
+    """The metric columns of a task's table (its first board's: ``boards.Board.columns``)."""
+    found = [board for board in boards(runs) if board.task == task]
+    return found[0].columns(requested) if found else list(task_specs()[task].headline_metrics)
 
 
 def answer_shape(run: Run, name: str) -> str:
@@ -186,18 +196,18 @@ def tasks_in(rows: list[Run]) -> list[str]:
 def leaderboards_markdown(
     rows: list[Run], requested: list[str] | None = None, include_partial: bool = False
 ) -> str:
-    """One section per task: its title, table and the note on partial runs."""
+    """One section per board (``boards.py``: a task, or a task's headline variant): its title,
+    table and the note on partial runs."""
     sections = []
-    for task in tasks_in(rows):
-        task_rows = [run for run in rows if run.task == task]
-        spec = task_specs()[task]
-        metrics = columns_for(task, task_rows, requested)
-        note = partial_note(task_rows, include_partial)
-        order = table_notes(task, task_rows, metrics, include_partial)
+    for board in boards(rows):
+        spec = task_specs()[board.task]
+        metrics = board.columns(requested)
+        note = partial_note(board.rows, include_partial)
+        order = table_notes(board.task, board.rows, metrics, include_partial)
         sections.append(
-            f"### {task} ({spec.title}, version {spec.version})\n\n"
+            f"### {board.name} ({spec.title}, version {spec.version})\n\n"
             + (f"{order}\n\n" if order else "")
-            + markdown_table(table_rows(task, task_rows, metrics, include_partial))
+            + markdown_table(table_rows(board.task, board.rows, metrics, include_partial))
             + (f"\n\n{note}" if note else "")
         )
     return "\n\n".join(sections) + "\n"

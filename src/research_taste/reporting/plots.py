@@ -1,7 +1,8 @@
 """Report plots (PNG): one small chart per metric, and a trend chart when there are trends.
 
 Each metric gets its own horizontal bar chart (rows on the y axis, so long model names stay
-readable), sized to be shown at its natural size (about 560 x 100+40/row px). Every bar is
+readable), sized to be shown at its natural size (about 560 x 100+40/row px, wider when a
+row label needs it: the image grows to hold every label, none is cut off). Every bar is
 labelled with its value, so a 0 reads ``0.00`` and an undefined value reads ``nan
 (undefined)`` instead of an empty panel; whiskers are the 95% interval where the log has one.
 A trend chart (headline metric over sweep dates) is drawn only for two or more sweep dates.
@@ -10,6 +11,7 @@ A trend chart (headline metric over sweep dates) is drawn only for two or more s
 from __future__ import annotations
 
 import math
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,7 @@ NAN_COLOR = "#c44e52"
 WIDTH_IN = 5.6
 FONT = 10
 LABEL_ROOM = 0.22  # share of the scale added right of it for the value labels
+LABEL_WIDTH = 34  # characters of a row label's configuration line before it wraps
 
 
 def _pyplot() -> Any:
@@ -36,9 +39,20 @@ def _pyplot() -> Any:
 
 
 def _label(run: Run, keys: set[str]) -> str:
+    """The model, then its configuration wrapped at :data:`LABEL_WIDTH` characters."""
     config = config_label(run, keys)
-    name = run.model if config == "-" else f"{run.model}\n{config}"
+    lines = [run.model, *(textwrap.wrap(config, LABEL_WIDTH) if config != "-" else [])]
+    name = "\n".join(lines)
     return f"{name} (partial)" if run.partial else name
+
+
+def _save(figure: Any, path: Path) -> Path:
+    """Write ``figure`` grown to hold every label (``bbox_inches="tight"``: a long row label
+    widens the image instead of being cut off; no ``tight_layout``, whose "not applied"
+    warning named a local path) and close it."""
+    figure.savefig(path, dpi=DPI, bbox_inches="tight", pad_inches=0.1)
+    _pyplot().close(figure)
+    return path
 
 
 def _span(
@@ -80,7 +94,9 @@ def plot_metric(
     values = [c.value if c.value is not None else math.nan for c in cells]
     lows = [c.low if c.low is not None else math.nan for c in cells]
     highs = [c.high if c.high is not None else math.nan for c in cells]
-    height = 1.0 + 0.45 * max(len(rows), 2)
+    labels = [_label(run, keys) for run in rows]
+    extra_lines = sum(label.count("\n") for label in labels)  # a wrapped label needs room
+    height = 1.0 + 0.45 * max(len(rows), 2) + 0.15 * extra_lines
     figure, axis = plt.subplots(figsize=(WIDTH_IN, height))
     positions = list(range(len(rows)))[::-1]  # the first row on top
     colors = [PARTIAL_COLOR if run.partial else BAR_COLOR for run in rows]
@@ -122,16 +138,12 @@ def plot_metric(
             va="center",
             fontsize=FONT,
         )
-    axis.set_yticks(positions, [_label(run, keys) for run in rows], fontsize=FONT - 1)
+    axis.set_yticks(positions, labels, fontsize=FONT - 1)
     axis.axvline(0, color="#888", linewidth=0.8)
     axis.tick_params(axis="x", labelsize=FONT - 1)
     axis.set_title(f"{task}: {metric}", fontsize=FONT + 1, loc="left")
     axis.spines[["top", "right"]].set_visible(False)
-    figure.tight_layout()
-    path = out_dir / f"{task}-{metric}.png"
-    figure.savefig(path, dpi=DPI)
-    plt.close(figure)
-    return path
+    return _save(figure, out_dir / f"{task}-{metric}.png")
 
 
 def sweep_dates(runs: list[Run]) -> list[str]:
@@ -170,8 +182,4 @@ def plot_trend(
     axis.set_title(f"{task}: {metric} over sweep dates", fontsize=FONT + 1, loc="left")
     axis.tick_params(labelsize=FONT - 1)
     axis.legend(fontsize=FONT - 2)
-    figure.tight_layout()
-    path = out_dir / f"{task}_trend.png"
-    figure.savefig(path, dpi=DPI)
-    plt.close(figure)
-    return path
+    return _save(figure, out_dir / f"{task}_trend.png")

@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from research_taste.reporting import site
+from research_taste.reporting.boards import Board, board_of, boards
 from research_taste.reporting.controlled import controlled_for, recognition_columns, table_notes
 from research_taste.reporting.eval_report import eval_report_markdown
 from research_taste.reporting.families import task_specs
 from research_taste.reporting.leaderboard import (
     ANSWER_SHAPE,
     check_metrics,
-    columns_for,
     markdown_table,
     partial_note,
     table_rows,
@@ -69,22 +69,21 @@ def _write_excluded_csv(excluded: list[Excluded], path: Path) -> None:
 
 
 def _task_section(
-    task: str,
-    rows: list[Run],
+    board: Board,
     runs: list[Run],
     names: list[str],
     work: Path,
     links: dict[str, str],
     include_partial: bool,
 ) -> tuple[str, str, str]:
-    """(markdown, html heading, html body) of one task."""
-    spec = task_specs()[task]
+    """(markdown, html heading, html body) of one board (a task or its headline variant)."""
+    task, rows, spec = board.task, board.rows, task_specs()[board.task]
     lines = table_rows(task, rows, names, include_partial)
-    plots = [plot_metric(task, rows, name, work, spec.value_range(name)) for name in names]
-    first = names[0] if names else spec.headline_metrics[0]
-    trend = plot_trend(task, runs, first, work, spec.value_range(first))
+    plots = [plot_metric(board.slug, rows, name, work, spec.value_range(name)) for name in names]
+    first = names[0] if names else board.headline[0]
+    trend = plot_trend(board.slug, runs, first, work, spec.value_range(first))
     plots += [trend] if trend else []
-    heading = f"{task}: {spec.title} (version {spec.version})"
+    heading = f"{board.name}: {spec.title} (version {spec.version})"
     note = partial_note(rows, include_partial)
     ranked_by = table_notes(task, rows, names, include_partial)
     markdown = f"## {heading}\n\n{ranked_by} {note}\n\n{markdown_table(lines)}\n\n"
@@ -130,15 +129,14 @@ def write_report(
     try:
         links = {run.log: transcript_link(run, log_dir, out, bundled=bundle) for run in runs}
         markdown, sections = [f"# {TITLE}\n\nFrom `{_shown(log_dir)}`.\n"], []
-        for task in tasks_in(rows):
-            task_rows = [run for run in rows if run.task == task]
-            names = columns_for(task, task_rows, metrics)
-            task_runs = [r for r in runs if r.task == task]
+        for board in boards(rows):
+            names = board.columns(metrics)
+            board_runs = [r for r in runs if r.task == board.task and board_of(r) == board.name]
             text, heading, body = _task_section(
-                task, task_rows, task_runs, names, work, links, include_partial
+                board, board_runs, names, work, links, include_partial
             )
             markdown.append(text)
-            sections.append((task, heading, body))
+            sections.append((board.slug, heading, body))
         markdown.append(_excluded_markdown(excluded))
         paths = sorted({path for run in runs for path in run.local_paths})
         text = scrub_text("\n".join(markdown), paths)

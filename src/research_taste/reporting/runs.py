@@ -23,6 +23,7 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from research_taste.completeness import PARTIAL, run_completeness
 from research_taste.reporting.families import TaskReportSpec, task_specs
 from research_taste.reporting.paths import header_paths, scrub_text, scrub_value
+from research_taste_evals.core.provenance import PROVENANCE_KEY
 
 TEST_TAG = "test"
 MOCK_PROVIDER_PREFIX = "mockllm/"
@@ -30,6 +31,8 @@ MOCK_PROVIDER_PREFIX = "mockllm/"
 # (the file or folder name), so runs on the same data in different folders belong in one row
 # while runs on different files (two ``representations_path``s) are two rows (issue 34).
 LOCATION_ARG_SUFFIXES = ("_path", "_dir", "_file")
+DEMO_DATA = "demo"  # a data argument naming the demo data the family writes
+LOCAL_SOURCE = "local:"  # provenance data_source of a local file (core.data.resolve_data)
 
 
 @dataclass(frozen=True)
@@ -157,11 +160,12 @@ def run_of(log: EvalLog, location: str, relpath: str = "") -> Run:
     args = scrub_value(args, paths)
     usage = log.stats.model_usage.values()
     costs = [u.total_cost for u in usage if u.total_cost is not None]
+    loaded = loaded_data_name(log)
     return Run(
         task=_short(log.eval.task),
         model=log.eval.model,
         roles=_role_models(log),
-        config={k: _configured(k, v) for k, v in args.items()},
+        config={k: _configured(k, v, loaded) for k, v in args.items()},
         metrics=_metrics(log),
         total_samples=log.results.total_samples,
         completed_samples=log.results.completed_samples,
@@ -186,11 +190,32 @@ def run_of(log: EvalLog, location: str, relpath: str = "") -> Run:
     )
 
 
-def _configured(key: str, value: Any) -> Any:
-    """A task argument as a row's configuration holds it: a location by its last part."""
-    if key.endswith(LOCATION_ARG_SUFFIXES) and isinstance(value, str):
-        return value.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
-    return value
+def _last_part(path: str) -> str:
+    return path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+
+
+def loaded_data_name(log: EvalLog) -> tuple[str, ...]:
+    """The data file the run loaded, as its provenance records it (``data_source``
+    ``local:<path>``): the path's parts, file name last, or () when it loaded no local file."""
+    block = (log.eval.metadata or {}).get(PROVENANCE_KEY) or {}
+    source = block.get("data_source") if isinstance(block, dict) else None
+    if not isinstance(source, str) or not source.startswith(LOCAL_SOURCE):
+        return ()
+    path = source.removeprefix(LOCAL_SOURCE).split(" ", 1)[0]  # "<path> sha256:..." too
+    return tuple(part for part in path.replace("\\", "/").split("/") if part)
+
+
+def _configured(key: str, value: Any, loaded: tuple[str, ...] = ()) -> Any:
+    """A task argument as a row's configuration holds it: a location by its last part, and the
+    data argument by the file the run loaded (issue 42: ``data_path=demo`` and
+    ``data_path=<folder>/equation.demo.json`` read the same file and are one row). The data
+    argument is the location whose value is ``demo`` or a part of the loaded file's path."""
+    if not (key.endswith(LOCATION_ARG_SUFFIXES) and isinstance(value, str)):
+        return value
+    name = _last_part(value)
+    if loaded and (value == DEMO_DATA or name in loaded):
+        return loaded[-1]
+    return name
 
 
 def read_runs(log_dir: str) -> tuple[list[Run], list[Excluded]]:

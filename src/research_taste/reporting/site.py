@@ -19,7 +19,6 @@ from research_taste.reporting.controlled import (
     controlled_text,
     ranking_metric,
     recognition_columns,
-    recognition_text,
 )
 from research_taste.reporting.families import TaskReportSpec
 from research_taste.reporting.leaderboard import (
@@ -30,6 +29,7 @@ from research_taste.reporting.leaderboard import (
     ranked,
     varying_keys,
 )
+from research_taste.reporting.recognition import recognition_text
 from research_taste.reporting.runs import Excluded, Run
 
 MAIN_METRICS = 4  # headline metrics in the table itself; the others sit in the details row
@@ -52,7 +52,7 @@ tr.partial td { background: #fff7e6; }
   font-size: 0.8em; }
 dl.figures { display: grid; grid-template-columns: max-content auto; gap: 2px 12px; margin: 4px 0; }
 dl.figures dt { font-weight: 600; } dl.figures dd { margin: 0; }
-th { overflow-wrap: normal; }
+th { overflow-wrap: normal; font-size: 0.85em; }
 .meanings { font-size: 0.88em; color: #333; columns: 2; column-gap: 2em; padding-left: 1.2em; }
 .meanings li { break-inside: avoid; } .meanings code { font-weight: 600; }
 .plots { display: grid; grid-template-columns: repeat(auto-fill, minmax(560px, 1fr)); gap: 8px; }
@@ -108,7 +108,10 @@ def leaderboard_html(
     recognition = recognition_columns(spec.task)  # every dated table
     figures = [*shown[:1], *([control.column] if control else []), *recognition, *shown[1:]]
     head = ["#", "model", "samples", *figures, "unparsed", "re-asked", "transcripts"]
-    widths = ["2.5em", "22%", "6em", *(["auto"] * len(figures)), "6.5em", "6.5em", "7.5em"]
+    # A phrase, not a figure: the controlled column's reason, the clean cutoff's source.
+    wide = {**({control.column: "10em"} if control else {}), "clean_cutoff": "7.5em"}
+    spans = [wide.get(name, "auto") for name in figures]
+    widths = ["2.5em", "15%", "5em", *spans, "5.5em", "5.5em", "6.5em"]
     numeric = {0, 2, *range(3, 3 + len(figures) + 2)}
     cols = "".join(f"<col style='width:{w}'>" for w in widths)
     header = "".join(
