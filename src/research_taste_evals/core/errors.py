@@ -1,11 +1,9 @@
-"""Errors a user can fix (bad data, config, a missing role or key): one sentence, no traceback
-(replaced by: an Inspect CLI that prints an exception's message alone for a user error class).
+"""Errors a user can fix: one sentence, no traceback, exit 1 (replaced by: an Inspect CLI
+that prints a user error class's message alone, in every display mode).
 
-Under ``inspect eval`` such an error reaches ``sys.excepthook``; :func:`report_user_errors`
-(installed when one of this package's tasks is built, never on import) chains a hook in front
-of Inspect's that prints a :class:`UserError` once on stderr and exits 1, in every display mode
-(Inspect's own prints through rich, which ``--display none`` silences). Any other exception,
-even one named ``DataError`` from another package, goes on to the previous hook untouched.
+:func:`report_user_errors` (called when a task of the package is built, never on import)
+chains an excepthook in front of Inspect's, which prints through rich (silent under
+``--display none``); it acts on this package's :class:`UserError` only.
 """
 
 from __future__ import annotations
@@ -28,8 +26,7 @@ class UserError(Exception):
 
 
 class ConfigError(UserError, ValueError):
-    """A task parameter or setting that cannot work, named with the value given and the values
-    allowed (a ``ValueError`` too, so callers that catch one still do)."""
+    """A parameter or setting that cannot work, with the value given and the values allowed."""
 
 
 ExceptHook = Callable[[type[BaseException], BaseException, TracebackType | None], Any]
@@ -51,8 +48,7 @@ def stderr_hook(previous: ExceptHook) -> ExceptHook:
 
 
 def find_user_error(error: BaseException) -> UserError | None:
-    """``error`` when it is a :class:`UserError`, else the first one inside an exception group
-    (Inspect runs tasks in task groups), else None."""
+    """``error``, or the first :class:`UserError` in an exception group (a task group's)."""
     if isinstance(error, UserError):
         return error
     if isinstance(error, BaseExceptionGroup):

@@ -1,16 +1,10 @@
-"""The package's own view of a model: keys redacted, malformed 200 bodies retried by Inspect
-(replaced by: Inspect redacting credentials in recorded errors and retrying a 200 body that
-is not a completion).
+"""The package's view of a model: errors redacted, malformed 200s retried by Inspect's own
+retries (replaced by: Inspect redacting recorded errors and retrying a 200 that is no completion).
 
-Inspect retries what a provider's ``should_retry`` accepts (HTTP 429/5xx, timeouts), within
-``--max-retries``/``--timeout``, and records each failed attempt's error as raised (echoed
-keys included). A 200 that is empty, not JSON (``json.JSONDecodeError``, the SDKs'
-``APIResponseValidationError``) or a completion with ``choices: []`` is not retried. The view
-is the same provider object (same client, same attributes) seen through a subclass of its own
-class that overrides two public ``ModelAPI`` methods: ``generate`` redacts errors before
-Inspect records them and raises :class:`MalformedResponseError` for an output without choices
-(so Inspect caches nothing for it), and ``should_retry`` also accepts malformed bodies, so
-Inspect's own retry loop retries them. The shared ``Model`` another task calls is left as is.
+The same provider object (client, attributes) seen through a subclass of its class overriding
+two ``ModelAPI`` methods: ``generate`` redacts errors before Inspect records them and raises
+:class:`MalformedResponseError` for ``choices: []`` (so nothing is cached), ``should_retry``
+also accepts malformed bodies (empty, not JSON). The shared ``Model`` is left as it is.
 """
 
 from __future__ import annotations
@@ -26,8 +20,7 @@ from research_taste_evals.core.redaction import redact, redact_error, redact_val
 
 
 class MalformedResponseError(Exception):
-    """A 200 response that is a completion without choices (provider, host, status for
-    :func:`research_taste_evals.core.failures.describe_error`)."""
+    """A 200 completion without choices (provider, host, status for ``describe_error``)."""
 
     status_code = 200
 
@@ -38,7 +31,7 @@ class MalformedResponseError(Exception):
 
 @functools.cache
 def malformed_errors() -> tuple[type[BaseException], ...]:
-    """The errors meaning "the 200 body is not a usable response" (SDKs imported on use)."""
+    """The errors of a 200 body that is no usable response (SDKs imported on first use)."""
     import anthropic
     import openai
 

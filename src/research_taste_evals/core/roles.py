@@ -1,12 +1,9 @@
-"""Which model plays a grader's, critic's or extractor's role: Inspect's model roles, read
-only while a task runs (replaced by: ``get_model(role=..., default=...)`` alone, once Inspect
-refuses a misspelt ``--model-role`` and names the task argument in its message).
+"""Model roles, read only while a task runs (replaced by: ``get_model(role=..., default=...)``
+alone, once Inspect refuses a misspelt ``--model-role`` in a sentence naming the task argument).
 
-One precedence: an explicit task argument > ``--model-role`` (a sweep's ``model_roles``) >
-the documented default > one sentence naming the role and how to give it. Inspect binds roles
-per task while it runs, so :func:`role_models` is called inside ``solve()``/``score()`` only
-(``tests/core/test_roles_read_at_run.py`` fails otherwise); :func:`roles_ready`, first in a
-chain, reads them before the evaluated model is called, so a missing role costs no call.
+Precedence: a task argument > ``--model-role`` > the documented default > one sentence. Called
+inside ``solve()``/``score()`` only (``tests/core/test_roles_read_at_run.py``); :func:`roles_ready`
+first in a chain, so a missing role costs no model call.
 """
 
 from __future__ import annotations
@@ -30,9 +27,8 @@ class RoleError(UserError):
 
 @dataclass(frozen=True)
 class RoleSpec:
-    """A role as one task uses it: its name, the model(s) a task argument gives (``explicit``,
-    through ``parameter``), its default (a model, ``EVALUATED_MODEL`` or None: required) and
-    the sentence to raise when it is required and unbound (``missing``)."""
+    """A role as a task uses it: the model(s) a task argument (``parameter``) gives, the default
+    (a model, ``EVALUATED_MODEL``, or None: required) and the sentence when it is missing."""
 
     role: str
     explicit: str | Sequence[str] | None = None
@@ -56,18 +52,18 @@ def role_models(spec: RoleSpec) -> list[Model]:
             f"--model-role {close[0]}: this task reads no role '{close[0]}'; did you mean "
             f"'{spec.role}'? give --model-role {spec.role}=<provider/model>."
         )
+    hint = f"give --model-role {spec.role}=<provider/model>" + (
+        f" or -T {spec.parameter}=<provider/model>" if spec.parameter else ""
+    )
     if spec.default is None:
-        raise RoleError(spec.missing or _how_to_bind(spec, f"model role '{spec.role}' is not set"))
+        raise RoleError(spec.missing or f"model role '{spec.role}' is not set: {hint}.")
     default = None if spec.default == EVALUATED_MODEL else spec.default
     try:  # builds the model: the provider's key and package checks, no call
         return [get_model(role=spec.role, default=default)]
     except Exception as error:
         raise RoleError(
-            _how_to_bind(
-                spec,
-                f"model role '{spec.role}' is not set and its default {spec.default} "
-                f"cannot be used ({plain_message(error)})",
-            )
+            f"model role '{spec.role}' is not set and its default {spec.default} cannot be "
+            f"used ({plain_message(error)}): {hint}."
         ) from error
 
 
@@ -81,13 +77,6 @@ def roles_ready(*specs: RoleSpec) -> Solver:
         return state
 
     return solve
-
-
-def _how_to_bind(spec: RoleSpec, problem: str) -> str:
-    hint = f"give --model-role {spec.role}=<provider/model>"
-    if spec.parameter:
-        hint += f" or -T {spec.parameter}=<provider/model>"
-    return f"{problem}: {hint}."
 
 
 def plain_message(error: BaseException) -> str:

@@ -1,13 +1,11 @@
-"""Task arguments checked against the task function's signature: one sentence per mistake
-(replaced by: Inspect checking ``-T`` values against a task's annotations and refusing an
-unknown name, which today it drops with a warning while the default runs).
+"""Task arguments checked against the task's signature: one sentence per mistake (replaced by:
+Inspect checking ``-T`` values against annotations and refusing names a task does not take).
 
-``-T name=value`` reaches the task as YAML: ``-T context_words=many`` arrives as ``"many"``.
-:func:`check_task_arguments` (the sweep file, and every task through ``core.task_entry``)
-checks each value against its annotation (``Literal[...]``, ``bool``, ``int``, ``float``,
-those ``| None``) and bounds. Inspect hands a task the names it does not take only when the
-task declares ``**kwargs`` (``task_create`` in ``inspect_ai/_eval/registry.py``), so each task
-does, and refuses them first with :func:`refuse_unknown_arguments`.
+``-T context_words=many`` arrives as ``"many"`` (YAML). :func:`check_task_arguments` (sweep
+files; every task through ``core.task_entry``) checks values against ``Literal``/``bool``/
+``int``/``float`` (``| None``) and bounds. Inspect hands a task names it does not take only
+through its own ``**kwargs`` (``task_create``): each task declares it and calls
+:func:`refuse_unknown_arguments` first.
 """
 
 from __future__ import annotations
@@ -30,8 +28,7 @@ def _parameters(fn: Callable[..., Any]) -> list[str]:
 
 
 def refuse_unknown_arguments(fn: Callable[..., Any], unknown: Mapping[str, Any]) -> None:
-    """Raise :class:`ConfigError` when ``unknown`` (a task's ``**kwargs``) names anything,
-    suggesting the closest argument ``fn`` takes."""
+    """Refuse any name in ``unknown`` (a task's ``**kwargs``), suggesting the closest one."""
     if not unknown:
         return
     known = sorted(_parameters(fn))
@@ -45,8 +42,8 @@ def refuse_unknown_arguments(fn: Callable[..., Any], unknown: Mapping[str, Any])
 def check_task_arguments(
     fn: Callable[..., Any], arguments: Mapping[str, Any], bounds: Bounds | None = None
 ) -> None:
-    """Raise :class:`ConfigError` for the first argument ``fn`` does not take or cannot use
-    (``bounds``: per argument an inclusive ``(minimum, maximum)``, ``None`` leaving it open)."""
+    """Refuse the first argument ``fn`` does not take or cannot use (``bounds``: inclusive
+    ``(minimum, maximum)`` per argument, ``None`` leaving a side open)."""
     known = _parameters(fn)
     refuse_unknown_arguments(fn, {k: v for k, v in arguments.items() if k not in known})
     task = getattr(inspect.unwrap(fn), "__name__", "task")

@@ -1,12 +1,7 @@
-"""The decorator every task function of the package wears under ``@task``: :func:`task_entry`
-(replaced by: nothing once Inspect checks ``-T`` values and prints user errors in one line).
-
-In order: this package's errors print as one sentence under ``inspect eval`` (core/errors.py);
-a data argument given as ``demo`` becomes the family's demo data (core/demo.py; first, since
-it may name the data under another argument and brings the demo's offline defaults); the
-values of the arguments the function names are checked (core/task_args.py). Names it does not
-take reach the function's own ``**kwargs``, which it refuses with
-:func:`~research_taste_evals.core.task_args.refuse_unknown_arguments`.
+""":func:`task_entry`, under every ``@task`` of the package (replaced by: nothing, once Inspect
+checks ``-T`` values and prints user errors in one line). In order: the error hook
+(core/errors.py), ``-T <data>=demo`` (core/demo.py: it may name the data under another
+argument), the value check (core/task_args.py); unknown names reach the task's ``**kwargs``.
 """
 
 from __future__ import annotations

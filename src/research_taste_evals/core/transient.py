@@ -1,15 +1,10 @@
-"""Malformed 200 bodies survived at the package's calls (replaced by: Inspect retrying a body
-that is not a completion, core/package_model.py's other half).
+"""Malformed 200s survived (replaced by: Inspect retrying a 200 that is no completion).
 
-- :func:`generate_retrying`: each ``model.generate`` of the package (graders, judges, critics,
-  extractors, the recognition probe) goes through its view of the model (core/package_model.py),
-  so Inspect's own retries, within ``--max-retries``/``--timeout``, cover malformed bodies.
-- :func:`retrying` (and the :func:`generate_step` solver): the evaluated model's turns through
-  the ``generate`` Inspect hands a solver, whose model every task of the eval shares and which
-  the package does not wrap. A turn that failed on a malformed body, or whose new
-  ``state.output`` has no choices, is run again (at most ``--max-retries`` times, else
-  :data:`DEFAULT_MAX_MALFORMED_RETRIES`), in its own cache scope since Inspect cached the empty
-  output; a failed turn leaves ``state.messages`` as it was. Each retry is an info event.
+:func:`generate_retrying`: the package's own calls, through its view (core/package_model.py),
+so Inspect's retries (``--max-retries``/``--timeout``) cover them. :func:`retrying`
+(:func:`generate_step`): the evaluated model's turns through Inspect's ``generate`` (a model
+every task shares, not wrapped), run again on a malformed body, in their own cache scope
+(Inspect cached the empty output), each retry an info event.
 """
 
 from __future__ import annotations

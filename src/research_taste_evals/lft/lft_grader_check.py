@@ -67,8 +67,8 @@ def lft_grader_check(
     """LFT grader check: how often the grader panel recovers the known level of a reference.
 
     The evaluated model grades (or the ``grader`` role: one model or a list). Parameters:
-    ``lft/README.md``; ``quorum``'s upper bound (the panel size) is checked when the task is
-    built by ``inspect eval`` (roles bound), else at score time.
+    ``lft/README.md``; ``quorum``'s upper bound (the panel size) is checked by the first
+    solver step, before any grader call (roles are bound only while the task runs).
 
     Args:
         references_dir (str | None): A folder of reference protocols with their known
