@@ -215,13 +215,10 @@ def test_demo_value_for_an_argument_without_demo_data_is_one_sentence() -> None:
 def test_building_a_task_configures_no_logging_handler() -> None:
     """rouge_score left to pick its tokenizer logs through absl, which calls basicConfig(): a
     second (plain) handler printed every warning twice beside Inspect's."""
-    import contextvars
     import logging
 
     from research_taste_evals import expdesign
 
     before = list(logging.getLogger().handlers)
-    # Built as outside any eval: an active model an earlier test's eval left in this process
-    # would make expdesign check its grader role at build time (core/roles.py).
-    contextvars.Context().run(expdesign, data_path="demo", embedding_model="offline-minilm")
+    expdesign(data_path="demo", embedding_model="offline-minilm")  # roles are read at run time
     assert logging.getLogger().handlers == before

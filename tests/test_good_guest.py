@@ -40,6 +40,8 @@ FOREIGN_PROMPT = "A foreign task's question."
 TIMEOUT = 300.0  # seconds for the subprocess
 PACKAGE_NAMES = ("research_taste", "research-taste")
 
+INSPECT = str(Path(sys.executable).with_name("inspect"))  # the public console script
+
 
 class FlakyAPI(ModelAPI):
     """The foreign prompt always gets ``choices: []``; any other prompt gets one on its first
@@ -127,9 +129,7 @@ def test_inspect_eval_of_a_foreign_task_prints_nothing_of_this_package(tmp_path:
     for display in ("plain", "rich"):
         printed = _run(
             [
-                sys.executable,
-                "-m",
-                "inspect_ai._cli.main",
+                INSPECT,
                 "eval",
                 "guest.py",
                 "--model",
@@ -216,5 +216,7 @@ def test_every_task_documents_every_argument_in_an_args_section() -> None:
         doc = pyinspect.getdoc(fn) or ""
         assert "\nArgs:\n" in doc, fn.__name__
         args = doc.split("\nArgs:\n", 1)[1]
-        for name in pyinspect.signature(pyinspect.unwrap(fn)).parameters:
+        for name, parameter in pyinspect.signature(pyinspect.unwrap(fn)).parameters.items():
+            if parameter.kind is parameter.VAR_KEYWORD:
+                continue  # unknown -T names, refused (core/task_args.refuse_unknown_arguments)
             assert re.search(rf"^\s+{name} \(.+\): \S", args, re.M), f"{fn.__name__}: {name}"

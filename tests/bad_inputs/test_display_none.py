@@ -1,7 +1,8 @@
 """Every bad-input corpus case, run as ``inspect eval --display none`` runs it, ends in its
 sentence on stderr (once) and a non-zero exit: the package's excepthook (core.errors, installed
 when Inspect loads ``_registry``) prints what Inspect's own hook would print through its
-display, which ``--display none`` silences."""
+display, which ``--display none`` silences. A role or panel error is found while the task runs
+(``RUN_TIME_CASES``): one sentence as the log's error, before any model call."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from bad_input_case import Case
 from bad_input_corpus import TASK_CASES
 from bad_input_corpus_setup import EMPTY_FILE_CASES, SETUP_CASES
 from inspect_ai import eval as inspect_eval
+from inspect_ai.log import EvalLog, read_eval_log
 
 from research_taste_evals.aaar.demo import write_demo_eqinfer
 from research_taste_evals.core.errors import UserError, stderr_hook
@@ -22,11 +24,35 @@ from research_taste_evals.core.errors import UserError, stderr_hook
 pytestmark = pytest.mark.slow  # whole tasks, sweeps or fresh interpreters: -m 'not slow' skips it
 
 
+# Model roles are read only while a task runs (core/roles.py): these stop the first solver
+# step, before any model call, with the sentence as the log's error (a task error: Inspect's
+# CLI exits 0 for it), instead of refusing to build.
+RUN_TIME_CASES = ("lft-quorum-above-the-panel", "lft-without-a-grader")
+
+
+def _stopped_before_any_call(log: EvalLog, *fragments: str) -> None:
+    assert log.status == "error" and log.error is not None
+    lines = log.error.message.splitlines()
+    assert len(lines) == 1 and all(fragment in lines[0] for fragment in fragments), lines
+    assert not [e for s in log.samples or [] for e in s.events if e.event == "model"]
+
+
 @pytest.mark.parametrize("case", [*TASK_CASES, *SETUP_CASES], ids=lambda case: case.name)
 def test_bad_input_sentence_reaches_stderr_under_display_none(
     case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     task_args = case.build(tmp_path / "data")
+    if case.name in RUN_TIME_CASES:
+        (log,) = inspect_eval(
+            f"research_taste_evals/{case.task}",
+            task_args=task_args,
+            model=case.model,
+            model_roles=case.model_roles or None,  # type: ignore[arg-type]
+            log_dir=str(tmp_path / "logs"),
+            display="none",
+        )
+        _stopped_before_any_call(log, *case.expected)
+        return
     with pytest.raises(UserError) as raised:
         inspect_eval(
             f"research_taste_evals/{case.task}",
@@ -121,13 +147,17 @@ def test_empty_review_critique_file_is_one_sentence_under_display_none(tmp_path:
     _one_sentence(result, "reviews.jsonl: no papers with reviews")
 
 
-def test_lft_without_a_grader_exits_non_zero_under_inspect_eval(tmp_path: Path) -> None:
-    """It printed the sentence after a traceback and exited 0 (a run-time error): the roles are
-    bound when inspect eval builds the task, so the task refuses to build."""
+def test_lft_without_a_grader_stops_before_any_call_under_inspect_eval(tmp_path: Path) -> None:
+    """The grader role is read in the first solver step: the log's error is the sentence, with
+    no traceback on the console and no model call."""
     result = _inspect_eval(
         tmp_path, "research_taste_evals/lft", "--model", "baseline/lft-generic-protocol"
     )
-    _one_sentence(result, "'grader' model role", "--model-role grader=")
+    assert "Traceback" not in result.stdout + result.stderr
+    (log_file,) = (tmp_path / "logs").glob("*.eval")
+    _stopped_before_any_call(
+        read_eval_log(str(log_file)), "'grader' model role", "--model-role grader="
+    )
 
 
 def test_misspelt_demo_task_is_one_sentence(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from inspect_ai import eval as inspect_eval
+from inspect_ai.log import read_eval_log
 
 from research_taste.cli import USAGE_ERROR_EXIT, main
 from research_taste.cli.reporting import check_metric_names
@@ -98,10 +99,15 @@ def test_misspelt_model_role_is_named_under_display_none(tmp_path: Path) -> None
         text=True,
         timeout=600,
     )
-    assert result.returncode != 0
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, result.stderr[-3000:]
-    assert "--model-role grder" in lines[0] and "did you mean 'grader'?" in lines[0]
+    # Roles are read when the task runs: the first solver step stops the task (Inspect's CLI
+    # exits 0 on a task error), one sentence in the log, before any model call.
+    (log_file,) = (tmp_path / "logs").glob("*.eval")
+    log = read_eval_log(str(log_file))
+    assert log.status == "error" and log.error is not None, result.stderr[-3000:]
+    lines = log.error.message.splitlines()
+    assert len(lines) == 1 and "--model-role grder" in lines[0], lines
+    assert "did you mean 'grader'?" in lines[0]
+    assert not [e for s in log.samples or [] for e in s.events if e.event == "model"]
 
 
 def test_report_on_a_misspelt_folder_says_no_such_folder(

@@ -1,5 +1,6 @@
 """Task arguments are checked against the task function's signature (core.task_args): one
-sentence naming the argument, the value and what is allowed; every task function is thin."""
+sentence naming the argument, the value and what is allowed; an unknown name reaches the
+task's own ``**kwargs`` (as Inspect hands it) and is refused with the closest name."""
 
 from __future__ import annotations
 
@@ -7,18 +8,19 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import pytest
 from inspect_ai import Task, task
 
 from research_taste_evals._registry import TASKS
 from research_taste_evals.core.errors import ConfigError
-from research_taste_evals.core.task_args import check_task_arguments, checked_arguments
+from research_taste_evals.core.task_args import check_task_arguments, refuse_unknown_arguments
+from research_taste_evals.core.task_entry import task_entry
 
 
 @task
-@checked_arguments({"n": (1, None), "share": (0.0, 1.0)})
+@task_entry({"n": (1, None), "share": (0.0, 1.0)})
 def toy(
     mode: Literal["a", "b"] = "a",
     n: int = 3,
@@ -26,8 +28,10 @@ def toy(
     flag: bool = True,
     quorum: int | None = None,
     names: str | list[str] | None = None,
+    **kwargs: Any,
 ) -> Task:
     """A toy task."""
+    refuse_unknown_arguments(toy, kwargs)
     return Task()
 
 
@@ -41,7 +45,10 @@ def toy(
         ({"share": 1.5}, "toy: argument 'share' got 1.5; allowed: 0.0 to 1.0."),
         ({"flag": "maybe"}, "toy: argument 'flag' got 'maybe'; allowed: true or false."),
         ({"quorum": "x"}, "toy: argument 'quorum' got 'x'; allowed: an integer, none."),
-        ({"mdoe": "a"}, "toy has no argument(s) ['mdoe']; its arguments: ['flag', 'mode', "),
+        (
+            {"mdoe": "a"},
+            "toy has no argument(s) ['mdoe'] (did you mean 'mode'?); its arguments: ['flag', ",
+        ),
     ],
 )
 def test_a_bad_argument_is_one_sentence_naming_it(arguments: dict, expected: str) -> None:
@@ -63,13 +70,25 @@ def test_every_task_checks_its_arguments_before_building_anything() -> None:
             task_fn(no_such_argument=1)
 
 
+def test_every_task_takes_unknown_names_itself_with_no_rewritten_signature() -> None:
+    """Inspect hands a task the -T names it does not take only when the function declares
+    ``**kwargs`` (``task_create``); the task declares it, nothing rewrites ``__signature__``."""
+    import inspect
+
+    for task_fn in TASKS:
+        original = inspect.unwrap(task_fn)
+        kinds = [p.kind for p in inspect.signature(task_fn).parameters.values()]
+        assert inspect.Parameter.VAR_KEYWORD in kinds, task_fn.__name__
+        assert not any("__signature__" in vars(f) for f in (task_fn, original)), task_fn
+
+
 @pytest.mark.parametrize(
     ("task_name", "argument", "fragment"),
     [
         ("eqinfer", "context_words=many", "argument 'context_words' got 'many'"),
         ("eqinfer", "variant=multiple-choice", "argument 'variant' got 'multiple-choice'"),
         ("lft", "partial_credit=maybe", "argument 'partial_credit' got 'maybe'"),
-        ("eqinfer", "varient=binary", "has no argument(s) ['varient']"),
+        ("eqinfer", "varient=binary", "has no argument(s) ['varient'] (did you mean 'variant'?)"),
     ],
 )
 def test_inspect_eval_prints_the_sentence_once_on_stderr_under_display_none(

@@ -1,4 +1,6 @@
-"""core/transient.py: malformed 200 answers retried at the package's calls, errors redacted."""
+"""Malformed 200 answers survived at the package's calls (Inspect's own retries through the
+package's view of a model, core/package_model.py; a loop for the evaluated model's turns),
+errors redacted before Inspect records them."""
 
 from __future__ import annotations
 
@@ -22,16 +24,15 @@ from inspect_ai.model import (
     modelapi,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
+from tenacity import RetryError, wait_none
 
 from research_taste_evals.core import transient
 from research_taste_evals.core.redaction import REDACTED
 from research_taste_evals.core.transient import (
-    DEFAULT_MAX_MALFORMED_RETRIES,
     RETRY_SOURCE,
     MalformedResponseError,
     generate_retrying,
     generate_step,
-    max_malformed_retries,
 )
 
 KEY = "sk-unit-SECRET-0123456789abcdef"
@@ -66,6 +67,9 @@ class ScriptedAPI(ModelAPI):
             raise step
         return step
 
+    def retry_wait(self) -> Any:
+        return wait_none()  # Inspect's retries without its backoff sleep (not under test here)
+
 
 @modelapi(name="transient-scripted")
 def _scripted() -> type[ModelAPI]:
@@ -90,14 +94,17 @@ def _no_choices() -> ModelOutput:
 
 @pytest.fixture(autouse=True)
 def _no_backoff(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Retries without the backoff sleep (the waits are tenacity's, not under test here)."""
+    """The turns' retries without the backoff sleep (tenacity's, not under test here)."""
     monkeypatch.setattr(transient, "MALFORMED_WAIT", lambda state: 0.0)
     yield
 
 
 def _generate(model: Model, max_retries: int | None = None) -> ModelOutput:
     config = GenerateConfig(max_retries=max_retries)
-    return asyncio.run(generate_retrying(model, "question", config=config))
+    try:
+        return asyncio.run(generate_retrying(model, "question", config=config))
+    except RetryError as retries:  # Inspect's retries ran out: its last attempt's error
+        raise retries.last_attempt.exception() from None  # type: ignore[misc]
 
 
 def test_empty_non_json_and_choiceless_answers_are_retried_until_a_real_one() -> None:
@@ -113,14 +120,6 @@ def test_a_model_that_never_answers_properly_fails_after_max_retries() -> None:
     with pytest.raises(MalformedResponseError, match="without choices"):
         _generate(model, max_retries=1)
     assert api.calls == 2
-
-
-def test_without_max_retries_the_default_bound_applies() -> None:
-    model, api = _model([_no_choices()])
-    assert max_malformed_retries(model) == DEFAULT_MAX_MALFORMED_RETRIES
-    with pytest.raises(MalformedResponseError):
-        _generate(model)
-    assert api.calls == 1 + DEFAULT_MAX_MALFORMED_RETRIES
 
 
 def test_other_errors_are_not_retried() -> None:
@@ -142,7 +141,7 @@ def test_the_shared_model_and_its_provider_are_left_as_they_are() -> None:
     does (an output without choices is returned, nothing is redacted or retried)."""
     model, api = _model([_no_choices(), _answer("the answer"), _no_choices()])
     assert _generate(model).completion == "the answer"
-    assert "generate" not in vars(api) and "should_retry" not in vars(api)
+    assert type(model.api) is ScriptedAPI and "generate" not in vars(api)
     assert asyncio.run(model.generate("question")).choices == []
     assert api.calls == 3
 

@@ -84,7 +84,7 @@ def _environment(tmp_path: Path) -> dict[str, str]:
 
 
 def _inspect(*args: str) -> list[str]:
-    return [sys.executable, "-m", "inspect_ai._cli.main", *args]
+    return [str(Path(sys.executable).with_name("inspect")), *args]  # the public script
 
 
 def _eval_command(data: Path, log_dir: Path) -> list[str]:

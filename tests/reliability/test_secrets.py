@@ -31,6 +31,7 @@ pytestmark = pytest.mark.slow  # whole tasks, sweeps or fresh interpreters: -m '
 
 SECRET = "sk-fault-SECRET-7f3a9c1e5b2d4a60"
 TIMEOUT = 300.0  # seconds for each subprocess
+INSPECT = str(Path(sys.executable).with_name("inspect"))  # the public console script
 
 
 def test_the_search_finds_a_key_inside_an_eval_archive(tmp_path: Path) -> None:
@@ -81,7 +82,7 @@ def test_api_key_is_in_no_log_report_or_cache(fault_server: FaultServer, tmp_pat
     }
     graders = ",".join(spec.roles["grader"])
     task_args = [part for k, v in spec.args.items() for part in ("-T", f"{k}={v}")]
-    command = [sys.executable, "-m", "inspect_ai._cli.main", "eval", "research_taste_evals/lft"]
+    command = [INSPECT, "eval", "research_taste_evals/lft"]
     run = subprocess.run(
         [
             *command,
@@ -153,7 +154,7 @@ def test_a_key_given_as_a_model_argument_and_echoed_bare_is_in_no_log_console_or
     typed = {"model": model_name(broken), "model_args": {"api_key": TYPED_KEY}}
     panel = json.dumps([*others, typed])
     task_args = [part for k, v in spec.args.items() for part in ("-T", f"{k}={v}")]
-    command = [sys.executable, "-m", "inspect_ai", "eval", "research_taste_evals/lft"]
+    command = [INSPECT, "eval", "research_taste_evals/lft"]
     run = subprocess.run(
         [
             *command,

@@ -10,7 +10,6 @@ shard is an ordinary eval set over its part of the grid, so retries and skipping
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import functools
 import inspect
 import logging
@@ -242,11 +241,7 @@ def construct(run: PlannedRun) -> Task:
             range), naming the sweep entry.
     """
     try:
-        # Built in an empty context: whatever an earlier eval in this process left in context
-        # variables (an active model, bound roles) is not this run's, and a task that sees an
-        # active model checks its roles at build time (core/roles.roles_bound_at_build), while
-        # the sweep binds them only when the run starts.
-        return contextvars.Context().run(tasks_by_name()[run.task], **resolve_args(run))
+        return tasks_by_name()[run.task](**resolve_args(run))
     except UserError as error:
         raise EntryError(run, error) from error
 

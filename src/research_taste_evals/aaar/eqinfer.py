@@ -6,6 +6,8 @@ Parameters: ``aaar/README.md`` ("EqInfer").
 
 from __future__ import annotations
 
+from typing import Any
+
 from inspect_ai import Task, task
 
 from research_taste_evals.aaar.dataset.eqinfer import (
@@ -26,6 +28,7 @@ from research_taste_evals.aaar.solvers import eqinfer_solver
 from research_taste_evals.core.dates import undated_source
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import RecallControl, declare
+from research_taste_evals.core.task_args import refuse_unknown_arguments
 from research_taste_evals.core.task_entry import task_entry
 
 __all__ = ["EQINFER", "UPSTREAM_CHOICE_RETRIES", "UPSTREAM_PARSE_RETRIES", "eqinfer"]
@@ -46,6 +49,7 @@ def eqinfer(
     shuffle_options: bool = True,
     choice_retries: int = UPSTREAM_CHOICE_RETRIES,
     faithful_reader: FaithfulReader = "api",
+    **kwargs: Any,
 ) -> Task:
     """AAAR-1.0 EqInfer: judge whether a candidate LaTeX equation fits its paper's context.
 
@@ -79,6 +83,7 @@ def eqinfer(
             re-asked, wrong label forced); both readings are in every score's metadata.
             Defaults to ``'api'``.
     """
+    refuse_unknown_arguments(eqinfer, kwargs)
     settings = EqInferSettings(
         variant=variant,
         context_words=context_words,

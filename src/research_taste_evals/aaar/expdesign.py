@@ -9,6 +9,8 @@ annotators' explanations). Parameters: ``aaar/README.md`` ("ExpDesign").
 
 from __future__ import annotations
 
+from typing import Any
+
 from inspect_ai import Task, task
 
 from research_taste_evals.aaar.dataset.expdesign import (
@@ -31,7 +33,8 @@ from research_taste_evals.aaar.scorer.expdesign import (
 from research_taste_evals.aaar.solvers import ExplainMode, expdesign_solver
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import RecallControl, declare, recall_solvers
-from research_taste_evals.core.roles import check_roles_at_build, roles_ready
+from research_taste_evals.core.roles import roles_ready
+from research_taste_evals.core.task_args import refuse_unknown_arguments
 from research_taste_evals.core.task_entry import task_entry
 from research_taste_evals.core.text import WordCounting, load_word_counting
 
@@ -66,6 +69,7 @@ def expdesign(
     embedding_revision: str | None = None,
     embedding_device: str = "cpu",
     knowledge_cutoff: str | None = None,
+    **kwargs: Any,
 ) -> Task:
     """AAAR-1.0 ExpDesign: propose a paper's experiments and explain the authors' ones
     (judge: ``judge_model`` > the ``grader`` role > GPT-4o, the paper's).
@@ -104,6 +108,7 @@ def expdesign(
         knowledge_cutoff (str | None): ``YYYY-MM-DD``: the evaluated model's knowledge
             cutoff (see "Recall and contamination"). Defaults to ``None``.
     """
+    refuse_unknown_arguments(expdesign, kwargs)
     settings = ExpDesignSettings(
         context_words=context_words,
         word_counting=word_counting,
@@ -113,9 +118,8 @@ def expdesign(
         judge_prompt=judge_prompt,
     )
     load_word_counting(word_counting)
-    # Fail early, in order: data, judge (built by name: inspect eval), embedder (shared).
+    # Fail early, in order: data, embedder (shared); the judge is resolved first when it runs.
     records, resolved = load_expdesign_records(data_path)
-    check_roles_at_build(judge_spec(judge_model))
     embedder = aaar_embedder(embedding_model, embedding_revision, embedding_device)
     embedding = (embedding_model, embedding_revision, embedding_device)
     return Task(

@@ -9,6 +9,8 @@ weaknesses; the list is scored against every reviewer's weaknesses with sentence
 
 from __future__ import annotations
 
+from typing import Any
+
 from inspect_ai import Epochs, Task, task
 
 from research_taste_evals.aaar.dataset.paper_weakness import (
@@ -31,6 +33,7 @@ from research_taste_evals.aaar.scorer.paper_weakness import weakness_scorer
 from research_taste_evals.aaar.solvers import weakness_solver
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import RecallControl, declare, recall_solvers
+from research_taste_evals.core.task_args import refuse_unknown_arguments
 from research_taste_evals.core.task_entry import task_entry
 from research_taste_evals.core.text import WordCounting, load_word_counting
 
@@ -54,6 +57,7 @@ def paper_weakness(
     itf_idf_revision: str | None = None,
     embedding_device: str = "cpu",
     knowledge_cutoff: str | None = None,
+    **kwargs: Any,
 ) -> Task:
     """AAAR-1.0 PaperWeakness: list a submission's weaknesses; compared with its reviewers'.
 
@@ -82,6 +86,7 @@ def paper_weakness(
         knowledge_cutoff (str | None): ``YYYY-MM-DD``: the evaluated model's knowledge
             cutoff (see "Recall and contamination"). Defaults to ``None``.
     """
+    refuse_unknown_arguments(paper_weakness, kwargs)
     settings = WeaknessSettings(split=split, window_words=window_words, word_counting=word_counting)
     cutoff_steps = recall_solvers(PAPER_WEAKNESS, knowledge_cutoff, probe=False)
     load_word_counting(word_counting)

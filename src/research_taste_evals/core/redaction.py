@@ -1,22 +1,13 @@
-"""Credentials never reach a log, a score's detail, a summary or a report from this package's calls.
+"""Credentials never reach a log, a score's detail or a report from this package's calls
+(replaced by: Inspect redacting credentials in the errors it records).
 
-A provider (or a proxy) may echo the request's ``Authorization`` header in an error body; the
-SDK puts that body in its exception, Inspect writes the exception into the model event, the
-retry messages and the sample error (Inspect redacts nothing there), and a grader failure's
-detail repeats it. Every ``model.generate`` of this package runs through a package-owned view of
-the model (:func:`research_taste_evals.core.package_model.package_view`) whose provider call
-applies :func:`redact_error` to every exception and error output before Inspect sees them, so
-nothing downstream (transcript, ``.eval`` file, realtime sample buffer, the report's bundled
-viewer copy of the logs) holds the key. Failure details are redacted too
-(:mod:`research_taste_evals.core.failures`). Not covered: the evaluated model's turns through
-Inspect's own ``generate`` (the task's model is shared with every task of the eval, so the
-package does not wrap its provider): an error of that call is recorded as the provider raised it.
-
-What counts as a credential: the values of the API-key variables the package reads (the keys
-in ``.env.example``, and any ``*_API_KEY``/``*_TOKEN`` variable set), ``Bearer``/``Basic``
-tokens and ``Authorization``/``api-key`` header values, ``sk-...``-shaped keys, and the key the
-called model was configured with (``-M api_key=...``, a role's ``api_key``: its provider's
-``ModelAPI.api_key``), whatever its shape.
+A provider or proxy may echo the ``Authorization`` header in an error body; Inspect records
+the exception as raised (model event, retry message, sample error). The package's view of a
+model (core/package_model.py) redacts every error of its calls before Inspect sees it, and
+failure details are redacted (core/failures.py). Not covered: the evaluated model's turns
+through Inspect's own ``generate`` (a model every task of the eval shares). Credentials: the
+values of ``*_API_KEY``/``*_TOKEN``/``*_SECRET`` variables, ``Bearer``/``Basic`` tokens,
+``Authorization``/``api-key`` header values, ``sk-...`` keys, and a model's own ``api_key``.
 """
 
 from __future__ import annotations
@@ -28,8 +19,7 @@ from collections.abc import Iterable
 from typing import Any
 
 REDACTED = "[REDACTED]"
-# The key variables .env.example lists (the package reads these), plus any *_API_KEY/_TOKEN.
-KEY_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_API_KEY", "TAVILY_API_KEY")
+# The key variables the package reads (.env.example) and any other of these shapes.
 KEY_VARIABLE_SUFFIXES = ("_API_KEY", "_TOKEN", "_SECRET")
 MIN_SECRET_CHARS = 8  # shorter values ("1", "true") are not keys and would redact everyday text
 _PATTERNS = (
@@ -47,10 +37,8 @@ _MAX_DEPTH = 20  # nesting guard for redact_value
 
 def _secret_values() -> list[str]:
     """The values of credential variables in the environment, longest first."""
-    names = {name for name in os.environ if name.upper().endswith(KEY_VARIABLE_SUFFIXES)} | set(
-        KEY_VARIABLES
-    )
-    values = {os.environ.get(name, "") for name in names}
+    names = [name for name in os.environ if name.upper().endswith(KEY_VARIABLE_SUFFIXES)]
+    values = {os.environ[name] for name in names}
     return sorted((v for v in values if len(v) >= MIN_SECRET_CHARS), key=len, reverse=True)
 
 

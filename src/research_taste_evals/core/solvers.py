@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from inspect_ai.model import CachePolicy, get_model
+from inspect_ai.model import CachePolicy
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models
 from research_taste_evals.core.transient import generate_retrying
 
 
@@ -18,7 +19,7 @@ def generate_with_role(role: str) -> Solver:
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        model = get_model(role=role)
+        model = role_models(RoleSpec(role, default=EVALUATED_MODEL))[0]
         output = await generate_retrying(model, state.messages, cache=CachePolicy(expiry=None))
         state.output = output
         state.messages.append(output.message)

@@ -1,112 +1,63 @@
-"""Task arguments checked against the task function's signature: one sentence per mistake.
+"""Task arguments checked against the task's signature: one sentence per mistake (replaced by:
+Inspect checking ``-T`` values against annotations and refusing names a task does not take).
 
-``inspect eval -T name=value`` parses ``value`` as YAML and hands it to the task function as is:
-``-T context_words=many`` arrives as the string ``"many"``, ``-T partial_credit=maybe`` as
-``"maybe"``, and a misspelled name (``-T varient=...``) is dropped with a warning while the
-default runs. :func:`checked_arguments` (under ``@task``) checks every argument a caller gives
-against the function's annotations (``Literal[...]``, ``bool``, ``int``, ``float``, and those
-``| None``) and declared bounds, and rejects names the function does not take, raising
-:class:`~research_taste_evals.core.errors.ConfigError` before the task builds anything. The
-sweep file is checked with the same :func:`check_task_arguments`. It checks, nothing else: the
-error hook and demo data are other steps of
-:func:`~research_taste_evals.core.task_entry.task_entry`. It checks, nothing else: the
-error hook and demo data are other steps of
-:func:`~research_taste_evals.core.task_entry.task_entry`.
+``-T context_words=many`` arrives as ``"many"`` (YAML). :func:`check_task_arguments` (sweep
+files; every task through ``core.task_entry``) checks values against ``Literal``/``bool``/
+``int``/``float`` (``| None``) and bounds. Inspect hands a task names it does not take only
+through its own ``**kwargs`` (``task_create``): each task declares it and calls
+:func:`refuse_unknown_arguments` first.
 """
 
 from __future__ import annotations
 
-import functools
+import difflib
 import inspect
 import types
 import typing
 from collections.abc import Callable, Mapping
-from typing import Any, Literal, ParamSpec, TypeVar
+from typing import Any, Literal
 
 from research_taste_evals.core.errors import ConfigError
 
-P = ParamSpec("P")
-R = TypeVar("R")
-
-# The keyword-arguments parameter the checked wrapper declares, so that Inspect hands it every
-# -T name (it drops, with only a warning, names a function without one does not take).
-_ANY_NAME = "unknown_arguments"
-
 Bounds = Mapping[str, tuple[float | None, float | None]]
+
+
+def _parameters(fn: Callable[..., Any]) -> list[str]:
+    named = inspect.signature(inspect.unwrap(fn)).parameters.values()
+    return [p.name for p in named if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)]
+
+
+def refuse_unknown_arguments(fn: Callable[..., Any], unknown: Mapping[str, Any]) -> None:
+    """Refuse any name in ``unknown`` (a task's ``**kwargs``), suggesting the closest one."""
+    if not unknown:
+        return
+    known = sorted(_parameters(fn))
+    names = sorted(unknown)
+    close = difflib.get_close_matches(names[0], known, 1, 0.6)
+    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    task = getattr(inspect.unwrap(fn), "__name__", "task")
+    raise ConfigError(f"{task} has no argument(s) {names}{hint}; its arguments: {known}.")
 
 
 def check_task_arguments(
     fn: Callable[..., Any], arguments: Mapping[str, Any], bounds: Bounds | None = None
 ) -> None:
-    """Raise :class:`ConfigError` for the first argument ``fn`` does not take or cannot use.
-
-    Args:
-        fn: The task function (its signature and annotations are the contract).
-        arguments: The arguments given, by name.
-        bounds: Per argument, an inclusive ``(minimum, maximum)``; ``None`` leaves a side open.
-    """
-    original = inspect.unwrap(fn)
-    task = getattr(original, "__name__", "task")
-    parameters = {
-        name: p
-        for name, p in inspect.signature(original).parameters.items()
-        if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)
-    }
-    unknown = sorted(set(arguments) - set(parameters))
-    if unknown:
-        raise ConfigError(
-            f"{task} has no argument(s) {unknown}; its arguments: {sorted(parameters)}."
-        )
-    hints = typing.get_type_hints(original)
+    """Refuse the first argument ``fn`` does not take or cannot use (``bounds``: inclusive
+    ``(minimum, maximum)`` per argument, ``None`` leaving a side open)."""
+    known = _parameters(fn)
+    refuse_unknown_arguments(fn, {k: v for k, v in arguments.items() if k not in known})
+    task = getattr(inspect.unwrap(fn), "__name__", "task")
+    hints = typing.get_type_hints(inspect.unwrap(fn))
     for name, value in arguments.items():
-        if name in hints:
-            _check_type(task, name, value, hints[name])
+        allowed = _allowed(hints.get(name))
+        if allowed is not None and not any(_fits(value, option) for option in allowed):
+            shown = ", ".join(_show(option) for option in allowed)
+            raise ConfigError(f"{task}: argument '{name}' got {value!r}; allowed: {shown}.")
         low, high = (bounds or {}).get(name, (None, None))
         numeric = isinstance(value, int | float) and not isinstance(value, bool)
         if numeric and ((low is not None and value < low) or (high is not None and value > high)):
-            raise ConfigError(
-                f"{task}: argument '{name}' got {value!r}; allowed: {_range(low, high)}."
-            )
-
-
-def checked_arguments(
-    bounds: Bounds | None = None,
-) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Decorator: check the arguments of every call (:func:`check_task_arguments`) first.
-
-    The wrapper also takes unknown keyword names, so that a misspelled ``-T`` name reaches the
-    check (and fails) instead of being dropped by Inspect's task loader. Tasks wear it through
-    :func:`~research_taste_evals.core.task_entry.task_entry`.
-    """
-
-    def decorate(fn: Callable[P, R]) -> Callable[P, R]:
-        signature = inspect.signature(fn)
-
-        @functools.wraps(fn)
-        def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-            given = dict(zip(signature.parameters, args, strict=False)) | dict(kwargs)
-            check_task_arguments(fn, given, bounds)
-            return fn(*args, **kwargs)
-
-        # Inspect's task loader hands a task only the -T names its signature takes (the rest
-        # are dropped with a warning) unless it has **kwargs; it reads inspect.signature, so a
-        # __signature__ with **unknown_arguments is the only public way to receive a misspelt
-        # name and refuse it (CONTRIBUTING, "Unknown -T names").
-        extra = inspect.Parameter(_ANY_NAME, inspect.Parameter.VAR_KEYWORD)
-        wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
-            parameters=[*signature.parameters.values(), extra]
-        )
-        return wrapper
-
-    return decorate
-
-
-def _check_type(task: str, name: str, value: Any, hint: Any) -> None:
-    allowed = _allowed(hint)
-    if allowed is None or any(_fits(value, option) for option in allowed):
-        return
-    shown = ", ".join(_show(option) for option in allowed)
-    raise ConfigError(f"{task}: argument '{name}' got {value!r}; allowed: {shown}.")
+            shown = f"{low} to {high}" if None not in (low, high) else _open_range(low, high)
+            raise ConfigError(f"{task}: argument '{name}' got {value!r}; allowed: {shown}.")
 
 
 def _allowed(hint: Any) -> list[Any] | None:
@@ -122,36 +73,20 @@ def _allowed(hint: Any) -> list[Any] | None:
                 return None  # e.g. str | list[str]: any text passes here
             options += inner
         return options
-    if hint in (bool, int, float):
-        return [hint]
-    return None
+    return [hint] if hint in (bool, int, float) else None
 
 
 def _fits(value: Any, option: Any) -> bool:
-    if option is bool:
-        return isinstance(value, bool)
-    if option is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if option is float:
-        return isinstance(value, int | float) and not isinstance(value, bool)
-    if option is None:
-        return value is None
+    if option in (bool, int, float, None):
+        kinds = {bool: bool, int: int, float: int | float, None: type(None)}[option]
+        return isinstance(value, kinds) and (option is bool or not isinstance(value, bool))
     return type(value) is type(option) and value == option
 
 
 def _show(option: Any) -> str:
-    if option is bool:
-        return "true or false"
-    if option is int:
-        return "an integer"
-    if option is float:
-        return "a number"
-    if option is None:
-        return "none"
-    return repr(option)
+    names = {bool: "true or false", int: "an integer", float: "a number", None: "none"}
+    return names[option] if option in (bool, int, float, None) else repr(option)
 
 
-def _range(low: float | None, high: float | None) -> str:
-    if low is not None and high is not None:
-        return f"{low} to {high}"
+def _open_range(low: float | None, high: float | None) -> str:
     return f"{low} or more" if low is not None else f"{high} or less"

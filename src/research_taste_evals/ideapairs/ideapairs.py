@@ -20,6 +20,7 @@ from inspect_ai.scorer import Metric
 from research_taste_evals.core.answers import DEFAULT_REASK
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_SEED, import_scipy
+from research_taste_evals.core.task_args import refuse_unknown_arguments
 from research_taste_evals.core.task_entry import task_entry
 from research_taste_evals.ideapairs.calibration import import_sklearn
 from research_taste_evals.ideapairs.dataset import (
@@ -60,6 +61,7 @@ def idea_pairs(
     mode: ModeChoice = "pairs",
     knowledge_cutoff: str | None = None,
     recall_probe: bool = True,
+    **kwargs: Any,
 ) -> Task:
     """Idea pairs: predict which of two ideas scores higher on a benchmark (both orders judged).
 
@@ -98,6 +100,7 @@ def idea_pairs(
         recall_probe (bool): Ask the model, once per idea per run, which paper the idea text
             describes (the recognition probe). Defaults to ``True``.
     """
+    refuse_unknown_arguments(idea_pairs, kwargs)
     settings = IdeaPairsSettings(
         prompt=prompt,
         logprobs=logprobs,

@@ -26,12 +26,7 @@ from research_taste_evals.core.grading import (
     run_panel,
     spread,
 )
-from research_taste_evals.core.roles import (
-    EVALUATED_MODEL,
-    RoleSpec,
-    role_models,
-    roles_bound_at_build,
-)
+from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.lft.prompts import (
     ALTERNATIVES_LINE,
@@ -120,8 +115,7 @@ def require_reachable_quorum(quorum: int | None, grader_repeats: int) -> None:
     """Stop before any model call when ``quorum`` exceeds the grades the panel can give.
 
     The panel is the ``grader`` role's models (else the evaluated model) times
-    ``grader_repeats``; call where the roles are bound (task built by ``inspect eval``, or
-    first in the solver chain).
+    ``grader_repeats``; call inside ``solve()``/``score()`` (roles are bound while it runs).
 
     Raises:
         ConfigError: naming the argument, the panel size and how it is made up.
@@ -136,15 +130,6 @@ def require_reachable_quorum(quorum: int | None, grader_repeats: int) -> None:
             f"-T quorum={quorum} is outside 1..{size}: the grader panel gives {size} grades "
             f"({models} grader model(s) x grader_repeats={grader_repeats})"
         )
-
-
-def require_panel_at_build(allow_self_grading: bool, quorum: int | None, repeats: int) -> None:
-    """When ``inspect eval`` builds the task by name (roles bound: core.roles), stop now on a
-    missing grader or an unreachable quorum: its CLI exits 0 on an error raised while the task
-    runs. Built by calling the task function, the solver chain checks both when it runs."""
-    if roles_bound_at_build():
-        require_grader_role(allow_self_grading)
-        require_reachable_quorum(quorum, repeats)
 
 
 def criterion_id(listed: str) -> str:

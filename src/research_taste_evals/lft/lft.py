@@ -8,12 +8,15 @@ information access are parameters (described in ``lft/README.md``, "Parameters")
 
 from __future__ import annotations
 
+from typing import Any
+
 from inspect_ai import Epochs, Task, task
 
 from research_taste_evals.core.access import Access
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import RecallControl, declare
 from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec
+from research_taste_evals.core.task_args import refuse_unknown_arguments
 from research_taste_evals.core.task_entry import task_entry
 from research_taste_evals.lft.dataset import (
     DEFAULT_RUNS,
@@ -29,7 +32,6 @@ from research_taste_evals.lft.grader import (
     LFT_GRADER_REPEATS,
     MedianRule,
     grader_spec,
-    require_panel_at_build,
 )
 from research_taste_evals.lft.metrics import lft_epochs_reducer
 from research_taste_evals.lft.scorer import lft_scorer
@@ -77,6 +79,7 @@ def lft(
     runs: int = DEFAULT_RUNS,
     allow_self_grading: bool = False,
     median: MedianRule = DEFAULT_MEDIAN_RULE,
+    **kwargs: Any,
 ) -> Task:
     """Long-Form Tasks: write a step-by-step protocol; a grader panel scores it on a rubric.
 
@@ -113,6 +116,7 @@ def lft(
             which is NOT feasible) or ``lower`` (the report's integer 0-10 scale). Defaults
             to ``'midpoint'``.
     """
+    refuse_unknown_arguments(lft, kwargs)
     settings = LftSettings(
         followup=followup,
         followup_rounds=followup_rounds,
@@ -129,7 +133,6 @@ def lft(
     providers = web_provider_names(web_providers)
     rubrics, source = load_lft_rubrics(rubric_dir, task_ids)
     check_access(access, rubrics, providers)
-    require_panel_at_build(allow_self_grading, quorum, grader_repeats)
     return Task(
         dataset=lft_dataset(rubrics, runs),
         solver=lft_solver(settings, providers),

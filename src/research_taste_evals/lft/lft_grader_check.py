@@ -16,18 +16,16 @@ and how often a single grader call equals k. The roles: the references and their
 
 from __future__ import annotations
 
+from typing import Any
+
 from inspect_ai import Task, task
 
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import RecallControl, declare
-from research_taste_evals.core.roles import roles_bound_at_build
+from research_taste_evals.core.task_args import refuse_unknown_arguments
 from research_taste_evals.core.task_entry import task_entry
 from research_taste_evals.lft.dataset import parse_task_ids
-from research_taste_evals.lft.grader import (
-    LFT_GRADER_REPEATS,
-    grader_spec,
-    require_reachable_quorum,
-)
+from research_taste_evals.lft.grader import LFT_GRADER_REPEATS, grader_spec
 from research_taste_evals.lft.references import (
     GraderCheckSettings,
     grader_check_dataset,
@@ -37,7 +35,7 @@ from research_taste_evals.lft.references import (
 )
 from research_taste_evals.lft.rubric import load_rubrics
 from research_taste_evals.lft.scorer import check_value, grader_check_scorer
-from research_taste_evals.lft.solvers import reference_answer
+from research_taste_evals.lft.solvers import quorum_ready, reference_answer
 
 __all__ = ["check_value", "lft_grader_check", "reference_answer"]
 
@@ -64,12 +62,13 @@ def lft_grader_check(
     quorum: int | None = None,
     partial_credit: bool = True,
     grader_cache: bool = False,
+    **kwargs: Any,
 ) -> Task:
     """LFT grader check: how often the grader panel recovers the known level of a reference.
 
     The evaluated model grades (or the ``grader`` role: one model or a list). Parameters:
-    ``lft/README.md``; ``quorum``'s upper bound (the panel size) is checked when the task is
-    built by ``inspect eval`` (roles bound), else at score time.
+    ``lft/README.md``; ``quorum``'s upper bound (the panel size) is checked by the first
+    solver step, before any grader call (roles are bound only while the task runs).
 
     Args:
         references_dir (str | None): A folder of reference protocols with their known
@@ -87,21 +86,20 @@ def lft_grader_check(
         grader_cache (bool): Cache grader calls (each panel member has its own cache scope).
             Defaults to ``False``.
     """
+    refuse_unknown_arguments(lft_grader_check, kwargs)
     settings = GraderCheckSettings(
         references_dir=references_dir,
         grader_repeats=grader_repeats,
         quorum=quorum,
         partial_credit=partial_credit,
     )
-    if roles_bound_at_build():
-        require_reachable_quorum(quorum, grader_repeats)
     rubrics = load_rubrics(rubric_dir)
     references = select_references(
         load_references(references_dir, rubrics), parse_task_ids(task_ids)
     )
     return Task(
         dataset=grader_check_dataset(references, rubrics),
-        solver=reference_answer(),
+        solver=[quorum_ready(quorum, grader_repeats), reference_answer()],
         scorer=grader_check_scorer(grader_repeats, quorum, partial_credit, grader_cache),
         version=task_version(__file__, "lft_grader_check"),
         metadata=grader_check_metadata(settings, references, rubrics),

@@ -341,7 +341,7 @@ def rubric_block_list(state: TaskState) -> list[str]:
 @solver
 def quorum_ready(quorum: int | None, grader_repeats: int) -> Solver:
     """Early in the chain: stop each sample before the evaluated model is called when the
-    grader panel cannot reach ``quorum`` (a task built outside an eval learns its roles here)."""
+    grader panel cannot reach ``quorum`` (roles are bound only while the task runs)."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         require_reachable_quorum(quorum, grader_repeats)

@@ -7,6 +7,8 @@ training use: evaluation only. Parameters: ``reviewcritique/README.md`` ("Parame
 
 from __future__ import annotations
 
+from typing import Any
+
 from inspect_ai import Task, task
 
 from research_taste_evals.core.answers import DEFAULT_REASK
@@ -14,6 +16,7 @@ from research_taste_evals.core.dates import undated_source
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import RecallControl, declare
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
+from research_taste_evals.core.task_args import refuse_unknown_arguments
 from research_taste_evals.core.task_entry import task_entry
 from research_taste_evals.reviewcritique.dataset import (
     DEFAULT_PAPER_WORDS,
@@ -57,6 +60,7 @@ def review_critique(
     bertscore_device: str = "cpu",
     bootstrap_resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
     bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
+    **kwargs: Any,
 ) -> Task:
     """ReviewCritique: label each segment of a review deficient or not, and say why.
 
@@ -82,6 +86,7 @@ def review_critique(
         bootstrap_seed (int): Seed of the bootstrap (the intervals are reproducible).
             Defaults to ``20241029``.
     """
+    refuse_unknown_arguments(review_critique, kwargs)
     settings = CritiqueSettings(
         subset=subset,
         paper_words=paper_words,

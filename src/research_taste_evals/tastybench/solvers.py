@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from inspect_ai.model import get_model
 from inspect_ai.solver import Generate, Solver, TaskState, chain, solver, use_tools
 
+from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models
 from research_taste_evals.core.solvers import generate_with_role
 from research_taste_evals.core.transient import generate_step
 from research_taste_evals.tastybench.parsing import ChoiceMethod, ChoiceResult, extract_choice
@@ -46,7 +46,11 @@ def judge(web_search: bool = False) -> Solver:
 
 async def read_pick(state: TaskState, choice_method: ChoiceMethod) -> ChoiceResult:
     """Read the judge's pick from ``state.output`` (the extractor is called if needed)."""
-    extractor = None if choice_method == "parser" else get_model(role=EXTRACTOR_ROLE)
+    extractor = (
+        None
+        if choice_method == "parser"
+        else role_models(RoleSpec(EXTRACTOR_ROLE, default=EVALUATED_MODEL))[0]
+    )
     return await extract_choice(
         state.output.completion,
         choice_method,

@@ -7,11 +7,14 @@ Hao, Huang and Mahajan (2025), "TastyBench: Toward Measuring Research Taste in L
 
 from __future__ import annotations
 
+from typing import Any
+
 from inspect_ai import Task, task
 
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import recall_solvers
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
+from research_taste_evals.core.task_args import refuse_unknown_arguments
 from research_taste_evals.core.task_entry import task_entry
 from research_taste_evals.tastybench.built_set import is_built_set, load_built_set
 from research_taste_evals.tastybench.dataset import PaperSet, Representation, load_papers
@@ -64,6 +67,7 @@ def tastybench(
     bootstrap_resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
     knowledge_cutoff: str | None = None,
     recall_probe: bool = True,
+    **kwargs: Any,
 ) -> Task:
     """TastyBench: pick the better of two RL-for-reasoning projects; ratings vs citation speed.
 
@@ -112,6 +116,7 @@ def tastybench(
         recall_probe (bool): Ask the judge once per paper to name it from the text it judges
             (one extra call per paper and run, cached). Defaults to ``True``.
     """
+    refuse_unknown_arguments(tastybench, kwargs)
     settings = RunSettings(
         representation=representation,
         prompt=prompt,

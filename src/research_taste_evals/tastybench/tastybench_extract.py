@@ -23,9 +23,12 @@ Roles: loaders in ``dataset.py``, the scorer in ``scorer.py``, its metric in ``m
 
 from __future__ import annotations
 
+from typing import Any
+
 from inspect_ai import Task, task
 
 from research_taste_evals.core.provenance import provenance, task_version
+from research_taste_evals.core.task_args import refuse_unknown_arguments
 from research_taste_evals.core.task_entry import task_entry
 from research_taste_evals.tastybench.built_set import built_titles_and_abstracts, is_built_set
 from research_taste_evals.tastybench.dataset import (
@@ -59,6 +62,7 @@ def tastybench_extract(
     data_path: str | None = None,
     sources_path: str | None = None,
     anonymize: bool = False,
+    **kwargs: Any,
 ) -> Task:
     """TastyBench extraction: a paper's core idea (from its abstract) or methods summary.
 
@@ -78,6 +82,7 @@ def tastybench_extract(
         anonymize (bool): Ask for a text naming no method, model, author or system (ours,
             not upstream's). Defaults to ``False``.
     """
+    refuse_unknown_arguments(tastybench_extract, kwargs)
     built = is_built_set(data_path)  # a folder from `research-taste tastybench build`
     texts = built_titles_and_abstracts(data_path) if built and data_path else None
     found, missing = load_sources(paper_set, kind, data_path, sources_path, texts)
