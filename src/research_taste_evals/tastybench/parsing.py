@@ -88,17 +88,16 @@ def _named(text: str) -> set[int]:
 
 
 def _without_descriptions(text: str) -> str:
-    """``text`` without the parentheses that describe a project ("Project 1 (ReMax: no value
-    model)"); a parenthesis that makes the pick depend on a choice ("(if you have compute)")
-    stays."""
+    """``text`` without the parentheses describing a project ("(ReMax: no value model)"); one
+    that makes the pick depend on a choice ("(if you have compute)") stays."""
+
+    def kept(match: re.Match[str]) -> str:
+        return match.group(0) if vp.CHOICE_CONDITION.search(match.group(0)) else " "
+
     previous = None
     while previous != text:
-        previous, text = text, vp.PARENTHESIS.sub(_description_or_kept, text)
+        previous, text = text, vp.PARENTHESIS.sub(kept, text)
     return text
-
-
-def _description_or_kept(match: re.Match[str]) -> str:
-    return match.group(0) if vp.CHOICE_CONDITION.search(match.group(0)) else " "
 
 
 def _hedged(text: str) -> bool:
