@@ -36,10 +36,10 @@ from typing import Literal, cast
 
 from inspect_ai.model import CachePolicy, Model
 
+import research_taste_evals.tastybench.verdict_patterns as vp
 from research_taste_evals.core.answers import json_objects, strip_reasoning
 from research_taste_evals.core.grading import grade_member
 from research_taste_evals.core.text import fill_template
-from research_taste_evals.tastybench import verdict_patterns as vp
 from research_taste_evals.tastybench.prompts import EXTRACT_CHOICE
 
 ChoiceMethod = Literal["parser_then_extractor", "extractor", "parser"]
