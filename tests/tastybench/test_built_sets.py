@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,34 +14,12 @@ import pytest
 from research_taste_evals.core.data import DataError
 from research_taste_evals.tastybench.built_set import load_built_set
 
-REVIEW_COLUMNS = [
-    "paper_id",
-    "title",
-    "pub_date",
-    "abstract",
-    "primary_area",
-    "label",
-    "fetch_date",
-]
+WriteSet = Callable[..., Path]
+
 CITATION_COLUMNS = [
     "paper_id", "title", "pub_date", "abstract", "total_citations", "citation_dates",
     "citation_counts", "velocity", "fetch_date",
 ]  # fmt: skip
-
-
-def write_review_set(folder: Path, report: str, fetch_dates: tuple[str, ...] = ()) -> Path:
-    """An OpenReview-built folder (``review_set.py``): four papers, one area, ``report``."""
-    folder.mkdir()
-    with (folder / "papers.csv").open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(REVIEW_COLUMNS)
-        for k in range(4):
-            fetch = fetch_dates[k] if k < len(fetch_dates) else "2025-11-20"
-            writer.writerow(
-                [f"or{k}", f"Title {k}", "2025-09-1" + str(k), f"Abstract {k}.", "rl", 3 + k, fetch]
-            )
-    (folder / "build_report.json").write_text(report, encoding="utf-8")
-    return folder
 
 
 def _one_sentence(error: pytest.ExceptionInfo[DataError], *fragments: str) -> str:
@@ -50,7 +29,7 @@ def _one_sentence(error: pytest.ExceptionInfo[DataError], *fragments: str) -> st
     return text
 
 
-def test_a_review_set_loads_with_its_label(tmp_path: Path) -> None:
+def test_a_review_set_loads_with_its_label(write_review_set: WriteSet, tmp_path: Path) -> None:
     folder = write_review_set(tmp_path / "or", json.dumps({"label": "mean_rating"}))
     loaded = load_built_set(folder, "abstract", None, 6)
     assert (
@@ -60,14 +39,18 @@ def test_a_review_set_loads_with_its_label(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("label", ["votes", 7, ""])
-def test_a_report_naming_an_unknown_label_is_refused(tmp_path: Path, label: object) -> None:
+def test_a_report_naming_an_unknown_label_is_refused(
+    write_review_set: WriteSet, tmp_path: Path, label: object
+) -> None:
     folder = write_review_set(tmp_path / "or", json.dumps({"label": label}))
     with pytest.raises(DataError) as error:
         load_built_set(folder, "abstract", None, 6)
     _one_sentence(error, "build_report.json", "field 'label'", repr(label), "mean_rating")
 
 
-def test_two_fetch_dates_in_a_review_set_are_refused(tmp_path: Path) -> None:
+def test_two_fetch_dates_in_a_review_set_are_refused(
+    write_review_set: WriteSet, tmp_path: Path
+) -> None:
     report = json.dumps({"label": "decision"})
     folder = write_review_set(tmp_path / "or", report, ("2025-11-20", "2025-12-01"))
     with pytest.raises(DataError) as error:
@@ -77,7 +60,7 @@ def test_two_fetch_dates_in_a_review_set_are_refused(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("report", ["{not json", "[1, 2]"])
 def test_a_broken_report_in_a_review_set_is_blamed_on_the_report(
-    tmp_path: Path, report: str
+    write_review_set: WriteSet, tmp_path: Path, report: str
 ) -> None:
     folder = write_review_set(tmp_path / "or", report)
     with pytest.raises(DataError) as error:
