@@ -19,15 +19,14 @@ from research_taste_evals.tastybench.metrics import tastybench_metrics
 from research_taste_evals.tastybench.parsing import ChoiceMethod
 from research_taste_evals.tastybench.prompts import JUDGE_PROMPTS, PromptVariant, prompt_for_set
 from research_taste_evals.tastybench.recall import TASTYBENCH, recall_catalogue
+from research_taste_evals.tastybench.run_metadata import RunSettings, tastybench_metadata
 from research_taste_evals.tastybench.schedule import (
     DEFAULT_ROUNDS,
     DEFAULT_SCHEDULE_SEED,
-    RunSettings,
     Schedule,
     build_schedule,
     comparison_dataset,
     judged_papers,
-    tastybench_metadata,
 )
 from research_taste_evals.tastybench.scorer import tastybench_scorer
 from research_taste_evals.tastybench.solvers import judge, read_choice
