@@ -23,9 +23,7 @@ bias. Here:
    mechanism (``core.grading.grade_member``: a provider error or refusal is a typed, counted
    failure, never a crashed sample); :func:`parse_extractor_reply` accepts a reply naming
    exactly one of "PROJECT 1"/"PROJECT 2" and counts "UNCLEAR", both-named and neither-named
-   replies as unclear.
-
-Unclear answers are counted and reported, and left out of the ratings.
+   replies as unclear. Unclear answers are counted and reported, and left out of the ratings.
 """
 
 from __future__ import annotations
