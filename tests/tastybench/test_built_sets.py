@@ -99,3 +99,16 @@ def test_citation_months_after_the_fetch_date_are_refused_not_read_as_zero(
     _one_sentence(
         error, "papers.csv", "paper s1", "field 'citation_dates'", "2030-01-01", "2025-11-08"
     )
+
+
+@pytest.mark.parametrize("report", [None, "{}"])
+def test_a_review_set_without_its_report_or_label_names_the_report(
+    write_review_set: WriteSet, tmp_path: Path, report: str | None
+) -> None:
+    folder = write_review_set(tmp_path / "or", report or "{}")
+    if report is None:
+        (folder / "build_report.json").unlink()
+    with pytest.raises(DataError) as error:
+        load_built_set(folder, "abstract", None, 6)
+    text = _one_sentence(error, "build_report.json", "missing", "'label' column")
+    assert "total_citations" not in text

@@ -136,6 +136,21 @@ def build_provenance(folder: Path, papers_path: Path) -> dict[str, Any]:
     }
 
 
+def _check_not_a_review_set(root: Path, report: dict[str, Any] | None) -> None:
+    """A folder whose report names no label but whose ``papers.csv`` has a review ``label`` and
+    no citations is an OpenReview set that lost its report: say so, not "total_citations
+    required"."""
+    rows = read_csv(root.expanduser().resolve() / PAPERS_FILE)
+    columns = set(rows[0]) if rows else set()
+    if "label" in columns and "total_citations" not in columns:
+        problem = "missing" if report is None else "field 'label' missing"
+        raise DataError(
+            f"{root.expanduser().resolve() / REPORT_FILE}: {problem}, and papers.csv has a "
+            "review 'label' column (an OpenReview set, whose report names the label); rebuild "
+            "the set with research-taste openreview build"
+        )
+
+
 def load_built_set(
     folder: str | Path,
     representation: Representation,
@@ -151,7 +166,7 @@ def load_built_set(
     root = Path(folder)
     if review_label(root) is not None:  # checks the report and its label first
         return load_review_set(root, representation, representations_path)
-    read_report(root)  # a broken report is named before papers.csv is read
+    _check_not_a_review_set(root, read_report(root))  # a broken report is named first
     path, records, fetch = read_built_set(root)
     texts, papers_source, text_source = set_texts(
         records,
