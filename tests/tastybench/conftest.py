@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Callable
 from pathlib import Path
 
@@ -36,3 +37,35 @@ def tastybench_upstream(upstream_dir: Path) -> Path:
 def metrics_of() -> Callable[[EvalLog], dict[str, float]]:
     """Every metric of a successful log, by name."""
     return log_metrics.metrics_of
+
+
+REVIEW_COLUMNS = [
+    "paper_id",
+    "title",
+    "pub_date",
+    "abstract",
+    "primary_area",
+    "label",
+    "fetch_date",
+]
+
+
+def _write_review_set(folder: Path, report: str, fetch_dates: tuple[str, ...] = ()) -> Path:
+    """An OpenReview-built folder (``review_set.py``): four papers, one area, ``report``."""
+    folder.mkdir()
+    with (folder / "papers.csv").open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(REVIEW_COLUMNS)
+        for k in range(4):
+            fetch = fetch_dates[k] if k < len(fetch_dates) else "2025-11-20"
+            writer.writerow(
+                [f"or{k}", f"Title {k}", "2025-09-1" + str(k), f"Abstract {k}.", "rl", 3 + k, fetch]
+            )
+    (folder / "build_report.json").write_text(report, encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def write_review_set() -> Callable[..., Path]:
+    """Writes an OpenReview-built folder: ``(folder, report_text, fetch_dates=())``."""
+    return _write_review_set

@@ -159,3 +159,31 @@ def test_other_schedules_have_no_pairwise_accuracy() -> None:
     assert math.isnan(result["pairwise_accuracy"]) and math.isnan(
         result["pairwise_accuracy_ci_low"]
     )
+
+
+def test_a_pair_judged_in_one_order_only_is_left_out_and_counted() -> None:
+    """``--limit 3``: pair 0 in both orders (right, right), pair 1 in its first order only."""
+    scores = _both_orders(0, (1.0, 0.0)) + [_score(1, (5.0, 1.0), 0.0)]
+    result = pairwise_accuracy_summary(scores, resamples=50)
+    assert result["pairwise_accuracy"] == 1.0  # not 2/3: the half pair is not scored
+    assert result["matched_pairs"] == 1 and result["matched_incomplete_pairs"] == 1
+    only_half = pairwise_accuracy_summary([_score(0, (5.0, 1.0), 1.0)], resamples=50)
+    assert math.isnan(only_half["pairwise_accuracy"])
+    assert only_half["matched_pairs"] == 0 and only_half["matched_incomplete_pairs"] == 1
+
+
+def test_every_paper_in_its_own_area_is_named_as_the_reason() -> None:
+    papers = [
+        Paper(f"p{k}", f"T{k}", f"2025-09-1{k}", f"idea {k}", k, k, field=f"area {k}")
+        for k in range(4)
+    ]
+    with pytest.raises(ConfigError) as error:
+        build_schedule(papers, "matched")
+    text = str(error.value)
+    assert "no two of the 4 papers share a primary area" in text and len(text.splitlines()) == 1
+    assert "publication dates" not in text
+    summary = match_papers(
+        [MatchItem(p.paper_id, dt.date(2025, 9, 10), p.velocity_windowed, p.field) for p in papers],
+        seed=1,
+    ).summary()
+    assert summary["unpaired_by_reason"] == {"alone_in_area": ["p0", "p1", "p2", "p3"]}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import logging
 import math
 from collections.abc import Callable
 from pathlib import Path
@@ -108,3 +109,34 @@ def test_the_citation_oracle_gets_every_matched_pair_right_on_a_built_set(
     assert metrics["pairwise_accuracy"] == 1.0 and metrics["matched_pairs"] == 3
     matching = (log.eval.metadata or {})["matching"]
     assert matching["same_month_pairs"] == 3 and matching["unpaired"] == 0
+
+
+@pytest.mark.parametrize(("limit", "pairs"), [(1, 0), (3, 1)])
+def test_a_limit_that_halves_a_pair_scores_whole_pairs_only(
+    demo_dir: Path,
+    tmp_path: Path,
+    metrics_of: Metrics,
+    caplog: pytest.LogCaptureFixture,
+    limit: int,
+    pairs: int,
+) -> None:
+    """``--limit 1`` / ``--limit 3``: the pair with one order judged is left out of
+    pairwise_accuracy, counted in matched_incomplete_pairs, and said once."""
+    task = tastybench(data_path=str(demo_dir), schedule="matched", bootstrap_resamples=50)
+    with caplog.at_level(logging.WARNING):
+        [log] = inspect_eval(
+            task,
+            model="baseline/citation-oracle",
+            log_dir=str(tmp_path / "logs"),
+            limit=limit,
+            **FAST,  # type: ignore[arg-type]
+        )
+    assert log.status == "success", log.error
+    metrics = metrics_of(log)
+    assert metrics["matched_pairs"] == pairs and metrics["matched_incomplete_pairs"] == 1
+    if pairs:
+        assert metrics["pairwise_accuracy"] == 1.0
+    else:
+        assert math.isnan(metrics["pairwise_accuracy"])
+    said = [r for r in caplog.records if "matched_incomplete_pairs" in r.getMessage()]
+    assert len(said) == 1 and "1 pairs in one order only" in said[0].getMessage()

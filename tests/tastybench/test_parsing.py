@@ -131,7 +131,8 @@ def _logged_pairs(upstream: Path) -> list[tuple[str, str]]:
 @pytest.mark.upstream
 def test_parser_never_contradicts_upstream_extractor(tastybench_upstream: Path) -> None:
     """On every judge answer in upstream's logs that upstream's extractor decided, the parser
-    either agrees or defers (0 contradictions), and it decides most of them."""
+    either agrees or defers (0 contradictions), and it decides most of them: no fewer than the
+    379 it read before the descriptions in parentheses stopped counting as hedges (issue 42)."""
     decided = agree = 0
     for transcript, reply in _logged_pairs(tastybench_upstream):
         reference, _ = parse_extractor_reply(reply)
@@ -142,5 +143,5 @@ def test_parser_never_contradicts_upstream_extractor(tastybench_upstream: Path) 
         if parsed is not None:
             assert parsed == reference, json.dumps(transcript[-300:])
             agree += 1
-    assert decided > 400
+    assert decided > 400 and agree >= 379
     assert agree / decided > 0.6

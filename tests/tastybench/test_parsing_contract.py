@@ -17,6 +17,18 @@ BODY = (
     "Project 2 |\n|---|---|---|\n| cost | low | high |\n"
 )
 
+
+def sections(caveat: int) -> str:
+    """A frontier answer's body after its first line (issue 42): a section per project with
+    bullets of its weaknesses, then a caveat about one project. Neither is a verdict."""
+    return (
+        "\n\nProject 1 (ReMax: REINFORCE with no value model):\n- Incremental over PPO.\n"
+        "- If it works, it is a baseline, not a method.\n\nProject 2 (verifier-free RL, not "
+        "tied to a checker):\n- Needs large-scale compute.\n- Crowded; no clear moat.\n\n"
+        f"Caveat: Project {caveat}'s citation rate depends on whether the community adopts it."
+    )
+
+
 READABLE = [
     # Labelled verdicts, at the top of a long answer that leans both ways.
     ("**Recommendation: Project 1 (ReMax: drop the value model).**" + BODY, 1),
@@ -85,6 +97,26 @@ READABLE = [
         1,
     ),
     ("# Answer\n\n**Project 2**\n\nProject 1 would be better if you had little compute.", 2),
+    # Frontier answers (issue 42): the first line decides; the descriptions in parentheses may
+    # hold "no", "not", "for a", "→"; the other project's section and the caveat are no verdict.
+    ("**Recommendation: Project 1 (ReMax: REINFORCE with no value model).**" + sections(1), 1),
+    ("**Recommendation: Project 1 (GRPO → REINFORCE for a reasoning model).**" + sections(2), 1),
+    ("**Go with Project 2** (verifier-free RL, not tied to a checker)." + sections(1), 2),
+    ("**Recommendation: Project 2 (no checker needed), by a small margin.**" + sections(1), 2),
+    ("**Go with Project 1 (no value model), by a small margin.**" + sections(2), 1),
+    # A condition that qualifies a single pick is still that pick.
+    (
+        "**Recommendation: Project 1 (ReMax), provided you can execute it at scale.**"
+        + sections(2),
+        1,
+    ),
+    ("**Go with Project 2 (no verifier), provided you can execute it at scale.**" + sections(1), 2),
+    ("**Project 2 (verifier-free RL), provided you can execute it at scale.**" + sections(1), 2),
+    (
+        "**Recommendation: Project 1 (ReMax).**\n\n**Project 2 (verifier-free RL):**\n- Needs "
+        "compute.\n\n**Caveat:** Project 1's citation rate depends on adoption.",
+        1,
+    ),
 ]
 
 UNCLEAR = [
@@ -127,6 +159,14 @@ UNCLEAR = [
     "**Project 1 and Project 2 are both strong; I lean Project 2.**",
     "- **Project 2**, while promising, is narrower.\n- **Project 1** is broader.",
     "**Project 2** is a respectable, lower-risk alternative, but it will lag.",
+    # A pick that depends on a choice, a pick naming both, descriptive bold text (issue 42).
+    "**Recommendation: Project 1 if you have compute, else Project 2.**" + sections(1),
+    "**Go with Project 1 (if you have the compute).** Otherwise Project 2.",
+    "**Recommendation: Project 1 (ReMax), unless you lack compute.**" + sections(2),
+    "**Recommendation: Project 1 or Project 2 (both fine), by a small margin.**" + sections(2),
+    "**Go with Project 2 (no verifier) if you can run it at scale; otherwise Project 1.**",
+    "**Project 2 (verifier-free RL)** is the flashier idea." + sections(1),
+    "**Project 2 (verifier-free RL):**\n- Needs compute.\n\n**Project 1 (ReMax):**\n- Cheap.",
 ]
 
 

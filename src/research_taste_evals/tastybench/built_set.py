@@ -14,66 +14,50 @@ A folder written by ``research-taste openreview build`` (its ``build_report.json
 ``label``) is a review-label set: ``papers.csv`` holds ``label`` (the mean reviewer rating, or
 the decision as an ordinal) and no citation series; every velocity mode's truth is that label,
 so the metrics and ``baseline/citation-oracle`` read it unchanged; ``pub_date`` is the
-submission date. Judge it with ``-T prompt=reviews`` (``docs/openreview.md``).
+submission date. Its prompt is ``reviews`` (``docs/openreview.md``; ``review_set.py``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import logging
 import math
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, Json, field_validator
+from pydantic import Json, field_validator
 
-from research_taste_evals.core.data import (
-    DataError,
-    read_csv,
-    read_json,
-    sha256_of,
-    validate_records,
-)
+from research_taste_evals.core.data import DataError, read_csv, sha256_of, validate_records
 from research_taste_evals.tastybench.dataset import (
     MIN_PAPERS,
     LoadedPapers,
     Paper,
     Representation,
-    check_paper_rows,
-    load_representations,
 )
+from research_taste_evals.tastybench.paper_rows import check_paper_rows
 from research_taste_evals.tastybench.recall_facts import recall_facts
+from research_taste_evals.tastybench.review_set import load_review_set, review_label
+from research_taste_evals.tastybench.set_files import (
+    PAPERS_FILE,
+    REPORT_FILE,
+    SetRow,
+    one_fetch_date,
+    read_report,
+    set_texts,
+)
 from research_taste_evals.tastybench.velocity import (
     common_window_velocity,
+    months_after,
     observed_months,
     windowed_velocity,
 )
 
 logger = logging.getLogger(__name__)
 
-PAPERS_FILE = "papers.csv"
-REPORT_FILE = "build_report.json"
 PROVENANCE_KEYS = ("source", "query", "window", "min_citations", "fetch_date", "api_base")
 
 
-class _SetRow(BaseModel):
-    """The columns every built set's ``papers.csv`` has (citation and OpenReview sets)."""
-
-    model_config = ConfigDict(extra="ignore")
-
-    paper_id: str = Field(min_length=1)
-    title: str
-    pub_date: str
-    abstract: str
-
-    @property
-    def paperId(self) -> str:  # noqa: N802 (the name check_paper_rows reads)
-        return self.paper_id
-
-
-class BuiltPaperRecord(_SetRow):
+class BuiltPaperRecord(SetRow):
     """One row of a built set's ``papers.csv``."""
 
     total_citations: int
@@ -87,31 +71,6 @@ class BuiltPaperRecord(_SetRow):
     @classmethod
     def _empty_is_undefined(cls, value: Any) -> Any:
         return None if value == "" else value
-
-
-class ReviewPaperRecord(_SetRow):
-    """One row of an OpenReview-built set's ``papers.csv``."""
-
-    primary_area: str = ""
-    label: float | None
-    fetch_date: dt.date
-
-    @field_validator("label", mode="before")
-    @classmethod
-    def _empty_is_undefined(cls, value: Any) -> Any:
-        return None if value == "" else value
-
-
-def review_label(folder: str | Path) -> str | None:
-    """The label of an OpenReview-built folder (``mean_rating``/``decision``); None otherwise."""
-    report = Path(folder).expanduser() / REPORT_FILE
-    if not report.is_file():
-        return None
-    try:
-        label = json.loads(report.read_text(encoding="utf-8")).get("label")
-    except (ValueError, AttributeError):
-        return None
-    return str(label) if label else None
 
 
 def is_built_set(data_path: str | Path | None) -> bool:
@@ -128,15 +87,17 @@ def read_built_set(folder: Path) -> tuple[Path, list[BuiltPaperRecord], dt.date]
     path = folder.expanduser().resolve() / PAPERS_FILE
     records = validate_records(read_csv(path), BuiltPaperRecord, source=path)
     check_paper_rows(records, path)  # type: ignore[arg-type]
-    fetch_dates = sorted({record.fetch_date for record in records})
-    if len(fetch_dates) != 1:
-        raise DataError(f"{path}: field 'fetch_date': one date expected, found {fetch_dates}")
-    return path, records, fetch_dates[0]
+    return path, records, one_fetch_date(records, path)
 
 
 def _paper(record: BuiltPaperRecord, text: str, fetch: dt.date, window: int, path: Path) -> Paper:
     dates, counts = record.citation_dates, record.citation_counts
     try:
+        if future := months_after(dates, fetch):  # the builder stops its series at the fetch
+            raise ValueError(
+                f"{len(future)} month starts after the set's fetch_date {fetch} (from "
+                f"{future[0]}): citing papers dated in the future; rebuild the set"
+            )
         windowed = windowed_velocity(dates, counts, fetch)
         common = common_window_velocity(dates, counts, window, fetch)
         observed = observed_months(dates, fetch)
@@ -159,50 +120,35 @@ def _paper(record: BuiltPaperRecord, text: str, fetch: dt.date, window: int, pat
 
 
 def build_provenance(folder: Path, papers_path: Path) -> dict[str, Any]:
-    """The build report's query, window, fetch date and API base (None when it is missing)."""
-    report_path = folder.expanduser().resolve() / REPORT_FILE
-    if not report_path.is_file():
+    """The build report's query, window, fetch date and API base (None when it is missing).
+
+    Raises:
+        DataError: the report is not the builder's JSON object (naming ``build_report.json``).
+    """
+    report = read_report(folder)
+    if report is None:
         logger.warning("%s: no %s; the log carries no build provenance", folder, REPORT_FILE)
         return {"report": None}
-    try:
-        report = read_json(report_path)
-    except DataError as error:
-        report = error
-    if not isinstance(report, dict):
-        raise DataError(
-            f"{report_path}: not the builder's JSON object ({report}); rebuild the set with "
-            f"research-taste tastybench build, or remove {REPORT_FILE}"
-        )
     return {
-        "report": str(report_path),
+        "report": str(folder.expanduser().resolve() / REPORT_FILE),
         **{key: report.get(key) for key in PROVENANCE_KEYS},
         "papers_unchanged_since_build": report.get("papers_sha256") == sha256_of(papers_path),
     }
 
 
-def set_texts(
-    records: Sequence[Any],
-    path: Path,
-    representation: Representation,
-    representations_path: str | Path | None,
-    abstracts_only: str,
-) -> tuple[dict[str, str], str, str]:
-    """A set's texts by paper id (its abstracts, or the representations file's texts) and the
-    sources of the papers file and of the texts (local path and sha256).
-
-    Raises:
-        DataError: an ``idea``/``summary`` asked for without a representations file
-            (``abstracts_only`` says how to get one).
-    """
-    papers_source = f"local:{path} sha256:{sha256_of(path)}"
-    if representations_path is not None:
-        text_path = Path(representations_path).expanduser().resolve()
-        texts = load_representations(text_path, representation)
-        return texts, papers_source, f"local:{text_path} sha256:{sha256_of(text_path)}"
-    if representation == "abstract":
-        texts = {r.paper_id: r.abstract.strip() for r in records if r.abstract.strip()}
-        return texts, papers_source, papers_source
-    raise DataError(f"{path}: {abstracts_only}")
+def _check_not_a_review_set(root: Path, report: dict[str, Any] | None) -> None:
+    """A folder whose report names no label but whose ``papers.csv`` has a review ``label`` and
+    no citations is an OpenReview set that lost its report: say so, not "total_citations
+    required"."""
+    rows = read_csv(root.expanduser().resolve() / PAPERS_FILE)
+    columns = set(rows[0]) if rows else set()
+    if "label" in columns and "total_citations" not in columns:
+        problem = "missing" if report is None else "field 'label' missing"
+        raise DataError(
+            f"{root.expanduser().resolve() / REPORT_FILE}: {problem}, and papers.csv has a "
+            "review 'label' column (an OpenReview set, whose report names the label); rebuild "
+            "the set with research-taste openreview build"
+        )
 
 
 def load_built_set(
@@ -218,8 +164,9 @@ def load_built_set(
             fewer than two papers with a text.
     """
     root = Path(folder)
-    if review_label(root) is not None:
+    if review_label(root) is not None:  # checks the report and its label first
         return load_review_set(root, representation, representations_path)
+    _check_not_a_review_set(root, read_report(root))  # a broken report is named first
     path, records, fetch = read_built_set(root)
     texts, papers_source, text_source = set_texts(
         records,
@@ -265,65 +212,3 @@ def built_titles_and_abstracts(folder: str | Path) -> tuple[dict[str, str], dict
     _, records, _ = read_built_set(Path(folder))
     titles = {record.paper_id: record.title for record in records}
     return titles, {record.paper_id: record.abstract.strip() for record in records}
-
-
-def load_review_set(
-    folder: Path, representation: Representation, representations_path: str | Path | None
-) -> LoadedPapers:
-    """An OpenReview-built folder as the task's papers: every velocity is the review label.
-
-    Raises:
-        DataError: malformed rows, repeated papers, ``idea``/``summary`` without a
-            representations file, or fewer than two papers with a text and a label.
-    """
-    path = folder.expanduser().resolve() / PAPERS_FILE
-    records = validate_records(read_csv(path), ReviewPaperRecord, source=path)
-    check_paper_rows(records, path)  # type: ignore[arg-type]
-    texts, papers_source, text_source = set_texts(
-        records,
-        path,
-        representation,
-        representations_path,
-        "an OpenReview set holds abstracts only; pass -T representation=abstract or "
-        f"-T representations_path=<csv with {representation}s>",
-    )
-    papers = [
-        Paper(
-            paper_id=r.paper_id,
-            title=r.title,
-            pub_date=r.pub_date,
-            text=texts[r.paper_id],
-            velocity_upstream=r.label,
-            velocity_windowed=r.label,
-            velocity_common=r.label,
-            field=r.primary_area or None,
-        )
-        for r in records
-        if r.paper_id in texts and r.label is not None
-    ]
-    if len(papers) < MIN_PAPERS:
-        raise DataError(f"{path}: only {len(papers)} papers have a {representation} and a label")
-    label = review_label(folder)
-    logger.info("%s: a review-label set (%s); judge it with -T prompt=reviews", path, label)
-    report = json.loads((folder.expanduser() / REPORT_FILE).read_text(encoding="utf-8"))
-    fetch = sorted({r.fetch_date for r in records})
-    metadata = {
-        "paper_set": "openreview",
-        "label": label,
-        "label_meaning": report.get("label_meaning"),
-        "papers": len(papers),
-        "papers_source": papers_source,
-        "representation_source": text_source,
-        "papers_without_text": [r.paper_id for r in records if r.paper_id not in texts],
-        "papers_without_label": [r.paper_id for r in records if r.label is None],
-        "primary_areas": len({r.primary_area for r in records if r.primary_area}),
-        **recall_facts(papers, path, Path(representations_path) if representations_path else path),
-        "velocity_fetch_date": fetch[-1].isoformat() if fetch else None,
-        "data_revision": f"OpenReview {report.get('venue')}, fetched {report.get('fetch_date')}",
-        "build": {
-            "report": str(folder.expanduser().resolve() / REPORT_FILE),
-            **{key: report.get(key) for key in ("source", "venue", "fetch_date", "api_base")},
-            "papers_unchanged_since_build": report.get("papers_sha256") == sha256_of(path),
-        },
-    }
-    return LoadedPapers(papers=papers, metadata=metadata)

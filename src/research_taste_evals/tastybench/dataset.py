@@ -17,16 +17,12 @@ no license, so they are downloaded at run time, checksummed and cached, never ve
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 import math
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
-
-from inspect_ai.dataset import MemoryDataset, Sample
-from pydantic import BaseModel, ConfigDict, Field, Json
 
 from research_taste_evals.core.data import (
     DataError,
@@ -36,9 +32,12 @@ from research_taste_evals.core.data import (
     sha256_of,
     validate_records,
 )
-from research_taste_evals.core.dates import parse_item_date
 from research_taste_evals.core.leaks import name_leaks, title_names
-from research_taste_evals.core.text import fill_template
+from research_taste_evals.tastybench.paper_rows import (
+    PaperRecord,
+    check_paper_rows,
+    load_representations,
+)
 from research_taste_evals.tastybench.recall_facts import recall_facts
 from research_taste_evals.tastybench.velocity import (
     DEFAULT_WINDOW_MONTHS,
@@ -59,8 +58,6 @@ PaperSet = Literal["curated", "full"]
 PAPER_SETS: tuple[PaperSet, ...] = ("curated", "full")
 Representation = Literal["idea", "abstract", "summary"]
 REPRESENTATIONS: tuple[Representation, ...] = ("idea", "abstract", "summary")
-# Upstream writes "N/A" when an extraction had no <idea> tags: not a representation.
-MISSING_TEXT = ("", "N/A")
 MIN_PAPERS = 2
 
 
@@ -83,31 +80,6 @@ IDEA_FILES: dict[PaperSet, PinnedFile | None] = {
     ),
     "full": None,
 }
-
-
-class PaperRecord(BaseModel):
-    """One row of an upstream ground-truth CSV (``llm_rl_yix_curate.csv``, ``llm_rl.csv``)."""
-
-    model_config = ConfigDict(extra="ignore")
-
-    paperId: str = Field(min_length=1)
-    title: str
-    pub_date: str
-    b: float
-    citation_dates: Json[list[str]]
-    citation_counts: Json[list[float]]
-
-
-class RepresentationRecord(BaseModel):
-    """One row of a representations CSV (upstream ``*_with_ideas.csv`` or ours)."""
-
-    model_config = ConfigDict(extra="ignore")
-
-    paper_id: str = Field(min_length=1)
-    title: str | None = None
-    abstract: str | None = None
-    idea: str | None = None
-    summary: str | None = None
 
 
 @dataclass(frozen=True)
@@ -204,64 +176,6 @@ def record_to_paper(
     )
 
 
-def load_representations(path: Path, representation: Representation) -> dict[str, str]:
-    """{paper_id: text} from a representations CSV; rows without the text are left out.
-
-    Raises:
-        DataError: the file lacks a ``paper_id`` or the representation column, or repeats a paper.
-    """
-    rows = read_csv(path)
-    if rows and representation not in rows[0]:
-        raise DataError(f"{path}: no '{representation}' column (columns: {sorted(rows[0])})")
-    texts: dict[str, str] = {}
-    for index, record in enumerate(validate_records(rows, RepresentationRecord, source=path)):
-        if record.paper_id in texts:
-            raise DataError(f"{path}: record {index}: field 'paper_id': {record.paper_id} repeated")
-        text = (getattr(record, representation) or "").strip()
-        if text not in MISSING_TEXT:
-            texts[record.paper_id] = text
-    return texts
-
-
-def check_paper_rows(records: list[PaperRecord], path: Path) -> None:
-    """Each ``paperId`` once: ids become Elo players (an empty file fails in validate_records).
-
-    Raises:
-        DataError: naming the file, the two records and the id.
-    """
-    first_row: dict[str, int] = {}
-    for index, record in enumerate(records):
-        if record.paperId in first_row:
-            raise DataError(
-                f"{path}: record {index}: field 'paperId': {record.paperId!r} repeats "
-                f"record {first_row[record.paperId]}"
-            )
-        first_row[record.paperId] = index
-        _check_pub_date(record, index, path)
-
-
-def _check_pub_date(record: PaperRecord, index: int, path: Path) -> None:
-    """``pub_date`` neither in the future nor after the month its citation series starts (a
-    paper is not cited before it exists: the date, which decides post-cutoff, is wrong)."""
-    where = f"{path}: record {index} (paper {record.paperId}): field 'pub_date'"
-    try:
-        date = parse_item_date(record.pub_date)
-    except ValueError:
-        date = None  # unreadable: named, with the paper, where the record is read (recall.py)
-    if date is None:
-        return
-    today = dt.date.today()
-    if (date.year, date.month or 1, date.day or 1) > (today.year, today.month, today.day):
-        raise DataError(f"{where}: {record.pub_date} is in the future (today is {today})")
-    # A review-label set (tastybench/built_set.py) has no citation series: its rows pass here too.
-    first = min(getattr(record, "citation_dates", ()), default=None)
-    if first and date.month is not None and f"{date.year:04d}-{date.month:02d}" > first[:7]:
-        raise DataError(
-            f"{where}: {record.pub_date} is after its citation series starts ({first[:7]}, "
-            "field 'citation_dates'); correct the date"
-        )
-
-
 def load_papers(
     paper_set: PaperSet,
     representation: Representation,
@@ -326,88 +240,6 @@ def load_papers(
     return LoadedPapers(papers=papers, metadata=metadata)
 
 
-# ``tastybench_extract``: which text each paper's extraction reads.
+# ``tastybench_extract``: which text each paper's extraction reads (``extract_sources.py``).
 ExtractKind = Literal["idea", "summary"]
 IdeaPrompt = Literal["seed", "curated"]
-FULLTEXT_SUFFIXES = (".txt", ".md")
-
-
-def _sources_from_csv(path: Path, column: str) -> dict[str, str]:
-    rows = read_csv(path)
-    if rows and not {"paper_id", column} <= set(rows[0]):
-        raise DataError(f"{path}: expected columns paper_id,{column} (got {sorted(rows[0])})")
-    return {row["paper_id"]: row[column].strip() for row in rows if (row[column] or "").strip()}
-
-
-def load_sources(
-    paper_set: PaperSet,
-    kind: ExtractKind,
-    data_path: str | None,
-    sources_path: str | None,
-    built: tuple[dict[str, str], dict[str, str]] | None = None,
-) -> tuple[list[tuple[str, str, str]], list[str]]:
-    """(paper_id, title, source text) per paper with a source, and the ids without one.
-
-    ``built``: a built set's titles and abstracts (``built_set.built_titles_and_abstracts``),
-    read instead of the upstream files.
-    """
-    built_abstracts: dict[str, str] | None = None
-    if built is not None:
-        titles, built_abstracts = built
-    else:
-        truth_path, _ = locate(PAPER_FILES[paper_set], data_path)
-        titles = {row["paperId"]: row["title"] for row in read_csv(truth_path)}
-    if sources_path is not None:
-        path = resolve_data(None, sources_path).path
-        if kind == "summary" and path.is_dir():
-            sources = {
-                file.stem: file.read_text(encoding="utf-8").strip()
-                for file in sorted(path.iterdir())
-                if file.suffix in FULLTEXT_SUFFIXES
-            }
-        else:
-            sources = _sources_from_csv(path, "abstract" if kind == "idea" else "fulltext")
-    elif kind == "idea" and built_abstracts is not None:
-        sources = built_abstracts
-    elif kind == "idea" and IDEA_FILES[paper_set] is not None:
-        pinned = IDEA_FILES[paper_set]
-        assert pinned is not None
-        sources = _sources_from_csv(locate(pinned, data_path)[0], "abstract")
-    else:
-        needed = "abstracts (CSV paper_id,abstract)" if kind == "idea" else "full texts"
-        raise DataError(f"paper_set '{paper_set}' has no upstream {needed}: pass sources_path")
-    found = [(pid, title, sources[pid]) for pid, title in titles.items() if sources.get(pid)]
-    missing = [pid for pid in titles if not sources.get(pid)]
-    if not found:  # Inspect would stop on an empty dataset with a long traceback
-        where = sources_path or data_path or PAPER_FILES[paper_set].describe()
-        shape = (
-            f"<paper_id>{'/'.join(FULLTEXT_SUFFIXES)} files or a CSV with paper_id,fulltext"
-            if kind == "summary"
-            else "a CSV with paper_id,abstract"
-        )
-        raise DataError(
-            f"{where}: no {kind} source for any of the {len(titles)} papers (expected {shape}, "
-            "keyed by the papers' ids); add them or pass -T sources_path=<their location>"
-        )
-    return found, missing
-
-
-def extraction_dataset(
-    found: list[tuple[str, str, str]], kind: ExtractKind, template: str
-) -> MemoryDataset:
-    """One sample per paper with a source: ``template`` filled with its abstract or full text."""
-    field = "abstract" if kind == "idea" else "fulltext"
-    samples = [
-        Sample(
-            id=paper_id,
-            input=fill_template(template, **{field: source}),
-            metadata={
-                "paper_id": paper_id,
-                "title": title,
-                "kind": kind,
-                "abstract": source if kind == "idea" else None,
-            },
-        )
-        for paper_id, title, source in found
-    ]
-    return MemoryDataset(samples=samples, name=f"tastybench-extract-{kind}", shuffled=False)

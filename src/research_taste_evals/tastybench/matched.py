@@ -15,7 +15,9 @@ right answer, so it costs no judge call). Among such pairings the one chosen has
 pairs, then (2) the most pairs within one calendar month, then (3) the smallest total date gap
 (dynamic programming over the sorted line). Papers left out are counted with their reason.
 
-Scoring (:func:`pairwise_accuracy_summary`): a decision (one order of one pair) is right when
+Scoring (:func:`pairwise_accuracy_summary`): only pairs judged in both orders count (a run cut
+by Inspect's ``--limit`` or ``--sample-id`` may keep one order of a pair: such a pair is left
+out and counted in ``matched_incomplete_pairs``). A decision (one order of one pair) is right when
 the pick has the higher label; an unclear answer is a wrong decision (it stays in the
 denominator and is counted in ``matched_unclear``). ``pairwise_accuracy`` is the share of
 decisions that are right, which is the mean over pairs of the share of its two orders that are
@@ -52,7 +54,10 @@ PAIRWISE_KEYS = [
     "pairwise_accuracy_consistent",
     "matched_pairs",
     "matched_unclear",
+    "matched_incomplete_pairs",
 ]
+# Each pair is judged once in each order; a pair with fewer decisions (``--limit``) is left out.
+ORDERS_PER_PAIR = 2
 
 
 @dataclass(frozen=True)
@@ -146,6 +151,8 @@ def _pair_line(line: list[MatchItem]) -> list[tuple[MatchItem, MatchItem]]:
 
 def _unpaired_reason(line: list[MatchItem], position: int) -> str:
     item = line[position]
+    if len(line) == 1 and item.field:
+        return "alone_in_area"
     neighbours = [line[j] for j in (position - 1, position + 1) if 0 <= j < len(line)]
     near = [n for n in neighbours if _gap_days(n, item) <= MAX_PAIR_GAP_DAYS]
     if not near:
@@ -216,7 +223,9 @@ def pairwise_accuracy_summary(
     """Every figure of ``PAIRWISE_KEYS`` from the matched samples among ``scores``.
 
     Samples without a ``pair_id`` (other schedules) are ignored: ``matched_pairs`` 0 and NaN
-    elsewhere. Any subset of a run's samples works (the recall twins pass one).
+    elsewhere. A pair with one order judged is left out and counted
+    (``matched_incomplete_pairs``). Any subset of a run's samples works (the recall twins pass
+    one).
     """
     by_pair: dict[Any, list[tuple[float, bool]]] = {}
     for sample_score in scores:
@@ -227,6 +236,10 @@ def pairwise_accuracy_summary(
         if decision is not None:
             by_pair.setdefault(metadata["pair_id"], []).append(decision)
     result: dict[str, float] = dict.fromkeys(PAIRWISE_KEYS, NAN)
+    result["matched_incomplete_pairs"] = float(
+        sum(len(pair) < ORDERS_PER_PAIR for pair in by_pair.values())
+    )
+    by_pair = {key: pair for key, pair in by_pair.items() if len(pair) >= ORDERS_PER_PAIR}
     result["matched_pairs"] = float(len(by_pair))
     result["matched_unclear"] = float(sum(u for pair in by_pair.values() for _, u in pair))
     if not by_pair:

@@ -7,29 +7,23 @@ bias. Here:
 
 1. An empty answer is unclear ("empty"); no model is asked.
 2. :func:`parse_judge_answer` reads the answer without its reasoning blocks (``<think>``...).
-   A *headline verdict* decides first: a line opening with a label ("Recommendation: Project
-   1 (ReMax ...).", "## Choice: Project 2", "Final answer - Project 1", "Bottom line: ..."),
-   a label line followed by a decision ("**Prediction:**" / "Project 2 - ... - will have a
-   higher citation velocity"), a line opening in bold with a recommendation naming one project
-   ("**Go with Project 2** (...)", "**I recommend Project 1.**") or with the project itself
-   ("**Project 2 (DAPO), and it's not close.**"; unless its sentence is conditional), a last line
-   that is only a project, or a JSON object's ``choice``/``recommendation``/... field. When
-   the headline verdicts, unhedged, all name one project and no plain decision names the
-   other, that is the choice, whatever the discussion weighs ("Project 2 would be better if
-   ..."). Without a headline verdict, explicit decision phrases decide ("I recommend Project
-   2", "I would pursue Project 1", "Project 1 is the better choice") when they all name the
-   same project and no verdict-like phrase anywhere in the answer (hedged or not: "Project 2
-   wins", "favours Project 1") leans the other way. Otherwise the answer is ambiguous:
-   hedged, negated ("not Project 1"), conditional, or a comparison ("Project 1 vs Project 2").
-   The README's "Answer contract" lists the shapes; tests/tastybench/test_parsing_contract.py
-   holds them.
+   A *headline verdict* decides first (a line opening with a label, "Recommendation: Project 1
+   (ReMax ...)."; a label line and a decision on the next; a line opening in bold with a
+   recommendation, "**Go with Project 2** (...)", or with the project itself; a last line that
+   is only a project; a JSON ``choice``), whatever the discussion weighs, when the headline
+   verdicts, unhedged, name one project and no plain decision names the other. Without one,
+   decision phrases ("I recommend Project 2", "Project 1 is the better choice") decide when
+   they name one project and no verdict-like phrase anywhere leans the other way. Otherwise the
+   answer is ambiguous: hedged, negated, conditional, or a comparison. A parenthesis describing
+   a project ("Project 1 (ReMax: no value model)") is not read for hedges, and "provided ..."
+   after a pick qualifies it; a pick that depends on a choice ("1 if X, else 2") is ambiguous.
+   Patterns: ``verdict_patterns.py``; shapes: the README's "Answer contract" and
+   tests/tastybench/test_parsing_contract.py.
 3. An ambiguous answer goes to the extractor with upstream's prompt, through the one grader
    mechanism (``core.grading.grade_member``: a provider error or refusal is a typed, counted
    failure, never a crashed sample); :func:`parse_extractor_reply` accepts a reply naming
    exactly one of "PROJECT 1"/"PROJECT 2" and counts "UNCLEAR", both-named and neither-named
-   replies as unclear.
-
-Unclear answers are counted and reported, and left out of the ratings.
+   replies as unclear. Unclear answers are counted and reported, and left out of the ratings.
 """
 
 from __future__ import annotations
@@ -40,6 +34,7 @@ from typing import Literal, cast
 
 from inspect_ai.model import CachePolicy, Model
 
+import research_taste_evals.tastybench.verdict_patterns as vp
 from research_taste_evals.core.answers import json_objects, strip_reasoning
 from research_taste_evals.core.grading import grade_member
 from research_taste_evals.core.text import fill_template
@@ -60,96 +55,6 @@ UnclearReason = Literal[
 # The extractor's own cache scope: one entry per (sample, epoch) call, reused on a re-run.
 EXTRACTOR_CACHE_SCOPE = "tastybench_extractor_call"
 
-_PROJECT = r"(?:project|idea|proposal|option)\s*(?:#\s*)?\(?([12])\)?(?!\d|\.\d)"
-_ORDINAL = r"the\s+(first|second)\s+(?:project|idea|proposal|option)"
-_REF = rf"(?:{_PROJECT}|{_ORDINAL})"
-# An optional aside after a project: "Project 1 (the DAPO framework) will ...", "Project 2 -
-# the verifier-free one - will ...".
-_ASIDE = r"(?:\s*\([^()]{0,160}\)|\s+[–—-]\s[^–—\n]{1,160}?\s[–—-](?=\s))?"
-# "I recommend Project 2", "you should pursue Project 1", "Go with Project 2", "I strongly
-# recommend pursuing Project 1", "my pick is Project 2".
-_VERB_FIRST = re.compile(
-    r"\b(?:(?:recommend(?:ing)?|suggest)(?:\s+(?:pursuing|going\s+with|choosing|selecting|"
-    r"prioriti[sz]ing|focusing\s+on|working\s+on))?|pursue|go\s+with|choose|pick|select|prefer|"
-    r"opt\s+for|bet\s+on|my\s+(?:pick|choice|recommendation|vote|bet)\s+(?:is|goes\s+to))"
-    r"\s+(?:with\s+|for\s+)?" + _REF,
-    re.IGNORECASE,
-)
-# "Recommendation: Project 1", "Prediction: Project 2 (…)", "Final answer - Project 1."
-_LABEL = (
-    r"(?:(?:my\s+|final\s+|overall\s+|short\s+)?(?:recommendation|prediction|verdict|winner|"
-    r"answer|choice|decision|pick|conclusion|suggestion)|(?:recommended|preferred)\s+"
-    r"(?:project|idea|option)|bottom\s+line|tl;?\s*dr)"
-)
-_LABEL_FIRST = re.compile(
-    rf"\b{_LABEL}\s*[:\-–—]\s*(?:pursue\s+|go\s+with\s+|choose\s+|pick\s+)?"
-    + _REF
-    + r"(?=\s*(?:[.!,;:(\-–—]|$))",
-    re.IGNORECASE,
-)
-# "Project 1 is the better choice", "Project 2 will have a higher citation velocity".
-_PROJECT_FIRST = re.compile(
-    _REF
-    + _ASIDE
-    + r",?\s+(?:(?:is|would\s+be|will\s+be|seems|looks)\s+(?:clearly\s+|likely\s+|probably\s+)?"
-    r"(?:the\s+)?(?:better|stronger|superior|preferable|winner|recommended|more\s+promising|"
-    r"clear\s+(?:choice|winner)|best\s+(?:choice|bet|option|pick)|"
-    r"my\s+(?:top\s+)?(?:recommendation|pick|choice))\b"
-    r"|(?:will|would|should|is\s+likely\s+to|is\s+expected\s+to|had|has)\s+(?:\w+\s+){0,3}?"
-    r"(?:higher|greater|faster)\s+citation)",
-    re.IGNORECASE,
-)
-_DECISIONS = (_VERB_FIRST, _LABEL_FIRST, _PROJECT_FIRST)
-# Verdict-like phrases too loose to decide on but enough to show a lean: "Project 2 wins",
-# "Project 1 would be better", "the edge goes to Project 2", "favours Project 1".
-_LEAN_PROJECT_FIRST = re.compile(
-    _REF + _ASIDE + r",?\s+(?:clearly\s+|likely\s+|probably\s+|still\s+)?"
-    r"(?:wins|would\s+win|will\s+win|is\s+the\s+winner|comes?\s+out\s+(?:ahead|on\s+top)|"
-    r"has\s+the\s+(?:edge|advantage)|edges\s+out|takes\s+it|"
-    r"(?:is|would\s+be|will\s+be|seems|looks|might\s+be|could\s+be)\s+(?:clearly\s+|likely\s+)?"
-    r"(?:the\s+)?(?:better|stronger|superior|preferable|winner|more\s+promising|"
-    r"safer\s+bet|best|stronger\s+bet|better\s+bet))\b",
-    re.IGNORECASE,
-)
-_LEAN_VERB_FIRST = re.compile(
-    r"\b(?:favou?rs?|favou?ring|edge\s+(?:goes\s+)?to|nod\s+(?:goes\s+)?to|lean(?:s|ing)?\s+"
-    r"(?:towards?|to))\s+" + _REF,
-    re.IGNORECASE,
-)
-_LEANS = (*_DECISIONS, _LEAN_PROJECT_FIRST, _LEAN_VERB_FIRST)
-# A decision inside a conditional, negated or hedged sentence is not a decision.
-_HEDGE = re.compile(
-    r"\b(?:if|unless|whichever|depending|not|never|rather\s+than|instead\s+of|"
-    r"yes|no|otherwise|when|for\s+an?|you\s+need)\b|n't|→|->|•",
-    re.IGNORECASE,
-)
-_COMPARATIVE = re.compile(r"\b(?:than|over)\b", re.IGNORECASE)
-_ANY_REF = re.compile(_REF, re.IGNORECASE)
-_MARKDOWN = re.compile(r"[*_`#>|]")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
-_FINAL_LINE = re.compile(r"^\W*" + _REF + r"\W*$", re.IGNORECASE)
-_EXTRACTOR_TOKEN = re.compile(r"PROJECT\s*([12])(?!\d)")
-# Headline verdicts (see the module docstring): a line opening with a label verdict, a label
-# line alone (the decision on the next line is a headline), a line opening in bold.
-_LINE_LEAD = re.compile(r"^[\s*_#>|`\-–—•]*(?:\d+[.)]\s*)?", re.MULTILINE)
-_LABEL_LINE = re.compile(rf"^\W*{_LABEL}\W*$", re.IGNORECASE)
-_BOLD = re.compile(r"\*\*(.+?)\*\*|__(.+?)__", re.DOTALL)
-# A line opening in bold with the project itself: "**Project 2 (DAPO), and it's not close.**",
-# "**Project 1.**" under a "## Verdict" header. Only a condition unmakes it (not a negation:
-# "it's not close" is emphasis), and a bold sentence naming both projects is no verdict.
-# The project is the whole clause: "**Project 2** is a respectable alternative" is no verdict.
-_BOLD_PROJECT = re.compile(r"^\W*" + _REF + _ASIDE + r"(?=\s*(?:[.,;:!—–\-(]|$))", re.IGNORECASE)
-_CONDITIONAL = re.compile(
-    r"\b(?:if|unless|whichever|depending|otherwise|when|assuming|provided|while|although)\b|\?",
-    re.IGNORECASE,
-)
-_BULLET = re.compile(r"^\s*(?:[-*+•]\s|\d+[.)]\s)")
-_CHOICE_KEYS = (
-    "choice", "answer", "final_answer", "recommendation", "recommended_project", "pick",
-    "decision", "winner", "prediction", "project", "selected_project", "preferred_project",
-)  # fmt: skip
-_ORDINALS = {"first": 1, "second": 2}
-
 
 @dataclass(frozen=True)
 class ChoiceResult:
@@ -163,7 +68,7 @@ class ChoiceResult:
 
 def _number(match: re.Match[str], first_group: int) -> int:
     digit, ordinal = match.group(first_group), match.group(first_group + 1)
-    return int(digit) if digit else _ORDINALS[ordinal.lower()]
+    return int(digit) if digit else vp.ORDINALS[ordinal.lower()]
 
 
 def _leanings(sentences: list[str]) -> set[int]:
@@ -171,20 +76,38 @@ def _leanings(sentences: list[str]) -> set[int]:
     return {
         _number(match, 1)
         for sentence in sentences
-        for pattern in _LEANS
+        for pattern in vp.LEANS
         for match in pattern.finditer(sentence)
     }
 
 
 def _named(text: str) -> set[int]:
-    return {_number(match, 1) for match in _ANY_REF.finditer(text)}
+    return {_number(match, 1) for match in vp.ANY_REF.finditer(text)}
+
+
+def _without_descriptions(text: str) -> str:
+    """``text`` without the parentheses describing a project ("(ReMax: no value model)"); one
+    that makes the pick depend on a choice ("(if you have compute)") stays."""
+
+    def kept(match: re.Match[str]) -> str:
+        return match.group(0) if vp.CHOICE_CONDITION.search(match.group(0)) else " "
+
+    previous = None
+    while previous != text:
+        previous, text = text, vp.PARENTHESIS.sub(kept, text)
+    return text
+
+
+def _hedged(text: str) -> bool:
+    """Whether ``text`` is conditional, negated or hedged, outside the projects' descriptions."""
+    return vp.HEDGE.search(_without_descriptions(text)) is not None
 
 
 def _decision(text: str) -> int | None:
     """The project an unhedged decision phrase of ``text`` names, if exactly one."""
-    if _HEDGE.search(text):
+    if _hedged(text):
         return None
-    picks = {_number(m, 1) for pattern in _DECISIONS for m in pattern.finditer(text)}
+    picks = {_number(m, 1) for pattern in vp.DECISIONS for m in pattern.finditer(text)}
     return picks.pop() if len(picks) == 1 else None
 
 
@@ -192,11 +115,11 @@ def _json_picks(text: str) -> set[int]:
     picks: set[int] = set()
     for found in json_objects(text):
         for key, value in found.items():
-            if str(key).lower() not in _CHOICE_KEYS or isinstance(value, bool):
+            if str(key).lower() not in vp.CHOICE_KEYS or isinstance(value, bool):
                 continue
             value = str(value).strip()
             named = {int(value)} if value in ("1", "2") else _named(value)
-            if len(named) == 1 and not _HEDGE.search(value):
+            if len(named) == 1 and not _hedged(value):
                 picks |= named
     return picks
 
@@ -206,10 +129,12 @@ def _bold_project(raw: str, words: str, rest: str, sentence: str) -> int | None:
     "**Project 2 (DAPO), and it's not close.**". Not a list item ("- **Project 2**, while
     ..."), not a line going on with a verb ("**Project 2** is ..."), not both projects named,
     and not a conditional sentence ("**Project 2**, but flip it if you cannot scale")."""
-    lead = _BOLD_PROJECT.match(_MARKDOWN.sub(" ", words))
-    if lead is None or re.match(r"\s*\w", rest) or _BULLET.match(raw):
+    lead = vp.BOLD_PROJECT.match(vp.MARKDOWN.sub(" ", words))
+    if lead is None or re.match(r"\s*\w", rest) or vp.BULLET.match(raw):
         return None
-    if len(_named(sentence)) != 1 or _CONDITIONAL.search(sentence):
+    if len(_named(sentence)) != 1 or vp.CONDITIONAL.search(_without_descriptions(sentence)):
+        return None
+    if sentence.rstrip(" *_").endswith(":"):  # a section header ("**Project 2 (DAPO):**")
         return None
     return _number(lead, 1)
 
@@ -218,12 +143,12 @@ def _bold_project_picks(text: str) -> set[int]:
     """Projects named by bold lines that are the project itself (:func:`_bold_project`)."""
     picks: set[int] = set()
     for raw in text.splitlines():
-        bold = _BOLD.match(raw.lstrip(" \t#>-–—•"))
+        bold = vp.BOLD.match(raw.lstrip(" \t#>-–—•"))
         if bold:
             words = bold.group(1) or bold.group(2)
-            rest = _SENTENCE_END.split(raw.lstrip(" \t#>-–—•")[bold.end() :], maxsplit=1)[0]
+            rest = vp.SENTENCE_END.split(raw.lstrip(" \t#>-–—•")[bold.end() :], maxsplit=1)[0]
             rest = "" if words.rstrip().endswith((".", "!", "?")) else rest  # sentence ended
-            project = _bold_project(raw, words, rest, _MARKDOWN.sub(" ", words + rest))
+            project = _bold_project(raw, words, rest, vp.MARKDOWN.sub(" ", words + rest))
             picks |= set() if project is None else {project}
     return picks
 
@@ -232,25 +157,25 @@ def _headline_picks(text: str) -> set[int]:
     """Projects named by the headline verdicts of ``text`` (module docstring)."""
     picks = _json_picks(text)
     for raw in text.splitlines():
-        bold = _BOLD.match(raw.lstrip(" \t#>-–—•"))
+        bold = vp.BOLD.match(raw.lstrip(" \t#>-–—•"))
         if bold:  # a line opening in bold: the bold words and the rest of their sentence
             words = bold.group(1) or bold.group(2)
-            rest = _SENTENCE_END.split(raw.lstrip(" \t#>-–—•")[bold.end() :], maxsplit=1)[0]
+            rest = vp.SENTENCE_END.split(raw.lstrip(" \t#>-–—•")[bold.end() :], maxsplit=1)[0]
             rest = "" if words.rstrip().endswith((".", "!", "?")) else rest  # sentence ended
-            sentence = _MARKDOWN.sub(" ", words + rest)
+            sentence = vp.MARKDOWN.sub(" ", words + rest)
             pick = _decision(sentence)
-            if pick and _VERB_FIRST.search(sentence) and len(_named(sentence)) == 1:
+            if pick and vp.VERB_FIRST.search(sentence) and len(_named(sentence)) == 1:
                 picks.add(pick)
-    lines = [_LINE_LEAD.sub("", _MARKDOWN.sub(" ", line)).strip() for line in text.splitlines()]
+    lines = [vp.LINE_LEAD.sub("", vp.MARKDOWN.sub(" ", line)).strip() for line in text.splitlines()]
     lines = [line for line in lines if line]
     for index, line in enumerate(lines):
-        label = _LABEL_FIRST.match(line)
-        if label and not _HEDGE.search(line[label.end() :]):
+        label = vp.LABEL_FIRST.match(line)
+        if label and not _hedged(line[label.end() :]):
             picks.add(_number(label, 1))
         after = lines[index + 1] if index + 1 < len(lines) else ""
-        if _LABEL_LINE.match(line) and (pick := _decision(after)) is not None:
+        if vp.LABEL_LINE.match(line) and (pick := _decision(after)) is not None:
             picks.add(pick)
-    if lines and (final := _FINAL_LINE.match(lines[-1])):
+    if lines and (final := vp.FINAL_LINE.match(lines[-1])):
         picks.add(_number(final, 1))
     return picks
 
@@ -267,15 +192,15 @@ def parse_judge_answer(text: str) -> Literal[1, 2] | None:
     text = strip_reasoning(text)
     headline = _headline_picks(text)
     picks: set[int] = set()
-    plain = _MARKDOWN.sub(" ", text)
-    sentences = _SENTENCE_END.split(plain)
+    plain = vp.MARKDOWN.sub(" ", text)
+    sentences = vp.SENTENCE_END.split(plain)
     for sentence in sentences:
-        if _HEDGE.search(sentence):
+        if _hedged(sentence):
             continue
-        named = {_number(match, 1) for match in _ANY_REF.finditer(sentence)}
-        if len(named) > 1 and not _COMPARATIVE.search(sentence):
+        named = {_number(match, 1) for match in vp.ANY_REF.finditer(sentence)}
+        if len(named) > 1 and not vp.COMPARATIVE.search(sentence):
             continue  # "Project 1 is faster; Project 2 is more novel": a comparison, no pick
-        for pattern in _DECISIONS:
+        for pattern in vp.DECISIONS:
             picks.update(_number(match, 1) for match in pattern.finditer(sentence))
     if headline:
         if len(headline) != 1 or not picks <= headline:
@@ -304,7 +229,7 @@ def parse_extractor_reply(reply: str) -> tuple[Literal[1, 2] | None, UnclearReas
         return None, "extractor_empty"
     if "UNCLEAR" in reply:
         return None, "extractor_unclear"
-    named = {int(match.group(1)) for match in _EXTRACTOR_TOKEN.finditer(reply)}
+    named = {int(match.group(1)) for match in vp.EXTRACTOR_TOKEN.finditer(reply)}
     if named == {1}:
         return 1, None
     if named == {2}:

@@ -17,8 +17,13 @@ from __future__ import annotations
 
 from typing import Literal
 
+from research_taste_evals.core.errors import ConfigError
+
 PromptVariant = Literal["normal", "goodhart", "max_goodhart", "reviews"]
 PROMPT_VARIANTS: tuple[PromptVariant, ...] = ("normal", "goodhart", "max_goodhart", "reviews")
+# The prompt a run uses when none is given: the one that asks about the set's label.
+CITATION_DEFAULT_PROMPT: PromptVariant = "goodhart"
+REVIEW_PROMPT: PromptVariant = "reviews"
 
 # Blog post, "Prompt 1 (normal)"; upstream prompts/curated/judge_ideas_curated.md.
 JUDGE_NORMAL = (
@@ -86,6 +91,32 @@ JUDGE_PROMPTS: dict[PromptVariant, str] = {
     "max_goodhart": JUDGE_MAX_GOODHART,
     "reviews": JUDGE_REVIEWS,
 }
+
+
+def prompt_for_set(
+    prompt: PromptVariant | None, review_label: str | None, data_path: str | None
+) -> PromptVariant:
+    """The judge prompt of a run: unset, the one that asks about the set's label (``reviews``
+    for a review-label set, ``goodhart`` otherwise); given, it must ask about that label.
+
+    Raises:
+        ConfigError: a citation prompt for a review-label set, or ``reviews`` for a citation set.
+    """
+    if prompt is None:
+        return REVIEW_PROMPT if review_label else CITATION_DEFAULT_PROMPT
+    if review_label and prompt != REVIEW_PROMPT:
+        raise ConfigError(
+            f"prompt={prompt!r} asks about citations, but data_path={data_path} is a review-label "
+            f"set (label {review_label}): pass -T prompt=reviews or leave prompt unset"
+        )
+    if not review_label and prompt == REVIEW_PROMPT:
+        raise ConfigError(
+            f"prompt='reviews' asks about peer review, but the papers of data_path={data_path} "
+            "are labelled by citation velocity: pass a citation prompt (goodhart, normal, "
+            "max_goodhart) or leave prompt unset"
+        )
+    return prompt
+
 
 # Upstream prompts/extract_choice.md (not in the blog post, which says only that choices were
 # extracted). The extractor must end with "PROJECT 1" / "PROJECT 2", or write "UNCLEAR".

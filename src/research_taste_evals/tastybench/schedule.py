@@ -9,35 +9,28 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from research_taste_evals.core.data import DataError, read_csv, sha256_of
+from research_taste_evals.core.data import DataError, read_csv
 from research_taste_evals.core.errors import ConfigError
-from research_taste_evals.core.provenance import provenance
 from research_taste_evals.core.text import content_id, fill_template
-from research_taste_evals.tastybench.dataset import UPSTREAM_COMMIT, Paper
-from research_taste_evals.tastybench.matched import (
-    MAX_PAIR_GAP_DAYS,
-    Matching,
-    MatchItem,
-    match_papers,
-    parse_day,
+from research_taste_evals.tastybench.dataset import Paper
+from research_taste_evals.tastybench.matched_schedule import (
+    MatchedDataset,
+    matching,
+    no_pairs_reason,
 )
 from research_taste_evals.tastybench.pairwise import adjacent_schedule, all_pairs_schedule
-from research_taste_evals.tastybench.ratings import HEADLINE_METRIC, UPSTREAM_COMPARABLE_METRIC
-from research_taste_evals.tastybench.solvers import EXTRACTOR_ROLE
 from research_taste_evals.tastybench.velocity import (
     SHORT_WINDOWS,
-    UPSTREAM_FETCH_DATE,
     VelocityMode,
     longest_common_window,
 )
-from research_taste_evals.tastybench.websearch import CITATION_COUNT_DOMAINS
 
 logger = logging.getLogger(__name__)
 
@@ -99,17 +92,6 @@ def read_pairs_file(path: str | Path, known_ids: set[str]) -> list[tuple[str, st
     return pairs
 
 
-def matching(papers: Sequence[Paper], velocity: VelocityMode, seed: int) -> Matching:
-    """The ``schedule=matched`` pairing of ``papers`` on the run's labels (``matched.py``).
-
-    A paper's ``field`` (an OpenReview set's primary area) groups it; without one, one group.
-    """
-    items = [
-        MatchItem(p.paper_id, parse_day(p.pub_date), p.velocity(velocity), p.field) for p in papers
-    ]
-    return match_papers(items, seed)
-
-
 def matched_schedule(
     papers: Sequence[Paper], velocity: VelocityMode, seed: int
 ) -> list[ScheduledPair]:
@@ -127,10 +109,7 @@ def matched_schedule(
             len(matched.unpaired),
         )
     if not pairs:
-        raise ConfigError(
-            f"schedule=matched: no two of the {len(papers)} papers have different velocities and "
-            f"publication dates at most {MAX_PAIR_GAP_DAYS} days apart"
-        )
+        raise ConfigError(no_pairs_reason(len(papers), matched))
     return [
         ScheduledPair(
             2 * pair.pair_id + k, *order, None, pair.pair_id, pair.gap_days, pair.same_month
@@ -246,6 +225,8 @@ def comparison_dataset(
     """The samples of a run, in schedule order."""
     by_id = {paper.paper_id: paper for paper in papers}
     samples = [pair_to_sample(pair, by_id, template, velocity) for pair in pairs]
+    if any(pair.pair_id is not None for pair in pairs):  # a cut that halves a pair says so
+        return MatchedDataset(samples=samples, name=name, shuffled=False)
     return MemoryDataset(samples=samples, name=name, shuffled=False)
 
 
@@ -268,79 +249,3 @@ def judged_papers(papers: list[Paper], velocity: VelocityMode, window_months: in
             "sooner, with noisier velocities)"
         )
     return kept
-
-
-@dataclass(frozen=True)
-class RunSettings:
-    """The ``tastybench`` arguments its metadata records (typed, as the task received them)."""
-
-    representation: str
-    prompt: str
-    velocity: VelocityMode
-    schedule: str
-    rounds: int
-    seed: int
-    pairs_file: str | None
-    choice_method: str
-    web_search: bool
-    knowledge_cutoff: object
-    recall_probe: bool
-
-
-def tastybench_metadata(
-    settings: RunSettings,
-    loaded_metadata: Mapping[str, Any],
-    papers: Sequence[Paper],
-    comparisons: int,
-) -> dict[str, Any]:
-    """The ``tastybench`` task's metadata: the provenance block and the run's settings.
-
-    With ``schedule=matched`` also ``matching`` (``Matching.summary``: pairs, same-month pairs,
-    the gap cap and the largest gap, papers left unpaired by reason) and the headline
-    ``pairwise_accuracy``.
-    """
-    args = settings
-    cutoff = args.knowledge_cutoff
-    sources = {key: loaded_metadata[key] for key in ("papers_source", "representation_source")}
-    details = {key: value for key, value in loaded_metadata.items() if key not in sources}
-    schedule, pairs_file = args.schedule, args.pairs_file
-    return {
-        **provenance(
-            benchmark="TastyBench",
-            source=sources["papers_source"],
-            revision=loaded_metadata.get("data_revision", UPSTREAM_COMMIT),
-            prompt_variant=args.prompt,
-            paper_faithful={
-                "velocity": args.velocity == "upstream",
-                "choice_method": args.choice_method == "extractor",
-                "schedule": schedule in ("adjacent", "file"),
-            },
-            representation_source=sources["representation_source"],
-        ),
-        "headline_metric": MATCHED_HEADLINE if schedule == "matched" else HEADLINE_METRIC,
-        "upstream_comparable_metric": UPSTREAM_COMPARABLE_METRIC,
-        **details,
-        "papers_judged": len(papers),
-        "representation": args.representation,
-        "prompt": args.prompt,
-        "velocity": args.velocity,
-        "velocity_fetch_date": loaded_metadata.get(
-            "velocity_fetch_date", UPSTREAM_FETCH_DATE.isoformat()
-        ),
-        "schedule": schedule,
-        "rounds": args.rounds if schedule == "adjacent" else None,
-        "seed": args.seed if schedule != "file" else None,
-        "pairs_file": pairs_file,
-        "pairs_file_sha256": sha256_of(Path(pairs_file)) if pairs_file else None,
-        "comparisons": comparisons,
-        "matching": (
-            matching(papers, args.velocity, args.seed).summary() if schedule == "matched" else None
-        ),
-        "choice_method": args.choice_method,
-        "extractor_role": f"{EXTRACTOR_ROLE} (default: the judge model itself)",
-        "web_search": args.web_search,
-        # The run's cutoff (with its source and model-info entry) is in each sample's score.
-        "knowledge_cutoff_arg": None if cutoff is None else str(cutoff),
-        "recall_probe": args.recall_probe,
-        "web_search_blocked_domains": list(CITATION_COUNT_DOMAINS) if args.web_search else None,
-    }

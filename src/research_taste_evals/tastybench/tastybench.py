@@ -20,17 +20,16 @@ from research_taste_evals.tastybench.built_set import is_built_set, load_built_s
 from research_taste_evals.tastybench.dataset import PaperSet, Representation, load_papers
 from research_taste_evals.tastybench.metrics import tastybench_metrics
 from research_taste_evals.tastybench.parsing import ChoiceMethod
-from research_taste_evals.tastybench.prompts import JUDGE_PROMPTS, PromptVariant
+from research_taste_evals.tastybench.prompts import JUDGE_PROMPTS, PromptVariant, prompt_for_set
 from research_taste_evals.tastybench.recall import TASTYBENCH, recall_catalogue
+from research_taste_evals.tastybench.run_metadata import RunSettings, tastybench_metadata
 from research_taste_evals.tastybench.schedule import (
     DEFAULT_ROUNDS,
     DEFAULT_SCHEDULE_SEED,
-    RunSettings,
     Schedule,
     build_schedule,
     comparison_dataset,
     judged_papers,
-    tastybench_metadata,
 )
 from research_taste_evals.tastybench.scorer import tastybench_scorer
 from research_taste_evals.tastybench.solvers import judge, read_choice
@@ -53,7 +52,7 @@ BOUNDS = {
 def tastybench(
     paper_set: PaperSet = "curated",
     representation: Representation = "idea",
-    prompt: PromptVariant = "goodhart",
+    prompt: PromptVariant | None = None,
     velocity: VelocityMode = "windowed",
     window_months: int = DEFAULT_WINDOW_MONTHS,
     schedule: Schedule = "adjacent",
@@ -77,11 +76,12 @@ def tastybench(
         representation (Literal['idea', 'abstract', 'summary']): What the judge reads;
             curated ideas/abstracts ship upstream, summaries come from
             ``tastybench-extract``. Defaults to ``'idea'``.
-        prompt (Literal['normal', 'goodhart', 'max_goodhart', 'reviews']): The blog post's
-            three judge prompts, verbatim (its headline chart uses the goodharted one);
+        prompt (Literal['normal', 'goodhart', 'max_goodhart', 'reviews'] | None): The blog
+            post's three judge prompts, verbatim (its headline chart uses the goodharted one);
             ``reviews`` (ours) is the goodharted one with peer review in place of citations,
-            for OpenReview sets ([docs/openreview.md](../../../docs/openreview.md)).
-            Defaults to ``'goodhart'``.
+            for OpenReview sets ([docs/openreview.md](../../../docs/openreview.md)). Unset, it
+            follows the set's label (``reviews`` for a review-label set, else ``goodhart``); a
+            prompt that asks about the other label is refused. Defaults to ``None``.
         velocity (Literal['windowed', 'upstream', 'common_window']): Ground truth: slope
             over months elapsed at the 2025-11-08 fetch (a built set: its own fetch date);
             upstream's ``b``; or slope over the same ``window_months`` for every paper
@@ -117,6 +117,13 @@ def tastybench(
             (one extra call per paper and run, cached). Defaults to ``True``.
     """
     refuse_unknown_arguments(tastybench, kwargs)
+    if data_path is not None and is_built_set(data_path):  # from `research-taste tastybench build`
+        loaded = load_built_set(data_path, representation, representations_path, window_months)
+    else:
+        loaded = load_papers(
+            paper_set, representation, data_path, representations_path, window_months
+        )
+    prompt = prompt_for_set(prompt, loaded.metadata.get("label"), data_path)
     settings = RunSettings(
         representation=representation,
         prompt=prompt,
@@ -130,12 +137,6 @@ def tastybench(
         knowledge_cutoff=knowledge_cutoff,
         recall_probe=recall_probe,
     )
-    if data_path is not None and is_built_set(data_path):  # from `research-taste tastybench build`
-        loaded = load_built_set(data_path, representation, representations_path, window_months)
-    else:
-        loaded = load_papers(
-            paper_set, representation, data_path, representations_path, window_months
-        )
     papers = judged_papers(loaded.papers, velocity, window_months)
     pairs = build_schedule(papers, schedule, rounds, seed, pairs_file, velocity)
     # Checks the cutoff's date; the probe reads exactly the judge's texts.

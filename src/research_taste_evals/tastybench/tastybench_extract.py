@@ -37,9 +37,8 @@ from research_taste_evals.tastybench.dataset import (
     ExtractKind,
     IdeaPrompt,
     PaperSet,
-    extraction_dataset,
-    load_sources,
 )
+from research_taste_evals.tastybench.extract_sources import extraction_dataset, load_sources
 from research_taste_evals.tastybench.prompts import (
     EXTRACT_IDEA,
     EXTRACT_IDEA_CURATED,

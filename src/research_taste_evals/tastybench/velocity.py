@@ -120,3 +120,9 @@ def common_window_velocity(
     if observed_months(dates, fetch_date) < window_months:
         return NAN
     return ols_slope(list(counts)[:window_months])
+
+
+def months_after(dates: Sequence[str], fetch_date: dt.date) -> list[str]:
+    """The entries of ``dates`` (ISO month starts) after ``fetch_date``: a built series stops at
+    its fetch, so such months come from citing papers dated in the future."""
+    return [value for value in dates if value > fetch_date.isoformat()]
