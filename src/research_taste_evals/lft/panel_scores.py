@@ -24,7 +24,7 @@ from research_taste_evals.lft.metrics import (
     PANEL_CREDITS_KEY,
     PANEL_LEVELS_KEY,
 )
-from research_taste_evals.lft.solvers import NUDGE_METADATA_KEY
+from research_taste_evals.lft.turns import NUDGE_METADATA_KEY
 
 
 def _member_record(member: MemberGrade[LftGrade]) -> dict[str, Any]:
