@@ -10,7 +10,7 @@ through the same loader as real runs.
 The papers live in ``demo_papers.json`` beside this module. The idea texts were written without
 looking at velocity, yet on these ten the length-prior baseline (``baseline/tastybench-longer``)
 happens to agree with velocity (Spearman about 0.5): the demo shows that the metrics respond,
-nothing more. Its figures on the real curated set are in the README's baseline table.
+nothing more. Its figures on the real curated set are in the family README's baseline table.
 """
 
 from __future__ import annotations
