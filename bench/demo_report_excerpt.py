@@ -1,4 +1,4 @@
-"""The root README's excerpt of the demo report, rendered by the report's own code.
+"""docs/sweeps-and-reports.md's excerpt of the demo report, rendered by the report's own code.
 
     research-taste sweep sweeps/demo.yaml --log-dir logs/readme-demo   # the demo sweep
     python bench/demo_report_excerpt.py --import logs/readme-demo --write
@@ -8,7 +8,7 @@
 in ``tests/readme_logs/demo-report`` (``bench/readme_logs.py``); the excerpt is the
 ``eqinfer`` table of ``report.md`` (``reporting.leaderboard``: the same columns, ranking and
 formatting ``research-taste report`` writes), re-rendered from those headers.
-``tests/test_readme_figures.py`` fails when README.md's block differs from it.
+``tests/test_readme_figures.py`` fails when that page's block differs from it.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from readme_logs import load_headers, save_headers, show_block
 from research_taste.reporting.leaderboard import columns_for, markdown_table, table_rows
 from research_taste.reporting.runs import newest_per_row, read_runs, run_of
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[1] / "docs" / "sweeps-and-reports.md"
 BLOCK = "demo-report"
 FAMILY = "demo-report"  # the folder of saved headers below tests/readme_logs
 TASK = "eqinfer"
@@ -50,7 +50,7 @@ def import_logs(log_dir: str) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--import", dest="source", help="a demo sweep's log folder")
-    parser.add_argument("--write", action="store_true", help="replace the block in README.md")
+    parser.add_argument("--write", action="store_true", help="replace the block in its doc page")
     args = parser.parse_args()
     if args.source:
         import_logs(args.source)

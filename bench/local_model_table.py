@@ -1,8 +1,8 @@
-"""The README table of the packaged real model's sweep, computed from its committed logs.
+"""The table of the packaged real model's sweep, computed from its committed logs.
 
     python bench/local_model_table.py                 # print the table
-    python bench/local_model_table.py --write         # and replace it in README.md
-    # after a new sweep: replace the committed logs with the sweep's, then the README table
+    python bench/local_model_table.py --write         # and replace it in docs/offline-real-model.md
+    # after a new sweep: replace the committed logs with the sweep's, then the table
     research-taste sweep sweeps/local.yaml --log-dir logs/local-refresh && \
         python bench/local_model_table.py --import logs/local-refresh --write
 
@@ -14,7 +14,7 @@ prints one row per task: samples completed/asked, the unparsed and re-asked rate
 samples that errored, and model calls that hit the context (``stop_reason="model_length"``: a
 prompt longer than the model's context, counted in the log, never a crash).
 
-``tests/test_local_model_table.py`` fails when README.md differs from this script's output.
+``tests/test_local_model_table.py`` fails when the page differs from this script's output.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from research_taste.reporting.families import task_specs
 
 ROOT = Path(__file__).resolve().parents[1]
 LOG_DIR = ROOT / "docs" / "local-model" / "logs"
-README = ROOT / "README.md"
+README = ROOT / "docs" / "offline-real-model.md"
 BEGIN = "<!-- local-model-table:begin (bench/local_model_table.py --write) -->"
 END = "<!-- local-model-table:end -->"
 UNPARSED, REASKED = "unparsed_rate", "reasked_rate"
@@ -171,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         help="first replace the logs in --log-dir with the newest per task from this folder",
     )
-    parser.add_argument("--write", action="store_true", help="replace the table in README.md")
+    parser.add_argument("--write", action="store_true", help="replace the table in its doc page")
     args = parser.parse_args(argv)
     if args.source is not None:
         import_logs(args.source, args.log_dir)

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 from inspect_ai.scorer import SampleScore, Score
 
-from research_taste_evals.core.stats import rank_correlation_with_ci
+from research_taste_evals.core.resampling import rank_correlation_with_ci
 from research_taste_evals.core.text import replace_block
 from research_taste_evals.tastybench.matched import (
     MatchItem,

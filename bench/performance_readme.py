@@ -1,4 +1,4 @@
-"""The root README's "Performance" figures, from the bench scripts' saved outputs.
+"""docs/performance.md's figures, from the bench scripts' saved outputs.
 
     python bench/registry_import.py --json bench/results/registry_import.json
     python bench/harness_overhead.py --json bench/results/harness_overhead.json
@@ -24,7 +24,7 @@ from typing import Any
 from readme_logs import show_block
 
 REPO = Path(__file__).resolve().parents[1]
-README = REPO / "README.md"
+README = REPO / "docs" / "performance.md"
 RESULTS = REPO / "bench" / "results"
 BLOCK = "performance"
 RATIO_BUDGET = 1.5
@@ -94,7 +94,7 @@ def performance() -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--write", action="store_true", help="replace the block in README.md")
+    parser.add_argument("--write", action="store_true", help="replace the block in its doc page")
     show_block(README, BLOCK, performance(), parser.parse_args().write)
     return 0
 

@@ -249,3 +249,29 @@ def test_a_cycle_and_a_cross_family_import_would_be_reported() -> None:
     assert not PRIVATE_INSPECT.search("from inspect_ai.model import get_model")
     assert BENCHMARK_MENTION.search("as AAAR-1.0 does") and BENCHMARK_MENTION.search("AISI LFT")
     assert not BENCHMARK_MENTION.search("shift the lifted tasks")
+
+
+def test_families_are_the_folders_with_an_eval_yaml_and_list_their_tasks_there() -> None:
+    """A family is found from its folder (core/families.py): every folder with an
+    ``eval.yaml``, whose ``tasks`` are exactly the names its ``__init__.py`` exports."""
+    import yaml
+
+    from research_taste_evals import FAMILY_NAMED, TASK_PACKAGES
+    from research_taste_evals.core.families import families
+
+    root = Path(__file__).resolve().parents[1] / "src" / PACKAGE
+    folders = sorted(p.name for p in root.iterdir() if (p / "eval.yaml").is_file())
+    assert [family.name for family in families()] == folders
+    for family in families():
+        declared = yaml.safe_load((family.folder / "eval.yaml").read_text(encoding="utf-8"))
+        assert [entry["name"] for entry in declared["tasks"]] == list(family.tasks), family.name
+    assert set(TASK_PACKAGES) == {task for family in families() for task in family.tasks}
+    assert {task for task in TASK_PACKAGES if task in folders} == FAMILY_NAMED
+
+
+def test_a_family_init_without_a_literal_all_is_one_sentence(tmp_path: Path) -> None:
+    from research_taste_evals.core.families import exported_tasks
+
+    (tmp_path / "__init__.py").write_text("from x import y\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"__init__\.py: a family folder .* literal __all__"):
+        exported_tasks(tmp_path)

@@ -42,12 +42,12 @@ GENERATORS = {
     ("ideapairs", "BEGIN generated: build-facts"): "bench/ideapairs_readme.py",
     ("ideapairs", "BEGIN generated: baselines"): "bench/ideapairs_readme.py",
     ("ideapairs", "BEGIN generated: ranking"): "bench/ideapairs_readme.py",
-    ("(root)", "BEGIN generated: demo-report"): "bench/demo_report_excerpt.py",
+    ("docs/sweeps-and-reports", "BEGIN generated: demo-report"): "bench/demo_report_excerpt.py",
     # Re-computed and compared by tests/test_local_model_table.py.
-    ("(root)", "local-model-table:begin"): "bench/local_model_table.py",
+    ("docs/offline-real-model", "local-model-table:begin"): "bench/local_model_table.py",
     ("reviewcritique", "BEGIN generated: data-facts"): "bench/reviewcritique_readme.py",
     ("aaar", "BEGIN generated: nltk-agreement"): "bench/aaar_nltk_agreement.py",
-    ("(root)", "BEGIN generated: performance"): "bench/performance_readme.py",
+    ("docs/performance", "BEGIN generated: performance"): "bench/performance_readme.py",
     # Re-computed and compared by tests/test_recall_dates_readme.py.
     ("aaar", "BEGIN generated: recall-dates"): "bench/recall_dates.py",
     ("ideapairs", "BEGIN generated: recall-dates"): "bench/recall_dates.py",
@@ -56,7 +56,8 @@ GENERATORS = {
 
 def _readmes() -> dict[str, Path]:
     found = {path.parent.name: path for path in sorted(PACKAGE.glob("*/README.md"))}
-    return {"(root)": REPO / "README.md", **found}
+    docs = {f"docs/{path.stem}": path for path in sorted((REPO / "docs").glob("*.md"))}
+    return {"(root)": REPO / "README.md", **found, **docs}
 
 
 def test_every_generated_readme_block_has_a_registered_generator() -> None:

@@ -11,7 +11,8 @@ Tasks import from their family package, as in inspect_evals::
 The tasks whose names are not also a family package's (every task but ``lft`` and
 ``tastybench``) import from the package itself too (``from research_taste_evals import
 eqinfer``). Such a task is imported when its name is first asked for (module ``__getattr__``),
-so importing ``research_taste_evals.core.x`` stays light (tests/test_registry_import.py).
+so importing ``research_taste_evals.core.x`` stays light (tests/test_registry_import.py). The
+families and their tasks are found from their folders (core/families.py).
 """
 
 from __future__ import annotations
@@ -19,23 +20,15 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from research_taste_evals.core.families import family_named_tasks, task_packages
+
 __version__ = "0.1.0"
 
 # Task name -> the family package exporting it (every task of ``_registry.TASKS``).
-TASK_PACKAGES = {
-    "eqinfer": "research_taste_evals.aaar",
-    "expdesign": "research_taste_evals.aaar",
-    "paper_weakness": "research_taste_evals.aaar",
-    "review_critique": "research_taste_evals.reviewcritique",
-    "lft": "research_taste_evals.lft",
-    "lft_grader_check": "research_taste_evals.lft",
-    "tastybench": "research_taste_evals.tastybench",
-    "tastybench_extract": "research_taste_evals.tastybench",
-    "idea_pairs": "research_taste_evals.ideapairs",
-}
+TASK_PACKAGES = task_packages()
 # Named like their family package: ``research_taste_evals.lft`` is the package, so these import
 # from it (``from research_taste_evals.lft import lft``).
-FAMILY_NAMED = frozenset({"lft", "tastybench"})
+FAMILY_NAMED = family_named_tasks()
 
 __all__ = ["__version__", *(name for name in TASK_PACKAGES if name not in FAMILY_NAMED)]
 

@@ -4,38 +4,34 @@ Inspect imports this module (``[project.entry-points.inspect_ai]``), which is wh
 ``inspect eval research_taste_evals/<task>`` and ``--model baseline/<name>`` resolve. Importing
 it registers those and changes nothing else in Inspect: no hooks, no excepthook, no patched
 provider (tests/test_good_guest.py).
+
+The tasks are every family folder's exported tasks (core/families.py): importing a family
+package registers its ``@task`` functions, and importing its ``baselines.py`` (where it has one)
+registers its baselines with the provider. A new family needs no line here.
 """
+
+import importlib
+from collections.abc import Callable
+from typing import Any
 
 from inspect_ai.model import ModelAPI, modelapi
 
-# Importing a family's baselines registers them with the provider.
-from research_taste_evals.aaar import baselines as _aaar_baselines  # noqa: F401
-from research_taste_evals.aaar.eqinfer import eqinfer
-from research_taste_evals.aaar.expdesign import expdesign
-from research_taste_evals.aaar.paper_weakness import paper_weakness
-from research_taste_evals.ideapairs import baselines as _ideapairs_baselines  # noqa: F401
-from research_taste_evals.ideapairs.ideapairs import idea_pairs
-from research_taste_evals.lft import baselines as _lft_baselines  # noqa: F401
-from research_taste_evals.lft.lft import lft
-from research_taste_evals.lft.lft_grader_check import lft_grader_check
-from research_taste_evals.reviewcritique import baselines as _reviewcritique_baselines  # noqa: F401
-from research_taste_evals.reviewcritique.reviewcritique import review_critique
-from research_taste_evals.tastybench import baselines as _tastybench_baselines  # noqa: F401
-from research_taste_evals.tastybench.tastybench import tastybench
-from research_taste_evals.tastybench.tastybench_extract import tastybench_extract
+from research_taste_evals.core.families import families
 
-# Every task, in the order `research-taste list` prints them.
-TASKS = (
-    eqinfer,
-    expdesign,
-    paper_weakness,
-    review_critique,
-    lft,
-    lft_grader_check,
-    tastybench,
-    tastybench_extract,
-    idea_pairs,
-)
+
+def _family_tasks() -> tuple[Callable[..., Any], ...]:
+    tasks: list[Callable[..., Any]] = []
+    for family in families():
+        package = importlib.import_module(family.package)
+        if family.has_module("baselines"):
+            importlib.import_module(f"{family.package}.baselines")
+        tasks.extend(getattr(package, name) for name in family.tasks)
+    return tuple(tasks)
+
+
+# Every task, in the order `research-taste list` prints them (families by folder name).
+TASKS = _family_tasks()
+globals().update({task.__name__: task for task in TASKS})
 
 
 @modelapi(name="baseline")
@@ -45,16 +41,4 @@ def baseline() -> type[ModelAPI]:
     return BaselineModelAPI
 
 
-__all__ = [
-    "TASKS",
-    "baseline",
-    "eqinfer",
-    "expdesign",
-    "paper_weakness",
-    "review_critique",
-    "lft",
-    "lft_grader_check",
-    "tastybench",
-    "tastybench_extract",
-    "idea_pairs",
-]
+__all__ = ["TASKS", "baseline", *(task.__name__ for task in TASKS)]

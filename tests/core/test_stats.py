@@ -8,13 +8,12 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
+from research_taste_evals.core.resampling import RANK_CORRELATIONS, rank_correlation_with_ci
 from research_taste_evals.core.stats import (
-    RANK_CORRELATIONS,
     bootstrap_ci,
     cohen_kappa,
     kendall_tau,
     mean_and_stderr,
-    rank_correlation_with_ci,
     spearman,
 )
 

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from research_taste_evals.core.stats import bootstrap_subset_difference
+from research_taste_evals.core.resampling import bootstrap_subset_difference
 from research_taste_evals.ideapairs.calibration import (
     brier_score,
     calibration_bins,

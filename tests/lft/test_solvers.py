@@ -13,17 +13,16 @@ from inspect_ai.log import EvalSample, resolve_sample_attachments
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser, Model
 from inspect_ai.solver import Solver, TaskState, generate, system_message
 
+from research_taste_evals.lft.nudges import LevelOf, nudge
 from research_taste_evals.lft.solvers import (
     CRITIC_SYSTEM,
-    NUDGE_METADATA_KEY,
     NUDGE_SYSTEM,
     STATIC_FOLLOWUPS,
-    LevelOf,
     critique_followups,
     followup_solver,
-    nudge,
     static_followups,
 )
+from research_taste_evals.lft.turns import NUDGE_METADATA_KEY
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]
 PROMPT = "Plan the experiment."

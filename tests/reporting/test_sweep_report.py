@@ -146,7 +146,7 @@ def test_declared_metrics_are_in_every_log_of_their_task(demo_logs: Path) -> Non
 def test_readme_report_excerpt_has_the_report_columns(demo_logs: Path, tmp_path: Path) -> None:
     # The excerpt is copied from a full demo sweep (24 samples); this one runs a few samples, so
     # only the header can match exactly. It must be the eqinfer header the report writes now.
-    readme = (DEMO_SWEEP.parents[1] / "README.md").read_text()
+    readme = (DEMO_SWEEP.parents[1] / "docs" / "sweeps-and-reports.md").read_text()
     header = next(line for line in readme.splitlines() if line.startswith("| rank | model |"))
     write_report(str(demo_logs), tmp_path / "report", bundle=False)
     assert header in (tmp_path / "report" / "report.md").read_text().splitlines()

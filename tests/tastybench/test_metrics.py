@@ -131,7 +131,7 @@ def test_tied_round_robin_gives_tied_bt_ratings_and_the_tie_aware_rho() -> None:
     """Equal win counts in a complete round-robin are exactly tied (not ~1e-13 apart)."""
     from scipy import stats as scipy_stats
 
-    from research_taste_evals.core.stats import rank_correlation_with_ci
+    from research_taste_evals.core.resampling import rank_correlation_with_ci
     from research_taste_evals.tastybench.pairwise import bradley_terry
 
     wins = {"a": 3, "b": 3, "c": 2, "d": 1, "e": 1}
@@ -170,7 +170,7 @@ def test_double_round_robin_ties_are_exact_where_the_fit_alone_leaves_them_apart
 
     from scipy import stats as scipy_stats
 
-    from research_taste_evals.core.stats import rank_correlation_with_ci
+    from research_taste_evals.core.resampling import rank_correlation_with_ci
     from research_taste_evals.tastybench.pairwise import bradley_terry
 
     rng = random.Random(0)

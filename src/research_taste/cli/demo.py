@@ -1,10 +1,11 @@
 """``research-taste demo``: every task, offline, on demo data the project writes, with baselines.
 
-Each family's ``demo.py`` defines ``DEMO_RUNS`` (:class:`research_taste_evals.core.demo.DemoRun`);
-the demo collects them from every family in :data:`DEMO_FAMILIES`, writes the demo data under
-``<log_dir>/demo-data`` (the same folder every run, so a task's arguments, and with them its row
-in a leaderboard, do not change from run to run), runs each task against its ``baseline/...``
-model with Inspect, writes the logs to the log directory and prints one line per task.
+Each family's ``demo.py`` defines ``DEMO_RUNS``
+(:class:`research_taste_evals.core.demo.DemoRun`); the demo collects them from every family
+folder that has one (:data:`DEMO_FAMILIES`), writes the demo data under ``<log_dir>/demo-data``
+(the same folder every run, so a task's arguments, and with them its row in a leaderboard, do
+not change from run to run), runs each task against its ``baseline/...`` model with Inspect,
+writes the logs to the log directory and prints one line per task.
 """
 
 from __future__ import annotations
@@ -17,24 +18,13 @@ from types import ModuleType
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 
-from research_taste_evals.aaar import demo as aaar_demo
-from research_taste_evals.core.demo import DemoRun
+from research_taste_evals.core.demo import DemoRun, family_demo_modules
 from research_taste_evals.core.errors import ConfigError
-from research_taste_evals.ideapairs import demo as ideapairs_demo
-from research_taste_evals.lft import demo as lft_demo
-from research_taste_evals.reviewcritique import demo as reviewcritique_demo
-from research_taste_evals.tastybench import demo as tastybench_demo
 
 DEFAULT_LOG_DIR = "logs"
 DEMO_DATA_FOLDER = "demo-data"  # under the log dir; Inspect lists only its own log files there
-# Every family's demo module, each with a DEMO_RUNS tuple; a new family adds its module here.
-DEMO_FAMILIES: tuple[ModuleType, ...] = (
-    aaar_demo,
-    reviewcritique_demo,
-    lft_demo,
-    tastybench_demo,
-    ideapairs_demo,
-)
+# Every family folder's demo.py, each with a DEMO_RUNS tuple (found from the folders).
+DEMO_FAMILIES: tuple[ModuleType, ...] = family_demo_modules()
 
 
 def demo_runs(families: tuple[ModuleType, ...] = DEMO_FAMILIES) -> tuple[DemoRun, ...]:

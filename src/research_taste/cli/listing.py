@@ -1,10 +1,10 @@
 """``research-taste list`` without importing Inspect: task and baseline lines read from source.
 
 Importing the tasks imports Inspect (seconds); the list needs only names and one-line
-descriptions, which the source holds: ``_registry.TASKS`` names the task functions (their
-docstrings' first lines), and each ``@register_baseline("name", "description")`` names a
-baseline. tests/test_cli.py checks this reading against the imported registry, so the two
-cannot drift apart.
+descriptions, which the source holds: each family folder's ``__init__.py`` names its task
+functions (core/families.py; their docstrings' first lines), and each
+``@register_baseline("name", "description")`` names a baseline. tests/test_cli.py checks this
+reading against the imported registry, so the two cannot drift apart.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from importlib import resources
 from pathlib import Path
 
 PACKAGE = "research_taste_evals"
-REGISTRY = "_registry.py"
 
 
 def _root() -> Path:
@@ -33,35 +32,35 @@ def _module_file(module: str) -> Path:
 
 
 def tasks() -> list[tuple[str, str]]:
-    """(task name, first docstring line) in ``_registry.TASKS`` order."""
-    tree = ast.parse((_root() / REGISTRY).read_text(encoding="utf-8"))
-    origin = {
-        alias.asname or alias.name: node.module
-        for node in tree.body
-        if isinstance(node, ast.ImportFrom) and node.module
-        for alias in node.names
-    }
-    order: list[str] = []
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == "TASKS" for t in node.targets
-        ):
-            assert isinstance(node.value, ast.Tuple | ast.List)
-            order = [element.id for element in node.value.elts if isinstance(element, ast.Name)]
+    """(task name, first docstring line) in ``_registry.TASKS`` order (every family folder's
+    exported tasks, core/families.py)."""
+    from research_taste_evals.core.families import families
+
     listed = []
-    for name in order:
-        source = ast.parse(_module_file(origin[name]).read_text(encoding="utf-8"))
-        function = next(
-            (
-                node
-                for node in ast.walk(source)
-                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name
-            ),
-            None,
-        )
-        if function is None:  # defined elsewhere and re-exported: ask the registry (slower)
-            return _imported_tasks()
-        listed.append((name, _first_line(ast.get_docstring(function))))
+    for family in families():
+        tree = ast.parse((family.folder / "__init__.py").read_text(encoding="utf-8"))
+        origin = {
+            alias.asname or alias.name: node.module
+            for node in tree.body
+            if isinstance(node, ast.ImportFrom) and node.module
+            for alias in node.names
+        }
+        for name in family.tasks:
+            function = None
+            if name in origin:
+                source = ast.parse(_module_file(origin[name]).read_text(encoding="utf-8"))
+                function = next(
+                    (
+                        node
+                        for node in ast.walk(source)
+                        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+                        and node.name == name
+                    ),
+                    None,
+                )
+            if function is None:  # defined elsewhere and re-exported: ask the registry (slower)
+                return _imported_tasks()
+            listed.append((name, _first_line(ast.get_docstring(function))))
     return listed
 
 

@@ -10,38 +10,46 @@ shard is an ordinary eval set over its part of the grid, so retries and skipping
 from __future__ import annotations
 
 import contextlib
-import functools
 import inspect
 import logging
 from collections.abc import Iterator
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
-from importlib.metadata import EntryPoint, entry_points
-from pathlib import Path
 from typing import Any
 
 from inspect_ai import Task, eval_set, task_with
 from inspect_ai.model import Model, get_model
-from pydantic import ValidationError
 
-from research_taste.cli.sweep_checks import check_sweep, named_models
-from research_taste.cli.sweep_schema import (
-    ModelRoles,
-    SweepConfig,
-    read_sweep_yaml,
+from research_taste.cli.sweep_load import (  # reading and checking the file (re-exported)
+    check_models,
+    load_sweep,
+    provider_is_registered,
+    tasks_by_name,
 )
+from research_taste.cli.sweep_schema import ModelRoles, SweepConfig
 from research_taste.cli.sweep_status import SweepOutcome, sweep_outcome
-from research_taste_evals.core.cutoff import CUTOFF_ARG, parse_cutoff_arg
-from research_taste_evals.core.data import (
-    DataError,
-    describe_validation_error,
-)
-from research_taste_evals.core.demo import DEMO_VALUE, DemoRun, demo_data_dir
-from research_taste_evals.core.errors import ConfigError, UserError
-from research_taste_evals.core.task_args import check_task_arguments
+from research_taste_evals.core.cutoff import CUTOFF_ARG
+from research_taste_evals.core.data import DataError
+from research_taste_evals.core.demo import DEMO_VALUE, resolve_demo_arguments
+from research_taste_evals.core.errors import UserError
 
-# A task's data argument with this value is replaced by demo data its family's demo.py writes.
-DEMO_DATA_VALUE = DEMO_VALUE
+__all__ = [
+    "EntryError",
+    "PlannedRun",
+    "build_tasks",
+    "check_models",
+    "construct",
+    "each_warning_once",
+    "load_sweep",
+    "parse_shard",
+    "plan",
+    "provider_is_registered",
+    "resolve_args",
+    "run_sweep",
+    "sweep_status",
+    "tasks_by_name",
+    "with_knowledge_cutoff",
+]
 # Every sweep run carries this tag, so reports can tell sweep logs from ad-hoc runs.
 SWEEP_TAG = "sweep"
 
@@ -60,123 +68,6 @@ class PlannedRun:
     def get(self, name: str, role: str | None = None) -> Model:
         """The Inspect model ``name`` with its sweep model arguments."""
         return get_model(name, role=role, **self.model_args.get(name, {}))
-
-
-def _demo_runs() -> dict[str, DemoRun]:
-    """Per task, the family's demo run that writes demo data (for ``<data_arg>: demo``)."""
-    from research_taste.cli.demo import DEMO_RUNS
-
-    return {run.name: run for run in DEMO_RUNS if run.data_arg and run.write_data}
-
-
-def tasks_by_name() -> dict[str, Any]:
-    from research_taste_evals._registry import TASKS
-
-    return {fn.__name__: fn for fn in TASKS}
-
-
-def load_sweep(path: str | Path) -> SweepConfig:
-    """Read and validate a sweep file; errors name the file and the field."""
-    source = Path(path)
-    raw = read_sweep_yaml(source)  # unquoted dates stay text: a cutoff reaches logs as text
-    if raw is None:
-        raise DataError(f"{source}: the sweep file is empty (needs log_dir, tasks and models)")
-    try:
-        config = SweepConfig.model_validate(raw)
-    except ValidationError as error:
-        raise DataError(f"{source}: {describe_validation_error(error)}") from error
-    known = tasks_by_name()
-    demos = _demo_runs()
-    for index, entry in enumerate(config.tasks):
-        if not (entry.models or config.models):
-            raise DataError(
-                f"{source}: field 'tasks.{index}.models': no models for task {entry.task!r} "
-                "(give 'models' at the top of the file or in the task entry)"
-            )
-        if entry.task not in known:
-            raise DataError(
-                f"{source}: field 'tasks.{index}.task': unknown task {entry.task!r}; "
-                f"known: {sorted(known)}"
-            )
-        try:  # the same check as `inspect eval -T` (core.task_args), before anything runs
-            check_task_arguments(known[entry.task], entry.args)
-        except ConfigError as error:
-            raise DataError(f"{source}: field 'tasks.{index}.args': {error}") from error
-        if CUTOFF_ARG in entry.args:
-            _check_cutoff(f"{source}: field 'tasks.{index}.args.{CUTOFF_ARG}'", entry.args)
-        demo = demos.get(entry.task)
-        for name, value in entry.args.items():
-            if value == DEMO_DATA_VALUE and (demo is None or name != demo.data_arg):
-                offered = sorted(f"{run.name}.{run.data_arg}" for run in demos.values())
-                raise DataError(
-                    f"{source}: field 'tasks.{index}.args.{name}': 'demo' data exists only "
-                    f"for these task arguments: {offered}"
-                )
-    evaluated = {model for entry in config.tasks for model in entry.models or config.models}
-    for model, cutoff in config.knowledge_cutoffs.items():
-        field = f"{source}: field 'knowledge_cutoffs.{model}'"
-        if model not in evaluated:
-            raise DataError(f"{field}: no task of the sweep evaluates {model!r}")
-        _check_cutoff(field, {CUTOFF_ARG: cutoff})
-    check_models(source, config)
-    check_sweep(source, config)  # roles nobody reads, repeated runs, a log_dir that is a file
-    return config
-
-
-def _check_cutoff(field: str, args: dict[str, Any]) -> None:
-    """The cutoff as every task reads it (``core.cutoff.parse_cutoff_arg``), named by field."""
-    try:
-        parse_cutoff_arg(args[CUTOFF_ARG], "the sweep")
-    except ConfigError as error:
-        reason = str(error).split(": ", 1)[-1]  # "argument 'knowledge_cutoff' got ..."
-        raise DataError(f"{field}: {reason}") from error
-
-
-def check_models(source: Path, config: SweepConfig) -> None:
-    """Each model and role member must name a known provider (``<provider>/<model>``).
-
-    Only the provider is looked up (no client is built): a dry run needs no API key, and a
-    missing key is reported by the provider when the run starts.
-
-    Raises:
-        DataError: naming the sweep file, the field and the model.
-    """
-    for field, model in named_models(config):
-        provider, slash, _ = model.partition("/")
-        if not slash:
-            raise DataError(f"{source}: field '{field}': {model!r} is not <provider>/<model>")
-        if not provider_is_registered(provider):
-            raise DataError(
-                f"{source}: field '{field}': unknown model provider {provider!r} in {model!r}"
-            )
-
-
-@functools.cache
-def provider_is_registered(provider: str) -> bool:
-    """Whether Inspect knows the model provider ``provider`` (built in, or registered by an
-    installed package's ``inspect_ai`` entry point, e.g. ``baseline``), by Inspect's public
-    registry lookup: ``registry_create`` raises ``LookupError`` for a name it does not know and
-    anything else (here: the provider class asking for its model name) for one it does."""
-    from inspect_ai.util import registry_create
-
-    for name in [provider, *(f"{point.name}/{provider}" for point in _inspect_entry_points())]:
-        try:
-            registry_create("modelapi", name)
-        except LookupError:
-            continue
-        except Exception:
-            return True
-        return True
-    return False
-
-
-def _inspect_entry_points() -> list[EntryPoint]:
-    """Installed packages' Inspect entry points, loaded (as Inspect loads them) so that their
-    providers are registered."""
-    points = list(entry_points(group="inspect_ai"))
-    for point in points:
-        point.load()
-    return points
 
 
 def plan(config: SweepConfig, shard: tuple[int, int] | None = None) -> list[PlannedRun]:
@@ -221,13 +112,12 @@ def parse_shard(text: str) -> tuple[int, int]:
 
 
 def resolve_args(run: PlannedRun) -> dict[str, Any]:
-    """The task arguments with ``demo`` replaced by the family's demo data (a stable folder)."""
-    args = dict(run.args)
-    demo = _demo_runs().get(run.task)
-    # _demo_runs keeps only runs with both fields; mypy needs them narrowed here.
-    if demo and demo.data_arg and demo.write_data and args.get(demo.data_arg) == DEMO_DATA_VALUE:
-        args[demo.data_arg] = str(demo.write_data(demo_data_dir() / run.task))
-    return args
+    """The task arguments with ``demo`` resolved as ``inspect eval -T`` resolves it (a stable
+    folder; core.demo.resolve_demo_arguments, the one place for both)."""
+    if DEMO_VALUE not in run.args.values():
+        return dict(run.args)
+    task = inspect.unwrap(tasks_by_name()[run.task])
+    return resolve_demo_arguments(task.__module__, run.task, dict(run.args))
 
 
 def construct(run: PlannedRun) -> Task:

@@ -28,7 +28,8 @@ import research_taste_evals.lft as lft_family
 from research_taste_evals.lft.dataset import rubric_to_sample
 from research_taste_evals.lft.lft import lft
 from research_taste_evals.lft.lft_grader_check import lft_grader_check, reference_answer
-from research_taste_evals.lft.rubric import Rubric, load_rubrics
+from research_taste_evals.lft.rubric import Rubric
+from research_taste_evals.lft.rubric_files import load_rubrics
 from research_taste_evals.lft.scorer import lft_scorer
 
 KEYWORD_GRADER = "baseline/lft-grader"

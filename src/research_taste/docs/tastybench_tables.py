@@ -26,10 +26,10 @@ from typing import Any
 from inspect_ai.log import EvalLog
 
 from research_taste_evals.core.data import read_csv
+from research_taste_evals.core.resampling import rank_correlation_with_ci
 from research_taste_evals.core.stats import (
     DEFAULT_BOOTSTRAP_RESAMPLES,
     DEFAULT_BOOTSTRAP_SEED,
-    rank_correlation_with_ci,
     spearman,
 )
 from research_taste_evals.tastybench.dataset import UPSTREAM_DATA_DIR, Paper, load_papers

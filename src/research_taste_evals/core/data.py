@@ -3,38 +3,59 @@
 Every loader in the package goes through :func:`resolve_data`, so a user can always replace the
 pinned upstream file with a local copy (``-T data_path=...``), and every failure (a checksum
 mismatch, a missing file, unreadable JSON, a record that does not fit its schema) raises
-:class:`DataError` with a message that names the source, the record index and the field.
+:class:`DataError` with a message that names the source, the record index and the field. The
+readers of a local file (JSON, JSONL, YAML, CSV, the schema check) are core/records.py.
 """
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
-import json
 import os
 import tempfile
 import urllib.request
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
-
-from research_taste_evals.core.errors import UserError
 from research_taste_evals.core.network import OFFLINE_HINT, hub_offline, unreachable_reason
+from research_taste_evals.core.records import (
+    DataError,
+    _first_line,
+    describe_validation_error,
+    describe_yaml_error,
+    read_csv,
+    read_json,
+    read_jsonl,
+    read_yaml,
+    validate_records,
+    validation_location,
+)
+
+# The readers and the schema check live in core/records.py; loaders import them from here too.
+__all__ = [
+    "CACHE_DIR_ENV",
+    "DataError",
+    "HubFile",
+    "HubFolder",
+    "PinnedFile",
+    "ResolvedData",
+    "cache_dir",
+    "describe_validation_error",
+    "describe_yaml_error",
+    "git_blob_id",
+    "read_csv",
+    "read_json",
+    "read_jsonl",
+    "read_yaml",
+    "resolve_data",
+    "sha256_of",
+    "validate_records",
+    "validation_location",
+]
 
 CACHE_DIR_ENV = "RESEARCH_TASTE_CACHE_DIR"
 DEFAULT_CACHE_DIR = Path.home() / ".cache" / "research_taste_evals"
 DOWNLOAD_TIMEOUT_SECONDS = 120
 _CHUNK_BYTES = 1 << 20
-
-ModelT = TypeVar("ModelT", bound=BaseModel)
-
-
-class DataError(UserError, ValueError):
-    """Input data that cannot be used: the message names the source, record and field."""
 
 
 @dataclass(frozen=True)
@@ -239,138 +260,3 @@ def _fetch_hub(pinned: HubFile | HubFolder) -> ResolvedData:
     # The snapshot folder is named by the full commit hash the pinned revision resolved to.
     resolved = path.parts[path.parts.index("snapshots") + 1] if "snapshots" in path.parts else None
     return ResolvedData(path=path, source=pinned.describe(), revision=resolved or pinned.revision)
-
-
-def read_json(path: Path) -> Any:
-    """Parse a JSON file; errors name the file and the position."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise DataError(f"{path}: cannot read: {error.strerror or error}") from error
-    except UnicodeDecodeError as error:
-        raise DataError(f"{path}: not UTF-8 text: byte {error.start}: {error.reason}") from error
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise DataError(
-            f"{path}: invalid JSON at line {error.lineno} column {error.colno}: {error.msg}"
-        ) from error
-
-
-def read_yaml(path: Path) -> Any:
-    """Parse a YAML file (``yaml.safe_load``); errors name the file, line and column."""
-    import yaml  # imported on use: most runs read no YAML
-
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise DataError(f"{path}: cannot read: {error.strerror or error}") from error
-    except UnicodeDecodeError as error:
-        raise DataError(f"{path}: cannot read: not UTF-8 text: byte {error.start}") from error
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        raise DataError(f"{path}: invalid YAML {describe_yaml_error(error)}") from error
-
-
-def read_jsonl(path: Path) -> list[Any]:
-    """Parse a JSON-lines file (Python's json, which accepts bare NaN); errors name the line."""
-    try:
-        lines = path.read_bytes().split(b"\n")
-    except OSError as error:
-        raise DataError(f"{path}: cannot read: {error.strerror or error}") from error
-    records = []
-    for line_number, raw in enumerate(lines, start=1):
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise DataError(
-                f"{path}: line {line_number}: not UTF-8 text: byte {error.start}: {error.reason}"
-            ) from error
-        if not line.strip():
-            continue
-        try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError as error:
-            raise DataError(
-                f"{path}: line {line_number}: invalid JSON at column {error.colno}: {error.msg}"
-            ) from error
-    return records
-
-
-def validate_records(records: Any, model: type[ModelT], source: Path | str) -> list[ModelT]:
-    """Validate a list of raw records against a pydantic model.
-
-    Raises:
-        DataError: no records at all, or naming the source, the index of the first bad record
-            and the field at fault.
-    """
-    if not isinstance(records, Sequence) or isinstance(records, str | bytes):
-        raise DataError(f"{source}: expected a JSON list of records, got {type(records).__name__}")
-    if not records:
-        # Every caller builds a dataset from these; Inspect's own "dataset is empty" names no file.
-        raise DataError(f"{source}: no records (the file holds an empty list or only a header)")
-    validated = []
-    for index, record in enumerate(records):
-        try:
-            validated.append(model.model_validate(record))
-        except ValidationError as error:
-            raise DataError(
-                f"{source}: record {index}: {describe_validation_error(error)}"
-            ) from error
-    return validated
-
-
-def validation_location(loc: Iterable[int | str], root: str = "<record>") -> str:
-    """``('levels', 3, 'criteria', 1, 'points')`` -> ``levels[3].criteria[1].points``."""
-    text = ""
-    for part in loc:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text or root
-
-
-def describe_validation_error(error: ValidationError) -> str:
-    """The first problem of a pydantic error as ``field '<path>': <message>``.
-
-    The one formatter for validation errors: every loader and config reader names the field
-    the same way.
-    """
-    problem = error.errors()[0]
-    message = problem["msg"].removeprefix("Value error, ")
-    return f"field '{validation_location(problem['loc'])}': {message}"
-
-
-def _first_line(error: BaseException) -> str:
-    """The first line of an error message (Hub errors run to a dozen lines of advice)."""
-    lines = str(error).strip().splitlines()
-    return lines[0] if lines else type(error).__name__
-
-
-def describe_yaml_error(error: Exception) -> str:
-    """A YAML parse error in one line: ``at line L column C: <problem>`` (PyYAML's own text
-    spans several lines and quotes the file as ``<unicode string>``)."""
-    mark = getattr(error, "problem_mark", None)
-    where = f"at line {mark.line + 1} column {mark.column + 1}: " if mark else ""
-    problem = getattr(error, "problem", None) or _first_line(error)
-    return f"{where}{problem}"
-
-
-def read_csv(path: Path) -> list[dict[str, str]]:
-    """Rows of a CSV file (header row first) as dicts; errors name the file and the line."""
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise DataError(f"{path}: cannot read CSV: {error.strerror or error}") from error
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line_number = data.count(b"\n", 0, error.start) + 1
-        raise DataError(
-            f"{path}: cannot read CSV: line {line_number}: not UTF-8 text: byte {error.start}: "
-            f"{error.reason}"
-        ) from error
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    try:
-        return list(reader)
-    except csv.Error as error:
-        raise DataError(f"{path}: cannot read CSV: line {reader.line_num}: {error}") from error

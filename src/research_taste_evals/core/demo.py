@@ -1,9 +1,10 @@
 """What a family contributes to ``research-taste demo``: its tasks on demo data, run offline.
 
 Each family's ``demo.py`` defines ``DEMO_RUNS``, a tuple of :class:`DemoRun`; the demo runner
-(``research_taste.cli.demo``) collects them from every family it lists, and
-:func:`resolve_demo_arguments` lets ``inspect eval ... -T data_path=demo`` run a task on them.
-:func:`with_demo_data` is that step of every task's entry (core/task_entry.py).
+(``research_taste.cli.demo``) collects them from every family folder that has one
+(:func:`family_demo_modules`). :func:`resolve_demo_arguments` is the one place ``demo`` is
+resolved: ``inspect eval ... -T data_path=demo`` (through :func:`with_demo_data`, a step of every
+task's entry, core/task_entry.py) and ``research-taste sweep`` (``data_path: demo``) both call it.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from research_taste_evals.core.errors import ConfigError
+from research_taste_evals.core.families import families
 
 if TYPE_CHECKING:
     from inspect_ai import Task
@@ -70,30 +73,67 @@ def demo_data_dir() -> Path:
     return cache_dir() / "demo-data"
 
 
+def family_demo_modules() -> tuple[ModuleType, ...]:
+    """The ``demo.py`` of every family folder that has one, in family order."""
+    return tuple(
+        importlib.import_module(f"{family.package}.demo")
+        for family in families()
+        if family.has_module("demo")
+    )
+
+
 def family_demo_run(task_module: str, task: str) -> DemoRun | None:
     """The demo run of ``task`` from its family's ``demo.py`` (the package above
-    ``task_module``, the module defining the task function), or None."""
-    family = importlib.import_module(task_module.rsplit(".", 1)[0] + ".demo")
-    return next((run for run in family.DEMO_RUNS if run.name == task), None)
+    ``task_module``, the module defining the task function), or None (no run of that name, or
+    a family without a ``demo.py``)."""
+    family = task_module.rsplit(".", 1)[0]
+    try:
+        module = importlib.import_module(f"{family}.demo")
+    except ModuleNotFoundError as error:
+        if error.name != f"{family}.demo":
+            raise
+        return None
+    return next((run for run in module.DEMO_RUNS if run.name == task), None)
 
 
 def resolve_demo_arguments(
     task_module: str, task: str, arguments: dict[str, Any]
 ) -> dict[str, Any]:
     """``arguments`` with ``<data_arg>=demo`` replaced by the family's demo data, written into
-    :func:`demo_data_dir` (as ``research-taste sweep`` does).
+    :func:`demo_data_dir` (the same folder for ``inspect eval`` and ``research-taste sweep``),
+    plus the run's ``demo_arguments`` the user did not give.
 
     Raises:
         ConfigError: ``demo`` given to a data argument that has no demo data.
     """
-    if DEMO_VALUE not in arguments.values():
+    names, run, arguments = _demo_names(task_module, task, arguments)
+    if not names or run is None or run.write_data is None:
         return arguments
+    resolved = dict(arguments)
+    for name in names:
+        resolved[name] = str(run.write_data(demo_data_dir() / task))
+    return {**run.demo_arguments, **resolved}
+
+
+def check_demo_arguments(task_module: str, task: str, arguments: dict[str, Any]) -> None:
+    """Refuse ``demo`` where :func:`resolve_demo_arguments` would, writing nothing.
+
+    Raises:
+        ConfigError: ``demo`` given to a data argument that has no demo data.
+    """
+    _demo_names(task_module, task, arguments)
+
+
+def _demo_names(
+    task_module: str, task: str, arguments: dict[str, Any]
+) -> tuple[list[str], DemoRun | None, dict[str, Any]]:
+    """The data arguments given as ``demo`` (after the ``data_path`` alias), the task's demo
+    run and the arguments with the alias applied."""
+    if DEMO_VALUE not in arguments.values():
+        return [], None, arguments
     run = family_demo_run(task_module, task)
     arguments = _demo_alias(task, run, arguments)
     names = [n for n, v in arguments.items() if v == DEMO_VALUE and n.endswith(DATA_ARG_SUFFIXES)]
-    if not names:
-        return arguments
-    resolved = dict(arguments)
     for name in names:
         if run is None or run.data_arg != name or run.write_data is None:
             offered = f"-T {run.data_arg}=demo" if run and run.data_arg else "none"
@@ -101,8 +141,7 @@ def resolve_demo_arguments(
                 f"{task}: -T {name}=demo: this argument has no demo data (demo data for "
                 f"{task}: {offered}); give a path"
             )
-        resolved[name] = str(run.write_data(demo_data_dir() / task))
-    return {**run.demo_arguments, **resolved} if run else resolved
+    return names, run, arguments
 
 
 def _demo_alias(task: str, run: DemoRun | None, arguments: dict[str, Any]) -> dict[str, Any]:

@@ -30,12 +30,8 @@ from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
 from research_taste_evals.core.answers import answer_rates
 from research_taste_evals.core.metrics import nan_on_error, score_dict
-from research_taste_evals.core.stats import (
-    DEFAULT_BOOTSTRAP_SEED,
-    NAN,
-    bootstrap_ci,
-    bootstrap_subset_difference,
-)
+from research_taste_evals.core.resampling import bootstrap_subset_difference
+from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_SEED, NAN, bootstrap_ci
 from research_taste_evals.ideapairs.calibration import (
     DEFAULT_CALIBRATION_BINS,
     brier_score,

@@ -8,15 +8,12 @@ flattened checklist (partial credit = points met / points available). See
 
 from __future__ import annotations
 
-import json
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Literal
 
 from inspect_ai.model import CachePolicy, GenerateConfig, Model, model_roles
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.core.grading import (
@@ -28,6 +25,9 @@ from research_taste_evals.core.grading import (
 )
 from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models
 from research_taste_evals.core.text import fill_template
+from research_taste_evals.lft.parsing import LftGrade as LftGrade  # noqa: F401
+from research_taste_evals.lft.parsing import extract_json_object as extract_json_object
+from research_taste_evals.lft.parsing import parse_lft_grade as parse_lft_grade
 from research_taste_evals.lft.prompts import (
     ALTERNATIVES_LINE,
     CRITERIA_MET_ALL,
@@ -39,7 +39,7 @@ from research_taste_evals.lft.prompts import (
     LFT_GRADER_OUTPUT,
     LFT_GRADER_PARTIAL_CREDIT,
 )
-from research_taste_evals.lft.rubric import MAX_LEVEL, Rubric
+from research_taste_evals.lft.rubric import Rubric
 
 FEASIBLE_LEVEL = 5  # AISI LFT ("Scoring"): a score >= 5/10 is "feasible"
 # AISI LFT ("Grading repeats"): "the autograder is run 10 times on each solution".
@@ -55,42 +55,6 @@ SELF_GRADING_MESSAGE = (
     "--model-role grader=<provider/model> (several models make a panel), or pass "
     "-T allow_self_grading=true to let the evaluated model grade itself."
 )
-_FENCED_JSON = re.compile(r"```(?:json)?\s*(\{.*?\})\s*```", re.DOTALL | re.IGNORECASE)
-
-
-class GraderJson(BaseModel):
-    """The JSON object a grader must end its answer with."""
-
-    model_config = ConfigDict(extra="ignore")
-
-    level: int = Field(ge=0, le=MAX_LEVEL)
-    criteria_met: list[str] = Field(default_factory=list)
-    rationale: str = ""
-
-
-@dataclass(frozen=True)
-class LftGrade:
-    """One grader's parsed grade of one solution."""
-
-    level: int
-    criteria_met: tuple[str, ...]
-    rationale: str
-    reasoning: str
-    points_met: int
-    points_available: int
-    unknown_criteria: tuple[str, ...]
-    # Criteria at or below the reported level that the grader did not list as met: a sign the
-    # level and the checklist disagree (kept as a diagnostic, not corrected).
-    unlisted_below_level: tuple[str, ...]
-
-    @property
-    def partial_credit(self) -> float:
-        return self.points_met / self.points_available
-
-    @property
-    def contradicts_checklist(self) -> bool:
-        """The level claims criteria that the grader's own ``criteria_met`` does not list."""
-        return bool(self.unlisted_below_level)
 
 
 def grader_spec(allow_self_grading: bool) -> RoleSpec:
@@ -130,18 +94,6 @@ def require_reachable_quorum(quorum: int | None, grader_repeats: int) -> None:
             f"-T quorum={quorum} is outside 1..{size}: the grader panel gives {size} grades "
             f"({models} grader model(s) x grader_repeats={grader_repeats})"
         )
-
-
-def criterion_id(listed: str) -> str:
-    """A listed criterion id without the decoration graders copy from the prompt.
-
-    The rubric shows ids as ``- [id] (3 pt) ...``, so graders often echo ``[id]`` or
-    ```id```; both mean ``id``.
-    """
-    text = listed.strip().strip("`").strip()
-    if text.startswith("[") and text.endswith("]"):
-        text = text[1:-1].strip()
-    return text
 
 
 def panel_median(values: list[float], rule: MedianRule) -> Spread:
@@ -184,72 +136,6 @@ def grading_prompt(rubric: Rubric, solution: str, partial_credit: bool = True) -
         parts.append(LFT_GRADER_PARTIAL_CREDIT)
     parts.append(fill_template(LFT_GRADER_OUTPUT, criteria_met_rule=rule))
     return "\n".join(parts)
-
-
-def extract_json_object(text: str) -> tuple[dict[str, Any], str]:
-    """The last JSON object with a ``level`` field in ``text``, and the text before it.
-
-    Prefers a fenced ```json block; otherwise scans for the last decodable ``{...}``.
-
-    Raises:
-        ValueError: no such object.
-    """
-    for match in reversed(list(_FENCED_JSON.finditer(text))):
-        try:
-            value = json.loads(match.group(1))
-        except json.JSONDecodeError:
-            continue
-        if isinstance(value, dict) and "level" in value:
-            return value, text[: match.start()]
-    decoder = json.JSONDecoder()
-    for start in reversed([i for i, char in enumerate(text) if char == "{"]):
-        try:
-            value, _ = decoder.raw_decode(text, start)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(value, dict) and "level" in value:
-            return value, text[:start]
-    raise ValueError("no JSON object with a 'level' field in the grader's answer")
-
-
-def parse_lft_grade(text: str, rubric: Rubric, partial_credit: bool = True) -> LftGrade:
-    """Parse a grader's answer against ``rubric``.
-
-    Ids are read with or without the prompt's brackets (``[id]`` is ``id``). Criterion ids
-    the rubric does not have earn nothing and are recorded in ``unknown_criteria``.
-    With ``partial_credit`` off, the listed criteria are ignored.
-
-    Raises:
-        ValueError: no JSON grade, or a field of the wrong type/range (the reason says which).
-    """
-    raw, reasoning = extract_json_object(text)
-    try:
-        parsed = GraderJson.model_validate(raw)
-    except ValidationError as error:
-        problem = error.errors()[0]
-        field = ".".join(str(part) for part in problem["loc"]) or "<object>"
-        raise ValueError(f"grader JSON field '{field}': {problem['msg']}") from error
-    points = {c.id: c.points for c in rubric.flattened_criteria()}
-    listed = (
-        tuple(dict.fromkeys(criterion_id(c) for c in parsed.criteria_met)) if partial_credit else ()
-    )
-    met = tuple(cid for cid in listed if cid in points)
-    unknown = tuple(cid for cid in listed if cid not in points)
-    below = (
-        tuple(c.id for c in rubric.criteria_up_to(parsed.level) if c.id not in met)
-        if partial_credit
-        else ()
-    )
-    return LftGrade(
-        level=parsed.level,
-        criteria_met=met,
-        rationale=parsed.rationale.strip(),
-        reasoning=reasoning.strip(),
-        points_met=sum(points[cid] for cid in met),
-        points_available=rubric.total_points(),
-        unknown_criteria=unknown,
-        unlisted_below_level=below,
-    )
 
 
 @dataclass(frozen=True)

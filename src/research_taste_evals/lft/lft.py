@@ -34,14 +34,10 @@ from research_taste_evals.lft.grader import (
     grader_spec,
 )
 from research_taste_evals.lft.metrics import lft_epochs_reducer
+from research_taste_evals.lft.nudges import DEFAULT_MAX_NUDGES
 from research_taste_evals.lft.scorer import lft_scorer
-from research_taste_evals.lft.solvers import (
-    CRITIC_ROLE,
-    DEFAULT_FOLLOWUP_ROUNDS,
-    DEFAULT_MAX_NUDGES,
-    FollowUp,
-    lft_solver,
-)
+from research_taste_evals.lft.solvers import DEFAULT_FOLLOWUP_ROUNDS, FollowUp, lft_solver
+from research_taste_evals.lft.turns import CRITIC_ROLE
 
 BOUNDS = {
     "grader_repeats": (1, None),

@@ -33,7 +33,7 @@ from research_taste_evals.lft.references import (
     load_references,
     select_references,
 )
-from research_taste_evals.lft.rubric import load_rubrics
+from research_taste_evals.lft.rubric_files import load_rubrics
 from research_taste_evals.lft.scorer import check_value, grader_check_scorer
 from research_taste_evals.lft.solvers import quorum_ready, reference_answer
 

@@ -90,3 +90,52 @@ CRITERION_LINE = "- [{id}] ({points} pt) {text}"
 # Under a criterion: other ways of meeting it that the rubric accepts (same points).
 ALTERNATIVES_LINE = "  Also meets [{id}]: {alternatives}"
 LEVEL_HEADER = "## Level {level}{title}"
+
+# Follow-up, critique and nudge turns (lft/solvers.py).
+# The report does not publish its follow-up wording; these requests are ours. They are
+# domain-agnostic by design: nothing in them hints at any task's answer.
+STATIC_FOLLOWUPS: tuple[str, ...] = (
+    "Please review your answer carefully. Identify any steps that are missing, vague or "
+    "incorrect, and then give a complete revised version with more detail.",
+    "Make your answer more specific: name the exact methods, materials, tools, quantities and "
+    "settings where they matter, and say how to check that each step worked. Give the complete "
+    "revised version.",
+    "Consider what is most likely to go wrong when someone follows your answer. Add "
+    "troubleshooting advice for those points and give the complete revised version.",
+)
+
+CRITIC_SYSTEM = (
+    "You are a demanding expert reviewer. You check solutions for errors, inconsistencies, "
+    "missing steps and vague instructions. You do not rewrite the solution yourself."
+)
+CRITIQUE_PROMPT = (
+    "A user asked an assistant for the following.\n\n<task>\n{task}\n</task>\n\n"
+    "The assistant answered:\n\n<solution>\n{solution}\n</solution>\n\n"
+    "Critique this solution. List the concrete problems you find: errors, inconsistencies, "
+    "missing or out-of-order steps, vague instructions and unjustified choices. Be specific and "
+    "brief. Do not write a corrected solution."
+)
+CRITIQUE_REVISION_REQUEST = (
+    "A reviewer critiqued your answer:\n\n<critique>\n{critique}\n</critique>\n\n"
+    "Revise your answer to address the valid points of the critique. Give the complete revised "
+    "answer, not only the changes."
+)
+
+NUDGE_SYSTEM = (
+    "You are a tutor who sees the grading rubric of a task. You give the smallest hint that "
+    "lets the author meet the next requirement. You never write the solution and never quote "
+    "the rubric."
+)
+NUDGE_PROMPT = (
+    "A user asked an assistant for the following.\n\n<task>\n{task}\n</task>\n\n"
+    "The assistant answered:\n\n<solution>\n{solution}\n</solution>\n\n"
+    "Graded against the rubric, this solution reaches level {level} of {top_level}. To reach "
+    "the next level it must also meet these requirements:\n\n<requirements>\n{requirements}\n"
+    "</requirements>\n\nWrite one or two sentences of feedback that point the assistant toward "
+    "what is missing, just enough for it to meet these requirements, without giving the answer "
+    "away and without quoting the requirements."
+)
+NUDGE_REVISION_REQUEST = (
+    "A reviewer has feedback on your answer:\n\n<feedback>\n{feedback}\n</feedback>\n\n"
+    "Revise your answer accordingly. Give the complete revised answer, not only the changes."
+)

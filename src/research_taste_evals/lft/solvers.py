@@ -13,7 +13,7 @@ critic's own call runs inside a ``critique``/``nudge`` span and appears as a mod
 
 The grader-panel side of ``followup="nudge"``: how good is the answer now, and what is next.
 
-:func:`research_taste_evals.lft.solvers.nudge` loops "grade, nudge, revise" and needs two
+:func:`research_taste_evals.lft.nudges.nudge` loops "grade, nudge, revise" and needs two
 functions from the benchmark; these are the Long-Form Task ones. The level is the panel's
 median end-to-end score rounded down (a median of 4.5 has not reached level 5), and a panel
 below quorum ends the loop as a grading failure rather than counting as level 0.
@@ -21,112 +21,54 @@ below quorum ends the loop as a grading failure rather than counting as level 0.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, get_args
+from collections.abc import Sequence
+from typing import get_args
 
 from inspect_ai.model import (
     CachePolicy,
     ChatMessageAssistant,
     ChatMessageSystem,
     ChatMessageUser,
-    Model,
     ModelOutput,
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver, system_message
 from inspect_ai.util import span
 
 from research_taste_evals.core.access import Document, information_access
-from research_taste_evals.core.grading import resolve_graders
-from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models, roles_ready
+from research_taste_evals.core.roles import roles_ready
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.core.transient import generate_retrying, generate_step, retrying
-from research_taste_evals.lft.dataset import RUN_KEY, FollowUp, LftSettings, run_cache
+from research_taste_evals.lft.dataset import FollowUp, LftSettings
 from research_taste_evals.lft.grader import (
-    DEFAULT_MEDIAN_RULE,
-    MedianRule,
-    grade_solution,
     grader_spec,
     require_reachable_quorum,
 )
-from research_taste_evals.lft.prompts import LFT_SYSTEM, NUDGE_REQUIREMENT_LINE
+from research_taste_evals.lft.nudges import (
+    DEFAULT_MAX_NUDGES,
+    DEFAULT_TOP_LEVEL,
+    LevelOf,
+    RequirementsOf,
+    next_level_requirements,
+    nudge,
+    panel_level_of,
+)
+from research_taste_evals.lft.prompts import (  # noqa: F401  (prompts: the role file)
+    CRITIC_SYSTEM,
+    CRITIQUE_PROMPT,
+    CRITIQUE_REVISION_REQUEST,
+    LFT_SYSTEM,
+    NUDGE_PROMPT,
+    NUDGE_REQUIREMENT_LINE,
+    NUDGE_REVISION_REQUEST,
+    NUDGE_SYSTEM,
+    STATIC_FOLLOWUPS,
+)
 from research_taste_evals.lft.rubric import MAX_LEVEL, rubric_from_metadata
+from research_taste_evals.lft.turns import NUDGE_METADATA_KEY as NUDGE_METADATA_KEY  # noqa: F401
+from research_taste_evals.lft.turns import _followup_message, critic_model, last_answer
 
 FOLLOWUP_MODES: tuple[FollowUp, ...] = get_args(FollowUp)
-CRITIC_ROLE = "critic"
 DEFAULT_FOLLOWUP_ROUNDS = 1
-DEFAULT_MAX_NUDGES = 10  # a cap, so a model that never improves cannot loop forever
-DEFAULT_TOP_LEVEL = 10  # the LFT rubric scale; the nudge loop stops there
-NUDGE_METADATA_KEY = "nudges"  # state.metadata[...]: the nudge trajectory, read by a metric
-
-# The report does not publish its follow-up wording; these requests are ours. They are
-# domain-agnostic by design: nothing in them hints at any task's answer.
-STATIC_FOLLOWUPS: tuple[str, ...] = (
-    "Please review your answer carefully. Identify any steps that are missing, vague or "
-    "incorrect, and then give a complete revised version with more detail.",
-    "Make your answer more specific: name the exact methods, materials, tools, quantities and "
-    "settings where they matter, and say how to check that each step worked. Give the complete "
-    "revised version.",
-    "Consider what is most likely to go wrong when someone follows your answer. Add "
-    "troubleshooting advice for those points and give the complete revised version.",
-)
-
-CRITIC_SYSTEM = (
-    "You are a demanding expert reviewer. You check solutions for errors, inconsistencies, "
-    "missing steps and vague instructions. You do not rewrite the solution yourself."
-)
-CRITIQUE_PROMPT = (
-    "A user asked an assistant for the following.\n\n<task>\n{task}\n</task>\n\n"
-    "The assistant answered:\n\n<solution>\n{solution}\n</solution>\n\n"
-    "Critique this solution. List the concrete problems you find: errors, inconsistencies, "
-    "missing or out-of-order steps, vague instructions and unjustified choices. Be specific and "
-    "brief. Do not write a corrected solution."
-)
-CRITIQUE_REVISION_REQUEST = (
-    "A reviewer critiqued your answer:\n\n<critique>\n{critique}\n</critique>\n\n"
-    "Revise your answer to address the valid points of the critique. Give the complete revised "
-    "answer, not only the changes."
-)
-
-NUDGE_SYSTEM = (
-    "You are a tutor who sees the grading rubric of a task. You give the smallest hint that "
-    "lets the author meet the next requirement. You never write the solution and never quote "
-    "the rubric."
-)
-NUDGE_PROMPT = (
-    "A user asked an assistant for the following.\n\n<task>\n{task}\n</task>\n\n"
-    "The assistant answered:\n\n<solution>\n{solution}\n</solution>\n\n"
-    "Graded against the rubric, this solution reaches level {level} of {top_level}. To reach "
-    "the next level it must also meet these requirements:\n\n<requirements>\n{requirements}\n"
-    "</requirements>\n\nWrite one or two sentences of feedback that point the assistant toward "
-    "what is missing, just enough for it to meet these requirements, without giving the answer "
-    "away and without quoting the requirements."
-)
-NUDGE_REVISION_REQUEST = (
-    "A reviewer has feedback on your answer:\n\n<feedback>\n{feedback}\n</feedback>\n\n"
-    "Revise your answer accordingly. Give the complete revised answer, not only the changes."
-)
-
-LevelOf = Callable[[TaskState], Awaitable[int | None]]
-RequirementsOf = Callable[[TaskState, int], str]
-
-
-def last_answer(state: TaskState) -> str:
-    """The model's latest answer (what the grader would see)."""
-    return state.output.completion
-
-
-def critic_model() -> Model:
-    """The ``critic`` role's model, or the evaluated model itself when no role is given."""
-    return role_models(RoleSpec(CRITIC_ROLE, default=EVALUATED_MODEL))[0]
-
-
-def _followup_message(
-    text: str, mode: FollowUp, round_number: int, **extra: Any
-) -> ChatMessageUser:
-    return ChatMessageUser(
-        content=text, metadata={"followup": mode, "round": round_number, **extra}
-    )
 
 
 @solver
@@ -181,84 +123,6 @@ def critique_followups(rounds: int = DEFAULT_FOLLOWUP_ROUNDS) -> Solver:
     return solve
 
 
-@solver
-def nudge(
-    level_of: LevelOf,
-    requirements_of: RequirementsOf,
-    max_nudges: int = DEFAULT_MAX_NUDGES,
-    top_level: int = DEFAULT_TOP_LEVEL,
-) -> Solver:
-    """Nudge the model up the rubric until it reaches ``top_level`` or ``max_nudges`` are used.
-
-    After each answer ``level_of`` grades it (``None`` means the grading failed, which ends the
-    loop and is recorded). Below the top, the critic sees ``requirements_of(state, level)`` (the
-    next level's requirements) and gives a minimal hint; the model revises.
-
-    Records ``state.metadata["nudges"]``: ``levels`` (one per graded answer), ``nudges`` (used),
-    ``reached_top``, ``nudges_to_top`` (nudges used when the top was reached, else None),
-    ``nudges_to_top_capped`` (the same, or ``max_nudges`` when never reached), ``max_nudges``
-    and ``grading_failed``.
-
-    Args:
-        level_of: Grades the latest answer: its level 0..``top_level``, or None on failure.
-        requirements_of: What the critic is shown, given the current level.
-        max_nudges: The cap on nudges.
-        top_level: The level that ends the loop.
-    """
-    if max_nudges < 0:
-        raise ValueError(f"max_nudges must be >= 0, got {max_nudges}")
-
-    async def solve(state: TaskState, generate: Generate) -> TaskState:
-        critic = critic_model()
-        levels: list[int] = []
-        used = 0
-        failed = False
-        while True:
-            level = await level_of(state)
-            if level is None or not 0 <= level <= top_level:
-                failed = True
-                break
-            levels.append(level)
-            if level >= top_level or used >= max_nudges:
-                break
-            async with span(f"nudge {used + 1}", type="nudge"):
-                hint = await generate_retrying(
-                    critic,
-                    [
-                        ChatMessageSystem(content=NUDGE_SYSTEM),
-                        ChatMessageUser(
-                            content=fill_template(
-                                NUDGE_PROMPT,
-                                task=state.input_text,
-                                solution=last_answer(state),
-                                level=str(level),
-                                top_level=str(top_level),
-                                requirements=requirements_of(state, level),
-                            )
-                        ),
-                    ],
-                )
-            used += 1
-            request = fill_template(NUDGE_REVISION_REQUEST, feedback=hint.completion)
-            state.messages.append(
-                _followup_message(request, "nudge", used, critic=str(critic), from_level=level)
-            )
-            state = await retrying(generate)(state)
-        reached = bool(levels) and levels[-1] >= top_level and not failed
-        state.metadata[NUDGE_METADATA_KEY] = {
-            "levels": levels,
-            "nudges": used,
-            "reached_top": reached,
-            "nudges_to_top": used if reached else None,
-            "nudges_to_top_capped": used if reached else max_nudges,
-            "max_nudges": max_nudges,
-            "grading_failed": failed,
-        }
-        return state
-
-    return solve
-
-
 def followup_solver(
     mode: FollowUp,
     rounds: int = DEFAULT_FOLLOWUP_ROUNDS,
@@ -284,47 +148,6 @@ def followup_solver(
 def _check_rounds(rounds: int) -> None:
     if rounds < 1:
         raise ValueError(f"followup_rounds must be >= 1, got {rounds}")
-
-
-def panel_level_of(
-    grader_repeats: int,
-    quorum: int | None,
-    cache: bool | CachePolicy = False,
-    median: MedianRule = DEFAULT_MEDIAN_RULE,
-) -> LevelOf:
-    """Grade the latest answer with the ``grader`` panel (end-to-end only, no partial credit)."""
-
-    async def level_of(state: TaskState) -> int | None:
-        solution = last_answer(state).strip()
-        if not solution:
-            return 0  # a missing answer is level 0 by definition; no grader needed
-        graded = await grade_solution(
-            rubric_from_metadata(state.metadata),
-            solution,
-            resolve_graders(None),
-            grader_repeats,
-            quorum,
-            partial_credit=False,
-            cache=run_cache(cache, state.metadata.get(RUN_KEY)),
-            median=median,
-        )
-        if not graded.panel.has_quorum:
-            return None
-        return math.floor(graded.end_to_end.median)
-
-    return level_of
-
-
-def next_level_requirements() -> RequirementsOf:
-    """The criteria of the level above ``level``, one per line (what the nudge critic sees)."""
-
-    def requirements_of(state: TaskState, level: int) -> str:
-        rubric = rubric_from_metadata(state.metadata)
-        target = min(level + 1, MAX_LEVEL)
-        criteria = rubric.levels[target - 1].criteria
-        return "\n".join(fill_template(NUDGE_REQUIREMENT_LINE, text=c.text) for c in criteria)
-
-    return requirements_of
 
 
 def rubric_documents(state: TaskState) -> list[Document]:

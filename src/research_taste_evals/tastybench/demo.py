@@ -7,10 +7,10 @@ months after the fetch date (2025-11-08) flat-filled, so the recent papers show 
 (``model-elicitation/data/llm_rl_yix_curate.csv`` and ``..._with_ideas.csv``), so the demo goes
 through the same loader as real runs.
 
-The idea texts were written without looking at velocity, yet on these ten the length-prior
-baseline (``baseline/tastybench-longer``) happens to agree with velocity (Spearman about 0.5):
-the demo shows that the metrics respond, nothing more. Its figures on the real curated set are
-in the README's baseline table.
+The papers live in ``demo_papers.json`` beside this module. The idea texts were written without
+looking at velocity, yet on these ten the length-prior baseline (``baseline/tastybench-longer``)
+happens to agree with velocity (Spearman about 0.5): the demo shows that the metrics respond,
+nothing more. Its figures on the real curated set are in the family README's baseline table.
 """
 
 from __future__ import annotations
@@ -27,98 +27,11 @@ from research_taste_evals.tastybench.tastybench_extract import tastybench_extrac
 from research_taste_evals.tastybench.velocity import UPSTREAM_FETCH_DATE, ols_slope
 
 SERIES_MONTHS = 14  # month starts within pub_date + 60 weeks, as in upstream's series
-
-# (id, title, publication date, citations per month, idea); abstracts are derived below.
+# The ten papers (paperId, title, pub_date, citations_per_month, idea), written for the demo.
+DEMO_PAPERS_FILE = Path(__file__).with_name("demo_papers.json")
 DEMO_PAPERS: list[tuple[str, str, str, float, str]] = [
-    (
-        "demo0001",
-        "Group-Relative Advantages Without a Critic",
-        "2024-06-03",
-        42.0,
-        "Estimating advantages by normalising the verifiable rewards of a group of sampled "
-        "answers to the same prompt, so that policy-gradient training of a language model on "
-        "math problems needs no learned value network.",
-    ),
-    (
-        "demo0002",
-        "Curriculum by Pass Rate",
-        "2024-09-16",
-        9.0,
-        "Ordering reinforcement-learning prompts by the current policy's pass rate and "
-        "sampling mostly those it solves about half the time.",
-    ),
-    (
-        "demo0003",
-        "Rewarding Unit Tests That Fail Buggy Code",
-        "2025-02-10",
-        14.0,
-        "Training a code model with reinforcement learning to write unit tests, rewarding a "
-        "test when it passes on the reference solution and fails on mutated versions of it, "
-        "and using the learned test writer to filter candidate programs at inference time.",
-    ),
-    (
-        "demo0004",
-        "Token-Level Credit From Minimal Edits",
-        "2024-11-04",
-        6.0,
-        "Assigning credit to individual reasoning tokens by asking a rewriting model for the "
-        "smallest edit that turns a wrong solution into a right one, and weighting the policy "
-        "gradient towards the edited tokens.",
-    ),
-    (
-        "demo0005",
-        "Length Penalties That Respect Difficulty",
-        "2025-05-19",
-        30.0,
-        "Shaping the reward of a reasoning model with a length penalty scaled by the "
-        "estimated difficulty of each problem, so that easy questions get short chains of "
-        "thought while hard ones keep their budget.",
-    ),
-    (
-        "demo0006",
-        "Self-Verification as an Auxiliary Policy",
-        "2024-03-25",
-        18.0,
-        "Jointly training a solver and a verifier head of the same language model with "
-        "reinforcement learning, where the verifier is rewarded for predicting whether the "
-        "solver's final answer matches the reference and its score gates further sampling "
-        "during training and at test time.",
-    ),
-    (
-        "demo0007",
-        "Entropy Bonuses for Exploration in Proof Search",
-        "2024-08-12",
-        4.0,
-        "Adding a decaying entropy bonus over proof-step choices to keep a theorem-proving "
-        "policy from collapsing onto a few tactics early in training.",
-    ),
-    (
-        "demo0008",
-        "Off-Policy Replay of Rare Successes",
-        "2025-07-07",
-        22.0,
-        "Storing the rare successful trajectories on hard problems in a replay buffer and "
-        "mixing them into on-policy batches with importance weights clipped per token, so "
-        "that sparse successes keep contributing gradient after the policy drifts.",
-    ),
-    (
-        "demo0009",
-        "Stepwise Rewards From Symbolic Checkers",
-        "2024-05-06",
-        11.0,
-        "Checking each intermediate algebraic step of a model's solution with a computer "
-        "algebra system and using the verdicts as dense process rewards for policy "
-        "optimisation, in addition to the outcome reward.",
-    ),
-    (
-        "demo0010",
-        "Asynchronous Rollouts for Long Reasoning",
-        "2025-01-20",
-        35.0,
-        "Decoupling generation from training with a fleet of asynchronous rollout workers that "
-        "stream long reasoning traces to the learner, correcting for policy lag with "
-        "importance sampling so throughput does not wait on the longest sample.",
-    ),
+    (row["paperId"], row["title"], row["pub_date"], row["citations_per_month"], row["idea"])
+    for row in json.loads(DEMO_PAPERS_FILE.read_text(encoding="utf-8"))
 ]
 
 
@@ -173,7 +86,7 @@ def write_demo_tastybench(directory: Path) -> Path:
     return directory
 
 
-# What ``research-taste demo`` runs for this family (collected by cli/demo.py).
+# What ``research-taste demo`` runs for this family (found by core/families.py).
 DEMO_RUNS: tuple[DemoRun, ...] = (
     # Ten invented papers, every pair in both orders, judged by a length prior.
     DemoRun(

@@ -15,11 +15,20 @@ from typing import TYPE_CHECKING
 
 from research_taste_evals.core.stats import NAN, spearman
 
+# Schedules and order effects have their own modules; their names stay importable from here.
+from research_taste_evals.tastybench.order_effects import Decision as Decision  # noqa: F401
+from research_taste_evals.tastybench.order_effects import order_consistency as order_consistency
+from research_taste_evals.tastybench.order_effects import position_bias_rate as position_bias_rate
+from research_taste_evals.tastybench.pair_schedules import Comparison as Comparison  # noqa: F401
+from research_taste_evals.tastybench.pair_schedules import adjacent_schedule as adjacent_schedule
+from research_taste_evals.tastybench.pair_schedules import all_pairs_schedule as all_pairs_schedule
+from research_taste_evals.tastybench.pair_schedules import (
+    random_pairs_schedule as random_pairs_schedule,
+)
+
 if TYPE_CHECKING:
     import numpy as np  # imported where used: ~60 ms off the registry import
 
-Comparison = tuple[str, str]
-Decision = tuple[str, str, str]
 RatingFunction = Callable[..., dict[str, float]]
 
 # Sequential Elo as released with pairwise-judgement benchmarks (start 1500, K 32).
@@ -285,115 +294,3 @@ def split_half_reliability(
     # judge that only follows position) 2r/(1+r) runs off towards -infinity and means nothing.
     corrected = 2.0 * r / (1.0 + r) if r > 0.0 else NAN
     return r, corrected
-
-
-def _check_decision(index: int, decision: Decision) -> Decision:
-    first, second, winner = decision
-    if winner not in (first, second) or first == second:
-        raise ValueError(f"decision {index}: winner {winner!r} is not one of {first!r}, {second!r}")
-    return first, second, winner
-
-
-def position_bias_rate(decisions: Iterable[Decision]) -> float:
-    """Share of decisions won by the first-shown paper ("Project 1"); 0.5 is unbiased.
-
-    Args:
-        decisions: (first_shown_id, second_shown_id, winner_id), unclear answers excluded.
-
-    Returns:
-        The share, or NaN when there are no decisions.
-    """
-    checked = [_check_decision(i, decision) for i, decision in enumerate(decisions)]
-    if not checked:
-        return NAN
-    return sum(winner == first for first, _, winner in checked) / len(checked)
-
-
-def order_consistency(decisions: Iterable[Decision]) -> float:
-    """Share of pairs judged the same way in both presentation orders.
-
-    For every unordered pair shown in both orders, each decision made with one order is
-    matched with each decision made with the other; the pair's consistency is the share of
-    those matches naming the same winner (1 or 0 when each order was seen once). The result is
-    the mean over such pairs. A judge that always picks the first-shown paper scores 0.
-
-    Args:
-        decisions: (first_shown_id, second_shown_id, winner_id), unclear answers excluded.
-
-    Returns:
-        The mean consistency, or NaN when no pair was seen in both orders.
-    """
-    import numpy as np
-
-    by_order: dict[tuple[str, str], list[str]] = defaultdict(list)
-    for i, decision in enumerate(decisions):
-        first, second, winner = _check_decision(i, decision)
-        by_order[(first, second)].append(winner)
-    scores = []
-    for (first, second), winners in by_order.items():
-        reverse = by_order.get((second, first))
-        if first > second or not reverse:
-            continue  # each unordered pair once, and only if seen in both orders
-        agree = sum(a == b for a in winners for b in reverse)
-        scores.append(agree / (len(winners) * len(reverse)))
-    return float(np.mean(scores)) if scores else NAN
-
-
-def _check_ids(paper_ids: Sequence[str]) -> list[str]:
-    ids = list(paper_ids)
-    if len(set(ids)) != len(ids):
-        raise ValueError("paper ids must be unique")
-    return ids
-
-
-def adjacent_schedule(paper_ids: Sequence[str], rounds: int, seed: int) -> list[Comparison]:
-    """Upstream's schedule: each round a seeded shuffle, neighbours i and i+1 compared.
-
-    N - 1 ordered pairs (first_shown, second_shown) per round, in presentation order; the
-    shuffled position decides which paper is shown first. Upstream shuffled unseeded.
-    """
-    import numpy as np
-
-    ids = _check_ids(paper_ids)
-    if rounds < 0:
-        raise ValueError(f"rounds must be >= 0 (got {rounds})")
-    rng = np.random.default_rng(seed)
-    pairs: list[Comparison] = []
-    for _ in range(rounds):
-        order = [ids[i] for i in rng.permutation(len(ids))]
-        pairs.extend(zip(order[:-1], order[1:], strict=True))
-    return pairs
-
-
-def all_pairs_schedule(paper_ids: Sequence[str], seed: int | None = None) -> list[Comparison]:
-    """Every unordered pair in both presentation orders: N (N - 1) ordered pairs.
-
-    Without a seed the order is fixed: for i < j, (i, j) immediately followed by (j, i). With a
-    seed the whole list is shuffled (useful for sequential Elo, which depends on order).
-    """
-    import numpy as np
-
-    ids = _check_ids(paper_ids)
-    pairs: list[Comparison] = []
-    for i, first in enumerate(ids):
-        for second in ids[i + 1 :]:
-            pairs.extend([(first, second), (second, first)])
-    if seed is not None:
-        rng = np.random.default_rng(seed)
-        pairs = [pairs[i] for i in rng.permutation(len(pairs))]
-    return pairs
-
-
-def random_pairs_schedule(paper_ids: Sequence[str], count: int, seed: int) -> list[Comparison]:
-    """``count`` ordered pairs of two distinct papers drawn uniformly at random (seeded)."""
-    import numpy as np
-
-    ids = _check_ids(paper_ids)
-    if len(ids) < 2 or count < 0:
-        raise ValueError(f"need >= 2 papers and count >= 0 (got {len(ids)}, {count})")
-    rng = np.random.default_rng(seed)
-    pairs: list[Comparison] = []
-    for _ in range(count):
-        first, second = rng.choice(len(ids), size=2, replace=False)
-        pairs.append((ids[first], ids[second]))
-    return pairs

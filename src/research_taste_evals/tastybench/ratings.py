@@ -21,12 +21,12 @@ from typing import Any
 
 from inspect_ai.scorer import SampleScore
 
+from research_taste_evals.core.resampling import rank_correlation_with_ci
 from research_taste_evals.core.stats import (
     MIN_CORRELATION_POINTS,
     NAN,
     RankMethod,
     partial_spearman,
-    rank_correlation_with_ci,
 )
 from research_taste_evals.tastybench.pairwise import (
     Decision,

@@ -27,8 +27,9 @@ from research_taste_evals.core.dates import parse_item_date
 from research_taste_evals.core.leaks import title_names
 from research_taste_evals.core.recall_control import RecallControl, ShownItem, declare
 from research_taste_evals.core.recognition import RecallItem
+from research_taste_evals.core.resampling import rank_correlation_with_ci
 from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec
-from research_taste_evals.core.stats import MIN_CORRELATION_POINTS, NAN, rank_correlation_with_ci
+from research_taste_evals.core.stats import MIN_CORRELATION_POINTS, NAN
 from research_taste_evals.tastybench.dataset import Paper
 from research_taste_evals.tastybench.matched import pairwise_accuracy_summary
 from research_taste_evals.tastybench.pairwise import bradley_terry

@@ -12,23 +12,20 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from inspect_ai.model import Model
 
 from research_taste.builders.ideapairs.build_inputs import (
-    check_boards_found,
     check_extractor,
-    check_leaderboard_paths,
     check_outputs,
     check_pairs_made,
 )
-from research_taste.builders.ideapairs.cleaning import read_once
+from research_taste.builders.ideapairs.build_plan import _Inputs, _Plan, _plan, _read_inputs  # noqa: F401
 from research_taste.builders.ideapairs.extraction import Extracted, extract_pairs
-from research_taste.builders.ideapairs.leaderboards import Leaderboard, read_leaderboards
-from research_taste.builders.ideapairs.pairing import PlannedPair, plan_board
+from research_taste.builders.ideapairs.pairing import PlannedPair
 from research_taste.builders.ideapairs.paper_sources import (
     Fetched,
     fetch_full_texts,
@@ -36,8 +33,6 @@ from research_taste.builders.ideapairs.paper_sources import (
 )
 from research_taste.builders.ideapairs.papers import ArxivFetcher
 from research_taste.builders.ideapairs.pwc_archive import (
-    SOURCE_NAME,
-    fetch_pwc_archive,
     source_report,
 )
 from research_taste.builders.ideapairs.records import (
@@ -46,7 +41,7 @@ from research_taste.builders.ideapairs.records import (
     template_goal,
 )
 from research_taste.builders.ideapairs.records import paper_texts as paper_texts_in
-from research_taste.builders.ideapairs.scoring import DROP_REASONS, Drop, ScoredBoard, score_board
+from research_taste.builders.ideapairs.scoring import DROP_REASONS, Drop, score_board
 from research_taste.builders.ideapairs.splitting import Splitter, parse_cutoff
 from research_taste_evals.core.data import sha256_of
 from research_taste_evals.ideapairs.pairs_schema import (
@@ -155,72 +150,6 @@ def build(
         Path(report_path).parent.mkdir(parents=True, exist_ok=True)
         Path(report_path).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     return BuildResult(records=records, report=report)
-
-
-@dataclass(frozen=True)
-class _Inputs:
-    """The leaderboards read: their files, the boards, and what was skipped or read once."""
-
-    paths: list[Path]
-    nlp_only: bool
-    boards: list[Leaderboard]
-    skipped: list[dict[str, str]]
-    read_once: list[dict[str, object]]
-
-
-def _read_inputs(leaderboards: Sequence[str | Path], source: str | None) -> _Inputs:
-    """Step 1: the leaderboard files (or the pinned archive), read once each."""
-    paths = fetch_pwc_archive() if source == SOURCE_NAME else [Path(p) for p in leaderboards]
-    check_leaderboard_paths(paths)
-    nlp_only = source is not None
-    skipped: list[dict[str, str]] = []
-    boards = read_leaderboards(paths, nlp_only, skipped)
-    check_boards_found(paths, boards)
-    boards, read_once_report = read_once(boards)
-    return _Inputs(paths, nlp_only, boards, skipped, read_once_report)
-
-
-@dataclass
-class _Plan:
-    """Step 2's result: every board scored, split and paired, with what it dropped."""
-
-    scored: list[ScoredBoard] = field(default_factory=list)
-    drops: list[Drop] = field(default_factory=list)
-    pairs: list[PlannedPair] = field(default_factory=list)
-    board_reports: list[dict[str, Any]] = field(default_factory=list)
-    disagree: int = 0
-
-
-def _plan(
-    scored_boards: list[tuple[Leaderboard, ScoredBoard, list[Drop]]], splitter: Splitter
-) -> _Plan:
-    """Step 2: split and pair each scored board (appendix A.3-A.4), in reading order."""
-    planned = _Plan()
-    for board, result, board_drops in scored_boards:
-        plan, small = plan_board(result, splitter)
-        planned.scored.append(result)
-        planned.drops += board_drops + small
-        planned.pairs += plan.pairs
-        planned.disagree += plan.metrics_disagree
-        planned.board_reports.append(
-            {
-                "board_id": board.board_id,
-                "board": board.name,
-                "source": board.source,
-                "read": len(board.entries),
-                "kept": len(board.entries) - len(board_drops) - len(small),
-                "columns_used": result.columns,
-                "inverted": result.inverted,
-                "direction_source": result.direction_source,
-                "rank_column": result.rank_column,
-                "row_order_contradicts_polarity": [c["column"] for c in result.contradictions],
-                "left_out_columns": result.left_out_columns,
-                "sigma": result.sigma,
-                "buckets": [b.label for b in plan.buckets],
-                "pairs": len(plan.pairs),
-            }
-        )
-    return planned
 
 
 def _records(pairs: list[PlannedPair], extracted: Extracted, fetched: Fetched) -> list[PairRecord]:

@@ -1,0 +1,131 @@
+"""Reading a sweep file: the checks that run before any task is built or model called.
+
+:func:`load_sweep` validates the file's shape (sweep_schema), its tasks, task arguments, cutoffs,
+``demo`` data arguments (core.demo, as ``inspect eval -T`` checks them) and model providers;
+every refusal is one sentence naming the file and the field.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from research_taste.cli.sweep_checks import check_sweep, named_models
+from research_taste.cli.sweep_schema import SweepConfig, read_sweep_yaml
+from research_taste_evals.core.cutoff import CUTOFF_ARG, parse_cutoff_arg
+from research_taste_evals.core.data import DataError, describe_validation_error
+from research_taste_evals.core.demo import check_demo_arguments
+from research_taste_evals.core.errors import ConfigError
+from research_taste_evals.core.task_args import check_task_arguments
+
+
+def tasks_by_name() -> dict[str, Any]:
+    """Every task function of the package (``_registry.TASKS``), by name."""
+    from research_taste_evals._registry import TASKS
+
+    return {fn.__name__: fn for fn in TASKS}
+
+
+def load_sweep(path: str | Path) -> SweepConfig:
+    """Read and validate a sweep file; errors name the file and the field."""
+    source = Path(path)
+    raw = read_sweep_yaml(source)  # unquoted dates stay text: a cutoff reaches logs as text
+    if raw is None:
+        raise DataError(f"{source}: the sweep file is empty (needs log_dir, tasks and models)")
+    try:
+        config = SweepConfig.model_validate(raw)
+    except ValidationError as error:
+        raise DataError(f"{source}: {describe_validation_error(error)}") from error
+    known = tasks_by_name()
+    for index, entry in enumerate(config.tasks):
+        if not (entry.models or config.models):
+            raise DataError(
+                f"{source}: field 'tasks.{index}.models': no models for task {entry.task!r} "
+                "(give 'models' at the top of the file or in the task entry)"
+            )
+        if entry.task not in known:
+            raise DataError(
+                f"{source}: field 'tasks.{index}.task': unknown task {entry.task!r}; "
+                f"known: {sorted(known)}"
+            )
+        try:  # the same check as `inspect eval -T` (core.task_args), before anything runs
+            check_task_arguments(known[entry.task], entry.args)
+        except ConfigError as error:
+            raise DataError(f"{source}: field 'tasks.{index}.args': {error}") from error
+        if CUTOFF_ARG in entry.args:
+            _check_cutoff(f"{source}: field 'tasks.{index}.args.{CUTOFF_ARG}'", entry.args)
+        try:  # `demo` where the task has no demo data: refused as `-T ...=demo` refuses it
+            task = inspect.unwrap(known[entry.task])
+            check_demo_arguments(task.__module__, entry.task, entry.args)
+        except ConfigError as error:
+            raise DataError(f"{source}: field 'tasks.{index}.args': {error}") from error
+    evaluated = {model for entry in config.tasks for model in entry.models or config.models}
+    for model, cutoff in config.knowledge_cutoffs.items():
+        field = f"{source}: field 'knowledge_cutoffs.{model}'"
+        if model not in evaluated:
+            raise DataError(f"{field}: no task of the sweep evaluates {model!r}")
+        _check_cutoff(field, {CUTOFF_ARG: cutoff})
+    check_models(source, config)
+    check_sweep(source, config)  # roles nobody reads, repeated runs, a log_dir that is a file
+    return config
+
+
+def _check_cutoff(field: str, args: dict[str, Any]) -> None:
+    """The cutoff as every task reads it (``core.cutoff.parse_cutoff_arg``), named by field."""
+    try:
+        parse_cutoff_arg(args[CUTOFF_ARG], "the sweep")
+    except ConfigError as error:
+        reason = str(error).split(": ", 1)[-1]  # "argument 'knowledge_cutoff' got ..."
+        raise DataError(f"{field}: {reason}") from error
+
+
+def check_models(source: Path, config: SweepConfig) -> None:
+    """Each model and role member must name a known provider (``<provider>/<model>``).
+
+    Only the provider is looked up (no client is built): a dry run needs no API key, and a
+    missing key is reported by the provider when the run starts.
+
+    Raises:
+        DataError: naming the sweep file, the field and the model.
+    """
+    for field, model in named_models(config):
+        provider, slash, _ = model.partition("/")
+        if not slash:
+            raise DataError(f"{source}: field '{field}': {model!r} is not <provider>/<model>")
+        if not provider_is_registered(provider):
+            raise DataError(
+                f"{source}: field '{field}': unknown model provider {provider!r} in {model!r}"
+            )
+
+
+@functools.cache
+def provider_is_registered(provider: str) -> bool:
+    """Whether Inspect knows the model provider ``provider`` (built in, or registered by an
+    installed package's ``inspect_ai`` entry point, e.g. ``baseline``), by Inspect's public
+    registry lookup: ``registry_create`` raises ``LookupError`` for a name it does not know and
+    anything else (here: the provider class asking for its model name) for one it does."""
+    from inspect_ai.util import registry_create
+
+    for name in [provider, *(f"{point.name}/{provider}" for point in _inspect_entry_points())]:
+        try:
+            registry_create("modelapi", name)
+        except LookupError:
+            continue
+        except Exception:
+            return True
+        return True
+    return False
+
+
+def _inspect_entry_points() -> list[EntryPoint]:
+    """Installed packages' Inspect entry points, loaded (as Inspect loads them) so that their
+    providers are registered."""
+    points = list(entry_points(group="inspect_ai"))
+    for point in points:
+        point.load()
+    return points
