@@ -19,9 +19,18 @@ returns NaN when undefined and never raises (a raising metric marks the whole lo
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
 from research_taste_evals.core.answers import answer_rates
+from research_taste_evals.core.metric_groups import (
+    figures,
+    first_group,
+    first_of,
+    remembered,
+    rest_of,
+)
 from research_taste_evals.core.metrics import nan_on_error
 from research_taste_evals.core.recall_metrics import recall_keys, recall_summary
 from research_taste_evals.core.stats import (
@@ -118,8 +127,11 @@ def tastybench_recall(
     return compute
 
 
-def tastybench_metrics(resamples: int, seed: int) -> list[Metric | dict[str, list[Metric]]]:
-    """The ``tastybench`` task's dataset-level metrics (ratings, recall, reliability, decisions)."""
+def tastybench_metrics(resamples: int, seed: int) -> list[Metric]:
+    """The ``tastybench`` task's dataset-level metrics (ratings, recall, reliability, decisions).
+
+    Their figures form both score groups (``tastybench_headline``, ``tastybench_figures``).
+    """
     import_scipy()  # before the run, not on its event loop
     return [
         tastybench_ratings(resamples=resamples, seed=seed),
@@ -128,6 +140,43 @@ def tastybench_metrics(resamples: int, seed: int) -> list[Metric | dict[str, lis
         tastybench_decisions(),
         tastybench_pairwise(resamples=resamples, seed=seed),
     ]
+
+
+def _all_figures(resamples: int, seed: int) -> Callable[[list[SampleScore]], dict[str, float]]:
+    bundle = [("tastybench", m) for m in tastybench_metrics(resamples, seed)]
+    return remembered(f"tastybench:{resamples}:{seed}", lambda scores: figures(bundle, scores))
+
+
+def configuration(scores: list[SampleScore]) -> str:
+    """``matched`` (pairwise accuracy is the headline) or ``ratings`` (the other schedules)."""
+    matched = any((s.sample_metadata or {}).get("pair_id") is not None for s in scores)
+    return "matched" if matched else "ratings"
+
+
+@metric
+def tastybench_headline(
+    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
+) -> Metric:
+    """The first score group for the run's schedule (eval.yaml ``first_group``)."""
+    found = _all_figures(resamples, seed)
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return first_of(found(scores), first_group(__file__, "tastybench", configuration(scores)))
+
+    return compute
+
+
+@metric
+def tastybench_figures(
+    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
+) -> Metric:
+    """Every other figure of the ``tastybench`` metrics (the second score group)."""
+    found = _all_figures(resamples, seed)
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return rest_of(found(scores), first_group(__file__, "tastybench", configuration(scores)))
+
+    return compute
 
 
 # ``tastybench_extract``

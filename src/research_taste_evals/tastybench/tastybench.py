@@ -8,6 +8,7 @@ Hao, Huang and Mahajan (2025), "TastyBench: Toward Measuring Research Taste in L
 from __future__ import annotations
 
 from inspect_ai import Task, task
+from inspect_ai.log import HeadlineMetric
 
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import recall_solvers
@@ -15,7 +16,6 @@ from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT
 from research_taste_evals.core.task_entry import task_entry
 from research_taste_evals.tastybench.built_set import is_built_set, load_built_set
 from research_taste_evals.tastybench.dataset import PaperSet, Representation, load_papers
-from research_taste_evals.tastybench.metrics import tastybench_metrics
 from research_taste_evals.tastybench.parsing import ChoiceMethod
 from research_taste_evals.tastybench.prompts import JUDGE_PROMPTS, PromptVariant
 from research_taste_evals.tastybench.recall import TASTYBENCH, recall_catalogue
@@ -29,7 +29,7 @@ from research_taste_evals.tastybench.schedule import (
     judged_papers,
     tastybench_metadata,
 )
-from research_taste_evals.tastybench.scorer import tastybench_scorer
+from research_taste_evals.tastybench.scorer import tastybench_scorers
 from research_taste_evals.tastybench.solvers import judge, read_choice
 from research_taste_evals.tastybench.velocity import (
     DEFAULT_WINDOW_MONTHS,
@@ -138,8 +138,10 @@ def tastybench(
     return Task(
         dataset=comparison_dataset(pairs, papers, JUDGE_PROMPTS[prompt], velocity),
         solver=[*steps, judge(web_search), read_choice(choice_method)],
-        scorer=tastybench_scorer(choice_method),
-        metrics=tastybench_metrics(bootstrap_resamples, DEFAULT_BOOTSTRAP_SEED),
+        scorer=tastybench_scorers(choice_method, bootstrap_resamples, DEFAULT_BOOTSTRAP_SEED),
+        headline_metric=HeadlineMetric(
+            metric="pairwise_accuracy" if schedule == "matched" else "bt_spearman"
+        ),
         version=task_version(__file__, "tastybench"),
         metadata=tastybench_metadata(settings, loaded.metadata, papers, len(pairs)),
     )
