@@ -30,13 +30,24 @@ from functools import cache
 from pathlib import Path
 from typing import Any, ParamSpec, cast
 
-from inspect_ai.scorer import Metric, MetricProtocol, SampleScore, Score, Scorer, Target, scorer
+from inspect_ai.scorer import (
+    Metric,
+    MetricProtocol,
+    SampleScore,
+    Score,
+    Scorer,
+    Target,
+    Value,
+    scorer,
+)
 from inspect_ai.solver import TaskState
 
 from research_taste_evals.core.data import read_yaml
 
 P = ParamSpec("P")
 Figures = dict[str, float]
+FiguresOf = Callable[[list[SampleScore]], Figures]  # a metric body returning figures
+NamesOf = Callable[[list[SampleScore]], Sequence[str]]  # the first group's names for a run
 FIRST_GROUP_FIELD = "first_group"
 
 
@@ -104,6 +115,30 @@ def remembered(
         return result
 
     return run
+
+
+def bundle_figures(label: str, metrics: Sequence[tuple[str, Metric]]) -> FiguresOf:
+    """Every figure of ``metrics`` (:func:`figures`), remembered per ``label`` (family+settings)."""
+    return remembered(label, lambda scores: figures(metrics, scores))
+
+
+def first_group_metric(found: FiguresOf, names_of: NamesOf) -> Metric:
+    """A metric's body reporting the first group: the figures ``names_of`` names, in order."""
+
+    # Annotated: Inspect passes SampleScores only to a metric whose hints say so.
+    def compute(scores: list[SampleScore]) -> Value:
+        return first_of(found(scores), names_of(scores))
+
+    return compute
+
+
+def details_metric(found: FiguresOf, names_of: NamesOf) -> Metric:
+    """A metric's body reporting the second group: every figure ``names_of`` does not name."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return rest_of(found(scores), names_of(scores))
+
+    return compute
 
 
 def first_of(found: Figures, names: Sequence[str]) -> Figures:

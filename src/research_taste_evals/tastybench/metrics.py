@@ -19,17 +19,15 @@ returns NaN when undefined and never raises (a raising metric marks the whole lo
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
 from research_taste_evals.core.answers import answer_rates
 from research_taste_evals.core.metric_groups import (
-    figures,
+    FiguresOf,
+    bundle_figures,
+    details_metric,
     first_group,
-    first_of,
-    remembered,
-    rest_of,
+    first_group_metric,
 )
 from research_taste_evals.core.metrics import nan_on_error
 from research_taste_evals.core.recall_metrics import recall_keys, recall_summary
@@ -142,15 +140,16 @@ def tastybench_metrics(resamples: int, seed: int) -> list[Metric]:
     ]
 
 
-def _all_figures(resamples: int, seed: int) -> Callable[[list[SampleScore]], dict[str, float]]:
+def _all_figures(resamples: int, seed: int) -> FiguresOf:
     bundle = [("tastybench", m) for m in tastybench_metrics(resamples, seed)]
-    return remembered(f"tastybench:{resamples}:{seed}", lambda scores: figures(bundle, scores))
+    return bundle_figures(f"tastybench:{resamples}:{seed}", bundle)
 
 
-def configuration(scores: list[SampleScore]) -> str:
-    """``matched`` (pairwise accuracy is the headline) or ``ratings`` (the other schedules)."""
+def first_names(scores: list[SampleScore]) -> tuple[str, ...]:
+    """The first group for the run's schedule: ``matched`` (pairwise accuracy is the headline)
+    or ``ratings`` (the other schedules), as eval.yaml's ``first_group`` lists them."""
     matched = any((s.sample_metadata or {}).get("pair_id") is not None for s in scores)
-    return "matched" if matched else "ratings"
+    return first_group(__file__, "tastybench", "matched" if matched else "ratings")
 
 
 @metric
@@ -158,12 +157,7 @@ def tastybench_headline(
     resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
 ) -> Metric:
     """The first score group for the run's schedule (eval.yaml ``first_group``)."""
-    found = _all_figures(resamples, seed)
-
-    def compute(scores: list[SampleScore]) -> Value:
-        return first_of(found(scores), first_group(__file__, "tastybench", configuration(scores)))
-
-    return compute
+    return first_group_metric(_all_figures(resamples, seed), first_names)
 
 
 @metric
@@ -171,12 +165,7 @@ def tastybench_figures(
     resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
 ) -> Metric:
     """Every other figure of the ``tastybench`` metrics (the second score group)."""
-    found = _all_figures(resamples, seed)
-
-    def compute(scores: list[SampleScore]) -> Value:
-        return rest_of(found(scores), first_group(__file__, "tastybench", configuration(scores)))
-
-    return compute
+    return details_metric(_all_figures(resamples, seed), first_names)
 
 
 # ``tastybench_extract``
