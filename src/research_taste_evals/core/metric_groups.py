@@ -41,6 +41,7 @@ from inspect_ai.scorer import (
     scorer,
 )
 from inspect_ai.solver import TaskState
+from inspect_ai.util import registry_info
 
 from research_taste_evals.core.data import read_yaml
 
@@ -51,19 +52,16 @@ NamesOf = Callable[[list[SampleScore]], Sequence[str]]  # the first group's name
 FIRST_GROUP_FIELD = "first_group"
 
 
-def named(*factories: Callable[[], Metric]) -> list[tuple[str, Metric]]:
-    """``(name, metric)`` for parameterless ``@metric`` factories: a scalar figure's name."""
-    return [(factory.__name__, factory()) for factory in factories]
-
-
-def figures(metrics: Sequence[tuple[str, Metric]], scores: list[SampleScore]) -> Figures:
+def figures(metrics: Sequence[Metric], scores: list[SampleScore]) -> Figures:
     """Every figure of ``metrics`` over ``scores``, named as Inspect names one score group's.
 
     A mapping contributes its keys (``None`` values skipped), a list ``<name>-1``, ``-2``...,
-    a number its ``name``; a repeated name gets a number (``name2``), as in Inspect.
+    a number the metric's registered name; a repeated name gets a number (``name2``), as in
+    Inspect (``_eval/task/results.py``, ``scorer_for_metrics``).
     """
     out: Figures = {}
-    for name, compute in metrics:
+    for compute in metrics:
+        name = registry_info(compute).name.split("/")[-1]
         value = cast(MetricProtocol, compute)(scores)
         items: list[tuple[str, Any]]
         if isinstance(value, Mapping):
@@ -89,24 +87,24 @@ def _unique(key: str, taken: Mapping[str, Any]) -> str:
 _LAST: dict[str, tuple[str, Figures]] = {}  # per family and settings: the last score list's
 
 
-def _fingerprint(scores: list[SampleScore]) -> str:
+def _fingerprint(scores: list[SampleScore], ignore: Sequence[str]) -> str:
     digest = hashlib.sha1(usedforsecurity=False)
     for s in scores:
-        digest.update(repr((s.sample_id, s.score.value, s.score.metadata)).encode())
+        metadata = {k: v for k, v in (s.score.metadata or {}).items() if k not in ignore}
+        digest.update(repr((s.sample_id, s.score.value, metadata)).encode())
     return digest.hexdigest()
 
 
-def remembered(
-    label: str, compute: Callable[[list[SampleScore]], Figures]
-) -> Callable[[list[SampleScore]], Figures]:
+def remembered(label: str, compute: FiguresOf, ignore: Sequence[str] = ()) -> FiguresOf:
     """``compute`` remembering its last result per ``label`` (family and settings).
 
-    The first group's metric and the second's see copies of the same scores; the second reads
-    the figures the first computed instead of computing them again.
+    The first group's metric and the second's see copies of the same scores (the second's
+    without the metadata keys ``ignore`` names); the second reads the figures the first
+    computed instead of computing them again.
     """
 
     def run(scores: list[SampleScore]) -> Figures:
-        key = _fingerprint(scores)
+        key = _fingerprint(scores, ignore)
         last = _LAST.get(label)
         if last is not None and last[0] == key:
             return last[1]
@@ -117,9 +115,12 @@ def remembered(
     return run
 
 
-def bundle_figures(label: str, metrics: Sequence[tuple[str, Metric]]) -> FiguresOf:
-    """Every figure of ``metrics`` (:func:`figures`), remembered per ``label`` (family+settings)."""
-    return remembered(label, lambda scores: figures(metrics, scores))
+def bundle_figures(label: str, metrics: Sequence[Metric], ignore: Sequence[str] = ()) -> FiguresOf:
+    """Every figure of ``metrics`` (:func:`figures`), remembered per ``label`` (family+settings).
+
+    ``ignore``: metadata keys the second group's copies leave out (:func:`copy_score`).
+    """
+    return remembered(label, lambda scores: figures(metrics, scores), ignore)
 
 
 def first_group_metric(found: FiguresOf, names_of: NamesOf) -> Metric:
@@ -172,8 +173,12 @@ def first_group(family_file: str, task: str, configuration: str | None = None) -
     return tuple(str(name) for name in declared)
 
 
-def copy_score(of: str) -> Scorer:
-    """A scorer returning a copy of the ``of`` scorer's score of this sample (run before it)."""
+def copy_score(of: str, without: Sequence[str] = ()) -> Scorer:
+    """A scorer returning a copy of the ``of`` scorer's score of this sample (run before it).
+
+    ``without``: metadata keys only first-group figures read (e.g. packed embeddings), left out
+    of the copy so that the log does not hold them twice.
+    """
 
     async def score(state: TaskState, target: Target) -> Score:
         found = (state.scores or {}).get(of)
@@ -182,7 +187,10 @@ def copy_score(of: str) -> Scorer:
                 f"the {of} score of sample {state.sample_id} is missing: run the {of} scorer "
                 "before this one (its figures are the second group of that score)"
             )
-        return found.model_copy(deep=True)
+        copy = found.model_copy(deep=True)
+        if without and copy.metadata:
+            copy.metadata = {k: v for k, v in copy.metadata.items() if k not in without}
+        return copy
 
     return score
 

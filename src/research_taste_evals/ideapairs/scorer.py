@@ -143,7 +143,7 @@ def _figures(resamples: int, seed: int) -> FiguresOf:
     by_mode = {
         mode: bundle_figures(
             f"idea_pairs:{mode}:{resamples}:{seed}",
-            [("idea_pairs", m) for m in idea_pairs_metrics(mode, resamples, seed)],
+            idea_pairs_metrics(mode, resamples, seed),
         )
         for mode in ("pairs", "ranking")
     }

@@ -215,7 +215,7 @@ def reviewcritique_metrics(
 
 
 def _figures(resamples: int, seed: int, bertscore_baseline: float | None) -> FiguresOf:
-    bundle = [("review_critique", reviewcritique_metrics(resamples, seed, bertscore_baseline))]
+    bundle = [reviewcritique_metrics(resamples, seed, bertscore_baseline)]
     return bundle_figures(f"review_critique:{resamples}:{seed}:{bertscore_baseline}", bundle)
 
 

@@ -141,8 +141,7 @@ def tastybench_metrics(resamples: int, seed: int) -> list[Metric]:
 
 
 def _all_figures(resamples: int, seed: int) -> FiguresOf:
-    bundle = [("tastybench", m) for m in tastybench_metrics(resamples, seed)]
-    return bundle_figures(f"tastybench:{resamples}:{seed}", bundle)
+    return bundle_figures(f"tastybench:{resamples}:{seed}", tastybench_metrics(resamples, seed))
 
 
 def first_names(scores: list[SampleScore]) -> tuple[str, ...]:

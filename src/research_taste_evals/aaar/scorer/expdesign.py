@@ -32,24 +32,9 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from research_taste_evals.aaar.embedding_models import aaar_embedder
-from research_taste_evals.aaar.metrics import (
-    en_f1,
-    en_precision,
-    en_recall,
-    explanation_failure_rate,
-    faithful_en_f1,
-    faithful_en_precision,
-    faithful_en_recall,
-    judge_error_rate,
-    judge_failure_rate,
-    judge_unparsed_rate,
-    rouge_1,
-    rouge_l,
-    s_match_mean,
-)
 from research_taste_evals.aaar.parsing import judge_decision
 from research_taste_evals.aaar.prompts import ENTAILMENT_PROMPTS, ENTAILMENT_SYSTEM
-from research_taste_evals.aaar.recall import recall_twins
+from research_taste_evals.aaar.scorer.groups import expdesign_headline
 from research_taste_evals.aaar.similarity import rouge_scorer_instance, rouge_scores, s_match
 from research_taste_evals.aaar.solvers import (
     EXPLANATION_ATTEMPTS_KEY,
@@ -57,7 +42,6 @@ from research_taste_evals.aaar.solvers import (
     PREDICTED_EXPLANATIONS_KEY,
 )
 from research_taste_evals.core.grading import MemberGrade, grade_member
-from research_taste_evals.core.metrics import answer_shape, empty_prediction_rate
 from research_taste_evals.core.reasons import GRADER_FAILED, INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.recall_control import declaration, recall_fields
 from research_taste_evals.core.roles import RoleSpec, role_models
@@ -216,28 +200,7 @@ async def judge_lists(
     return PaperJudgement(prompt, len(predicted), len(reference), list(calls))
 
 
-@scorer(
-    metrics=[
-        en_f1(),
-        recall_twins("expdesign"),
-        en_precision(),
-        en_recall(),
-        faithful_en_f1(),
-        faithful_en_precision(),
-        faithful_en_recall(),
-        s_match_mean(),
-        rouge_l(),
-        rouge_1(),
-        judge_unparsed_rate(),
-        judge_failure_rate(),
-        judge_error_rate(),
-        empty_prediction_rate(),
-        # unparsed_rate: answers with no list item to read (= empty_prediction_rate);
-        # reasked_rate: whole-list explanations asked again (upstream's retries).
-        answer_shape(unparsed_key="empty_prediction"),
-        explanation_failure_rate(),
-    ]
-)
+@scorer(metrics=[expdesign_headline()])  # every other figure: groups.expdesign_details
 def expdesign_scorer(
     judge_model: str | None,
     embedding_model: str,
