@@ -9,6 +9,7 @@ information access are parameters (described in ``lft/README.md``, "Parameters")
 from __future__ import annotations
 
 from inspect_ai import Epochs, Task, task
+from inspect_ai.log import HeadlineMetric
 
 from research_taste_evals.core.access import Access
 from research_taste_evals.core.provenance import task_version
@@ -32,6 +33,7 @@ from research_taste_evals.lft.grader import (
     require_panel_at_build,
 )
 from research_taste_evals.lft.metrics import lft_epochs_reducer
+from research_taste_evals.lft.score_groups import lft_details
 from research_taste_evals.lft.scorer import lft_scorer
 from research_taste_evals.lft.solvers import (
     CRITIC_ROLE,
@@ -133,9 +135,19 @@ def lft(
     return Task(
         dataset=lft_dataset(rubrics, runs),
         solver=lft_solver(settings, providers),
-        scorer=lft_scorer(
-            grader_repeats, quorum, partial_credit, None, grader_cache, allow_self_grading, median
-        ),
+        scorer=[
+            lft_scorer(
+                grader_repeats,
+                quorum,
+                partial_credit,
+                None,
+                grader_cache,
+                allow_self_grading,
+                median,
+            ),
+            lft_details(),
+        ],
+        headline_metric=HeadlineMetric(metric="end_to_end"),
         # Counts are summed and every epoch's panel kept (see lft_epochs_reducer), so
         # ``--epochs`` cannot hide an unscored panel or drop grades from the agreement.
         epochs=Epochs(1, lft_epochs_reducer()),
