@@ -88,10 +88,13 @@ _LAST: dict[str, tuple[str, Figures]] = {}  # per family and settings: the last 
 
 
 def _fingerprint(scores: list[SampleScore], ignore: Sequence[str]) -> str:
+    """Everything a metric reads of the scores (a copy's left-out metadata aside)."""
     digest = hashlib.sha1(usedforsecurity=False)
     for s in scores:
-        metadata = {k: v for k, v in (s.score.metadata or {}).items() if k not in ignore}
-        digest.update(repr((s.sample_id, s.score.value, metadata)).encode())
+        score = s.score
+        metadata = {k: v for k, v in (score.metadata or {}).items() if k not in ignore}
+        seen = (score.value, score.answer, score.explanation, score.reason, metadata)
+        digest.update(repr((s.sample_id, s.sample_metadata, seen)).encode())
     return digest.hexdigest()
 
 
