@@ -33,6 +33,7 @@ from research_taste_evals.lft.metrics import (
     panel_alpha,
 )
 from research_taste_evals.lft.rubric import Rubric
+from research_taste_evals.lft.score_groups import lft_details
 from research_taste_evals.lft.scorer import lft_scorer
 
 # Hand-worked rubric: one criterion per level, points 3,2,1,4 then 1 x 6 -> 16 points in all.
@@ -133,7 +134,10 @@ def run_lft(
         metadata={"rubric": rubric.model_dump(mode="json"), "task_id": rubric.task_id},
     )
     grader, calls = counting_model(lambda n: answers[n])
-    task = Task(dataset=[sample], solver=generate(), scorer=lft_scorer(**scorer_args))
+    # Both score groups, as the lft task scores (the per-task figures are in lft_details).
+    task = Task(
+        dataset=[sample], solver=generate(), scorer=[lft_scorer(**scorer_args), lft_details()]
+    )
     log = inspect_eval(
         task, model=solver_model(solution), model_roles={"grader": grader}, display="none"
     )[0]

@@ -149,7 +149,9 @@ def test_flag_all_on_upstream_llm_file_from_the_command_line(
     subprocess.run(command, check=True, env=environment, capture_output=True, timeout=600)
     (log_file,) = tmp_path.glob("*.json")
     log = json.loads(log_file.read_text())
-    metrics = {name: m["value"] for name, m in log["results"]["scores"][0]["metrics"].items()}
+    # Both score groups: the first (reviewcritique_scorer) and every other figure after it.
+    groups = log["results"]["scores"]
+    metrics = {name: m["value"] for group in groups for name, m in group["metrics"].items()}
     assert metrics["labeling_all_recall"] == 1.0
     assert metrics["labeling_all_precision"] == pytest.approx(226 / 1610)
     assert metrics["select_deficient_precision"] == pytest.approx(226 / 1610)

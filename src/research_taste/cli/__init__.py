@@ -70,14 +70,12 @@ def cmd_list(_: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from research_taste.cli.demo import run_demo, summarize
+    from research_taste.cli.demo import closing, run_demo, summarize
 
     logs = run_demo(log_dir=args.log_dir, only=args.task or None)
     for log in logs:
         print(summarize(log))
-    print(
-        f"logs written to {args.log_dir}/ (open them with: inspect view --log-dir {args.log_dir})"
-    )
+    print(closing(args.log_dir))
     return 0 if all(log.status == "success" for log in logs) else 1
 
 

@@ -5,7 +5,8 @@ Each family's ``demo.py`` defines ``DEMO_RUNS``
 folder that has one (:data:`DEMO_FAMILIES`), writes the demo data under ``<log_dir>/demo-data``
 (the same folder every run, so a task's arguments, and with them its row in a leaderboard, do
 not change from run to run), runs each task against its ``baseline/...`` model with Inspect,
-writes the logs to the log directory and prints one line per task.
+writes the logs to the log directory and prints one short line per task (its headline with its
+CI and n) and the ``research-taste report`` command that shows every other figure.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 from types import ModuleType
 
 from inspect_ai import eval as inspect_eval
-from inspect_ai.log import EvalLog
+from inspect_ai.log import EvalLog, headline_metric
 
 from research_taste_evals.core.demo import DemoRun, family_demo_modules
 from research_taste_evals.core.errors import ConfigError
@@ -42,25 +43,46 @@ def demo_runs(families: tuple[ModuleType, ...] = DEMO_FAMILIES) -> tuple[DemoRun
 DEMO_RUNS: tuple[DemoRun, ...] = demo_runs()
 
 
-def is_headline(metric_name: str) -> bool:
-    """Overall figures only: per-group breakdowns, standard errors and CI bounds stay in the log."""
-    return "/" not in metric_name and not metric_name.endswith(("_stderr", "_ci_low", "_ci_high"))
+def _number(value: float) -> str:
+    return "nan" if isinstance(value, float) and math.isnan(value) else f"{value:.3f}"
+
+
+def headline_text(log: EvalLog) -> str:
+    """``<headline>=<value> [<ci_low>, <ci_high>] n=<scored samples>`` (or ``± <stderr>``).
+
+    The headline is the task's ``Task(headline_metric=...)`` (Inspect's ``headline_metric``;
+    a log without one: the first metric of its first score group); its CI is the group's
+    ``<name>_ci_low``/``_ci_high`` (or ``<name>/ci_low``/``/ci_high``), else its ``_stderr``.
+    """
+    found = headline_metric(log)
+    if found is None:
+        return ""
+    metrics = {name: m.value for name, m in found.score.metrics.items()}
+    text = f"{found.name}={_number(found.metric.value)}"
+    name = found.name
+    for low, high in ((f"{name}_ci_low", f"{name}_ci_high"), (f"{name}/ci_low", f"{name}/ci_high")):
+        if low in metrics and high in metrics:
+            text += f" [{_number(metrics[low])}, {_number(metrics[high])}]"
+            break
+    else:
+        if f"{found.name}_stderr" in metrics:
+            text += f" ± {_number(metrics[f'{found.name}_stderr'])}"
+    return f"{text} n={found.score.scored_samples}"
 
 
 def summarize(log: EvalLog) -> str:
-    """One line: task, model, status, and the overall metrics of each scorer."""
-    parts = []
-    if log.results is not None:
-        for eval_score in log.results.scores:
-            for name, eval_metric in eval_score.metrics.items():
-                if not is_headline(name):
-                    continue
-                value = eval_metric.value
-                shown = "nan" if isinstance(value, float) and math.isnan(value) else f"{value:.3f}"
-                parts.append(f"{name}={shown}")
-    error = f"  error: {log.error.message}" if log.error else ""
+    """One short line: task, model, status, and the headline with its CI and n."""
+    error = f"  error: {log.error.message.splitlines()[0][:120]}" if log.error else ""
     task = log.eval.task.rsplit("/", 1)[-1]
-    return f"{task:<18} {log.eval.model:<30} {log.status:<8} {' '.join(parts)}{error}"
+    return f"{task:<18} {log.eval.model:<30} {log.status:<8} {headline_text(log)}{error}"
+
+
+def closing(log_dir: str) -> str:
+    """The demo's last lines: where the logs are, and the commands that show every figure."""
+    return (
+        f"logs written to {log_dir}/ (every figure: research-taste report {log_dir}; "
+        f"the logs themselves: inspect view --log-dir {log_dir})"
+    )
 
 
 def run_demo(log_dir: str = DEFAULT_LOG_DIR, only: list[str] | None = None) -> list[EvalLog]:

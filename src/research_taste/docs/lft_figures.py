@@ -30,6 +30,7 @@ from research_taste_evals.lft.lft import lft
 from research_taste_evals.lft.lft_grader_check import lft_grader_check, reference_answer
 from research_taste_evals.lft.rubric import Rubric
 from research_taste_evals.lft.rubric_files import load_rubrics
+from research_taste_evals.lft.score_groups import lft_details
 from research_taste_evals.lft.scorer import lft_scorer
 
 KEYWORD_GRADER = "baseline/lft-grader"
@@ -63,7 +64,7 @@ def documents_alone_task() -> Task:
     return Task(
         dataset=MemoryDataset([documents_sample(r) for r in rubrics], name="lft_documents"),
         solver=reference_answer(),
-        scorer=lft_scorer(DETERMINISTIC_REPEATS),
+        scorer=[lft_scorer(DETERMINISTIC_REPEATS), lft_details()],  # both score groups
         name="lft_documents_alone",
     )
 

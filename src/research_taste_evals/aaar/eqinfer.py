@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspect_ai import Task, task
+from inspect_ai.log import HeadlineMetric
 
 from research_taste_evals.aaar.dataset.eqinfer import (
     DEFAULT_CONTEXT_WORDS,
@@ -98,6 +99,7 @@ def eqinfer(
         dataset=eqinfer_dataset(records, variant, context_words, shuffle_options, name="eqinfer"),
         solver=eqinfer_solver(variant, parse_retries, choice_retries),
         scorer=eqinfer_binary_scorer(faithful_reader) if binary else eqinfer_choice_scorer(),
+        headline_metric=HeadlineMetric(metric="decision_f1" if binary else "choice_accuracy"),
         config=upstream_decoding(EQINFER_MAX_TOKENS),
         version=task_version(__file__, "eqinfer"),
         metadata=eqinfer_metadata(settings, len(records), resolved)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspect_ai import Task, task
+from inspect_ai.log import HeadlineMetric
 
 from research_taste_evals.aaar.dataset.expdesign import (
     DEFAULT_CONTEXT_WORDS,
@@ -30,6 +31,7 @@ from research_taste_evals.aaar.scorer.expdesign import (
     expdesign_scorer,
     judge_spec,
 )
+from research_taste_evals.aaar.scorer.groups import expdesign_details
 from research_taste_evals.aaar.solvers import ExplainMode, expdesign_solver
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import RecallControl, declare, recall_solvers
@@ -130,7 +132,11 @@ def expdesign(
             *recall_solvers(EXPDESIGN, knowledge_cutoff, probe=False),
             expdesign_solver(explain_mode, explanation_retries),
         ],
-        scorer=expdesign_scorer(judge_model, *embedding, judge_prompt, judge_cache),
+        scorer=[
+            expdesign_scorer(judge_model, *embedding, judge_prompt, judge_cache),
+            expdesign_details(),
+        ],
+        headline_metric=HeadlineMetric(metric="en_f1"),
         config=upstream_decoding(EXPDESIGN_MAX_TOKENS),
         version=task_version(__file__, "expdesign"),
         metadata=expdesign_metadata(

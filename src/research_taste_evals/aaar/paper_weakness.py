@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspect_ai import Epochs, Task, task
+from inspect_ai.log import HeadlineMetric
 
 from research_taste_evals.aaar.dataset.paper_weakness import (
     DEFAULT_WINDOW_WORDS,
@@ -29,6 +30,7 @@ from research_taste_evals.aaar.metrics import (
     warn_partial_itf_idf,
 )
 from research_taste_evals.aaar.recall import shown_paper
+from research_taste_evals.aaar.scorer.groups import weakness_details
 from research_taste_evals.aaar.scorer.paper_weakness import weakness_scorer
 from research_taste_evals.aaar.solvers import weakness_solver
 from research_taste_evals.core.provenance import task_version
@@ -103,7 +105,8 @@ def paper_weakness(
             *cutoff_steps,
             weakness_solver(split, window_words, word_counting),
         ],
-        scorer=weakness_scorer(*models, embedding_device),
+        scorer=[weakness_scorer(*models, embedding_device), weakness_details()],
+        headline_metric=HeadlineMetric(metric="s_f1"),
         # ITF-IDF compares lists of the same run: keep every epoch's lists (see metrics.py).
         epochs=Epochs(1, mean_keeping_epoch_lists()),
         config=upstream_decoding(WEAKNESS_MAX_TOKENS),

@@ -14,15 +14,14 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from inspect_ai import Task, task
+from inspect_ai.log import HeadlineMetric
 from inspect_ai.model import GenerateConfig
-from inspect_ai.scorer import Metric
 
 from research_taste_evals.core.answers import DEFAULT_REASK
 from research_taste_evals.core.provenance import provenance, task_version
-from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_SEED, import_scipy
+from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.core.task_args import refuse_unknown_arguments
 from research_taste_evals.core.task_entry import task_entry
-from research_taste_evals.ideapairs.calibration import import_sklearn
 from research_taste_evals.ideapairs.dataset import (
     ModeChoice,
     PromptChoice,
@@ -30,16 +29,8 @@ from research_taste_evals.ideapairs.dataset import (
     load_pairs,
     parse_tiers,
 )
-from research_taste_evals.ideapairs.metrics import (
-    PAPER_BOOTSTRAP_RESAMPLES,
-    bias_report,
-    calibration,
-    consistency_accuracy,
-    leaderboard_ranking,
-    tier_accuracy,
-)
-from research_taste_evals.ideapairs.recall import recall_controls
-from research_taste_evals.ideapairs.scorer import idea_pairs_scorer
+from research_taste_evals.ideapairs.metrics import PAPER_BOOTSTRAP_RESAMPLES
+from research_taste_evals.ideapairs.scorer import idea_pairs_scorers
 from research_taste_evals.ideapairs.solvers import TOP_LOGPROBS, idea_pairs_solver
 
 ReasoningEffort = Literal["minimal", "low", "medium", "high"]
@@ -116,25 +107,12 @@ def idea_pairs(
     return Task(
         dataset=loaded.dataset,
         solver=solver,
-        scorer=idea_pairs_scorer(),
-        metrics=_metrics(mode, bootstrap_resamples, bootstrap_seed),
+        scorer=idea_pairs_scorers(bootstrap_resamples, bootstrap_seed),
+        headline_metric=HeadlineMetric(metric="accuracy"),
         config=GenerateConfig(reasoning_effort=reasoning_effort),
         version=task_version(__file__, "idea_pairs"),
         metadata=_metadata(settings, loaded.metadata),
     )
-
-
-def _metrics(mode: str, resamples: int, seed: int) -> list[Metric | dict[str, list[Metric]]]:
-    """Tier figures on the tier pairs; B.10's Top-1 and rank RMSE only in ranking mode."""
-    import_scipy()  # the metrics' libraries, before the run rather than on its event loop
-    import_sklearn()
-    return [
-        consistency_accuracy(),
-        tier_accuracy() if mode == "pairs" else leaderboard_ranking(),
-        calibration(),
-        bias_report(resamples=resamples, seed=seed),
-        recall_controls(),
-    ]
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspect_ai import Epochs, Task, task
+from inspect_ai.log import HeadlineMetric
 
 from research_taste_evals.core.access import Access
 from research_taste_evals.core.provenance import task_version
@@ -35,6 +36,7 @@ from research_taste_evals.lft.grader import (
 )
 from research_taste_evals.lft.metrics import lft_epochs_reducer
 from research_taste_evals.lft.nudges import DEFAULT_MAX_NUDGES
+from research_taste_evals.lft.score_groups import lft_details
 from research_taste_evals.lft.scorer import lft_scorer
 from research_taste_evals.lft.solvers import DEFAULT_FOLLOWUP_ROUNDS, FollowUp, lft_solver
 from research_taste_evals.lft.turns import CRITIC_ROLE
@@ -132,9 +134,19 @@ def lft(
     return Task(
         dataset=lft_dataset(rubrics, runs),
         solver=lft_solver(settings, providers),
-        scorer=lft_scorer(
-            grader_repeats, quorum, partial_credit, None, grader_cache, allow_self_grading, median
-        ),
+        scorer=[
+            lft_scorer(
+                grader_repeats,
+                quorum,
+                partial_credit,
+                None,
+                grader_cache,
+                allow_self_grading,
+                median,
+            ),
+            lft_details(),
+        ],
+        headline_metric=HeadlineMetric(metric="end_to_end"),
         # Counts are summed and every epoch's panel kept (see lft_epochs_reducer), so
         # ``--epochs`` cannot hide an unscored panel or drop grades from the agreement.
         epochs=Epochs(1, lft_epochs_reducer()),

@@ -10,7 +10,7 @@ Reported per reference kind: how often the panel median equals k (exact), is wit
 the mean absolute and signed error (positive = lenient), the share of over-scored references,
 and how often a single grader call equals k. The roles: the references and their samples in
 ``references.py``, :func:`~research_taste_evals.lft.solvers.reference_answer`, the scorer
-:func:`~research_taste_evals.lft.scorer.grader_check_scorer` and the metrics
+:func:`~research_taste_evals.lft.check_scorer.grader_check_scorer` and the metrics
 ``grader_recovery``/``grader_error`` in ``metrics.py``.
 """
 
@@ -19,11 +19,13 @@ from __future__ import annotations
 from typing import Any
 
 from inspect_ai import Task, task
+from inspect_ai.log import HeadlineMetric
 
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import RecallControl, declare
 from research_taste_evals.core.task_args import refuse_unknown_arguments
 from research_taste_evals.core.task_entry import task_entry
+from research_taste_evals.lft.check_scorer import check_value, grader_check_scorer
 from research_taste_evals.lft.dataset import parse_task_ids
 from research_taste_evals.lft.grader import LFT_GRADER_REPEATS, grader_spec
 from research_taste_evals.lft.references import (
@@ -34,7 +36,7 @@ from research_taste_evals.lft.references import (
     select_references,
 )
 from research_taste_evals.lft.rubric_files import load_rubrics
-from research_taste_evals.lft.scorer import check_value, grader_check_scorer
+from research_taste_evals.lft.score_groups import grader_check_details
 from research_taste_evals.lft.solvers import quorum_ready, reference_answer
 
 __all__ = ["check_value", "lft_grader_check", "reference_answer"]
@@ -100,7 +102,11 @@ def lft_grader_check(
     return Task(
         dataset=grader_check_dataset(references, rubrics),
         solver=[quorum_ready(quorum, grader_repeats), reference_answer()],
-        scorer=grader_check_scorer(grader_repeats, quorum, partial_credit, grader_cache),
+        scorer=[
+            grader_check_scorer(grader_repeats, quorum, partial_credit, grader_cache),
+            grader_check_details(),
+        ],
+        headline_metric=HeadlineMetric(metric="exact"),
         version=task_version(__file__, "lft_grader_check"),
         metadata=grader_check_metadata(settings, references, rubrics),
     )

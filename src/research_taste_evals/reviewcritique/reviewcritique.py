@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspect_ai import Task, task
+from inspect_ai.log import HeadlineMetric
 
 from research_taste_evals.core.answers import DEFAULT_REASK
 from research_taste_evals.core.dates import undated_source
@@ -27,8 +28,7 @@ from research_taste_evals.reviewcritique.dataset import (
     reviewcritique_metadata,
 )
 from research_taste_evals.reviewcritique.explanation import PAPER_BERTSCORE_MODEL, load_bertscore
-from research_taste_evals.reviewcritique.metrics import reviewcritique_metrics
-from research_taste_evals.reviewcritique.scorer import reviewcritique_scorer
+from research_taste_evals.reviewcritique.scorer import reviewcritique_scorers
 from research_taste_evals.reviewcritique.solvers import critique_solver
 
 # Why this task has no post-cutoff twin (logged once at build, in the task's metadata).
@@ -101,8 +101,8 @@ def review_critique(
     return Task(
         dataset=reviewcritique_dataset(reviews, paper_words, name=f"review_critique_{subset}"),
         solver=critique_solver(structured_output, reask),
-        scorer=reviewcritique_scorer(bert),
-        metrics=[reviewcritique_metrics(bootstrap_resamples, bootstrap_seed, bert.baseline_f1)],
+        scorer=reviewcritique_scorers(bert, bootstrap_resamples, bootstrap_seed),
+        headline_metric=HeadlineMetric(metric="labeling_all_f1"),
         version=task_version(__file__, "review_critique"),
         metadata=reviewcritique_metadata(settings, reviews, resolved, duplicates, bert)
         # No post-cutoff twin: README, "Recall and contamination".

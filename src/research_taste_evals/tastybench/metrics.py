@@ -22,6 +22,13 @@ from __future__ import annotations
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
 from research_taste_evals.core.answers import answer_rates
+from research_taste_evals.core.metric_groups import (
+    FiguresOf,
+    bundle_figures,
+    details_metric,
+    first_group,
+    first_group_metric,
+)
 from research_taste_evals.core.metrics import nan_on_error
 from research_taste_evals.core.recall_metrics import recall_keys, recall_summary
 from research_taste_evals.core.stats import (
@@ -118,8 +125,11 @@ def tastybench_recall(
     return compute
 
 
-def tastybench_metrics(resamples: int, seed: int) -> list[Metric | dict[str, list[Metric]]]:
-    """The ``tastybench`` task's dataset-level metrics (ratings, recall, reliability, decisions)."""
+def tastybench_metrics(resamples: int, seed: int) -> list[Metric]:
+    """The ``tastybench`` task's dataset-level metrics (ratings, recall, reliability, decisions).
+
+    Their figures form both score groups (``tastybench_headline``, ``tastybench_figures``).
+    """
     import_scipy()  # before the run, not on its event loop
     return [
         tastybench_ratings(resamples=resamples, seed=seed),
@@ -128,6 +138,33 @@ def tastybench_metrics(resamples: int, seed: int) -> list[Metric | dict[str, lis
         tastybench_decisions(),
         tastybench_pairwise(resamples=resamples, seed=seed),
     ]
+
+
+def _all_figures(resamples: int, seed: int) -> FiguresOf:
+    return bundle_figures(f"tastybench:{resamples}:{seed}", tastybench_metrics(resamples, seed))
+
+
+def first_names(scores: list[SampleScore]) -> tuple[str, ...]:
+    """The first group for the run's schedule: ``matched`` (pairwise accuracy is the headline)
+    or ``ratings`` (the other schedules), as eval.yaml's ``first_group`` lists them."""
+    matched = any((s.sample_metadata or {}).get("pair_id") is not None for s in scores)
+    return first_group(__file__, "tastybench", "matched" if matched else "ratings")
+
+
+@metric
+def tastybench_headline(
+    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
+) -> Metric:
+    """The first score group for the run's schedule (eval.yaml ``first_group``)."""
+    return first_group_metric(_all_figures(resamples, seed), first_names)
+
+
+@metric
+def tastybench_figures(
+    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
+) -> Metric:
+    """Every other figure of the ``tastybench`` metrics (the second score group)."""
+    return details_metric(_all_figures(resamples, seed), first_names)
 
 
 # ``tastybench_extract``

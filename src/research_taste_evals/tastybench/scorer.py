@@ -6,7 +6,8 @@ call failed: provider error or refusal; reason ``grader_failed``, while an answe
 read is ``invalid_response_format``). ``Score.metadata`` also holds the run's knowledge cutoff,
 its source, ``post_cutoff`` and the recognition probe's result per paper (``recall.py``). The
 dataset-level metrics (``metrics.py``) rebuild the
-comparisons from them; the task attaches those metrics, as they take the bootstrap settings.
+comparisons from them: the first score group here, every other figure in ``tastybench_details``
+(``core/metric_groups.py``); the task declares both again with its bootstrap settings.
 """
 
 from __future__ import annotations
@@ -17,11 +18,16 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from research_taste_evals.core.leaks import name_leaks, title_names
+from research_taste_evals.core.metric_groups import copy_score, with_metrics
 from research_taste_evals.core.reasons import GRADER_FAILED, INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.recall_control import recall_fields
-from research_taste_evals.core.stats import NAN
+from research_taste_evals.core.stats import NAN, import_scipy
 from research_taste_evals.tastybench.dataset import ExtractKind
-from research_taste_evals.tastybench.metrics import extraction_rate
+from research_taste_evals.tastybench.metrics import (
+    extraction_rate,
+    tastybench_figures,
+    tastybench_headline,
+)
 from research_taste_evals.tastybench.parsing import ChoiceMethod
 from research_taste_evals.tastybench.recall import TASTYBENCH
 from research_taste_evals.tastybench.solvers import read_pick, stored_pick
@@ -29,7 +35,7 @@ from research_taste_evals.tastybench.solvers import read_pick, stored_pick
 EXTRACTOR_FAILURES = ("extractor_failed", "extractor_refused")
 
 
-@scorer(metrics=[])
+@scorer(metrics=[tastybench_headline()])  # the task declares it again with its settings
 def tastybench_scorer(choice_method: ChoiceMethod = "parser_then_extractor") -> Scorer:
     """Score the pick that ``read_choice`` stored (or read it now when the solver did not)."""
 
@@ -68,6 +74,20 @@ def tastybench_scorer(choice_method: ChoiceMethod = "parser_then_extractor") -> 
         )
 
     return score
+
+
+@scorer(metrics=[tastybench_figures()])
+def tastybench_details(of: str = "tastybench_scorer") -> Scorer:
+    """The second score group: a copy of ``tastybench_scorer``'s score, every other figure."""
+    return copy_score(of)
+
+
+def tastybench_scorers(choice_method: ChoiceMethod, resamples: int, seed: int) -> list[Scorer]:
+    """Both score groups, their metrics with the run's bootstrap settings."""
+    import_scipy()  # before the run, not on its event loop
+    first = with_metrics(tastybench_scorer, tastybench_headline(resamples, seed))
+    details = with_metrics(tastybench_details, tastybench_figures(resamples, seed))
+    return [first(choice_method), details()]
 
 
 # ``tastybench_extract``: did the extractor's reply hold the tagged text?

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspect_ai import Task, task
+from inspect_ai.log import HeadlineMetric
 
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import recall_solvers
@@ -18,7 +19,6 @@ from research_taste_evals.core.task_args import refuse_unknown_arguments
 from research_taste_evals.core.task_entry import task_entry
 from research_taste_evals.tastybench.built_set import is_built_set, load_built_set
 from research_taste_evals.tastybench.dataset import PaperSet, Representation, load_papers
-from research_taste_evals.tastybench.metrics import tastybench_metrics
 from research_taste_evals.tastybench.parsing import ChoiceMethod
 from research_taste_evals.tastybench.prompts import JUDGE_PROMPTS, PromptVariant, prompt_for_set
 from research_taste_evals.tastybench.recall import TASTYBENCH, recall_catalogue
@@ -31,7 +31,7 @@ from research_taste_evals.tastybench.schedule import (
     comparison_dataset,
     judged_papers,
 )
-from research_taste_evals.tastybench.scorer import tastybench_scorer
+from research_taste_evals.tastybench.scorer import tastybench_scorers
 from research_taste_evals.tastybench.solvers import judge, read_choice
 from research_taste_evals.tastybench.velocity import (
     DEFAULT_WINDOW_MONTHS,
@@ -144,8 +144,10 @@ def tastybench(
     return Task(
         dataset=comparison_dataset(pairs, papers, JUDGE_PROMPTS[prompt], velocity),
         solver=[*steps, judge(web_search), read_choice(choice_method)],
-        scorer=tastybench_scorer(choice_method),
-        metrics=tastybench_metrics(bootstrap_resamples, DEFAULT_BOOTSTRAP_SEED),
+        scorer=tastybench_scorers(choice_method, bootstrap_resamples, DEFAULT_BOOTSTRAP_SEED),
+        headline_metric=HeadlineMetric(
+            metric="pairwise_accuracy" if schedule == "matched" else "bt_spearman"
+        ),
         version=task_version(__file__, "tastybench"),
         metadata=tastybench_metadata(settings, loaded.metadata, papers, len(pairs)),
     )

@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspect_ai import Task, task
+from inspect_ai.log import HeadlineMetric
 
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.task_args import refuse_unknown_arguments
@@ -92,6 +93,7 @@ def tastybench_extract(
         dataset=extraction_dataset(found, kind, template),
         solver=generate_as_extractor(),
         scorer=extraction_scorer(kind, anonymize),
+        headline_metric=HeadlineMetric(metric="extraction_rate"),
         version=task_version(__file__, "tastybench_extract"),
         metadata={
             **provenance(

@@ -21,22 +21,6 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from research_taste_evals.aaar.embedding_models import aaar_embedder
-from research_taste_evals.aaar.metrics import (
-    en_f1,
-    en_precision,
-    en_recall,
-    explanation_failure_rate,
-    faithful_en_f1,
-    faithful_en_precision,
-    faithful_en_recall,
-    judge_error_rate,
-    judge_failure_rate,
-    judge_unparsed_rate,
-    rouge_1,
-    rouge_l,
-    s_match_mean,
-)
-from research_taste_evals.aaar.recall import recall_twins
 from research_taste_evals.aaar.scorer.expdesign_judge import (  # noqa: F401
     DEFAULT_JUDGE_MODEL as DEFAULT_JUDGE_MODEL,
 )
@@ -50,40 +34,19 @@ from research_taste_evals.aaar.scorer.expdesign_judge import faithful_decision a
 from research_taste_evals.aaar.scorer.expdesign_judge import judge_lists as judge_lists
 from research_taste_evals.aaar.scorer.expdesign_judge import judge_spec as judge_spec
 from research_taste_evals.aaar.scorer.expdesign_judge import strict_decision as strict_decision
+from research_taste_evals.aaar.scorer.groups import expdesign_headline
 from research_taste_evals.aaar.similarity import rouge_scorer_instance, rouge_scores, s_match
 from research_taste_evals.aaar.solvers import (
     EXPLANATION_ATTEMPTS_KEY,
     PREDICTED_EXPERIMENTS_KEY,
     PREDICTED_EXPLANATIONS_KEY,
 )
-from research_taste_evals.core.metrics import answer_shape, empty_prediction_rate
 from research_taste_evals.core.reasons import GRADER_FAILED, INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.recall_control import declaration, recall_fields
 from research_taste_evals.core.roles import role_models
 
 
-@scorer(
-    metrics=[
-        en_f1(),
-        recall_twins("expdesign"),
-        en_precision(),
-        en_recall(),
-        faithful_en_f1(),
-        faithful_en_precision(),
-        faithful_en_recall(),
-        s_match_mean(),
-        rouge_l(),
-        rouge_1(),
-        judge_unparsed_rate(),
-        judge_failure_rate(),
-        judge_error_rate(),
-        empty_prediction_rate(),
-        # unparsed_rate: answers with no list item to read (= empty_prediction_rate);
-        # reasked_rate: whole-list explanations asked again (upstream's retries).
-        answer_shape(unparsed_key="empty_prediction"),
-        explanation_failure_rate(),
-    ]
-)
+@scorer(metrics=[expdesign_headline()])  # every other figure: groups.expdesign_details
 def expdesign_scorer(
     judge_model: str | None,
     embedding_model: str,

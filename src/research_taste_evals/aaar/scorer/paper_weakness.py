@@ -22,35 +22,16 @@ from inspect_ai.solver import TaskState
 from research_taste_evals.aaar.embedding_models import aaar_embedder
 from research_taste_evals.aaar.metrics import (
     ITF_IDF_EMBEDDINGS_KEY,
-    itf_idf_papers,
-    itf_idf_score,
     pack_embeddings,
-    s_f1,
-    s_precision,
-    s_recall,
 )
-from research_taste_evals.aaar.recall import recall_twins
+from research_taste_evals.aaar.scorer.groups import weakness_headline
 from research_taste_evals.aaar.similarity import soft_precision_recall, with_placeholder
 from research_taste_evals.aaar.solvers import PIECE_ANSWERS_KEY, PREDICTED_WEAKNESSES_KEY
-from research_taste_evals.core.metrics import answer_shape, empty_prediction_rate
 from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.recall_control import declaration, recall_fields
 
 
-@scorer(
-    metrics=[
-        s_f1(),
-        recall_twins("paper_weakness"),
-        s_precision(),
-        s_recall(),
-        itf_idf_score(),
-        itf_idf_papers(),
-        empty_prediction_rate(),
-        # unparsed_rate: answers with no list item in any piece (= empty_prediction_rate);
-        # reasked_rate: 0, no answer is asked again (as released).
-        answer_shape(unparsed_key="empty_prediction"),
-    ]
-)
+@scorer(metrics=[weakness_headline()])  # every other figure: groups.weakness_details
 def weakness_scorer(
     embedding_model: str,
     itf_idf_model: str,
