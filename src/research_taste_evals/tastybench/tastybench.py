@@ -11,6 +11,7 @@ from inspect_ai import Task, task
 
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import recall_solvers
+from research_taste_evals.core.rounds import is_round
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.core.task_entry import task_entry
 from research_taste_evals.tastybench.built_set import is_built_set, load_built_set
@@ -19,6 +20,7 @@ from research_taste_evals.tastybench.metrics import tastybench_metrics
 from research_taste_evals.tastybench.parsing import ChoiceMethod
 from research_taste_evals.tastybench.prompts import JUDGE_PROMPTS, PromptVariant
 from research_taste_evals.tastybench.recall import TASTYBENCH, recall_catalogue
+from research_taste_evals.tastybench.rounds import round_args, round_task
 from research_taste_evals.tastybench.schedule import (
     DEFAULT_ROUNDS,
     DEFAULT_SCHEDULE_SEED,
@@ -125,6 +127,8 @@ def tastybench(
         knowledge_cutoff=knowledge_cutoff,
         recall_probe=recall_probe,
     )
+    if is_round(data_path):  # from `research-taste round open` (docs/rounds.md)
+        return round_task(**round_args(locals()), version=task_version(__file__, "tastybench"))
     if data_path is not None and is_built_set(data_path):  # from `research-taste tastybench build`
         loaded = load_built_set(data_path, representation, representations_path, window_months)
     else:
