@@ -134,5 +134,5 @@ class ClockedOpenReview(FakeOpenReview):
         return super().answer(path, params)
 
 
-def clocked_venue(clock: Callable[[], dt.datetime]) -> ClockedOpenReview:
-    return ClockedOpenReview(venue=VENUE, notes=[], clock=clock)
+def clocked_venue(clock: Callable[[], dt.datetime], venue: str = VENUE) -> ClockedOpenReview:
+    return ClockedOpenReview(venue=venue, notes=[], clock=clock)
