@@ -16,6 +16,7 @@ from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 from log_metrics import metrics_of
 from openreview_round import T0, T1, T2, first_posted_label, hand_count, papers, quality_judge
 
+from research_taste.reporting.rounds import pooled, round_rows, rounds_markdown
 from research_taste.rounds.openreview import open_openreview, resolve_openreview
 from research_taste.rounds.score import score_round
 from research_taste_evals.core.data import DataError
@@ -99,6 +100,13 @@ def test_openreview_round_open_judge_resolve_score(tmp_path: Path) -> None:
         assert late_scored["prospective_share"] == 0.0
         assert math.isnan(late_scored["pairwise_accuracy"])
         assert late_scored["pairwise_accuracy_after_label"] == pytest.approx(expected)
+
+        table = rounds_markdown(str(logs))
+        assert "| mockllm/model | iclr-test |" in table
+        pooled_figures = pooled(round_rows(str(logs)))
+        # the late log's decisions are not prospective: the pooled figure is the scripted one's
+        assert pooled_figures["mockllm/model"]["pairwise_accuracy"] == pytest.approx(expected)
+        assert pooled_figures["mockllm/model"]["pairs"] == values["pairs"]
 
         first_file = folder / "labels" / "2100-01-11.csv"
         before = first_file.read_bytes()
