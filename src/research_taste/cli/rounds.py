@@ -9,18 +9,24 @@ from typing import Any
 HELP = "Rounds: open a round before its labels exist, resolve labels, score the frozen answers"
 
 
-def _cmd_open(args: argparse.Namespace) -> int:
+def _open(args: argparse.Namespace) -> dict[str, Any]:
+    from research_taste_evals.core.errors import ConfigError
+
+    if args.source == "arxiv":
+        from research_taste.rounds.arxiv import open_arxiv
+
+        if not args.category:
+            raise ConfigError("--source arxiv needs --category <arXiv category, e.g. cs.LG>")
+        return open_arxiv(args.category, args.days, args.out, window_months=args.window_months)
     from research_taste.rounds.openreview import open_openreview
 
-    if args.source != "openreview":
-        from research_taste_evals.core.errors import ConfigError
-
-        raise ConfigError(f"--source {args.source}: only openreview rounds can be opened yet")
     if not args.venue:
-        from research_taste_evals.core.errors import ConfigError
-
         raise ConfigError("--source openreview needs --venue <venue id>")
-    manifest = open_openreview(args.venue, args.out)
+    return open_openreview(args.venue, args.out)
+
+
+def _cmd_open(args: argparse.Namespace) -> int:
+    manifest = _open(args)
     left = ", ".join(f"{k} {v}" for k, v in manifest["counts"]["left_out"].items()) or "none"
     print(
         f"opened {args.out}: {manifest['items']} items, {manifest['pairs']} pairs "
@@ -31,9 +37,12 @@ def _cmd_open(args: argparse.Namespace) -> int:
 
 
 def _cmd_resolve(args: argparse.Namespace) -> int:
+    from research_taste.rounds.arxiv import resolve_arxiv
     from research_taste.rounds.openreview import resolve_openreview
+    from research_taste_evals.core.rounds import read_manifest
 
-    entry = resolve_openreview(args.round)
+    source = read_manifest(args.round).get("source")
+    entry = (resolve_arxiv if source == "arxiv" else resolve_openreview)(args.round)
     print(
         f"wrote {args.round}/{entry['file']}: labels version {entry['version']}, "
         f"{entry['labelled_share']:.0%} of items labelled; score with: research-taste round "
@@ -59,11 +68,22 @@ def register(commands: Any) -> None:
     actions = rounds.add_subparsers(dest="action", required=True)
     opener = actions.add_parser(
         "open",
-        help="freeze a venue's submissions that have no public review yet, with their pairs",
-        description="Environment: OPENREVIEW_API_BASE. See docs/rounds.md.",
+        help="freeze items whose labels do not exist yet, with their label-blind pairs",
+        description="Environment: OPENREVIEW_API_BASE, ARXIV_API_BASE, S2_API_BASE (resolve). "
+        "See docs/rounds.md.",
     )
     opener.add_argument("--source", choices=("openreview", "arxiv"), default="openreview")
     opener.add_argument("--venue", help="OpenReview venue id, e.g. ICLR.cc/2027/Conference")
+    opener.add_argument("--category", help="arXiv category, e.g. cs.LG (--source arxiv)")
+    opener.add_argument(
+        "--days", type=int, default=7, help="arXiv: papers first announced in the last N days"
+    )
+    opener.add_argument(
+        "--window-months",
+        type=int,
+        default=6,
+        help="arXiv: the citation window of the label (month starts after publication)",
+    )
     opener.add_argument("--out", required=True, help="the round's folder (new)")
     opener.set_defaults(func=_cmd_open)
     resolver = actions.add_parser(
