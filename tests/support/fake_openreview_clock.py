@@ -84,6 +84,7 @@ class ClockedPaper:
     reviews: list[ClockedReview] = field(default_factory=list)
     decision: tuple[dt.datetime, str] | None = None
     withdrawn: bool = False
+    pdf: bool = False  # the note names a PDF (the server must hold its bytes)
 
     def note(self, now: dt.datetime) -> dict[str, Any]:
         replies = [r.note(self.paper_id, self.number, now) for r in self.reviews if r.visible(now)]
@@ -106,6 +107,7 @@ class ClockedPaper:
                 "abstract": {"value": self.abstract},
                 "primary_area": {"value": self.primary_area},
                 "venueid": {"value": venueid},
+                **({"pdf": {"value": f"/pdf/{self.paper_id}.pdf"}} if self.pdf else {}),
             },
             "details": {"replies": replies},
         }

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from research_taste_evals.aaar.dataset.weakness_round import WEAKNESS_FILE
 from research_taste_evals.core.data import DataError, sha256_of
 from research_taste_evals.core.rounds import (
     ITEM_COLUMNS,
@@ -77,8 +78,10 @@ def write_round(
     query: dict[str, Any],
     label_plan: dict[str, Any],
     counts: dict[str, Any],
+    weakness_records: Sequence[dict[str, Any]] = (),
 ) -> dict[str, Any]:
-    """Write ``items.csv``, ``pairs.csv`` and ``round.json`` into ``out``; the manifest.
+    """Write ``items.csv``, ``pairs.csv``, the PaperWeakness records if any
+    (``weakness_items.jsonl``) and ``round.json`` into ``out``; the manifest.
 
     Raises:
         DataError: ``out`` already holds a round (a round is opened once), or fewer than two
@@ -93,6 +96,14 @@ def write_round(
     pair_rows = [{c: getattr(pair, c) for c in PAIR_COLUMNS} for pair in pairs]
     write_atomic(out / ITEMS_FILE, csv_text(ITEM_COLUMNS, item_rows))
     write_atomic(out / PAIRS_FILE, csv_text(PAIR_COLUMNS, pair_rows))
+    weakness: dict[str, Any] = {}
+    if weakness_records:
+        lines = "".join(json.dumps(record) + "\n" for record in weakness_records)
+        write_atomic(out / WEAKNESS_FILE, lines)
+        weakness = {
+            "weakness_items": len(weakness_records),
+            "weakness_sha256": sha256_of(out / WEAKNESS_FILE),
+        }
     manifest = {
         "name": out.name,
         "opened_at": utc_iso(opened_at),
@@ -102,6 +113,7 @@ def write_round(
         "pairs": len(pairs),
         "items_sha256": sha256_of(out / ITEMS_FILE),
         "pairs_sha256": sha256_of(out / PAIRS_FILE),
+        **weakness,
         "pairing": {"seed": PAIRING_SEED, "label_blind": True, "both_orders": True},
         "label_plan": label_plan,
         "counts": counts,

@@ -15,6 +15,7 @@ review's creation (``cdate``, else ``tcdate``). The decision is written beside i
 from __future__ import annotations
 
 import datetime as dt
+import json
 import statistics
 from collections.abc import Callable
 from pathlib import Path
@@ -31,6 +32,7 @@ from research_taste.rounds.manifest import (
     write_atomic,
     write_round,
 )
+from research_taste_evals.aaar.dataset.weakness_round import references_path
 from research_taste_evals.core.data import DataError
 from research_taste_evals.core.rounds import RoundItem, load_round
 
@@ -83,13 +85,18 @@ def open_openreview(
     base_url: str | None = None,
     now: Callable[[], dt.datetime] = _now,
     page_size: int = PAGE_SIZE,
+    pdfs: bool = True,
 ) -> dict[str, Any]:
-    """Open a round on ``venue``'s submissions with no public review yet; its manifest."""
+    """Open a round on ``venue``'s submissions with no public review yet; its manifest. With
+    ``pdfs`` each kept submission's PDF is read into a PaperWeakness record (none left out of
+    the TastyBench items for lack of one: counted in ``weakness_left_out``)."""
     folder = Path(out)
     opened = now()
     client = OpenReviewClient(folder / "cache" / "open", base_url, today=lambda: opened.date())
     items: list[RoundItem] = []
     counts: dict[str, int] = {}
+    records: list[dict[str, Any]] = []
+    weakness_left_out: dict[str, int] = {}
     for note in submissions(client, venue, page_size):
         content = note.get("content") or {}
         title = " ".join(str(forms.value(content, "title") or "").split())
@@ -106,6 +113,12 @@ def open_openreview(
         assert submitted is not None
         group = str(forms.value(content, "primary_area") or "")
         items.append(RoundItem(str(note["id"]), title, submitted.isoformat(), abstract, group))
+        if pdfs:
+            record, reason = _weakness_record(client, note, items[-1], venue)
+            if record is not None:
+                records.append(record)
+            else:
+                weakness_left_out[reason] = weakness_left_out.get(reason, 0) + 1
     return write_round(
         folder,
         items,
@@ -113,8 +126,35 @@ def open_openreview(
         source="openreview",
         query={"venue": venue, "api_base": client.base_url},
         label_plan=LABEL_PLAN,
-        counts={"kept": len(items), "left_out": counts},
+        counts={"kept": len(items), "left_out": counts, "weakness_left_out": weakness_left_out},
+        weakness_records=records,
     )
+
+
+def _weakness_record(
+    client: OpenReviewClient, note: dict[str, Any], item: RoundItem, venue: str
+) -> tuple[dict[str, Any] | None, str]:
+    """The AAAR-1.0 record of a submission (no ``output``: the reviews come later)."""
+    from research_taste.builders.openreview.pdf_text import UnreadablePdf, pdf_pages
+
+    if not forms.value(note.get("content"), "pdf"):
+        return None, "no_pdf"
+    data = client.get_pdf(item.item_id)
+    if data is None:
+        return None, "pdf_missing"
+    try:
+        pages = pdf_pages(data)
+    except UnreadablePdf as error:
+        return None, error.reason
+    sections = [{"heading": f"Page {n}", "text": page} for n, page in enumerate(pages, start=1)]
+    record = {
+        "ID": item.item_id,
+        "track": item.group or None,
+        "input": {"title": item.title, "abstractText": item.abstract, "sections": sections},
+        "submission_date": item.pub_date,
+        "venue": venue,
+    }
+    return record, ""
 
 
 def first_posted_rating(client: OpenReviewClient, review: dict[str, Any]) -> tuple[Any, str]:
@@ -171,6 +211,14 @@ def _label_row(client: OpenReviewClient, item_id: str, note: dict[str, Any] | No
     return row
 
 
+def _weaknesses(note: dict[str, Any] | None) -> list[list[str]]:
+    """Each official reviewer's weaknesses as items (``forms.weakness_items``), as fetched."""
+    if note is None or _status(note) is not None:
+        return []
+    reviews = [forms.read_review(review) for review in _replies(note, "Official_Review")]
+    return [forms.weakness_items(review.weaknesses) for review in reviews]
+
+
 def resolve_openreview(
     out: str | Path,
     *,
@@ -191,6 +239,8 @@ def resolve_openreview(
     venue = str(round_.manifest["query"]["venue"])
     notes = {str(note.get("id")): note for note in submissions(client, venue, page_size)}
     rows = [_label_row(client, item.item_id, notes.get(item.item_id)) for item in round_.items]
+    references = {item.item_id: _weaknesses(notes.get(item.item_id)) for item in round_.items}
+    write_atomic(references_path(path), json.dumps(references, indent=1) + "\n")
     write_atomic(path, csv_text(LABEL_COLUMNS, rows))
     labelled = sum(row["label"] != "" for row in rows)
     entry = {

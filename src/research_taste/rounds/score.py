@@ -12,13 +12,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from research_taste_evals.core.data import DataError
 from research_taste_evals.core.rounds import LABELS_DIR, load_round
 
 SCORED_MARK = "-scored-"
 # The scorer of each task that can judge a round (for `inspect score --scorer`).
-ROUND_SCORERS = {"tastybench": "research_taste_evals/round_pairwise_scorer"}
+ROUND_SCORERS = {
+    "tastybench": "research_taste_evals/round_pairwise_scorer",
+    "paper_weakness": "research_taste_evals/round_weakness_scorer",
+}
 NO_KEY_MODEL = "mockllm/model"
 
 
@@ -73,9 +77,13 @@ def score_round(
     from inspect_ai.log import read_eval_log, write_eval_log
     from inspect_ai.model import get_model
 
+    from research_taste_evals.aaar.scorer.weakness_round import round_weakness_scorer
     from research_taste_evals.tastybench.round_scorer import round_pairwise_scorer
 
-    factories = {"tastybench": round_pairwise_scorer}
+    factories: dict[str, Any] = {
+        "tastybench": round_pairwise_scorer,
+        "paper_weakness": round_weakness_scorer,
+    }
 
     root = load_round(folder).folder
     labels = labels_file(root, version)
@@ -85,7 +93,9 @@ def score_round(
         task = log.eval.task.rsplit("/", 1)[-1]
         if task not in factories:
             continue
-        scorer = factories[task](labels=str(labels))
+        # the judgment's own scorer options (e.g. the embedding model), with the labels
+        options = dict((log.eval.scorers or [])[0].options or {}) if log.eval.scorers else {}
+        scorer = factories[task](**{**options, "labels": str(labels)})
         scored = score(
             log, scorer, action="overwrite", model=get_model(NO_KEY_MODEL), display="none"
         )
