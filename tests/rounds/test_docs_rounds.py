@@ -12,7 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from fake_openreview import serving
+from arxiv_round_fakes import arxiv_listing
+from fake_openreview import make_pdf, serving
 from fake_openreview_clock import clocked_venue
 from inspect_ai.log import read_eval_log
 from log_metrics import metrics_of
@@ -46,13 +47,16 @@ def test_rounds_doc_commands_run_as_written(tmp_path: Path) -> None:
     now = [T0]
     venue = clocked_venue(lambda: now[0], venue="ICLR.cc/2027/Conference")
     venue.papers = papers()
+    for paper in venue.papers:
+        paper.pdf = True
+        venue.pdfs[paper.paper_id] = make_pdf([f"Paper {paper.paper_id}.", "We train a model."])
     env = {
         **os.environ,
         "PYTHONPATH": str(ROOT / "src"),
         "INSPECT_LOG_DIR": str(tmp_path / "logs"),
         "RESEARCH_TASTE_CACHE_DIR": str(tmp_path / "cache"),
     }
-    opening, judging, resolving, inspect_score = blocks()
+    opening, judging, resolving, inspect_score, arxiv_round = blocks()
     with serving(venue):
         env["OPENREVIEW_API_BASE"] = venue.base_url
         for command in opening + judging:
@@ -63,7 +67,13 @@ def test_rounds_doc_commands_run_as_written(tmp_path: Path) -> None:
     folder = tmp_path / "rounds" / "iclr2027-a"
     version = json.loads((folder / "round.json").read_text())["label_versions"][-1]["version"]
     scored = sorted((tmp_path / "logs" / "rounds").glob(f"*-scored-{version}.eval"))
-    assert len(scored) == 2
+    assert len(scored) == 3  # two TastyBench judgments and one PaperWeakness
+    assert metrics_of(read_eval_log(str(scored[2])))["pending_items"] == 0
+    scored = [
+        p
+        for p in scored
+        if read_eval_log(str(p), header_only=True).eval.task.endswith("tastybench")
+    ]
     judgment = scored[0].with_name(scored[0].name.replace(f"-scored-{version}", ""))
     [command] = inspect_score
     command = command.replace("<judgment log>", judgment.stem).replace("<version>", version)
@@ -76,3 +86,11 @@ def test_rounds_doc_commands_run_as_written(tmp_path: Path) -> None:
     assert values["prospective_share"] == 1.0 and values["pending_items"] == 0
     assert values["pairs"] > 0
     assert values == in_process
+
+    with arxiv_listing(dt.datetime.now(dt.UTC).date()) as base:
+        env["ARXIV_API_BASE"] = base
+        env["S2_API_BASE"] = "http://127.0.0.1:9/graph/v1"  # not asked: no label is due yet
+        for command in arxiv_round:
+            run(command, tmp_path, env)
+    arxiv = json.loads((tmp_path / "rounds" / "cslg-2027-w02" / "round.json").read_text())
+    assert arxiv["items"] == 6 and arxiv["label_versions"][-1]["labelled_share"] == 0.0

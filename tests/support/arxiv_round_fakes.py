@@ -34,15 +34,20 @@ PAPERS = {
 OLD = ("9812.00009", "2098-12-01")  # announced before the round's days: left out
 
 
-def feed() -> bytes:
+def feed(today: dt.date | None = None) -> bytes:
+    """The listing; with ``today``, the papers are dated the 6 days before it instead."""
+
+    def shown(index: int, day: str) -> str:
+        return day if today is None else (today - dt.timedelta(days=6 - index)).isoformat()
+
     entries = [
         ENTRY.format(
             version=f"{arxiv_id}v1",
-            published=day,
+            published=shown(index, day),
             title=f"Paper {arxiv_id}",
             abstract=f"We study {arxiv_id}. Its quality {quality} is stated here.",
         )
-        for arxiv_id, (day, _, quality) in PAPERS.items()
+        for index, (arxiv_id, (day, _, quality)) in enumerate(PAPERS.items())
     ]
     entries.append(
         ENTRY.format(version=f"{OLD[0]}v2", published=OLD[1], title="Old", abstract="Old.")
@@ -52,14 +57,18 @@ def feed() -> bytes:
 
 
 @contextmanager
-def arxiv_listing() -> Iterator[str]:
+def arxiv_listing(today: dt.date | None = None) -> Iterator[str]:
     """Serve :func:`feed` at ``/api/query``; yields the API base URL."""
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 (the http.server name)
             params = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(self.path).query))
             start = int(params.get("start", 0))
-            body = feed() if start == 0 else FEED_HEAD.format(ids="", count=0).encode() + b"</feed>"
+            body = (
+                feed(today)
+                if start == 0
+                else FEED_HEAD.format(ids="", count=0).encode() + b"</feed>"
+            )
             self.send_response(200)
             self.send_header("Content-Type", "application/atom+xml")
             self.send_header("Content-Length", str(len(body)))
