@@ -104,3 +104,5 @@ def test_round_fixes_representation_prompt_and_schedule(tmp_path: Path) -> None:
         tastybench(data_path=str(tmp_path / "r"), prompt="normal")
     with pytest.raises(ConfigError, match="sets representation='abstract'"):
         tastybench(data_path=str(tmp_path / "r"), representation="summary")
+    with pytest.raises(ConfigError, match="web_search=True: not used on a round"):
+        tastybench(data_path=str(tmp_path / "r"), web_search=True)

@@ -22,7 +22,7 @@ def _open(args: argparse.Namespace) -> dict[str, Any]:
 
     if not args.venue:
         raise ConfigError("--source openreview needs --venue <venue id>")
-    return open_openreview(args.venue, args.out)
+    return open_openreview(args.venue, args.out, pdfs=not args.no_pdfs, progress=True)
 
 
 def _cmd_open(args: argparse.Namespace) -> int:
@@ -42,7 +42,8 @@ def _cmd_resolve(args: argparse.Namespace) -> int:
     from research_taste_evals.core.rounds import read_manifest
 
     source = read_manifest(args.round).get("source")
-    entry = (resolve_arxiv if source == "arxiv" else resolve_openreview)(args.round)
+    resolve = resolve_arxiv if source == "arxiv" else resolve_openreview
+    entry = resolve(args.round, progress=True)
     print(
         f"wrote {args.round}/{entry['file']}: labels version {entry['version']}, "
         f"{entry['labelled_share']:.0%} of items labelled; score with: research-taste round "
@@ -83,6 +84,9 @@ def register(commands: Any) -> None:
         type=int,
         default=6,
         help="arXiv: the citation window of the label (month starts after publication)",
+    )
+    opener.add_argument(
+        "--no-pdfs", action="store_true", help="OpenReview: no PDFs (no PaperWeakness items)"
     )
     opener.add_argument("--out", required=True, help="the round's folder (new)")
     opener.set_defaults(func=_cmd_open)

@@ -156,6 +156,7 @@ def resolve_arxiv(
     base_url: str | None = None,
     now: Callable[[], dt.datetime] = _now,
     min_interval: float | None = None,
+    progress: bool = False,
 ) -> dict[str, Any]:
     """Fetch the round's citation labels as they stand now into a new labels version."""
     round_ = load_round(out)
@@ -169,7 +170,10 @@ def resolve_arxiv(
         today=lambda: resolved.date(),
     )
     window = int(round_.manifest["label_plan"]["window_months"])
-    rows = [_label_row(client, item, window, resolved.date()) for item in round_.items]
+    from tqdm import tqdm
+
+    items = tqdm(round_.items, desc="citations", unit="paper", disable=not progress)
+    rows = [_label_row(client, item, window, resolved.date()) for item in items]
     write_atomic(path, csv_text(LABEL_COLUMNS, rows))
     labelled = sum(row["label"] != "" for row in rows)
     entry = {

@@ -17,9 +17,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from research_taste.builders.openreview import forms
 from research_taste.builders.openreview.client import OpenReviewClient
@@ -36,6 +36,7 @@ from research_taste_evals.aaar.dataset.weakness_round import references_path
 from research_taste_evals.core.data import DataError
 from research_taste_evals.core.rounds import RoundItem, load_round
 
+T = TypeVar("T")
 LABEL_COLUMNS = (
     "item_id",
     "label",
@@ -53,6 +54,12 @@ LABEL_PLAN = {
     "prompt": "reviews",
     "horizon": "the decision is posted",
 }
+
+
+def _progress(items: Iterable[T], label: str, shown: bool) -> Iterable[T]:
+    from tqdm import tqdm
+
+    return tqdm(items, desc=label, unit="item", disable=not shown)
 
 
 def _now() -> dt.datetime:
@@ -86,6 +93,7 @@ def open_openreview(
     now: Callable[[], dt.datetime] = _now,
     page_size: int = PAGE_SIZE,
     pdfs: bool = True,
+    progress: bool = False,
 ) -> dict[str, Any]:
     """Open a round on ``venue``'s submissions with no public review yet; its manifest. With
     ``pdfs`` each kept submission's PDF is read into a PaperWeakness record (none left out of
@@ -97,7 +105,7 @@ def open_openreview(
     counts: dict[str, int] = {}
     records: list[dict[str, Any]] = []
     weakness_left_out: dict[str, int] = {}
-    for note in submissions(client, venue, page_size):
+    for note in _progress(submissions(client, venue, page_size), "submissions", progress):
         content = note.get("content") or {}
         title = " ".join(str(forms.value(content, "title") or "").split())
         abstract = " ".join(str(forms.value(content, "abstract") or "").split())
@@ -225,6 +233,7 @@ def resolve_openreview(
     base_url: str | None = None,
     now: Callable[[], dt.datetime] = _now,
     page_size: int = PAGE_SIZE,
+    progress: bool = False,
 ) -> dict[str, Any]:
     """Fetch the round's labels as they stand now into a new labels version; its entry."""
     round_ = load_round(out)
@@ -237,8 +246,10 @@ def resolve_openreview(
         today=lambda: resolved.date(),
     )
     venue = str(round_.manifest["query"]["venue"])
-    notes = {str(note.get("id")): note for note in submissions(client, venue, page_size)}
-    rows = [_label_row(client, item.item_id, notes.get(item.item_id)) for item in round_.items]
+    listed = _progress(submissions(client, venue, page_size), "submissions", progress)
+    notes = {str(note.get("id")): note for note in listed}
+    items = _progress(round_.items, "reviews", progress)
+    rows = [_label_row(client, item.item_id, notes.get(item.item_id)) for item in items]
     references = {item.item_id: _weaknesses(notes.get(item.item_id)) for item in round_.items}
     write_atomic(references_path(path), json.dumps(references, indent=1) + "\n")
     write_atomic(path, csv_text(LABEL_COLUMNS, rows))

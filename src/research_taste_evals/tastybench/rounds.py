@@ -3,8 +3,10 @@
 The round sets what the judge reads (the abstracts), the pairs (fixed at open, each in both
 orders) and the prompt (its label plan: ``reviews`` for OpenReview, ``goodhart`` for arXiv); a
 ``representation``, ``prompt`` or ``schedule`` other than the task's default or the round's own
-is refused. The log's samples carry no labels: every item is pending, the headline is NaN with
-``pending_items``, and one line says how to score the log once labels exist.
+is refused, as is any other argument a round does not use (web search, a cutoff, a pairs
+file...) at a value other than its default. The log's samples carry no labels: every item is
+pending, the headline is NaN with ``pending_items``, and one line says how to score the log once
+labels exist.
 """
 
 from __future__ import annotations
@@ -23,14 +25,32 @@ from research_taste_evals.tastybench.dataset import Paper
 from research_taste_evals.tastybench.parsing import ChoiceMethod
 from research_taste_evals.tastybench.prompts import JUDGE_PROMPTS, PromptVariant
 from research_taste_evals.tastybench.round_scorer import round_pairwise, round_pairwise_scorer
-from research_taste_evals.tastybench.schedule import ScheduledPair, comparison_dataset
+from research_taste_evals.tastybench.schedule import (
+    DEFAULT_ROUNDS,
+    DEFAULT_SCHEDULE_SEED,
+    ScheduledPair,
+    comparison_dataset,
+)
 from research_taste_evals.tastybench.solvers import judge, read_choice
+from research_taste_evals.tastybench.velocity import DEFAULT_WINDOW_MONTHS
 
 logger = logging.getLogger(__name__)
 
 # The task's own defaults: a value equal to these is "not given" on a round.
 TASK_DEFAULTS = {"representation": "idea", "prompt": "goodhart", "schedule": "adjacent"}
 ROUND_SETTINGS = {"representation": "abstract", "schedule": "matched"}
+# The task's other arguments at their defaults (a round neither probes nor searches the web).
+UNUSED_ON_A_ROUND: dict[str, object] = {
+    "paper_set": "curated",
+    "velocity": "windowed",
+    "window_months": DEFAULT_WINDOW_MONTHS,
+    "rounds": DEFAULT_ROUNDS,
+    "seed": DEFAULT_SCHEDULE_SEED,
+    "pairs_file": None,
+    "web_search": False,
+    "representations_path": None,
+    "knowledge_cutoff": None,
+}
 
 
 def _check_settings(round_: Round, given: dict[str, str]) -> None:
@@ -71,7 +91,18 @@ def round_schedule(round_: Round) -> list[ScheduledPair]:
 
 
 def round_args(arguments: dict[str, Any]) -> dict[str, Any]:
-    """The ``tastybench`` arguments a round reads (from the task's ``locals()``)."""
+    """The ``tastybench`` arguments a round reads (from the task's ``locals()``).
+
+    Raises:
+        ConfigError: an argument a round does not use was given a value other than its
+            default (it would be silently ignored).
+    """
+    for name, default in UNUSED_ON_A_ROUND.items():
+        if arguments.get(name, default) != default:
+            raise ConfigError(
+                f"{name}={arguments[name]!r}: not used on a round (it fixes its items, pairs, "
+                f"prompt and labels; docs/rounds.md); leave -T {name} out"
+            )
     names = ("data_path", "representation", "prompt", "schedule", "choice_method")
     return {name: arguments[name] for name in (*names, "bootstrap_resamples")}
 
