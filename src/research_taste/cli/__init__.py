@@ -46,6 +46,10 @@ LAZY_COMMANDS = {
         "research_taste.cli.ideapairs",
         "Idea pairs: build a pairs file from leaderboards",
     ),
+    "round": (
+        "research_taste.cli.rounds",
+        "Rounds: open a round before its labels exist, resolve labels, score the frozen answers",
+    ),
     "local-model": (
         "research_taste.cli.local_model",
         "convert the packaged GGUF chat models once, for --model local/<name>",

@@ -37,6 +37,7 @@ from research_taste.reporting.leaderboard import (
 from research_taste.reporting.paths import scrub_text
 from research_taste.reporting.plots import plot_metric, plot_trend
 from research_taste.reporting.publish import check_target, publish
+from research_taste.reporting.rounds import rounds_markdown
 from research_taste.reporting.runs import Excluded, Run, newest_per_row, read_runs
 from research_taste.reporting.viewer import bundle_viewer, transcript_link
 from research_taste_evals.core.data import DataError
@@ -137,6 +138,7 @@ def write_report(
             )
             markdown.append(text)
             sections.append((board.slug, heading, body))
+        markdown.extend(filter(None, [rounds_markdown(log_dir)]))  # docs/rounds.md
         markdown.append(_excluded_markdown(excluded))
         paths = sorted({path for run in runs for path in run.local_paths})
         text = scrub_text("\n".join(markdown), paths)

@@ -33,8 +33,10 @@ from research_taste_evals.aaar.recall import shown_paper
 from research_taste_evals.aaar.scorer.groups import weakness_details
 from research_taste_evals.aaar.scorer.paper_weakness import weakness_scorer
 from research_taste_evals.aaar.solvers import weakness_solver
+from research_taste_evals.aaar.weakness_round import weakness_round_task
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import RecallControl, declare, recall_solvers
+from research_taste_evals.core.rounds import is_round
 from research_taste_evals.core.task_args import refuse_unknown_arguments
 from research_taste_evals.core.task_entry import task_entry
 from research_taste_evals.core.text import WordCounting, load_word_counting
@@ -89,6 +91,10 @@ def paper_weakness(
             cutoff (see "Recall and contamination"). Defaults to ``None``.
     """
     refuse_unknown_arguments(paper_weakness, kwargs)
+    if is_round(data_path):  # from `research-taste round open` (docs/rounds.md)
+        args = (split, window_words, word_counting, embedding_model, embedding_revision)
+        version = task_version(__file__, "paper_weakness")
+        return weakness_round_task(str(data_path), *args, embedding_device, version)
     settings = WeaknessSettings(split=split, window_words=window_words, word_counting=word_counting)
     cutoff_steps = recall_solvers(PAPER_WEAKNESS, knowledge_cutoff, probe=False)
     load_word_counting(word_counting)

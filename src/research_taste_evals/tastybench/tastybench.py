@@ -14,6 +14,7 @@ from inspect_ai.log import HeadlineMetric
 
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import recall_solvers
+from research_taste_evals.core.rounds import is_round
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.core.task_args import refuse_unknown_arguments
 from research_taste_evals.core.task_entry import task_entry
@@ -22,6 +23,7 @@ from research_taste_evals.tastybench.dataset import PaperSet, Representation, lo
 from research_taste_evals.tastybench.parsing import ChoiceMethod
 from research_taste_evals.tastybench.prompts import JUDGE_PROMPTS, PromptVariant, prompt_for_set
 from research_taste_evals.tastybench.recall import TASTYBENCH, recall_catalogue
+from research_taste_evals.tastybench.rounds import round_args, round_task
 from research_taste_evals.tastybench.run_metadata import RunSettings, tastybench_metadata
 from research_taste_evals.tastybench.schedule import (
     DEFAULT_ROUNDS,
@@ -117,6 +119,8 @@ def tastybench(
             (one extra call per paper and run, cached). Defaults to ``True``.
     """
     refuse_unknown_arguments(tastybench, kwargs)
+    if is_round(data_path):  # from `research-taste round open` (docs/rounds.md)
+        return round_task(**round_args(locals()), version=task_version(__file__, "tastybench"))
     if data_path is not None and is_built_set(data_path):  # from `research-taste tastybench build`
         loaded = load_built_set(data_path, representation, representations_path, window_months)
     else:

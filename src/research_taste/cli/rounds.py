@@ -1,0 +1,104 @@
+"""``research-taste round open|resolve|score``: rounds judged before their labels exist
+(``research_taste.rounds``, docs/rounds.md)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+HELP = "Rounds: open a round before its labels exist, resolve labels, score the frozen answers"
+
+
+def _open(args: argparse.Namespace) -> dict[str, Any]:
+    from research_taste_evals.core.errors import ConfigError
+
+    if args.source == "arxiv":
+        from research_taste.rounds.arxiv import open_arxiv
+
+        if not args.category:
+            raise ConfigError("--source arxiv needs --category <arXiv category, e.g. cs.LG>")
+        return open_arxiv(args.category, args.days, args.out, window_months=args.window_months)
+    from research_taste.rounds.openreview import open_openreview
+
+    if not args.venue:
+        raise ConfigError("--source openreview needs --venue <venue id>")
+    return open_openreview(args.venue, args.out, pdfs=not args.no_pdfs, progress=True)
+
+
+def _cmd_open(args: argparse.Namespace) -> int:
+    manifest = _open(args)
+    left = ", ".join(f"{k} {v}" for k, v in manifest["counts"]["left_out"].items()) or "none"
+    print(
+        f"opened {args.out}: {manifest['items']} items, {manifest['pairs']} pairs "
+        f"(left out: {left}); judge it with: inspect eval research_taste_evals/tastybench "
+        f"-T data_path={args.out}"
+    )
+    return 0
+
+
+def _cmd_resolve(args: argparse.Namespace) -> int:
+    from research_taste.rounds.arxiv import resolve_arxiv
+    from research_taste.rounds.openreview import resolve_openreview
+    from research_taste_evals.core.rounds import read_manifest
+
+    source = read_manifest(args.round).get("source")
+    resolve = resolve_arxiv if source == "arxiv" else resolve_openreview
+    entry = resolve(args.round, progress=True)
+    print(
+        f"wrote {args.round}/{entry['file']}: labels version {entry['version']}, "
+        f"{entry['labelled_share']:.0%} of items labelled; score with: research-taste round "
+        f"score {args.round} --log-dir <log dir>"
+    )
+    return 0
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    from research_taste.rounds.score import score_round
+
+    scored = score_round(args.round, args.log_dir, args.labels)
+    for entry in scored:
+        print(f"{entry.model}: {entry.scored}")
+    if not scored:
+        print(f"no judgment log of {args.round} under {args.log_dir}")
+    return 0
+
+
+def register(commands: Any) -> None:
+    """Add ``research-taste round open|resolve|score``."""
+    rounds = commands.add_parser("round", help=HELP)
+    actions = rounds.add_subparsers(dest="action", required=True)
+    opener = actions.add_parser(
+        "open",
+        help="freeze items whose labels do not exist yet, with their label-blind pairs",
+        description="Environment: OPENREVIEW_API_BASE, ARXIV_API_BASE, S2_API_BASE (resolve). "
+        "See docs/rounds.md.",
+    )
+    opener.add_argument("--source", choices=("openreview", "arxiv"), default="openreview")
+    opener.add_argument("--venue", help="OpenReview venue id, e.g. ICLR.cc/2027/Conference")
+    opener.add_argument("--category", help="arXiv category, e.g. cs.LG (--source arxiv)")
+    opener.add_argument(
+        "--days", type=int, default=7, help="arXiv: papers first announced in the last N days"
+    )
+    opener.add_argument(
+        "--window-months",
+        type=int,
+        default=6,
+        help="arXiv: the citation window of the label (month starts after publication)",
+    )
+    opener.add_argument(
+        "--no-pdfs", action="store_true", help="OpenReview: no PDFs (no PaperWeakness items)"
+    )
+    opener.add_argument("--out", required=True, help="the round's folder (new)")
+    opener.set_defaults(func=_cmd_open)
+    resolver = actions.add_parser(
+        "resolve", help="fetch the labels as they stand now into a new labels version"
+    )
+    resolver.add_argument("round", help="the round's folder")
+    resolver.set_defaults(func=_cmd_resolve)
+    scorer = actions.add_parser(
+        "score", help="re-score every judgment log of the round (no model is called)"
+    )
+    scorer.add_argument("round", help="the round's folder")
+    scorer.add_argument("--log-dir", required=True, help="folder holding the judgment logs")
+    scorer.add_argument("--labels", help="labels version (default: the newest)")
+    scorer.set_defaults(func=_cmd_score)

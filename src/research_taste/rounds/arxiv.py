@@ -1,0 +1,187 @@
+"""arXiv rounds: open on a category's papers first announced in the last N days; resolve their
+citation velocity from Semantic Scholar once each paper's window has passed.
+
+Open asks the arXiv API (``ARXIV_API_BASE``, default the export API) for
+``cat:<category> AND submittedDate:[<from> TO <to>]`` in date order and keeps each paper's v1
+date (``published``), title and abstract; the pairing group is the category.
+
+The label is the citation velocity over a common window: the slope of the monthly cumulative
+citation counts over the first ``window_months`` month starts after publication
+(``tastybench/velocity.common_window_velocity`` on ``builders/tastybench_set.citation_series``,
+the series ``tastybench build`` writes). A paper's label is due at its last month start of the
+window; before that its label is empty (pending). The label's time is that due date: the end of
+the citation window, the first moment the label could exist.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import os
+import urllib.parse
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from research_taste.builders.http import HttpClient
+from research_taste.builders.ideapairs.arxiv_answers import parse_atom
+from research_taste.builders.ideapairs.papers import (
+    API_ENV,
+    DEFAULT_API,
+    PACE_SECONDS,
+    RETRIES,
+    USER_AGENT,
+)
+from research_taste.builders.semantic_scholar import SemanticScholar
+from research_taste.builders.tastybench_papers import citation_series, month_starts
+from research_taste.rounds.manifest import (
+    add_label_version,
+    csv_text,
+    next_labels_path,
+    utc_iso,
+    write_atomic,
+    write_round,
+)
+from research_taste_evals.core.rounds import RoundItem, load_round
+from research_taste_evals.tastybench.velocity import common_window_velocity
+
+PAGE = 200
+DEFAULT_WINDOW_MONTHS = 6
+LABEL_COLUMNS = ("item_id", "label", "label_time", "due", "citations", "status")
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def due_date(published: dt.date, window_months: int) -> dt.date:
+    """The last month start of the paper's window: its label is due then."""
+    far = published + dt.timedelta(days=31 * (window_months + 1))
+    return month_starts(published, far)[window_months - 1]
+
+
+def _listing(base: str, params: dict[str, Any]) -> bytes:
+    """One page of the arXiv API's listing, through the builders' one paced, retried client
+    (the arXiv reader's pace and retries: builders/ideapairs/papers.py)."""
+    client = HttpClient("arXiv", API_ENV, PACE_SECONDS, RETRIES + 1, user_agent=USER_AGENT)
+    url = f"{base}?{urllib.parse.urlencode(params)}"
+    return client.request(url, "GET the arXiv listing").body
+
+
+def open_arxiv(
+    category: str,
+    days: int,
+    out: str | Path,
+    *,
+    window_months: int = DEFAULT_WINDOW_MONTHS,
+    base_url: str | None = None,
+    now: Callable[[], dt.datetime] = _now,
+) -> dict[str, Any]:
+    """Open a round on ``category``'s papers first announced in the last ``days`` days."""
+    opened = now()
+    start, end = (opened - dt.timedelta(days=days)).date(), opened.date()
+    base = base_url or os.environ.get(API_ENV) or DEFAULT_API
+    query = f"cat:{category} AND submittedDate:[{start:%Y%m%d}0000 TO {end:%Y%m%d}2359]"
+    items: list[RoundItem] = []
+    counts: dict[str, int] = {}
+    offset = 0
+    while True:
+        params = {
+            "search_query": query,
+            "sortBy": "submittedDate",
+            "sortOrder": "ascending",
+            "start": offset,
+            "max_results": PAGE,
+        }
+        entries, _ = parse_atom(_listing(base, params), f"the arXiv API ({base})")
+        for arxiv_id, entry in entries.items():
+            published = dt.date.fromisoformat(entry["date"]) if entry["date"] else None
+            if published is None or not start <= published <= end or not entry["abstract"]:
+                counts["outside_dates_or_no_abstract"] = (
+                    counts.get("outside_dates_or_no_abstract", 0) + 1
+                )
+                continue
+            items.append(
+                RoundItem(
+                    arxiv_id, entry["title"], published.isoformat(), entry["abstract"], category
+                )
+            )
+        offset += PAGE
+        if len(entries) < PAGE:
+            break
+    return write_round(
+        Path(out),
+        items,
+        opened_at=opened,
+        source="arxiv",
+        query={"category": category, "days": days, "search_query": query, "api_base": base},
+        label_plan={
+            "headline": f"citation velocity over the first {window_months} month starts after "
+            "publication (common window)",
+            "window_months": window_months,
+            "label_time": "the end of the citation window (the label's due date)",
+            "labels_due": max(
+                (due_date(dt.date.fromisoformat(i.pub_date), window_months) for i in items),
+                default=end,
+            ).isoformat(),
+            "prompt": "goodhart",
+            "horizon": "the window has passed",
+        },
+        counts={"kept": len(items), "left_out": counts},
+    )
+
+
+def _label_row(
+    client: SemanticScholar, item: RoundItem, window: int, fetch: dt.date
+) -> dict[str, Any]:
+    published = dt.date.fromisoformat(item.pub_date)
+    due = due_date(published, window)
+    row: dict[str, Any] = {"item_id": item.item_id, "label": "", "due": due.isoformat()}
+    row["label_time"] = utc_iso(dt.datetime.combine(due, dt.time(), dt.UTC))
+    if fetch < due:
+        return {**row, "citations": "", "status": "pending"}
+    listed, _ = client.citation_dates(f"arXiv:{item.item_id}")
+    citing = [dt.date.fromisoformat(day[:10]) for day in listed if day]
+    months, counts = citation_series(published, citing, fetch)
+    velocity = common_window_velocity(months, [float(c) for c in counts], window, fetch)
+    row.update(citations=len(listed), status="labelled" if math.isfinite(velocity) else "short")
+    if math.isfinite(velocity):
+        row["label"] = f"{velocity:.6g}"
+    return row
+
+
+def resolve_arxiv(
+    out: str | Path,
+    *,
+    base_url: str | None = None,
+    now: Callable[[], dt.datetime] = _now,
+    min_interval: float | None = None,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Fetch the round's citation labels as they stand now into a new labels version."""
+    round_ = load_round(out)
+    folder = round_.folder
+    resolved = now()
+    path = next_labels_path(folder, resolved.date())
+    client = SemanticScholar(
+        folder / "cache" / f"resolve-{path.stem}",
+        base_url,
+        min_interval=min_interval,
+        today=lambda: resolved.date(),
+    )
+    window = int(round_.manifest["label_plan"]["window_months"])
+    from tqdm import tqdm
+
+    items = tqdm(round_.items, desc="citations", unit="paper", disable=not progress)
+    rows = [_label_row(client, item, window, resolved.date()) for item in items]
+    write_atomic(path, csv_text(LABEL_COLUMNS, rows))
+    labelled = sum(row["label"] != "" for row in rows)
+    entry = {
+        "version": path.stem,
+        "file": str(path.relative_to(folder)),
+        "resolved_at": utc_iso(resolved),
+        "labelled_share": labelled / len(rows) if rows else None,
+        "horizon_reached_share": sum(row["status"] != "pending" for row in rows) / len(rows),
+    }
+    add_label_version(folder, entry)
+    return entry

@@ -1,0 +1,267 @@
+"""OpenReview rounds: open on a venue's unreviewed submissions; resolve their ratings.
+
+Open keeps a submission only while it has no public review: one with an ``Official_Review``
+reply is left out and counted as ``label_exists``; withdrawn and desk-rejected ones are set
+apart as ``openreview build`` does (``builders/openreview/forms.set_aside_status``).
+
+Resolve reads the venue again with its own cache (one per labels version) and labels each item
+with the mean official rating *as first posted* (before any rebuttal-time edit): a review's
+earliest edit (``GET /notes/edits?note.id=<review id>``, sorted by ``tcdate``) holds the
+content it was created with; when the edits are not public the rating is taken as fetched, and
+the labels file says which per item (``rating_source``). The label's time is the earliest
+review's creation (``cdate``, else ``tcdate``). The decision is written beside it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import statistics
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from research_taste.builders.openreview import forms
+from research_taste.builders.openreview.client import OpenReviewClient
+from research_taste.builders.openreview.venue import PAGE_SIZE, submissions
+from research_taste.rounds.manifest import (
+    add_label_version,
+    csv_text,
+    next_labels_path,
+    utc_iso,
+    write_atomic,
+    write_round,
+)
+from research_taste_evals.aaar.dataset.weakness_round import references_path
+from research_taste_evals.core.data import DataError
+from research_taste_evals.core.rounds import RoundItem, load_round
+
+T = TypeVar("T")
+LABEL_COLUMNS = (
+    "item_id",
+    "label",
+    "label_time",
+    "decision",
+    "reviews",
+    "ratings",
+    "rating_source",
+    "status",
+)
+LABEL_PLAN = {
+    "headline": "mean official rating as first posted (pre-rebuttal)",
+    "beside": "decision",
+    "label_time": "earliest official review creation",
+    "prompt": "reviews",
+    "horizon": "the decision is posted",
+}
+
+
+def _progress(items: Iterable[T], label: str, shown: bool) -> Iterable[T]:
+    from tqdm import tqdm
+
+    return tqdm(items, desc=label, unit="item", disable=not shown)
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def _stamp(note: dict[str, Any]) -> dt.datetime | None:
+    for key in ("cdate", "tcdate"):
+        value = note.get(key)
+        if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+            return dt.datetime.fromtimestamp(value / 1000, tz=dt.UTC)
+    return None
+
+
+def _replies(note: dict[str, Any], kind: str) -> list[dict[str, Any]]:
+    replies = (note.get("details") or {}).get("replies") or []
+    return [reply for reply in replies if forms.note_kind(reply) == kind]
+
+
+def _status(note: dict[str, Any]) -> str | None:
+    replies = (note.get("details") or {}).get("replies") or []
+    kinds = {forms.note_kind(reply) for reply in replies}
+    return forms.set_aside_status(note.get("content") or {}, kinds)
+
+
+def open_openreview(
+    venue: str,
+    out: str | Path,
+    *,
+    base_url: str | None = None,
+    now: Callable[[], dt.datetime] = _now,
+    page_size: int = PAGE_SIZE,
+    pdfs: bool = True,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Open a round on ``venue``'s submissions with no public review yet; its manifest. With
+    ``pdfs`` each kept submission's PDF is read into a PaperWeakness record (none left out of
+    the TastyBench items for lack of one: counted in ``weakness_left_out``)."""
+    folder = Path(out)
+    opened = now()
+    client = OpenReviewClient(folder / "cache" / "open", base_url, today=lambda: opened.date())
+    items: list[RoundItem] = []
+    counts: dict[str, int] = {}
+    records: list[dict[str, Any]] = []
+    weakness_left_out: dict[str, int] = {}
+    for note in _progress(submissions(client, venue, page_size), "submissions", progress):
+        content = note.get("content") or {}
+        title = " ".join(str(forms.value(content, "title") or "").split())
+        abstract = " ".join(str(forms.value(content, "abstract") or "").split())
+        submitted = forms.note_date(note)
+        reason = _status(note)
+        if reason is None and _replies(note, "Official_Review"):
+            reason = "label_exists"
+        elif reason is None and (not title or not abstract or submitted is None):
+            reason = "no_title_abstract_or_date"
+        if reason is not None:
+            counts[reason] = counts.get(reason, 0) + 1
+            continue
+        assert submitted is not None
+        group = str(forms.value(content, "primary_area") or "")
+        items.append(RoundItem(str(note["id"]), title, submitted.isoformat(), abstract, group))
+        if pdfs:
+            record, reason = _weakness_record(client, note, items[-1], venue)
+            if record is not None:
+                records.append(record)
+            else:
+                weakness_left_out[reason] = weakness_left_out.get(reason, 0) + 1
+    return write_round(
+        folder,
+        items,
+        opened_at=opened,
+        source="openreview",
+        query={"venue": venue, "api_base": client.base_url},
+        label_plan=LABEL_PLAN,
+        counts={"kept": len(items), "left_out": counts, "weakness_left_out": weakness_left_out},
+        weakness_records=records,
+    )
+
+
+def _weakness_record(
+    client: OpenReviewClient, note: dict[str, Any], item: RoundItem, venue: str
+) -> tuple[dict[str, Any] | None, str]:
+    """The AAAR-1.0 record of a submission (no ``output``: the reviews come later)."""
+    from research_taste.builders.openreview.pdf_text import UnreadablePdf, pdf_pages
+
+    if not forms.value(note.get("content"), "pdf"):
+        return None, "no_pdf"
+    data = client.get_pdf(item.item_id)
+    if data is None:
+        return None, "pdf_missing"
+    try:
+        pages = pdf_pages(data)
+    except UnreadablePdf as error:
+        return None, error.reason
+    sections = [{"heading": f"Page {n}", "text": page} for n, page in enumerate(pages, start=1)]
+    record = {
+        "ID": item.item_id,
+        "track": item.group or None,
+        "input": {"title": item.title, "abstractText": item.abstract, "sections": sections},
+        "submission_date": item.pub_date,
+        "venue": venue,
+    }
+    return record, ""
+
+
+def first_posted_rating(client: OpenReviewClient, review: dict[str, Any]) -> tuple[Any, str]:
+    """The review's rating as first posted and ``first_posted``, or as fetched and
+    ``as_fetched`` when its edits are not public."""
+    current = forms.first_field(review.get("content"), forms.RATING_FIELDS)[1]
+    params = {"note.id": str(review.get("id")), "sort": "tcdate:asc"}
+    try:
+        edits = client.get_json("/notes/edits", params, listed="edits")["edits"]
+    except DataError as error:
+        if " answered 403 " in str(error) or " answered 404 " in str(error):
+            return current, "as_fetched"
+        raise
+    dated = sorted(
+        (edit for edit in edits if isinstance(edit, dict)),
+        key=lambda edit: edit.get("tcdate") or edit.get("cdate") or 0,
+    )
+    for edit in dated:
+        _, rating = forms.first_field((edit.get("note") or {}).get("content"), forms.RATING_FIELDS)
+        if rating is not None:
+            return rating, "first_posted"
+    return current, "as_fetched"
+
+
+def _label_row(client: OpenReviewClient, item_id: str, note: dict[str, Any] | None) -> dict:
+    row: dict[str, Any] = dict.fromkeys(LABEL_COLUMNS, "")
+    row["item_id"] = item_id
+    if note is None:
+        return {**row, "status": "not_found"}
+    status = _status(note)
+    reviews = _replies(note, "Official_Review")
+    ratings, sources, times = [], set(), []
+    for review in reviews:
+        raw, source = first_posted_rating(client, review)
+        rating = forms.number(raw)
+        stamp = _stamp(review)
+        if stamp is not None:
+            times.append(stamp)
+        if rating is not None:
+            ratings.append(rating)
+            sources.add(source)
+    decisions = _replies(note, "Decision")
+    decision = str(forms.value(decisions[-1].get("content"), "decision") or "") if decisions else ""
+    row.update(
+        reviews=len(reviews),
+        ratings=" ".join(f"{rating:g}" for rating in ratings),
+        rating_source="+".join(sorted(sources)),
+        decision=decision,
+        status=status or ("decided" if decision else "reviewed" if reviews else "pending"),
+        label_time=utc_iso(min(times)) if times else "",
+    )
+    if ratings and status is None:
+        row["label"] = f"{statistics.fmean(ratings):.6g}"
+    return row
+
+
+def _weaknesses(note: dict[str, Any] | None) -> list[list[str]]:
+    """Each official reviewer's weaknesses as items (``forms.weakness_items``), as fetched."""
+    if note is None or _status(note) is not None:
+        return []
+    reviews = [forms.read_review(review) for review in _replies(note, "Official_Review")]
+    return [forms.weakness_items(review.weaknesses) for review in reviews]
+
+
+def resolve_openreview(
+    out: str | Path,
+    *,
+    base_url: str | None = None,
+    now: Callable[[], dt.datetime] = _now,
+    page_size: int = PAGE_SIZE,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Fetch the round's labels as they stand now into a new labels version; its entry."""
+    round_ = load_round(out)
+    folder = round_.folder
+    resolved = now()
+    path = next_labels_path(folder, resolved.date())
+    client = OpenReviewClient(
+        folder / "cache" / f"resolve-{path.stem}",
+        base_url or round_.manifest["query"].get("api_base"),
+        today=lambda: resolved.date(),
+    )
+    venue = str(round_.manifest["query"]["venue"])
+    listed = _progress(submissions(client, venue, page_size), "submissions", progress)
+    notes = {str(note.get("id")): note for note in listed}
+    items = _progress(round_.items, "reviews", progress)
+    rows = [_label_row(client, item.item_id, notes.get(item.item_id)) for item in items]
+    references = {item.item_id: _weaknesses(notes.get(item.item_id)) for item in round_.items}
+    write_atomic(references_path(path), json.dumps(references, indent=1) + "\n")
+    write_atomic(path, csv_text(LABEL_COLUMNS, rows))
+    labelled = sum(row["label"] != "" for row in rows)
+    entry = {
+        "version": path.stem,
+        "file": str(path.relative_to(folder)),
+        "resolved_at": utc_iso(resolved),
+        "labelled_share": labelled / len(rows) if rows else None,
+        "horizon_reached_share": sum(row["decision"] != "" for row in rows) / len(rows),
+        "ratings": "as first posted where the review's edits are public, else as fetched "
+        "(column rating_source)",
+    }
+    add_label_version(folder, entry)
+    return entry

@@ -1,0 +1,113 @@
+"""``research-taste round score``: re-score every judgment log of a round with a labels version.
+
+Each judgment log (a log whose task metadata names the round's item-file sha256 and that is not
+itself a scored log) is read, scored in-process by Inspect's own re-scoring
+(``inspect_ai.score``, action ``overwrite``) with the round's scorer and the labels file, and
+written beside it as ``<judgment log stem>-scored-<labels version>.eval``. The judgment log is
+never modified, ``eval.model`` is kept, and no model is called: the scorer reads the stored
+picks, and the re-scoring context gets ``mockllm/model``, which needs no provider key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from research_taste_evals.core.data import DataError
+from research_taste_evals.core.rounds import LABELS_DIR, load_round
+
+SCORED_MARK = "-scored-"
+# The scorer of each task that can judge a round (for `inspect score --scorer`).
+ROUND_SCORERS = {
+    "tastybench": "research_taste_evals/round_pairwise_scorer",
+    "paper_weakness": "research_taste_evals/round_weakness_scorer",
+}
+NO_KEY_MODEL = "mockllm/model"
+
+
+@dataclass(frozen=True)
+class ScoredLog:
+    judgment: Path
+    scored: Path
+    task: str
+    model: str
+
+
+def labels_file(folder: Path, version: str | None) -> Path:
+    """The labels file of ``version`` (default: the newest resolved).
+
+    Raises:
+        DataError: no labels yet, or no such version.
+    """
+    from research_taste_evals.core.rounds import read_manifest
+
+    versions = [entry["version"] for entry in read_manifest(folder).get("label_versions", [])]
+    if not versions:
+        raise DataError(
+            f"{folder}: no labels yet; run `research-taste round resolve {folder}` first"
+        )
+    chosen = version or versions[-1]
+    if chosen not in versions:
+        raise DataError(f"{folder}: labels version {chosen!r} not among {versions}")
+    return folder / LABELS_DIR / f"{chosen}.csv"
+
+
+def round_logs(folder: Path, log_dir: Path) -> list[Path]:
+    """The judgment logs of the round under ``log_dir`` (headers read only)."""
+    from inspect_ai.log import read_eval_log
+
+    sha = load_round(folder).manifest["items_sha256"]
+    found = []
+    for path in sorted(log_dir.rglob("*.eval")):
+        if SCORED_MARK in path.stem:
+            continue
+        header = read_eval_log(str(path), header_only=True)
+        round_info = (header.eval.metadata or {}).get("round") or {}
+        if round_info.get("items_sha256") == sha:
+            found.append(path)
+    return found
+
+
+def score_round(
+    folder: str | Path, log_dir: str | Path, version: str | None = None
+) -> list[ScoredLog]:
+    """Score every judgment log of the round in ``log_dir`` with a labels version."""
+    from inspect_ai import score
+    from inspect_ai.log import read_eval_log, write_eval_log
+    from inspect_ai.model import get_model
+
+    from research_taste_evals.aaar.scorer.weakness_round import round_weakness_scorer
+    from research_taste_evals.tastybench.round_scorer import round_pairwise_scorer
+
+    factories: dict[str, Any] = {
+        "tastybench": round_pairwise_scorer,
+        "paper_weakness": round_weakness_scorer,
+    }
+
+    root = load_round(folder).folder
+    labels = labels_file(root, version)
+    done = []
+    for path in round_logs(root, Path(log_dir)):
+        log = read_eval_log(str(path))
+        task = log.eval.task.rsplit("/", 1)[-1]
+        if task not in factories:
+            continue
+        # the judgment's own scorer options (e.g. the embedding model), with the labels
+        options = dict((log.eval.scorers or [])[0].options or {}) if log.eval.scorers else {}
+        scorer = factories[task](**{**options, "labels": str(labels)})
+        scored = score(
+            log, scorer, action="overwrite", model=get_model(NO_KEY_MODEL), display="none"
+        )
+        metadata = dict(scored.eval.metadata or {})
+        metadata["round"] = {
+            **metadata.get("round", {}),
+            "state": "scored",
+            "labels_version": labels.stem,
+            "labels_file": str(labels),
+        }
+        scored.eval.metadata = metadata
+        out = path.with_name(f"{path.stem}{SCORED_MARK}{labels.stem}.eval")
+        write_eval_log(scored, str(out))
+        done.append(ScoredLog(path, out, task, log.eval.model))
+    return done

@@ -1,0 +1,216 @@
+"""A round: items frozen before their labels exist, judged now, scored when labels arrive.
+
+A round folder (written by ``research-taste round open``, docs/rounds.md) holds
+
+- ``round.json``: ``opened_at`` (UTC), ``source`` and ``query``, ``items``, the sha256 of the
+  item file and of the pairs file, the ``label_plan`` and the ``label_versions`` resolved so far;
+- ``items.csv``: ``item_id, title, pub_date, abstract, group`` (no label column);
+- ``pairs.csv``: ``pair_id, item_1, item_2, gap_days, same_month``: label-blind pairs fixed at
+  open (each judged in both orders);
+- ``labels/<YYYY-MM-DD>[.<n>].csv``: ``item_id, label, label_time, ...`` as each resolve found
+  them (an empty ``label``: not labelled yet).
+
+This module is what the tasks and the re-scoring scorers need of a round: recognise it, check it
+is unchanged since it was opened, read its items, pairs and a labels file, and the time a
+sample's decision was made (its last model event of the evaluated model).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from research_taste_evals.core.data import DataError, read_csv, sha256_of
+
+ROUND_FILE = "round.json"
+ITEMS_FILE = "items.csv"
+PAIRS_FILE = "pairs.csv"
+LABELS_DIR = "labels"
+ITEM_COLUMNS = ("item_id", "title", "pub_date", "abstract", "group")
+PAIR_COLUMNS = ("pair_id", "item_1", "item_2", "gap_days", "same_month")
+
+
+@dataclass(frozen=True)
+class RoundItem:
+    """One frozen item: its id, title, first public date, abstract and pairing group."""
+
+    item_id: str
+    title: str
+    pub_date: str
+    abstract: str
+    group: str
+
+
+@dataclass(frozen=True)
+class RoundPair:
+    """Two items judged in both orders; ``item_1`` is shown first in the pair's first sample."""
+
+    pair_id: int
+    item_1: str
+    item_2: str
+    gap_days: int
+    same_month: bool
+
+
+@dataclass(frozen=True)
+class Round:
+    """A checked round folder."""
+
+    folder: Path
+    manifest: dict[str, Any]
+    items: list[RoundItem]
+    pairs: list[RoundPair]
+
+    @property
+    def name(self) -> str:
+        return str(self.manifest.get("name") or self.folder.name)
+
+    @property
+    def prompt(self) -> str:
+        return str(self.manifest["label_plan"]["prompt"])
+
+
+def is_round(path: str | Path | None) -> bool:
+    """Whether ``path`` is a round folder (it holds ``round.json``)."""
+    return path is not None and (Path(path).expanduser() / ROUND_FILE).is_file()
+
+
+def read_manifest(folder: str | Path) -> dict[str, Any]:
+    """``round.json`` of ``folder`` as a dict.
+
+    Raises:
+        DataError: missing or not a JSON object.
+    """
+    path = Path(folder).expanduser() / ROUND_FILE
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise DataError(f"{path}: not a readable round manifest ({error})") from error
+    if not isinstance(manifest, dict):
+        raise DataError(f"{path}: not a JSON object")
+    return manifest
+
+
+def check_frozen(folder: Path, manifest: dict[str, Any]) -> None:
+    """Refuse a round whose item or pairs file changed since it was opened (one sentence)."""
+    for name, key in ((ITEMS_FILE, "items_sha256"), (PAIRS_FILE, "pairs_sha256")):
+        path = folder / name
+        if not path.is_file():
+            raise DataError(f"{path}: missing; the round {folder} is incomplete")
+        if sha256_of(path) != manifest.get(key):
+            raise DataError(
+                f"{path}: its sha256 no longer matches '{key}' in {folder / ROUND_FILE}, so the "
+                "round is not the one that was opened; restore the file or open a new round"
+            )
+
+
+def load_round(folder: str | Path) -> Round:
+    """The round in ``folder``, checked against its manifest.
+
+    Raises:
+        DataError: a missing file, a changed item or pairs file, or a malformed row.
+    """
+    root = Path(folder).expanduser().resolve()
+    manifest = read_manifest(root)
+    check_frozen(root, manifest)
+    items_path, pairs_path = root / ITEMS_FILE, root / PAIRS_FILE
+    items = []
+    for index, row in enumerate(read_csv(items_path)):
+        missing = [column for column in ITEM_COLUMNS if column not in row]
+        if missing:
+            raise DataError(f"{items_path}: row {index + 1}: field '{missing[0]}' is missing")
+        items.append(RoundItem(**{column: str(row[column]) for column in ITEM_COLUMNS}))
+    known = {item.item_id for item in items}
+    pairs = []
+    for index, row in enumerate(read_csv(pairs_path)):
+        try:
+            pair = RoundPair(
+                int(row["pair_id"]),
+                str(row["item_1"]),
+                str(row["item_2"]),
+                int(row["gap_days"]),
+                str(row["same_month"]).lower() == "true",
+            )
+        except (KeyError, ValueError) as error:
+            raise DataError(f"{pairs_path}: row {index + 1}: field {error}") from error
+        for field, item_id in (("item_1", pair.item_1), ("item_2", pair.item_2)):
+            if item_id not in known:
+                raise DataError(f"{pairs_path}: row {index + 1}: field '{field}': unknown item")
+        pairs.append(pair)
+    return Round(folder=root, manifest=manifest, items=items, pairs=pairs)
+
+
+@dataclass(frozen=True)
+class Label:
+    """An item's label in one labels version: its value (NaN: none yet) and when it existed."""
+
+    value: float
+    time: dt.datetime | None  # the first moment the label (or any part of it) was public
+
+
+@dataclass(frozen=True)
+class Labels:
+    """One labels file: its version (the file's stem) and the label of each item."""
+
+    version: str
+    path: Path
+    by_item: dict[str, Label]
+
+    def share_labelled(self, item_ids: Iterable[str]) -> float:
+        ids = list(item_ids)
+        labelled = [i for i in ids if math.isfinite(self.label(i).value)]
+        return len(labelled) / len(ids) if ids else math.nan
+
+    def label(self, item_id: str) -> Label:
+        return self.by_item.get(item_id, Label(math.nan, None))
+
+
+def parse_time(text: object) -> dt.datetime | None:
+    """An ISO timestamp (UTC when it names no zone), or None for an empty field."""
+    if text in (None, ""):
+        return None
+    stamp = dt.datetime.fromisoformat(str(text))
+    return stamp if stamp.tzinfo else stamp.replace(tzinfo=dt.UTC)
+
+
+@lru_cache(maxsize=32)
+def _read_labels(path: Path, _mtime: float) -> Labels:
+    by_item = {}
+    for index, row in enumerate(read_csv(path)):
+        try:
+            value = math.nan if row.get("label") in (None, "") else float(row["label"])
+            by_item[str(row["item_id"])] = Label(value, parse_time(row.get("label_time")))
+        except (KeyError, ValueError) as error:
+            raise DataError(f"{path}: row {index + 1}: field {error} unreadable") from error
+    return Labels(version=path.stem, path=path, by_item=by_item)
+
+
+def read_labels(path: str | Path) -> Labels:
+    """A labels file (``labels/<version>.csv``) by item id.
+
+    Raises:
+        DataError: the file is missing or a row's ``label``/``label_time`` is unreadable.
+    """
+    resolved = Path(path).expanduser().resolve()
+    if not resolved.is_file():
+        raise DataError(f"{resolved}: labels file does not exist")
+    return _read_labels(resolved, resolved.stat().st_mtime)
+
+
+def decision_time(events: Iterable[Any]) -> dt.datetime | None:
+    """When the evaluated model last answered in a sample: the completion (else start) time of
+    its last model event without a role (role models such as an extractor are left out)."""
+    last = None
+    for event in events:
+        if getattr(event, "event", None) == "model" and getattr(event, "role", None) is None:
+            last = event
+    if last is None:
+        return None
+    stamp = getattr(last, "completed", None) or last.timestamp
+    return stamp if stamp.tzinfo else stamp.replace(tzinfo=dt.UTC)

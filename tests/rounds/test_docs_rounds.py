@@ -1,0 +1,96 @@
+"""docs/rounds.md: its commands run as written against the local fakes."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from arxiv_round_fakes import arxiv_listing
+from fake_openreview import make_pdf, serving
+from fake_openreview_clock import clocked_venue
+from inspect_ai.log import read_eval_log
+from log_metrics import metrics_of
+from openreview_round import T0, T1, papers
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "rounds.md"
+BIN = Path(sys.executable).parent
+
+
+def blocks() -> list[list[str]]:
+    """Each ```bash block of the doc as its commands (comments dropped)."""
+    found = re.findall(r"```bash\n(.*?)```", DOC.read_text(encoding="utf-8"), re.DOTALL)
+    return [
+        [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
+        for block in found
+    ]
+
+
+def run(command: str, cwd: Path, env: dict[str, str]) -> str:
+    argv = shlex.split(command)
+    argv[0] = str(BIN / argv[0])
+    done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, f"{command}\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+def test_rounds_doc_commands_run_as_written(tmp_path: Path) -> None:
+    now = [T0]
+    venue = clocked_venue(lambda: now[0], venue="ICLR.cc/2027/Conference")
+    venue.papers = papers()
+    for paper in venue.papers:
+        paper.pdf = True
+        venue.pdfs[paper.paper_id] = make_pdf([f"Paper {paper.paper_id}.", "We train a model."])
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT / "src"),
+        "INSPECT_LOG_DIR": str(tmp_path / "logs"),
+        "RESEARCH_TASTE_CACHE_DIR": str(tmp_path / "cache"),
+    }
+    opening, judging, resolving, inspect_score, arxiv_round = blocks()
+    with serving(venue):
+        env["OPENREVIEW_API_BASE"] = venue.base_url
+        for command in opening + judging:
+            run(command, tmp_path, env)
+        now[0] = T1 + dt.timedelta(days=1)
+        for command in resolving:
+            run(command, tmp_path, env)
+    folder = tmp_path / "rounds" / "iclr2027-a"
+    version = json.loads((folder / "round.json").read_text())["label_versions"][-1]["version"]
+    scored = sorted((tmp_path / "logs" / "rounds").glob(f"*-scored-{version}.eval"))
+    assert len(scored) == 3  # two TastyBench judgments and one PaperWeakness
+    assert metrics_of(read_eval_log(str(scored[2])))["pending_items"] == 0
+    scored = [
+        p
+        for p in scored
+        if read_eval_log(str(p), header_only=True).eval.task.endswith("tastybench")
+    ]
+    judgment = scored[0].with_name(scored[0].name.replace(f"-scored-{version}", ""))
+    [command] = inspect_score
+    command = command.replace("<judgment log>", judgment.stem).replace("<version>", version)
+    in_process = metrics_of(read_eval_log(str(scored[0])))
+    scored[0].unlink()  # the documented form writes a new file: the same name, made again
+    run(command, tmp_path, env)
+    by_cli = read_eval_log(str(scored[0]))
+    assert by_cli.eval.model == read_eval_log(str(judgment)).eval.model
+    values = metrics_of(by_cli)
+    assert values["prospective_share"] == 1.0 and values["pending_items"] == 0
+    assert values["pairs"] > 0
+    assert values == in_process
+
+    with arxiv_listing(dt.datetime.now(dt.UTC).date()) as base:
+        env["ARXIV_API_BASE"] = base
+        env["S2_API_BASE"] = "http://127.0.0.1:9/graph/v1"  # not asked: no label is due yet
+        for command in arxiv_round:
+            run(command, tmp_path, env)
+    arxiv = json.loads((tmp_path / "rounds" / "cslg-2027-w02" / "round.json").read_text())
+    assert arxiv["items"] == 6 and arxiv["label_versions"][-1]["labelled_share"] == 0.0

@@ -1,0 +1,76 @@
+"""Issue "Rounds", done-when: PaperWeakness on an open round, scored after resolve, equals
+scoring the same answers with the references given up front."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+from pathlib import Path
+
+import pytest
+from fake_openreview import make_pdf, serving
+from fake_openreview_clock import clocked_venue
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import read_eval_log
+from inspect_ai.model import ChatMessage
+from log_metrics import metrics_of
+from mock_models import scripted_model
+from openreview_round import T0, T1, papers
+
+from research_taste.rounds.openreview import open_openreview, resolve_openreview
+from research_taste.rounds.score import score_round
+from research_taste_evals.aaar.paper_weakness import paper_weakness
+from research_taste_evals.core.embeddings import OFFLINE_MODEL
+
+pytestmark = pytest.mark.slow
+
+WEAKNESSES = {
+    "p1": "- The evaluation uses one small benchmark.\n- No ablation of the reward model.",
+    "p2": "1. The baselines are outdated.\n2. The proofs skip a step.",
+}
+
+
+def _answer(messages: list[ChatMessage]) -> str:
+    return "1. The evaluation is limited to one benchmark.\n2. Baselines are missing."
+
+
+def _run(data: str, log_dir: Path) -> dict[str, float]:
+    task = paper_weakness(
+        data_path=data, embedding_model=OFFLINE_MODEL, itf_idf_model=OFFLINE_MODEL
+    )
+    [log] = inspect_eval(task, model=scripted_model(_answer), log_dir=str(log_dir), display="none")
+    return metrics_of(log)
+
+
+def test_weakness_round_scored_after_resolve_equals_references_up_front(tmp_path: Path) -> None:
+    now = [T0]
+    venue = clocked_venue(lambda: now[0])
+    venue.papers = papers()
+    for paper in venue.papers:
+        paper.pdf = True
+        venue.pdfs[paper.paper_id] = make_pdf([f"Paper {paper.paper_id}.", "We train a model."])
+        for review in paper.reviews:
+            review.weaknesses = WEAKNESSES.get(paper.paper_id, "- The writing is unclear.")
+    folder, logs = tmp_path / "rounds" / "pw", tmp_path / "logs"
+    with serving(venue):
+        manifest = open_openreview(venue.venue, folder, base_url=venue.base_url, now=lambda: now[0])
+        assert manifest["weakness_items"] == 8
+        judged = _run(str(folder), logs)
+        assert judged["pending_items"] == 8 and math.isnan(judged["s_f1"])
+        now[0] = T1 + dt.timedelta(days=1)
+        entry = resolve_openreview(folder, now=lambda: now[0])
+    [scored] = score_round(folder, logs)
+    after = metrics_of(read_eval_log(str(scored.scored)))
+    assert after["pending_items"] == 0 and after["prospective_share"] == 1.0
+
+    references = json.loads((folder / "labels" / f"{entry['version']}.weaknesses.json").read_text())
+    upfront = tmp_path / "upfront"
+    for line in (folder / "weakness_items.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        record["output"] = references[record["ID"]]
+        (upfront / record["ID"]).mkdir(parents=True)
+        (upfront / record["ID"] / "data_text.json").write_text(json.dumps(record))
+    given = _run(str(upfront), tmp_path / "upfront-logs")
+    for key in ("s_f1", "s_precision", "s_recall"):
+        assert after[key] == pytest.approx(given[key], abs=1e-6)
