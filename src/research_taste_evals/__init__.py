@@ -32,10 +32,11 @@ TASK_PACKAGES = {
     "tastybench": "research_taste_evals.tastybench",
     "tastybench_extract": "research_taste_evals.tastybench",
     "idea_pairs": "research_taste_evals.ideapairs",
+    "scijudge": "research_taste_evals.scijudge",
 }
 # Named like their family package: ``research_taste_evals.lft`` is the package, so these import
 # from it (``from research_taste_evals.lft import lft``).
-FAMILY_NAMED = frozenset({"lft", "tastybench"})
+FAMILY_NAMED = frozenset({"lft", "tastybench", "scijudge"})
 
 __all__ = ["__version__", *(name for name in TASK_PACKAGES if name not in FAMILY_NAMED)]
 

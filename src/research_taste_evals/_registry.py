@@ -20,6 +20,8 @@ from research_taste_evals.lft.lft import lft
 from research_taste_evals.lft.lft_grader_check import lft_grader_check
 from research_taste_evals.reviewcritique import baselines as _reviewcritique_baselines  # noqa: F401
 from research_taste_evals.reviewcritique.reviewcritique import review_critique
+from research_taste_evals.scijudge import baselines as _scijudge_baselines  # noqa: F401
+from research_taste_evals.scijudge.scijudge import scijudge
 from research_taste_evals.tastybench import baselines as _tastybench_baselines  # noqa: F401
 from research_taste_evals.tastybench.tastybench import tastybench
 from research_taste_evals.tastybench.tastybench_extract import tastybench_extract
@@ -35,6 +37,7 @@ TASKS = (
     tastybench,
     tastybench_extract,
     idea_pairs,
+    scijudge,
 )
 
 
@@ -57,4 +60,5 @@ __all__ = [
     "tastybench",
     "tastybench_extract",
     "idea_pairs",
+    "scijudge",
 ]

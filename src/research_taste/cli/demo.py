@@ -23,6 +23,7 @@ from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.ideapairs import demo as ideapairs_demo
 from research_taste_evals.lft import demo as lft_demo
 from research_taste_evals.reviewcritique import demo as reviewcritique_demo
+from research_taste_evals.scijudge import demo as scijudge_demo
 from research_taste_evals.tastybench import demo as tastybench_demo
 
 DEFAULT_LOG_DIR = "logs"
@@ -34,6 +35,7 @@ DEMO_FAMILIES: tuple[ModuleType, ...] = (
     lft_demo,
     tastybench_demo,
     ideapairs_demo,
+    scijudge_demo,
 )
 
 
