@@ -67,11 +67,12 @@ def _value(score: SampleScore, key: str) -> float:
 
 
 def pair_accuracies(scores: list[SampleScore]) -> dict[str, float]:
-    """Each pair's mean correctness over its rows (variations and epochs)."""
+    """Each pair's mean correctness over its rows (variations and epochs), by pair id (sorted,
+    so the seeded bootstrap does not depend on the order samples finished in)."""
     rows: dict[str, list[float]] = defaultdict(list)
     for score in scores:
         rows[str(_meta(score).get("pair_id"))].append(_value(score, "correct"))
-    return {pair: sum(values) / len(values) for pair, values in rows.items()}
+    return {pair: sum(values) / len(values) for pair, values in sorted(rows.items())}
 
 
 def accuracy_statistic(scores: list[SampleScore], resamples: int, seed: int) -> dict[str, float]:
