@@ -44,11 +44,11 @@ _LABEL = re.compile(
 )
 _OPEN = r"[\s*_`$(\[\"']*"
 _CHOICE = {
-    "dataset": re.compile(_OPEN + r"(?:paper\s+)?([AB])(?![A-Za-z0-9])"),
+    "dataset": re.compile(_OPEN + r"(?:[Pp]aper\s+)?([AB])(?![A-Za-z0-9])"),
     "tastybench": re.compile(_OPEN + r"project\s*#?\s*([12])(?!\d)", re.IGNORECASE),
 }
 _OTHER = {
-    "dataset": r"(?:paper\s+)?[AB](?![A-Za-z0-9])",
+    "dataset": r"(?:[Pp]aper\s+)?[AB](?![A-Za-z0-9])",
     "tastybench": r"project\s*#?\s*[12](?!\d)",
 }
 _DECISION = re.compile(
