@@ -32,7 +32,12 @@ from research_taste_evals.core.cutoff_estimate import month_end
 from research_taste_evals.core.dates import is_post_cutoff
 from research_taste_evals.core.metrics import nan_on_error, score_dict
 from research_taste_evals.core.recall_metrics import item_records, recall_keys, recall_summary
-from research_taste_evals.core.stats import NAN, bootstrap_ci
+from research_taste_evals.core.stats import (
+    DEFAULT_BOOTSTRAP_RESAMPLES,
+    DEFAULT_BOOTSTRAP_SEED,
+    NAN,
+    bootstrap_ci,
+)
 from research_taste_evals.scijudge.recall import HEADLINE, SCIJUDGE
 
 HEADLINE_RECALL_KEYS = (
@@ -120,7 +125,9 @@ def _recall(resamples: int, seed: int, run_lines: bool) -> Any:
 
 
 @metric
-def scijudge_headline(resamples: int = 1000, seed: int = 0) -> Metric:
+def scijudge_headline(
+    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
+) -> Metric:
     """The first score group: headline, its CI and n, the clean twin, failure rates."""
     recall = _recall(resamples, seed, run_lines=True)
 
@@ -179,7 +186,9 @@ def details_figures(scores: list[SampleScore], recall: dict[str, float]) -> dict
 
 
 @metric
-def scijudge_details(resamples: int = 1000, seed: int = 0) -> Metric:
+def scijudge_details(
+    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
+) -> Metric:
     """The second score group: variations, position bias, categories, other recall figures."""
     recall = _recall(resamples, seed, run_lines=False)
     fallback = ["accuracy_variation_spread", "position_a_share", *recall_keys(SCIJUDGE)]
