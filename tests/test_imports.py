@@ -40,6 +40,7 @@ BENCHMARK_WORDS = frozenset(
         "review_critique",
         "ideapairs",
         "idea_pairs",
+        "scijudge",
     }
 )
 
@@ -47,7 +48,7 @@ BENCHMARK_WORDS = frozenset(
 # statistic belongs to its family, which passes it to core).
 BENCHMARK_MENTION = re.compile(
     r"\b(aaar|tastybench|lft|aisi|eqinfer|expdesign|paper_weakness|reviewcritique|"
-    r"review_critique|ideapairs|idea_pairs)\b|long-form tasks?",
+    r"review_critique|ideapairs|idea_pairs|scijudge)\b|long-form tasks?",
     re.IGNORECASE,
 )
 

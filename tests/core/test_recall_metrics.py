@@ -146,6 +146,7 @@ def test_declaration_lookup() -> None:
         "paper_weakness": (),
         "review_critique": (),
         "idea_pairs": (),
+        "scijudge": (),
         "lft": ("grader", "critic"),
         "lft_grader_check": ("grader",),
         "tastybench": ("extractor",),

@@ -14,7 +14,7 @@ from research_taste_evals._registry import TASKS
 from research_taste_evals.core.data import CACHE_DIR_ENV
 
 TASK_VERSION = re.compile(r"^\d+-[A-Z]$")  # inspect_evals' "N-X" scheme
-FAMILIES = ("aaar", "ideapairs", "lft", "reviewcritique", "tastybench")
+FAMILIES = ("aaar", "ideapairs", "lft", "reviewcritique", "scijudge", "tastybench")
 DEMO_SWEEP = Path(__file__).resolve().parents[2] / "sweeps" / "demo.yaml"
 
 

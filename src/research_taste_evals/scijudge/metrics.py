@@ -1,0 +1,203 @@
+"""Dataset-level SciJudgeBench metrics, in two score groups.
+
+``Score.value`` of a row (``scorer.py``): ``correct`` (an unparsed answer is wrong, as the paper
+scores a prediction it cannot extract), ``unparsed``, ``reasked``, ``picked_a`` (NaN when
+unparsed). Rows of one pair (its prompt variations, and epochs) are not independent: the
+accuracy is the mean over pairs of each pair's mean over its rows, and its 95% CI a seeded
+percentile bootstrap resampling pairs (``core.stats.bootstrap_ci``).
+
+- :func:`scijudge_headline` (the first group, kept short): ``accuracy`` with its CI, ``pairs``
+  and ``rows``, the clean twin ``accuracy_clean`` with its CI, ``clean_pairs`` and
+  ``clean_items``, ``recognized_rate``, ``estimated_cutoff``, ``unparsed_rate``,
+  ``reasked_rate``.
+- :func:`scijudge_details`: ``accuracy_by_variation/<v>`` and their spread (max - min),
+  ``position_a_share`` (share of the read answers that pick A), ``accuracy_by_category/<c>``
+  and the other recall figures (post-cutoff and unrecognised twins, counts, cutoff figures).
+
+Every figure is NaN where undefined, never 0, and a metric never raises.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from collections import defaultdict
+from typing import Any
+
+from inspect_ai.scorer import Metric, SampleScore, Value, metric
+
+from research_taste_evals.core.answers import answer_rates
+from research_taste_evals.core.cutoff_estimate import month_end
+from research_taste_evals.core.dates import is_post_cutoff
+from research_taste_evals.core.metrics import nan_on_error, score_dict
+from research_taste_evals.core.recall_metrics import item_records, recall_keys, recall_summary
+from research_taste_evals.core.stats import (
+    DEFAULT_BOOTSTRAP_RESAMPLES,
+    DEFAULT_BOOTSTRAP_SEED,
+    NAN,
+    bootstrap_ci,
+)
+from research_taste_evals.scijudge.recall import HEADLINE, SCIJUDGE
+
+HEADLINE_RECALL_KEYS = (
+    "accuracy_clean",
+    "accuracy_clean_ci_low",
+    "accuracy_clean_ci_high",
+    "clean_pairs",
+    "recognized_rate",
+    "estimated_cutoff",
+)
+HEADLINE_KEYS = (
+    "accuracy",
+    "accuracy_ci_low",
+    "accuracy_ci_high",
+    "pairs",
+    "rows",
+    *HEADLINE_RECALL_KEYS,
+    "clean_items",
+    "unparsed_rate",
+    "reasked_rate",
+)
+_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def _meta(score: SampleScore) -> dict[str, Any]:
+    return score.score.metadata or {}
+
+
+def _value(score: SampleScore, key: str) -> float:
+    value = score_dict(score).get(key, NAN)
+    return NAN if value is None else float(value)
+
+
+def pair_accuracies(scores: list[SampleScore]) -> dict[str, float]:
+    """Each pair's mean correctness over its rows (variations and epochs), by pair id (sorted,
+    so the seeded bootstrap does not depend on the order samples finished in)."""
+    rows: dict[str, list[float]] = defaultdict(list)
+    for score in scores:
+        rows[str(_meta(score).get("pair_id"))].append(_value(score, "correct"))
+    return {pair: sum(values) / len(values) for pair, values in sorted(rows.items())}
+
+
+def accuracy_statistic(scores: list[SampleScore], resamples: int, seed: int) -> dict[str, float]:
+    """Pair-weighted accuracy, its pair-bootstrap CI and ``n`` (the pairs)."""
+    means = list(pair_accuracies(scores).values())
+    if not means:
+        return {HEADLINE: NAN, f"{HEADLINE}_ci_low": NAN, f"{HEADLINE}_ci_high": NAN, "n": 0.0}
+    low, high = bootstrap_ci(
+        means,
+        lambda picked: sum(picked) / len(picked),  # type: ignore[arg-type]
+        resamples=resamples,
+        seed=seed,
+    )
+    return {
+        HEADLINE: sum(means) / len(means),
+        f"{HEADLINE}_ci_low": low,
+        f"{HEADLINE}_ci_high": high,
+        "n": float(len(means)),
+    }
+
+
+def clean_items(scores: list[SampleScore], recall: dict[str, float]) -> float:
+    """Distinct papers after the run's clean cutoff and (when probed) not recognised."""
+    cutoff = recall.get("clean_cutoff", NAN)
+    if math.isnan(cutoff):
+        return NAN
+    year, month = divmod(int(cutoff), 100)
+    end: dt.date = month_end((year, month))
+    probed = not math.isnan(recall.get("probed_items", NAN))
+    return float(
+        sum(
+            1
+            for record in item_records(scores).values()
+            if record.date is not None
+            and is_post_cutoff(record.date, end)
+            and (record.recognized is False if probed else True)
+        )
+    )
+
+
+def _recall(resamples: int, seed: int, run_lines: bool) -> Any:
+    return recall_summary(
+        SCIJUDGE, lambda scores: accuracy_statistic(scores, resamples, seed), run_lines
+    )
+
+
+@metric
+def scijudge_headline(
+    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
+) -> Metric:
+    """The first score group: headline, its CI and n, the clean twin, failure rates."""
+    recall = _recall(resamples, seed, run_lines=True)
+
+    def compute(scores: list[SampleScore]) -> Value:
+        def figures() -> dict[str, float]:
+            head = accuracy_statistic(scores, resamples, seed)
+            twins = recall(scores)
+            return {
+                HEADLINE: head[HEADLINE],
+                "accuracy_ci_low": head["accuracy_ci_low"],
+                "accuracy_ci_high": head["accuracy_ci_high"],
+                "pairs": head["n"],
+                "rows": float(len(scores)),
+                **{key: twins[key] for key in HEADLINE_RECALL_KEYS},
+                "clean_items": clean_items(scores, twins),
+                **answer_rates(scores),
+            }
+
+        return nan_on_error("scijudge metric scijudge_headline", HEADLINE_KEYS, figures)
+
+    return compute
+
+
+def _slug(name: str) -> str:
+    return _SLUG.sub("_", name.lower()).strip("_") or "unknown"
+
+
+def _grouped(scores: list[SampleScore], key: str) -> dict[str, float]:
+    """Pair-weighted accuracy within each value of the score metadata's ``key``."""
+    groups: dict[str, list[SampleScore]] = defaultdict(list)
+    for score in scores:
+        groups[str(_meta(score).get(key))].append(score)
+    return {
+        name: float(sum(means) / len(means))
+        for name, members in groups.items()
+        if (means := list(pair_accuracies(members).values()))
+    }
+
+
+def details_figures(scores: list[SampleScore], recall: dict[str, float]) -> dict[str, float]:
+    """Variation spread, position bias, categories, and the recall figures not in the headline."""
+    by_variation = _grouped(scores, "variation")
+    picks = [v for s in scores if not math.isnan(v := _value(s, "picked_a"))]
+    result = {
+        f"accuracy_by_variation/{name}": value
+        for name, value in sorted(by_variation.items(), key=lambda kv: int(kv[0]))
+    }
+    result["accuracy_variation_spread"] = (
+        max(by_variation.values()) - min(by_variation.values()) if by_variation else NAN
+    )
+    result["position_a_share"] = sum(picks) / len(picks) if picks else NAN
+    for name, value in sorted(_grouped(scores, "category").items()):
+        result[f"accuracy_by_category/{_slug(name)}"] = value
+    shown = set(HEADLINE_RECALL_KEYS)
+    return result | {key: value for key, value in recall.items() if key not in shown}
+
+
+@metric
+def scijudge_details(
+    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
+) -> Metric:
+    """The second score group: variations, position bias, categories, other recall figures."""
+    recall = _recall(resamples, seed, run_lines=False)
+    fallback = ["accuracy_variation_spread", "position_a_share", *recall_keys(SCIJUDGE)]
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return nan_on_error(
+            "scijudge metric scijudge_details",
+            fallback,
+            lambda: details_figures(scores, recall(scores)),
+        )
+
+    return compute

@@ -1,0 +1,97 @@
+"""SciJudgeBench: which of two arXiv papers (title, abstract, date) has more citations?
+
+Tong et al., "AI Can Learn Scientific Taste" (arXiv 2603.14473); data: the Hugging Face dataset
+``OpenMOSS-Team/SciJudgeBench`` (Apache-2.0). One sample per row; the headline is the accuracy
+over pairs (each pair's rows averaged) with a pair-bootstrap CI, beside its clean twin.
+Parameters: ``scijudge/README.md``.
+"""
+
+from __future__ import annotations
+
+from inspect_ai import Task, task
+
+from research_taste_evals.core.answers import DEFAULT_REASK
+from research_taste_evals.core.provenance import provenance, task_version
+from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
+from research_taste_evals.core.task_entry import task_entry
+from research_taste_evals.scijudge.dataset import (
+    DATASET_ID,
+    DEFAULT_REVISION,
+    PromptChoice,
+    SplitChoice,
+    load_rows,
+)
+from research_taste_evals.scijudge.scorer import scijudge_scorers
+from research_taste_evals.scijudge.solvers import scijudge_solver
+
+BENCHMARK = "SciJudgeBench (Tong et al. 2026)"
+
+
+@task
+@task_entry({"bootstrap_resamples": (1, None), "reask": (0, None)})
+def scijudge(
+    data_path: str | None = None,
+    split: SplitChoice = "test",
+    revision: str = DEFAULT_REVISION,
+    prompt: PromptChoice = "dataset",
+    reask: int = DEFAULT_REASK,
+    knowledge_cutoff: str | None = None,
+    recall_probe: bool = True,
+    bootstrap_resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
+    bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
+) -> Task:
+    """SciJudgeBench: predict which of two papers has the higher citation count.
+
+    Args:
+        data_path (str | None): A local JSONL in the dataset's row format, or ``demo`` (the
+            shipped offline rows); None reads ``split`` from the Hub. Defaults to ``None``.
+        split (Literal['test', 'test_ood_iclr', 'test_ood_year']): The Hub split (the
+            paper's main in-domain set, ICLR review-score pairs, 2025 papers). Defaults to
+            ``'test'``.
+        revision (str): Hub revision of the dataset (a branch, tag or commit); the log
+            records the commit it resolved to. Defaults to ``'main'``.
+        prompt (Literal['dataset', 'tastybench']): ``dataset``: each row's own messages (the
+            paper's prompt); ``tastybench``: the pair in TastyBench's judge wording. Defaults
+            to ``'dataset'``.
+        reask (int): Times an unreadable answer is asked again, afresh. Defaults to ``1``.
+        knowledge_cutoff (str | None): ``YYYY-MM`` or ``YYYY-MM-DD``: the evaluated model's
+            knowledge cutoff, overriding Inspect's model info. Defaults to ``None``.
+        recall_probe (bool): Ask the model once per paper which paper its abstract describes.
+            Defaults to ``True``.
+        bootstrap_resamples (int): Resamples of the pair bootstrap CIs. Defaults to
+            ``1000``.
+        bootstrap_seed (int): Seed of the pair bootstrap. Defaults to ``20241029``.
+    """
+    solver = scijudge_solver(knowledge_cutoff, recall_probe, prompt, reask)
+    loaded = load_rows(data_path, split, revision, prompt)
+    return Task(
+        dataset=loaded.dataset,
+        solver=solver,
+        scorer=scijudge_scorers(bootstrap_resamples, bootstrap_seed),
+        version=task_version(__file__, "scijudge"),
+        metadata={
+            **provenance(
+                benchmark=BENCHMARK,
+                source=f"local:{loaded.metadata['data_path']}"
+                if data_path is not None
+                else f"hf://datasets/{DATASET_ID}/{split}.jsonl",
+                revision=loaded.metadata["data_revision"],
+                sha256=loaded.metadata["data_sha256"],
+                prompt_variant=prompt,
+                # The paper scores a pair right only when both presentation orders are
+                # (position-swap consistency, section 4.1); here each row counts on its own
+                # and a pair is the mean of its rows, as the card's ~10 variations per pair need.
+                paper_faithful={
+                    "data": data_path is None,
+                    "prompt": prompt == "dataset",
+                    "metric": False,
+                },
+            ),
+            **loaded.metadata,
+            "reask": reask,
+            "knowledge_cutoff_arg": None if knowledge_cutoff is None else str(knowledge_cutoff),
+            "recall_probe": recall_probe,
+            "bootstrap_resamples": bootstrap_resamples,
+            "bootstrap_seed": bootstrap_seed,
+        },
+    )
