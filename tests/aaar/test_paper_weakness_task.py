@@ -135,7 +135,7 @@ class _TrackingModel:
         self.in_flight = 0
         self.max_in_flight = 0
 
-    async def generate(self, messages: list[ChatMessage]) -> ModelOutput:
+    async def generate(self, messages: list[ChatMessage], **_: object) -> ModelOutput:
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
         await asyncio.sleep(0.01)
