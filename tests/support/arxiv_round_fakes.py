@@ -9,16 +9,16 @@ on, each citing paper dated the 20th; the Graph API fake lists only those dated 
 from __future__ import annotations
 
 import datetime as dt
-import threading
 import urllib.parse
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from arxiv_server import ENTRY, FEED_HEAD
 from fake_graph_api import FakeGraphApi
+from local_server import LocalServer
 
 UTC = dt.UTC
 OPENED = dt.datetime(2099, 1, 8, 12, tzinfo=UTC)
@@ -78,19 +78,8 @@ def arxiv_listing(today: dt.date | None = None) -> Iterator[str]:
         def log_message(self, *args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    timer = threading.Timer(120.0, server.shutdown)
-    timer.daemon = True
-    thread.start()
-    timer.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/api/query"
-    finally:
-        timer.cancel()
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with LocalServer(Handler, lifetime=120.0) as server:
+        yield f"{server.base_url}/api/query"
 
 
 def citing_days(arxiv_id: str, until: dt.date) -> list[str]:
