@@ -137,8 +137,6 @@ def test_every_relative_link_of_the_readme_and_docs_exists() -> None:
         for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text(encoding="utf-8")):
             if "://" in target or target.startswith("mailto:"):
                 continue
-            if target == "docs/rounds.md" or (page.parent.name == "docs" and target == "rounds.md"):
-                continue  # written by the rounds work, merged separately
             if not (page.parent / target).exists():
                 broken.append(f"{page.relative_to(REPO_ROOT)}: {target}")
     assert not broken, broken
