@@ -18,7 +18,7 @@ from log_metrics import metrics_of
 
 import research_taste_evals._registry  # noqa: F401  (registers the baseline provider)
 from research_taste_evals.aaar.demo import DEMO_WEAKNESS, write_demo_weakness
-from research_taste_evals.aaar.metrics import ITF_IDF_EMBEDDINGS_KEY, unpack_embeddings
+from research_taste_evals.aaar.itf_idf_metrics import ITF_IDF_EMBEDDINGS_KEY, unpack_embeddings
 from research_taste_evals.aaar.paper_weakness import paper_weakness
 from research_taste_evals.aaar.similarity import itf_idf
 from research_taste_evals.aaar.solvers import human_reviewer_list
@@ -78,7 +78,7 @@ def test_epochs_give_itf_idf_from_every_epoch(
 def test_fewer_papers_than_the_full_set_warn(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    with caplog.at_level(logging.WARNING, logger="research_taste_evals.aaar.metrics"):
+    with caplog.at_level(logging.WARNING, logger="research_taste_evals.aaar.itf_idf_metrics"):
         log = inspect_eval(
             paper_weakness(
                 data_path=str(write_demo_weakness(tmp_path)),

@@ -10,13 +10,13 @@ from inspect_ai.model import ModelName
 from inspect_ai.scorer import SampleScore, Score, Target
 from inspect_ai.solver import TaskState
 
-from research_taste_evals.aaar.metrics import (
+from research_taste_evals.aaar.itf_idf_metrics import (
     ITF_IDF_EMBEDDINGS_KEY,
     itf_idf_score,
     pack_embeddings,
-    s_f1,
     unpack_embeddings,
 )
+from research_taste_evals.aaar.metrics import s_f1
 from research_taste_evals.aaar.scorer.paper_weakness import weakness_scorer
 from research_taste_evals.aaar.similarity import itf_idf
 from research_taste_evals.aaar.solvers import PREDICTED_WEAKNESSES_KEY

@@ -16,11 +16,8 @@ from research_taste_evals.core.recall_control import (
     declaration,
     declarations,
 )
-from research_taste_evals.core.recall_metrics import (
-    item_records,
-    recall_summary,
-    recognition_values,
-)
+from research_taste_evals.core.recall_items import item_records, recognition_values
+from research_taste_evals.core.recall_metrics import recall_summary
 
 CONTROL = RecallControl(
     task="toy", headline="accuracy", items=lambda m: [ShownItem(i, None) for i in m["items"]]

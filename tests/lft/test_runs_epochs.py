@@ -16,7 +16,7 @@ from mock_models import counting_model, scripted_model
 
 from research_taste_evals.core.roles import RoleError
 from research_taste_evals.lft.lft import lft
-from research_taste_evals.lft.metrics import panel_alpha
+from research_taste_evals.lft.panel_agreement import panel_alpha
 
 pytestmark = pytest.mark.slow  # whole tasks, sweeps or fresh interpreters: -m 'not slow' skips it
 

@@ -26,10 +26,12 @@ from research_taste_evals.lft.grader import (
 )
 from research_taste_evals.lft.metrics import (
     lft_end_to_end,
-    lft_epochs_reducer,
     lft_feasible,
-    lft_grader_agreement,
     lft_grader_failures,
+)
+from research_taste_evals.lft.panel_agreement import (
+    lft_epochs_reducer,
+    lft_grader_agreement,
     panel_alpha,
 )
 from research_taste_evals.lft.rubric import Rubric

@@ -24,7 +24,7 @@ from research_taste_evals.aaar.dataset.paper_weakness import (
 )
 from research_taste_evals.aaar.decoding import WEAKNESS_MAX_TOKENS, upstream_decoding
 from research_taste_evals.aaar.embedding_models import ITF_IDF_MODEL, S_METRIC_MODEL, aaar_embedder
-from research_taste_evals.aaar.metrics import (
+from research_taste_evals.aaar.itf_idf_metrics import (
     FULL_WEAKNESS_PAPERS,
     mean_keeping_epoch_lists,
     warn_partial_itf_idf,
@@ -113,7 +113,7 @@ def paper_weakness(
         ],
         scorer=[weakness_scorer(*models, embedding_device), weakness_details()],
         headline_metric=HeadlineMetric(metric="s_f1"),
-        # ITF-IDF compares lists of the same run: keep every epoch's lists (see metrics.py).
+        # ITF-IDF compares lists of the same run: keep every epoch's lists (see itf_idf_metrics.py).
         epochs=Epochs(1, mean_keeping_epoch_lists()),
         config=upstream_decoding(WEAKNESS_MAX_TOKENS),
         version=task_version(__file__, "paper_weakness"),

@@ -19,7 +19,9 @@ function over the run's scores returning, from the same answers as the headline:
 
 Undefined is NaN with its reason logged once (no cutoff, no dates, nothing probed, too few
 items), never 0. When the model recognises items after the stated cutoff, one warning line
-per run says the stated cutoff is contradicted and by how many items.
+per run says the stated cutoff is contradicted and by how many items. The run's items (date,
+recognised, identity leak) and its stated cutoff are read from the scores by
+``core/recall_items.py``.
 """
 
 from __future__ import annotations
@@ -27,9 +29,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import math
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Mapping
 
 from inspect_ai.scorer import SampleScore
 
@@ -40,8 +40,14 @@ from research_taste_evals.core.cutoff_estimate import (
     month_number,
     month_text,
 )
-from research_taste_evals.core.dates import ItemDate, is_post_cutoff, parse_item_date
+from research_taste_evals.core.dates import is_post_cutoff
 from research_taste_evals.core.recall_control import RECALL_FIELD, RecallControl
+from research_taste_evals.core.recall_items import (
+    ItemRecord,
+    item_records,
+    recognition_values,
+    stated_cutoff,
+)
 from research_taste_evals.core.stats import NAN
 
 logger = logging.getLogger(__name__)
@@ -56,57 +62,6 @@ CUTOFF_KEYS = (
     "clean_cutoff",
 )
 RECOGNITION_KEYS = ("recognized_rate", "recognized_items", "probed_items", "leaked_items")
-
-
-@dataclass(frozen=True)
-class ItemRecord:
-    """One distinct item of the run: its date and what the probe found."""
-
-    date: ItemDate | None
-    recognized: bool | None
-    identity_leak: bool
-
-
-def _metadata(score: SampleScore) -> dict[str, Any]:
-    return score.score.metadata or {}
-
-
-def item_records(scores: Iterable[SampleScore]) -> dict[str, ItemRecord]:
-    """Each distinct item of the run (first sample seen), from the scores' recall fields."""
-    items: dict[str, ItemRecord] = {}
-    for score in scores:
-        for item, found in (_metadata(score).get(RECALL_FIELD) or {}).items():
-            if str(item) not in items:
-                date = parse_item_date(found.get("date"))
-                leak = bool(found.get("identity_leak"))
-                items[str(item)] = ItemRecord(date, found.get("recognized"), leak)
-    return items
-
-
-def stated_cutoff(scores: Iterable[SampleScore]) -> dt.date | None:
-    """The run's stated cutoff (``-T knowledge_cutoff`` or model info), from the scores."""
-    for score in scores:
-        value = _metadata(score).get("knowledge_cutoff")
-        date = parse_item_date(value) if value else None
-        if date is not None and date.month is not None:
-            # A day as written; a month runs through its end (the ``YYYY-MM`` form).
-            day = date.day or month_end((date.year, date.month)).day
-            return dt.date(date.year, date.month, day)
-    return None
-
-
-def recognition_values(items: Mapping[str, ItemRecord]) -> dict[str, float]:
-    """``recognized_rate`` over the probed items without identity leak, and its counts."""
-    probed = [r.recognized for r in items.values() if r.recognized is not None]
-    recognized = sum(1 for r in probed if r)
-    leaked = sum(1 for r in items.values() if r.identity_leak)
-    ran = bool(probed) or leaked > 0
-    return {
-        "recognized_rate": recognized / len(probed) if probed else NAN,
-        "recognized_items": float(recognized) if ran else NAN,
-        "probed_items": float(len(probed)) if ran else NAN,
-        "leaked_items": float(leaked) if ran else NAN,
-    }
 
 
 def recall_keys(control: RecallControl) -> list[str]:
@@ -289,7 +244,7 @@ def _twin(
     }[subset]
     chosen = []
     for score in scores:
-        shown = list(_metadata(score).get(RECALL_FIELD) or {})
+        shown = list((score.score.metadata or {}).get(RECALL_FIELD) or {})
         if shown and all(keep(items[str(item)]) for item in shown):
             chosen.append(score)
     name = f"{control.headline}_{subset}"

@@ -34,8 +34,8 @@ from research_taste_evals.lft.grader import (
     MedianRule,
     grader_spec,
 )
-from research_taste_evals.lft.metrics import lft_epochs_reducer
 from research_taste_evals.lft.nudges import DEFAULT_MAX_NUDGES
+from research_taste_evals.lft.panel_agreement import lft_epochs_reducer
 from research_taste_evals.lft.score_groups import lft_details
 from research_taste_evals.lft.scorer import lft_scorer
 from research_taste_evals.lft.solvers import DEFAULT_FOLLOWUP_ROUNDS, FollowUp, lft_solver

@@ -20,7 +20,7 @@ from research_taste_evals.lft.grader import (
     LftGrade,
     LftPanelGrade,
 )
-from research_taste_evals.lft.metrics import (
+from research_taste_evals.lft.panel_agreement import (
     PANEL_CREDITS_KEY,
     PANEL_LEVELS_KEY,
 )

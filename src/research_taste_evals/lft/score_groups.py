@@ -23,11 +23,11 @@ from research_taste_evals.lft.metrics import (
     grader_recovery,
     lft_end_to_end,
     lft_feasible,
-    lft_grader_agreement,
     lft_grader_failures,
     lft_nudges,
     lft_partial_credit,
 )
+from research_taste_evals.lft.panel_agreement import lft_grader_agreement
 
 # The metrics each scorer declared when they were one group, in that order.
 _LFT = bundle_figures(

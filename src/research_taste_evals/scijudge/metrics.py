@@ -31,7 +31,8 @@ from research_taste_evals.core.answers import answer_rates
 from research_taste_evals.core.cutoff_estimate import month_end
 from research_taste_evals.core.dates import is_post_cutoff
 from research_taste_evals.core.metrics import nan_on_error, score_dict
-from research_taste_evals.core.recall_metrics import item_records, recall_keys, recall_summary
+from research_taste_evals.core.recall_items import item_records
+from research_taste_evals.core.recall_metrics import recall_keys, recall_summary
 from research_taste_evals.core.stats import (
     DEFAULT_BOOTSTRAP_RESAMPLES,
     DEFAULT_BOOTSTRAP_SEED,

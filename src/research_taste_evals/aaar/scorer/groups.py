@@ -13,8 +13,12 @@ from pathlib import Path
 
 from inspect_ai.scorer import Metric, SampleScore, Scorer, metric, scorer
 
-from research_taste_evals.aaar.metrics import (
+from research_taste_evals.aaar.itf_idf_metrics import (
     ITF_IDF_EMBEDDINGS_KEY,
+    itf_idf_papers,
+    itf_idf_score,
+)
+from research_taste_evals.aaar.metrics import (
     en_f1,
     en_precision,
     en_recall,
@@ -22,8 +26,6 @@ from research_taste_evals.aaar.metrics import (
     faithful_en_f1,
     faithful_en_precision,
     faithful_en_recall,
-    itf_idf_papers,
-    itf_idf_score,
     judge_error_rate,
     judge_failure_rate,
     judge_unparsed_rate,

@@ -4,7 +4,7 @@ Follows RenzeLou/AAAR-1.0 ``subtask3_metric.py`` (``soft_accumulate`` with all-m
 means over all papers, an empty prediction scoring 0) and ``subtask3_metric_cross_diversity.py``
 (ITF-IDF with all-MiniLM-L6-v2, an empty prediction scored as ``["None"]``). The measures are in
 :mod:`research_taste_evals.aaar.similarity`, the dataset-level metrics in
-:mod:`research_taste_evals.aaar.metrics`.
+:mod:`research_taste_evals.aaar.metrics` (S-*) and :mod:`research_taste_evals.aaar.itf_idf_metrics`.
 
 ITF-IDF needs every paper's predictions at once, so the scorer encodes each paper's list (in a
 worker thread) and stores the float32 embeddings, base64-packed, in the score metadata; the
@@ -20,7 +20,7 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from research_taste_evals.aaar.embedding_models import aaar_embedder
-from research_taste_evals.aaar.metrics import (
+from research_taste_evals.aaar.itf_idf_metrics import (
     ITF_IDF_EMBEDDINGS_KEY,
     pack_embeddings,
 )
