@@ -13,7 +13,7 @@ under the names the single group gave them before, so a reader looping over
 Both groups come from one computation of the family's metrics (:func:`figures`, remembered
 for the last score list seen), so the split costs no second bootstrap. Which names form the
 first group is the task's ``first_group`` in its family's ``eval.yaml`` (:func:`first_group`):
-a list, or a list per configuration (e.g. per TastyBench schedule).
+a list, or a list per configuration (e.g. per pair schedule).
 
 A metric's settings (bootstrap resamples, seed) are task arguments, and Inspect takes a
 scorer's metrics from its ``@scorer`` declaration (``Task(metrics=...)`` would give both
