@@ -173,6 +173,19 @@ FIRST_GROUPS: dict[tuple[str, str | None], list[str]] = {
         "unparsed_rate",
         "reasked_rate",
     ],
+    ("scijudge", None): [
+        "accuracy",
+        "accuracy_ci_low",
+        "accuracy_ci_high",
+        "pairs",
+        "accuracy_clean",
+        "clean_pairs",
+        "clean_items",
+        "recognized_rate",
+        "estimated_cutoff",
+        "unparsed_rate",
+        "reasked_rate",
+    ],
 }
 FAMILY = {
     "tastybench": "tastybench",
@@ -184,6 +197,7 @@ FAMILY = {
     "eqinfer": "aaar",
     "expdesign": "aaar",
     "paper_weakness": "aaar",
+    "scijudge": "scijudge",
 }
 # Figures of another configuration, which that configuration's first group must not show.
 FOREIGN = {
@@ -197,7 +211,7 @@ FOREIGN = {
 # Every figure the demo run's log reported in one group before the split: both groups together
 # must report the same number (and the second none of the first's).
 DEMO_TOTALS = {
-    "tastybench": 72,
+    "tastybench": 73,  # with matched_incomplete_pairs (matched schedule: whole pairs only)
     "tastybench_extract": 4,
     "idea_pairs": 59,
     "review_critique": 91,
@@ -206,6 +220,7 @@ DEMO_TOTALS = {
     "eqinfer": 11,
     "expdesign": 37,
     "paper_weakness": 29,
+    "scijudge": 38,
 }
 DEMO_CONFIGURATION = {"tastybench": "ratings", "idea_pairs": "pairs", "eqinfer": "binary"}
 

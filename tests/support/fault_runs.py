@@ -84,6 +84,10 @@ def write_demo(family: str, folder: Path) -> Path:
         from research_taste_evals.ideapairs.demo import write_demo_pairs
 
         return write_demo_pairs(folder)
+    if family == "scijudge":
+        from research_taste_evals.scijudge.demo import write_demo as write_demo_scijudge
+
+        return write_demo_scijudge(folder)
     raise ValueError(f"no demo data for {family!r}")
 
 
@@ -118,6 +122,10 @@ def _idea_pairs_rule(model: str, messages: list[Message]) -> str:
     letter = "AB"[stable(prompt) % 2]
     confidence = 0.5 + (stable(prompt, "c") % 50) / 100
     return f"Idea {letter} fits the goal better.\nAnswer: {letter}\nConfidence: {confidence}"
+
+
+def _scijudge_rule(model: str, messages: list[Message]) -> str:
+    return f"<answer>{'AB'[stable(messages[-1]['content']) % 2]}</answer>"
 
 
 def _lft_rule(model: str, messages: list[Message]) -> str:
@@ -220,6 +228,7 @@ TASKS: dict[str, FaultTask] = {
         args={"split": "all", "bootstrap_resamples": 50},
         data_arg="pairs_file",
     ),
+    "scijudge": FaultTask("scijudge", _scijudge_rule, demo="scijudge"),
 }
 
 

@@ -1,4 +1,4 @@
-"""Dataset-level SciJudgeBench metrics, in two score groups.
+"""Dataset-level SciJudgeBench metrics, in two score groups (``core/metric_groups.py``).
 
 ``Score.value`` of a row (``scorer.py``): ``correct`` (an unparsed answer is wrong, as the paper
 scores a prediction it cannot extract), ``unparsed``, ``reasked``, ``picked_a`` (NaN when
@@ -6,13 +6,14 @@ unparsed). Rows of one pair (its prompt variations, and epochs) are not independ
 accuracy is the mean over pairs of each pair's mean over its rows, and its 95% CI a seeded
 percentile bootstrap resampling pairs (``core.stats.bootstrap_ci``).
 
-- :func:`scijudge_headline` (the first group, kept short): ``accuracy`` with its CI, ``pairs``
-  and ``rows``, the clean twin ``accuracy_clean`` with its CI, ``clean_pairs`` and
-  ``clean_items``, ``recognized_rate``, ``estimated_cutoff``, ``unparsed_rate``,
-  ``reasked_rate``.
-- :func:`scijudge_details`: ``accuracy_by_variation/<v>`` and their spread (max - min),
-  ``position_a_share`` (share of the read answers that pick A), ``accuracy_by_category/<c>``
-  and the other recall figures (post-cutoff and unrecognised twins, counts, cutoff figures).
+- :func:`scijudge_metrics`: every figure: ``accuracy`` with its CI, ``pairs`` and ``rows``, the
+  clean twin ``accuracy_clean`` with its CI, ``clean_pairs`` and ``clean_items``,
+  ``recognized_rate``, ``estimated_cutoff``, ``unparsed_rate``, ``reasked_rate``,
+  ``accuracy_by_variation/<v>`` and their spread (max - min), ``position_a_share`` (share of the
+  read answers that pick A), ``accuracy_by_category/<c>`` and the other recall figures
+  (post-cutoff and unrecognised twins, counts, cutoff figures).
+- Two score groups of them (``core/metric_groups.py``): :func:`scijudge_headline`, the names
+  eval.yaml's ``first_group`` lists, and :func:`scijudge_figures`, every other figure.
 
 Every figure is NaN where undefined, never 0, and a metric never raises.
 """
@@ -30,6 +31,13 @@ from inspect_ai.scorer import Metric, SampleScore, Value, metric
 from research_taste_evals.core.answers import answer_rates
 from research_taste_evals.core.cutoff_estimate import month_end
 from research_taste_evals.core.dates import is_post_cutoff
+from research_taste_evals.core.metric_groups import (
+    FiguresOf,
+    bundle_figures,
+    details_metric,
+    first_group,
+    first_group_metric,
+)
 from research_taste_evals.core.metrics import nan_on_error, score_dict
 from research_taste_evals.core.recall_items import item_records
 from research_taste_evals.core.recall_metrics import recall_keys, recall_summary
@@ -125,33 +133,6 @@ def _recall(resamples: int, seed: int, run_lines: bool) -> Any:
     )
 
 
-@metric
-def scijudge_headline(
-    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
-) -> Metric:
-    """The first score group: headline, its CI and n, the clean twin, failure rates."""
-    recall = _recall(resamples, seed, run_lines=True)
-
-    def compute(scores: list[SampleScore]) -> Value:
-        def figures() -> dict[str, float]:
-            head = accuracy_statistic(scores, resamples, seed)
-            twins = recall(scores)
-            return {
-                HEADLINE: head[HEADLINE],
-                "accuracy_ci_low": head["accuracy_ci_low"],
-                "accuracy_ci_high": head["accuracy_ci_high"],
-                "pairs": head["n"],
-                "rows": float(len(scores)),
-                **{key: twins[key] for key in HEADLINE_RECALL_KEYS},
-                "clean_items": clean_items(scores, twins),
-                **answer_rates(scores),
-            }
-
-        return nan_on_error("scijudge metric scijudge_headline", HEADLINE_KEYS, figures)
-
-    return compute
-
-
 def _slug(name: str) -> str:
     return _SLUG.sub("_", name.lower()).strip("_") or "unknown"
 
@@ -186,19 +167,69 @@ def details_figures(scores: list[SampleScore], recall: dict[str, float]) -> dict
     return result | {key: value for key, value in recall.items() if key not in shown}
 
 
+def headline_figures(
+    scores: list[SampleScore], recall: dict[str, float], resamples: int, seed: int
+) -> dict[str, float]:
+    """The headline, its CI and n, the rows, the clean twin and the failure rates."""
+    head = accuracy_statistic(scores, resamples, seed)
+    return {
+        HEADLINE: head[HEADLINE],
+        "accuracy_ci_low": head["accuracy_ci_low"],
+        "accuracy_ci_high": head["accuracy_ci_high"],
+        "pairs": head["n"],
+        "rows": float(len(scores)),
+        **{key: recall[key] for key in HEADLINE_RECALL_KEYS},
+        "clean_items": clean_items(scores, recall),
+        **answer_rates(scores),
+    }
+
+
 @metric
-def scijudge_details(
+def scijudge_metrics(
     resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
 ) -> Metric:
-    """The second score group: variations, position bias, categories, other recall figures."""
-    recall = _recall(resamples, seed, run_lines=False)
-    fallback = ["accuracy_variation_spread", "position_a_share", *recall_keys(SCIJUDGE)]
+    """Every SciJudgeBench figure; NaN (and a logged error) instead of raising."""
+    recall = _recall(resamples, seed, run_lines=True)
+    fallback = [
+        *HEADLINE_KEYS,
+        "accuracy_variation_spread",
+        "position_a_share",
+        *(key for key in recall_keys(SCIJUDGE) if key not in HEADLINE_KEYS),
+    ]
 
     def compute(scores: list[SampleScore]) -> Value:
-        return nan_on_error(
-            "scijudge metric scijudge_details",
-            fallback,
-            lambda: details_figures(scores, recall(scores)),
-        )
+        def every_figure() -> dict[str, float]:
+            twins = recall(scores)
+            return headline_figures(scores, twins, resamples, seed) | details_figures(scores, twins)
+
+        return nan_on_error("scijudge metric", fallback, every_figure)
 
     return compute
+
+
+# Both score groups (``core/metric_groups.py``): the first from eval.yaml's ``first_group``,
+# every other figure in the second (``scijudge_details``).
+
+
+def _figures(resamples: int, seed: int) -> FiguresOf:
+    return bundle_figures(f"scijudge:{resamples}:{seed}", [scijudge_metrics(resamples, seed)])
+
+
+def _first_names(scores: list[SampleScore]) -> tuple[str, ...]:
+    return first_group(__file__, "scijudge")
+
+
+@metric
+def scijudge_headline(
+    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
+) -> Metric:
+    """The first score group (eval.yaml ``first_group``) of :func:`scijudge_metrics`."""
+    return first_group_metric(_figures(resamples, seed), _first_names)
+
+
+@metric
+def scijudge_figures(
+    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
+) -> Metric:
+    """Every other figure of :func:`scijudge_metrics` (the second score group)."""
+    return details_metric(_figures(resamples, seed), _first_names)

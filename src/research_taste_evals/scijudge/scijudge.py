@@ -8,11 +8,15 @@ Parameters: ``scijudge/README.md``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from inspect_ai import Task, task
+from inspect_ai.log import HeadlineMetric
 
 from research_taste_evals.core.answers import DEFAULT_REASK
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
+from research_taste_evals.core.task_args import refuse_unknown_arguments
 from research_taste_evals.core.task_entry import task_entry
 from research_taste_evals.scijudge.dataset import (
     DATASET_ID,
@@ -21,6 +25,7 @@ from research_taste_evals.scijudge.dataset import (
     SplitChoice,
     load_rows,
 )
+from research_taste_evals.scijudge.recall import HEADLINE
 from research_taste_evals.scijudge.scorer import scijudge_scorers
 from research_taste_evals.scijudge.solvers import scijudge_solver
 
@@ -39,6 +44,7 @@ def scijudge(
     recall_probe: bool = True,
     bootstrap_resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
     bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
+    **kwargs: Any,
 ) -> Task:
     """SciJudgeBench: predict which of two papers has the higher citation count.
 
@@ -62,12 +68,14 @@ def scijudge(
             ``1000``.
         bootstrap_seed (int): Seed of the pair bootstrap. Defaults to ``20241029``.
     """
+    refuse_unknown_arguments(scijudge, kwargs)
     solver = scijudge_solver(knowledge_cutoff, recall_probe, prompt, reask)
     loaded = load_rows(data_path, split, revision, prompt)
     return Task(
         dataset=loaded.dataset,
         solver=solver,
         scorer=scijudge_scorers(bootstrap_resamples, bootstrap_seed),
+        headline_metric=HeadlineMetric(metric=HEADLINE),
         version=task_version(__file__, "scijudge"),
         metadata={
             **provenance(

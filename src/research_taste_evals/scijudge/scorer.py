@@ -5,8 +5,9 @@ counted), ``unparsed``, ``reasked`` and ``picked_a`` (NaN when unparsed). ``Scor
 the row's ``pair_id``, ``variation`` and ``category`` (the metrics group by them) and the
 recall fields (``core/recall_control.py``) the twins read.
 
-The same per-row score feeds two score groups (``metrics.py``): :func:`scijudge` (headline) and
-:func:`scijudge_details`; the second reads the answer again, it makes no model call.
+Two score groups (``core/metric_groups.py``): :func:`scijudge_scorer` reports eval.yaml's
+``first_group``; :func:`scijudge_details` copies its score (no model call) and reports every
+other figure.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from research_taste_evals.core.answers import ATTEMPTS_KEY, reasked
+from research_taste_evals.core.metric_groups import copy_score, with_metrics
 from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.recall_control import recall_fields
 from research_taste_evals.core.stats import NAN
-from research_taste_evals.scijudge.metrics import scijudge_details, scijudge_headline
+from research_taste_evals.scijudge.metrics import scijudge_figures, scijudge_headline
 from research_taste_evals.scijudge.parsing import parse_answer
 from research_taste_evals.scijudge.recall import SCIJUDGE
 
@@ -40,21 +42,26 @@ def _row_score(state: TaskState, target: Target) -> Score:
     )
 
 
+# The first score group; the task declares it again with its bootstrap settings
+# (scijudge_scorers).
+@scorer(metrics=[scijudge_headline()])
+def scijudge_scorer() -> Scorer:
+    """The paper the answer picks against ``correct_answer``."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        return _row_score(state, target)
+
+    return score
+
+
+@scorer(metrics=[scijudge_figures()])
+def scijudge_details(of: str = "scijudge_scorer") -> Scorer:
+    """The second score group: a copy of ``scijudge_scorer``'s score, every other figure."""
+    return copy_score(of)
+
+
 def scijudge_scorers(resamples: int, seed: int) -> list[Scorer]:
-    """The headline scorer and the details scorer, their metrics bound to the bootstrap."""
-
-    @scorer(metrics=[scijudge_headline(resamples=resamples, seed=seed)], name="scijudge")
-    def headline() -> Scorer:
-        async def score(state: TaskState, target: Target) -> Score:
-            return _row_score(state, target)
-
-        return score
-
-    @scorer(metrics=[scijudge_details(resamples=resamples, seed=seed)], name="scijudge_details")
-    def details() -> Scorer:
-        async def score(state: TaskState, target: Target) -> Score:
-            return _row_score(state, target)
-
-        return score
-
-    return [headline(), details()]
+    """Both score groups, their metrics with the run's bootstrap settings."""
+    first = with_metrics(scijudge_scorer, scijudge_headline(resamples, seed))
+    details = with_metrics(scijudge_details, scijudge_figures(resamples, seed))
+    return [first(), details()]
