@@ -105,7 +105,7 @@ def test_building_a_task_installs_the_hook_once_in_front_of_the_previous_one() -
         def previous(*args): pass
         sys.excepthook = previous
         import research_taste_evals._registry  # noqa: F401
-        from research_taste_evals.core.task_entry import task_entry
+        from research_taste_evals.core.task_args import task_entry
         @task_entry()
         def some_task(): return None
         some_task(); some_task()

@@ -15,7 +15,7 @@ from inspect_ai import Task, eval, task
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ModelAPI, get_model
 
-from research_taste_evals.core.package_model import PackageModel, package_view
+from research_taste_evals.core.transient import PackageModel, package_view
 
 OUT = "KWARGS_PROBE_OUT"  # the file the task writes what it received to (Inspect loads this
 # file as a module of its own, so a list here would not be the one the test reads)

@@ -15,8 +15,11 @@ from inspect_ai import Task, task
 
 from research_taste_evals._registry import TASKS
 from research_taste_evals.core.errors import ConfigError
-from research_taste_evals.core.task_args import check_task_arguments, refuse_unknown_arguments
-from research_taste_evals.core.task_entry import task_entry
+from research_taste_evals.core.task_args import (
+    check_task_arguments,
+    refuse_unknown_arguments,
+    task_entry,
+)
 
 
 @task

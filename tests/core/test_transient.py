@@ -1,5 +1,5 @@
 """Malformed 200 answers survived at the package's calls (Inspect's own retries through the
-package's view of a model, core/package_model.py; a loop for the evaluated model's turns),
+package's view of a model, core/transient.py; a loop for the evaluated model's turns),
 errors redacted before Inspect records them."""
 
 from __future__ import annotations

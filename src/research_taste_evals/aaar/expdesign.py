@@ -36,8 +36,7 @@ from research_taste_evals.aaar.solvers import ExplainMode, expdesign_solver
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import RecallControl, declare, recall_solvers
 from research_taste_evals.core.roles import roles_ready
-from research_taste_evals.core.task_args import refuse_unknown_arguments
-from research_taste_evals.core.task_entry import task_entry
+from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 from research_taste_evals.core.text import WordCounting, load_word_counting
 
 # The release code re-asks a whole-list explanation up to 3 times when its length differs from

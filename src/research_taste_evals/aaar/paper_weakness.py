@@ -37,8 +37,7 @@ from research_taste_evals.aaar.weakness_round import weakness_round_task
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import RecallControl, declare, recall_solvers
 from research_taste_evals.core.rounds import is_round
-from research_taste_evals.core.task_args import refuse_unknown_arguments
-from research_taste_evals.core.task_entry import task_entry
+from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 from research_taste_evals.core.text import WordCounting, load_word_counting
 
 # Recall control (core/recall_control.py): one paper per sample, dated by the venue year; no

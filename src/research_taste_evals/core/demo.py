@@ -4,7 +4,7 @@ Each family's ``demo.py`` defines ``DEMO_RUNS``, a tuple of :class:`DemoRun`; th
 (``research_taste.cli.demo``) collects them from every family folder that has one
 (:func:`family_demo_modules`). :func:`resolve_demo_arguments` is the one place ``demo`` is
 resolved: ``inspect eval ... -T data_path=demo`` (through :func:`with_demo_data`, a step of every
-task's entry, core/task_entry.py) and ``research-taste sweep`` (``data_path: demo``) both call it.
+task's entry, core/task_args.py) and ``research-taste sweep`` (``data_path: demo``) both call it.
 """
 
 from __future__ import annotations

@@ -1,27 +1,20 @@
-"""Credentials never reach a log, a score's detail or a report from this package's calls
-(replaced by: Inspect redacting credentials in the errors it records).
-
-A provider or proxy may echo the ``Authorization`` header in an error body; Inspect records
-the exception as raised (model event, retry message, sample error). The package's view of a
-model (core/package_model.py) redacts every error of its calls before Inspect sees it, and
-failure details are redacted (core/failures.py). Not covered: the evaluated model's turns
-through Inspect's own ``generate`` (a model every task of the eval shares). Credentials: the
-values of ``*_API_KEY``/``*_TOKEN``/``*_SECRET`` variables, ``Bearer``/``Basic`` tokens,
-``Authorization``/``api-key`` header values, ``sk-...`` keys, and a model's own ``api_key``.
-"""
+"""Keys never logged; failures in words (CONTRIBUTING.md, "The runtime layer")."""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import re
+import sys
 from collections.abc import Iterable
+from concurrent.futures import Future
 from typing import Any
 
 REDACTED = "[REDACTED]"
-# The key variables the package reads (.env.example) and any other of these shapes.
-KEY_VARIABLE_SUFFIXES = ("_API_KEY", "_TOKEN", "_SECRET")
+KEY_VARIABLE_SUFFIXES = ("_API_KEY", "_TOKEN", "_SECRET")  # .env.example's keys and any alike
 MIN_SECRET_CHARS = 8  # shorter values ("1", "true") are not keys and would redact everyday text
+MAX_MESSAGE_CHARS = 300  # a record is read by people: keep the server's message, not a page
+MAX_DEPTH = 20  # nesting guard (values, exception chains, retry wrappers)
 _PATTERNS = (
     # "Authorization: Bearer abc", "authorization": "abc", x-api-key=abc, api-key: abc
     re.compile(
@@ -32,65 +25,97 @@ _PATTERNS = (
     re.compile(r"(?i)\b(bearer|basic)\s+(?=[A-Za-z._~+/=-]*[0-9._~+/=-])[A-Za-z0-9._~+/=-]{8,}"),
     re.compile(r"\bsk-[A-Za-z0-9_-]{8,}"),
 )
-_MAX_DEPTH = 20  # nesting guard for redact_value
 
 
-def _secret_values() -> list[str]:
-    """The values of credential variables in the environment, longest first."""
-    names = [name for name in os.environ if name.upper().endswith(KEY_VARIABLE_SUFFIXES)]
-    values = {os.environ[name] for name in names}
-    return sorted((v for v in values if len(v) >= MIN_SECRET_CHARS), key=len, reverse=True)
-
-
-def _pattern_replacement(match: re.Match[str]) -> str:
+def _replacement(match: re.Match[str]) -> str:
     prefix = match.group(1) if match.re.groups and match.group(1) else ""
-    if prefix.lower() in ("bearer", "basic"):
-        return f"{prefix} {REDACTED}"
-    return f"{prefix}{REDACTED}"
+    return f"{prefix} {REDACTED}" if prefix.lower() in ("bearer", "basic") else prefix + REDACTED
 
 
-def redact(text: str, secrets: Iterable[str] = ()) -> str:
-    """``text`` with every credential replaced by ``[REDACTED]``: the environment's keys, the
-    credential shapes, and ``secrets`` (e.g. the ``api_key`` a model was configured with)."""
-    if not text:
-        return text
-    given = [secret for secret in secrets if secret and len(secret) >= MIN_SECRET_CHARS]
-    for secret in sorted({*given, *_secret_values()}, key=len, reverse=True):
-        text = text.replace(secret, REDACTED)
-    for pattern in _PATTERNS:
-        text = pattern.sub(_pattern_replacement, text)
-    return text
-
-
-def redact_value(value: Any, secrets: Iterable[str] = (), depth: int = 0) -> Any:
-    """A JSON-like value (dict, list, str) with every string redacted (:func:`redact`)."""
+def redact(value: Any, secrets: Iterable[str] = (), depth: int = 0) -> Any:
+    """``value`` (text, or JSON-like dict/list) with every credential replaced by ``[REDACTED]``:
+    the environment's key values, the credential shapes, and ``secrets`` (a model's api_key)."""
     secrets = tuple(secrets)
-    if depth > _MAX_DEPTH:
+    if isinstance(value, dict | list) and depth <= MAX_DEPTH:
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        redacted = {key: redact(item, secrets, depth + 1) for key, item in items}
+        return redacted if isinstance(value, dict) else list(redacted.values())
+    if not isinstance(value, str) or not value:
         return value
-    if isinstance(value, str):
-        return redact(value, secrets)
-    if isinstance(value, dict):
-        return {key: redact_value(item, secrets, depth + 1) for key, item in value.items()}
-    if isinstance(value, list):
-        return [redact_value(item, secrets, depth + 1) for item in value]
+    keys = {os.environ[n] for n in os.environ if n.upper().endswith(KEY_VARIABLE_SUFFIXES)}
+    for secret in sorted({*secrets, *keys}, key=len, reverse=True):
+        if len(secret) >= MIN_SECRET_CHARS:
+            value = value.replace(secret, REDACTED)
+    for pattern in _PATTERNS:
+        value = pattern.sub(_replacement, value)
     return value
 
 
 def redact_error(error: BaseException, secrets: Iterable[str] = ()) -> BaseException:
-    """Redact ``error`` in place (its args, message and body) and its causes; returns it.
-
-    ``error`` is a provider's (SDK's) exception, before Inspect has seen it."""
-    secrets = tuple(secrets)
-    seen: set[int] = set()
+    """Redact a provider's ``error`` in place (args, message, body) and its causes; return it."""
+    secrets, seen = tuple(secrets), set()
     current: BaseException | None = error
     while current is not None and id(current) not in seen:
         seen.add(id(current))
-        current.args = tuple(redact_value(arg, secrets) for arg in current.args)
+        current.args = tuple(redact(arg, secrets) for arg in current.args)
         for attribute in ("message", "body", "msg", "doc"):
             value = getattr(current, attribute, None)
-            if isinstance(value, str | dict | list):
-                # a read-only attribute keeps its text; str() and repr() read args, redacted above
+            if isinstance(value, str | dict | list):  # a read-only one: str() reads args
                 with contextlib.suppress(AttributeError, TypeError):
-                    setattr(current, attribute, redact_value(value, secrets))
+                    setattr(current, attribute, redact(value, secrets))
         current = current.__cause__ or current.__context__
     return error
+
+
+def unwrap_error(error: BaseException) -> BaseException:
+    """The last attempt's exception under tenacity's ``RetryError``s (groups left whole)."""
+    for _ in range(MAX_DEPTH):
+        last = getattr(error, "last_attempt", None)
+        if not (isinstance(last, Future) and last.done() and not last.cancelled()):
+            break
+        if (inner := last.exception(timeout=0)) is None:
+            break
+        error = inner
+    return error
+
+
+def describe_error(error: BaseException) -> str:
+    """One redacted line, e.g. ``openai (api.openai.com): HTTP 500 InternalServerError: server
+    error``; an exception group lists each distinct member."""
+    return str(redact(_describe(unwrap_error(error))))
+
+
+def _describe(error: BaseException) -> str:
+    if isinstance(error, BaseExceptionGroup):
+        parts = dict.fromkeys(_describe(unwrap_error(m)) for m in error.exceptions)
+        return "; ".join(parts) or f"{type(error).__name__}: (empty group)"
+    status = getattr(error, "status_code", None)
+    if status is None:
+        status = getattr(getattr(error, "response", None), "status_code", None)
+    head = type(error).__name__
+    head = f"HTTP {status} {head}" if isinstance(status, int) else head
+    where = _where(error)
+    return f"{where}: {head}: {_message(error)}" if where else f"{head}: {_message(error)}"
+
+
+def _where(error: BaseException) -> str:
+    """``provider (host)``: the SDK that raised it (not the standard library's), its host."""
+    root = type(error).__module__.split(".")[0]
+    stdlib = root == "builtins" or root in sys.stdlib_module_names
+    named = {a: v for a in ("provider", "host") if isinstance(v := getattr(error, a, None), str)}
+    provider = named.get("provider") or ("" if stdlib else root)
+    url = getattr(getattr(error, "request", None), "url", None)
+    host, port = getattr(url, "host", None), getattr(url, "port", None)
+    host = named.get("host") or (f"{host}:{port}" if host and port else str(host or ""))
+    return f"{provider} ({host})" if provider and host else provider or host
+
+
+def _message(error: BaseException) -> str:
+    body: Any = getattr(error, "body", None)
+    nested = body.get("error", body) if isinstance(body, dict) else None
+    if isinstance(nested, dict):
+        nested = nested.get("message")
+    text = " ".join((nested if isinstance(nested, str) else str(error)).split())
+    if len(text) > MAX_MESSAGE_CHARS:
+        text = text[: MAX_MESSAGE_CHARS - 3] + "..."
+    return text or "(no message)"

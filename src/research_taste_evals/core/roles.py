@@ -1,10 +1,5 @@
-"""Model roles, read only while a task runs (replaced by: ``get_model(role=..., default=...)``
-alone, once Inspect refuses a misspelt ``--model-role`` in a sentence naming the task argument).
-
-Precedence: a task argument > ``--model-role`` > the documented default > one sentence. Called
-inside ``solve()``/``score()`` only (``tests/core/test_roles_read_at_run.py``); :func:`roles_ready`
-first in a chain, so a missing role costs no model call.
-"""
+"""Model roles, read only inside ``solve()``/``score()``; a missing or misspelt one is one
+sentence before any model call (CONTRIBUTING.md, "The runtime layer")."""
 
 from __future__ import annotations
 
@@ -27,8 +22,8 @@ class RoleError(UserError):
 
 @dataclass(frozen=True)
 class RoleSpec:
-    """A role as a task uses it: the model(s) a task argument (``parameter``) gives, the default
-    (a model, ``EVALUATED_MODEL``, or None: required) and the sentence when it is missing."""
+    """A role: the model(s) a task argument (``parameter``) gives, the default (a model,
+    ``EVALUATED_MODEL``, or None: required) and the sentence when it is missing."""
 
     role: str
     explicit: str | Sequence[str] | None = None

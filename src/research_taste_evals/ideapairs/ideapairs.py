@@ -20,8 +20,7 @@ from inspect_ai.model import GenerateConfig
 from research_taste_evals.core.answers import DEFAULT_REASK
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_SEED
-from research_taste_evals.core.task_args import refuse_unknown_arguments
-from research_taste_evals.core.task_entry import task_entry
+from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 from research_taste_evals.ideapairs.dataset import (
     ModeChoice,
     PromptChoice,

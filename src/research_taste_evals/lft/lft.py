@@ -17,8 +17,7 @@ from research_taste_evals.core.access import Access
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import RecallControl, declare
 from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec
-from research_taste_evals.core.task_args import refuse_unknown_arguments
-from research_taste_evals.core.task_entry import task_entry
+from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 from research_taste_evals.lft.dataset import (
     DEFAULT_RUNS,
     LftSettings,

@@ -23,8 +23,7 @@ from inspect_ai.log import HeadlineMetric
 
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import RecallControl, declare
-from research_taste_evals.core.task_args import refuse_unknown_arguments
-from research_taste_evals.core.task_entry import task_entry
+from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 from research_taste_evals.lft.check_scorer import check_value, grader_check_scorer
 from research_taste_evals.lft.dataset import parse_task_ids
 from research_taste_evals.lft.grader import LFT_GRADER_REPEATS, grader_spec

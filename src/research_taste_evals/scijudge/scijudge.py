@@ -16,8 +16,7 @@ from inspect_ai.log import HeadlineMetric
 from research_taste_evals.core.answers import DEFAULT_REASK
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
-from research_taste_evals.core.task_args import refuse_unknown_arguments
-from research_taste_evals.core.task_entry import task_entry
+from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 from research_taste_evals.scijudge.dataset import (
     DATASET_ID,
     DEFAULT_REVISION,

@@ -16,8 +16,7 @@ from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import recall_solvers
 from research_taste_evals.core.rounds import is_round
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
-from research_taste_evals.core.task_args import refuse_unknown_arguments
-from research_taste_evals.core.task_entry import task_entry
+from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 from research_taste_evals.tastybench.built_set import is_built_set, load_built_set
 from research_taste_evals.tastybench.dataset import PaperSet, Representation, load_papers
 from research_taste_evals.tastybench.parsing import ChoiceMethod

@@ -29,8 +29,7 @@ from inspect_ai import Task, task
 from inspect_ai.log import HeadlineMetric
 
 from research_taste_evals.core.provenance import provenance, task_version
-from research_taste_evals.core.task_args import refuse_unknown_arguments
-from research_taste_evals.core.task_entry import task_entry
+from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 from research_taste_evals.tastybench.built_set import built_titles_and_abstracts, is_built_set
 from research_taste_evals.tastybench.dataset import (
     PAPER_FILES,
