@@ -14,7 +14,6 @@ from inspect_ai.scorer import SampleScore, Score
 from log_metrics import metrics_of
 from mock_models import counting_model, scripted_model
 
-from research_taste_evals.core.roles import RoleError
 from research_taste_evals.lft.lft import lft
 from research_taste_evals.lft.panel_agreement import panel_alpha
 
@@ -125,15 +124,16 @@ def test_epochs_count_an_unscored_panel_and_keep_every_panel() -> None:
 
 
 def test_no_grader_role_stops_before_any_model_call() -> None:
-    """Given to eval as a function (Inspect's loader builds it with the roles bound), the task
-    refuses to build; built first (roles unknown), its first solver step stops each sample."""
+    """Roles are read only while the task runs (core/roles.py): given to eval as a function
+    (Inspect's loader builds it) or built first, its first solver step stops the run with the
+    one sentence as the log's error, before any model call."""
     author, calls = counting_model(lambda n: "an answer")
-    with pytest.raises(RoleError, match="--model-role grader="):
-        inspect_eval(lft, task_args={"task_ids": PETUNIA}, model=author, display="none")
-    log = inspect_eval(lft(task_ids=PETUNIA), model=author, display="none")[0]
-    assert log.status == "error" and log.error is not None
-    assert "--model-role grader=" in log.error.message
-    assert len(log.error.message.splitlines()) == 1
+    by_loader = inspect_eval(lft, task_args={"task_ids": PETUNIA}, model=author, display="none")
+    built = inspect_eval(lft(task_ids=PETUNIA), model=author, display="none")
+    for log in (*by_loader, *built):
+        assert log.status == "error" and log.error is not None
+        assert "--model-role grader=" in log.error.message
+        assert len(log.error.message.splitlines()) == 1
     assert calls == []
 
 

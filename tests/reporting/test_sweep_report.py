@@ -118,7 +118,9 @@ def test_bad_sweep_file_names_file_and_field(tmp_path: Path) -> None:
     with pytest.raises(DataError, match=r"bad.yaml: field 'tasks.0.task': unknown task 'nope'"):
         load_sweep(bad)
     bad.write_text("log_dir: x\nmodels: [m]\ntasks: [{task: lft, args: {rubric_dir: demo}}]\n")
-    with pytest.raises(DataError, match=r"field 'tasks.0.args.rubric_dir': 'demo' data"):
+    with pytest.raises(
+        DataError, match=r"bad.yaml: field 'tasks.0.args': lft: -T rubric_dir=demo: this argument"
+    ):
         load_sweep(bad)
     bad.write_text(
         "log_dir: x\nmodels: [m]\ntasks: [{task: eqinfer, args: {parse_mode: strict}}]\n"

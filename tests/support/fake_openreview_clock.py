@@ -120,7 +120,7 @@ class ClockedOpenReview(FakeOpenReview):
     papers: list[ClockedPaper] = field(default_factory=list)
     clock: Callable[[], dt.datetime] = lambda: dt.datetime(2025, 10, 1, tzinfo=dt.UTC)
 
-    def answer(self, path: str, params: dict[str, str]) -> tuple[int, str, bytes]:
+    def answer(self, path: str, params: dict[str, str], auth: str = "") -> tuple[int, str, bytes]:
         now = self.clock()
         if path == "/notes/edits":
             review_id = params.get("note.id", "")
@@ -133,7 +133,7 @@ class ClockedOpenReview(FakeOpenReview):
                         return 200, "application/json", json.dumps(body).encode("utf-8")
             return 404, "application/json", b'{"name": "NotFoundError", "status": 404}'
         self.notes = [paper.note(now) for paper in self.papers]
-        return super().answer(path, params)
+        return super().answer(path, params, auth)
 
 
 def clocked_venue(clock: Callable[[], dt.datetime], venue: str = VENUE) -> ClockedOpenReview:
