@@ -35,7 +35,6 @@ from research_taste_evals.core.stats import (
     DEFAULT_BOOTSTRAP_RESAMPLES,
     DEFAULT_BOOTSTRAP_SEED,
     NAN,
-    import_scipy,
 )
 from research_taste_evals.tastybench.matched import tastybench_pairwise
 from research_taste_evals.tastybench.ratings import (
@@ -128,9 +127,10 @@ def tastybench_recall(
 def tastybench_metrics(resamples: int, seed: int) -> list[Metric]:
     """The ``tastybench`` task's dataset-level metrics (ratings, recall, reliability, decisions).
 
-    Their figures form both score groups (``tastybench_headline``, ``tastybench_figures``).
+    Their figures form both score groups (``tastybench_headline``, ``tastybench_figures``);
+    scipy is imported when the task builds them (``scorer.tastybench_scorers``), not here: the
+    scorers' declarations build these when the registry is imported.
     """
-    import_scipy()  # before the run, not on its event loop
     return [
         tastybench_ratings(resamples=resamples, seed=seed),
         tastybench_recall(resamples=resamples, seed=seed),
