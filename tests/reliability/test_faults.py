@@ -151,8 +151,8 @@ def _no_grader_model_errors(log: EvalLog, report: str) -> None:
     errors = [
         grader
         for sample in log.samples or []
-        # the panel's score (lft_details holds a copy of it: the second score group)
-        for grader in ((sample.scores or {})["lft_scorer"].metadata or {}).get("graders", [])
+        for score in (sample.scores or {}).values()
+        for grader in (score.metadata or {}).get("graders", [])
         if grader.get("failure") == "model_error"
     ]
     assert errors == [], f"{errors}\n{report}"
