@@ -191,7 +191,7 @@ def test_nothing_assigns_to_a_modules_class_or_swaps_a_method_of_an_inspect_obje
 
 
 def test_the_tooling_imports_no_private_name_of_the_evals() -> None:
-    """``research_taste`` uses the evals' public names only (e.g. ``roles.plain_message``)."""
+    """``research_taste`` uses the evals' public names only (``failure_text.plain_message``)."""
     hits = []
     for path in sorted((SRC / "research_taste").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):

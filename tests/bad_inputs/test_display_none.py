@@ -2,7 +2,7 @@
 sentence on stderr (once) and a non-zero exit: the package's excepthook (core.errors, installed
 when Inspect loads ``_registry``) prints what Inspect's own hook would print through its
 display, which ``--display none`` silences. A role or panel error is found while the task runs
-(``RUN_TIME_CASES``): one sentence as the log's error, before any model call."""
+(``RUN_TIME_CASES``): one sentence as the log's error and on stderr, before any model call."""
 
 from __future__ import annotations
 
@@ -52,6 +52,8 @@ def test_bad_input_sentence_reaches_stderr_under_display_none(
             display="none",
         )
         _stopped_before_any_call(log, *case.expected)
+        assert log.error is not None  # and, as Inspect's none display shows no task error:
+        assert capsys.readouterr().err.splitlines() == [f"error: {log.error.message}"]
         return
     with pytest.raises(UserError) as raised:
         inspect_eval(
@@ -155,9 +157,12 @@ def test_lft_without_a_grader_stops_before_any_call_under_inspect_eval(tmp_path:
     )
     assert "Traceback" not in result.stdout + result.stderr
     (log_file,) = (tmp_path / "logs").glob("*.eval")
-    _stopped_before_any_call(
-        read_eval_log(str(log_file)), "'grader' model role", "--model-role grader="
-    )
+    log = read_eval_log(str(log_file))
+    _stopped_before_any_call(log, "'grader' model role", "--model-role grader=")
+    assert log.error is not None
+    assert [line for line in result.stderr.splitlines() if line.strip()] == [
+        f"error: {log.error.message}"
+    ]
 
 
 def test_misspelt_demo_task_is_one_sentence(tmp_path: Path) -> None:

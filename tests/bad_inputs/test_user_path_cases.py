@@ -100,13 +100,15 @@ def test_misspelt_model_role_is_named_under_display_none(tmp_path: Path) -> None
         timeout=600,
     )
     # Roles are read when the task runs: the first solver step stops the task (Inspect's CLI
-    # exits 0 on a task error), one sentence in the log, before any model call.
+    # exits 0 on a task error), one sentence in the log and on stderr, before any model call.
     (log_file,) = (tmp_path / "logs").glob("*.eval")
     log = read_eval_log(str(log_file))
     assert log.status == "error" and log.error is not None, result.stderr[-3000:]
     lines = log.error.message.splitlines()
     assert len(lines) == 1 and "--model-role grder" in lines[0], lines
     assert "did you mean 'grader'?" in lines[0]
+    # ... and under --display none, where Inspect shows no task error, the same sentence once
+    assert [line for line in result.stderr.splitlines() if line.strip()] == [f"error: {lines[0]}"]
     assert not [e for s in log.samples or [] for e in s.events if e.event == "model"]
 
 

@@ -9,7 +9,8 @@ import openai
 import pytest
 from tenacity import RetryError, retry, retry_if_exception_type, stop_after_attempt
 
-from research_taste_evals.core.redaction import MAX_MESSAGE_CHARS, describe_error, unwrap_error
+from research_taste_evals.core.failure_text import MAX_MESSAGE_CHARS, describe_error
+from research_taste_evals.core.redaction import unwrap_error
 
 URL = "http://127.0.0.1:8123/v1/chat/completions"
 

@@ -119,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Ours (DataError, ConfigError, ... are UserErrors) and Inspect's PrerequisiteError (a
         # missing key or client package). Imported here: the command starts without them.
         from research_taste_evals.core.errors import UserError, is_inspect_prerequisite_error
-        from research_taste_evals.core.roles import plain_message
+        from research_taste_evals.core.failure_text import plain_message
 
         if not isinstance(error, UserError) and not is_inspect_prerequisite_error(error):
             raise

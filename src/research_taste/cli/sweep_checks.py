@@ -19,8 +19,8 @@ from inspect_ai.model import get_model
 from research_taste_evals.core.baselines import registered_baselines
 from research_taste_evals.core.data import DataError
 from research_taste_evals.core.errors import UserError, is_inspect_prerequisite_error
+from research_taste_evals.core.failure_text import plain_message
 from research_taste_evals.core.recall_control import declaration
-from research_taste_evals.core.roles import plain_message
 
 if TYPE_CHECKING:
     from research_taste.cli.sweep_schema import ModelRoles, SweepConfig

@@ -32,8 +32,8 @@ from inspect_ai.model import (
 )
 from inspect_ai.util import LimitExceededError, span
 
+from research_taste_evals.core.failure_text import describe_error
 from research_taste_evals.core.reasons import OVERFLOW_STOP_REASON
-from research_taste_evals.core.redaction import describe_error
 from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.core.transient import generate_retrying

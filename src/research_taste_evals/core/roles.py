@@ -4,15 +4,19 @@ sentence before any model call (CONTRIBUTING.md, "The runtime layer")."""
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+import sys
+import weakref
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from inspect_ai.model import Model, get_model, model_roles
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from rich.text import Text
+from inspect_ai.util import display_type
 
 from research_taste_evals.core.errors import UserError
+from research_taste_evals.core.failure_text import plain_message
 
+_TOLD: weakref.WeakSet[Generate] = weakref.WeakSet()  # runs whose role error is on stderr
 EVALUATED_MODEL = "evaluated-model"  # ``default=EVALUATED_MODEL``: the evaluated model plays it
 
 
@@ -63,18 +67,22 @@ def role_models(spec: RoleSpec) -> list[Model]:
 
 
 @solver
-def roles_ready(*specs: RoleSpec) -> Solver:
-    """First step of a solver chain: resolve every role before the evaluated model is called."""
+def roles_ready(*specs: RoleSpec, checks: Sequence[Callable[[], None]] = ()) -> Solver:
+    """First step of a solver chain: resolve every role, then run ``checks`` (run-time argument
+    checks that read roles), before the evaluated model is called."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        for spec in specs:
-            role_models(spec)
+        try:
+            for spec in specs:
+                role_models(spec)
+            for check in checks:
+                check()
+        except UserError as error:
+            # The other displays show a task's error; say it once a run (one ``generate`` a run).
+            if display_type() == "none" and generate not in _TOLD:
+                _TOLD.add(generate)
+                print(f"error: {error}", file=sys.stderr, flush=True)
+            raise
         return state
 
     return solve
-
-
-def plain_message(error: BaseException) -> str:
-    """The provider's complaint without rich markup, on one line (the one markup stripper)."""
-    text = Text.from_markup(str(getattr(error, "message", "") or error)).plain
-    return " ".join(text.split()).rstrip(".")

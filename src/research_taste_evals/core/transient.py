@@ -22,7 +22,8 @@ from inspect_ai.model import (
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
-from research_taste_evals.core.redaction import describe_error, redact, redact_error, unwrap_error
+from research_taste_evals.core.failure_text import describe_error
+from research_taste_evals.core.redaction import redact, redact_error, unwrap_error
 
 DEFAULT_MAX_MALFORMED_RETRIES = 10  # Inspect's own default (retry forever) is for HTTP errors
 MALFORMED_WAIT = wait_exponential_jitter(multiplier=0.5, max=8, jitter=0.5)  # a proxy hiccup

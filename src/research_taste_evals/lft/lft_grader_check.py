@@ -16,6 +16,7 @@ and how often a single grader call equals k. The roles: the references and their
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from inspect_ai import Task, task
@@ -23,10 +24,15 @@ from inspect_ai.log import HeadlineMetric
 
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import RecallControl, declare
+from research_taste_evals.core.roles import roles_ready
 from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 from research_taste_evals.lft.check_scorer import check_value, grader_check_scorer
 from research_taste_evals.lft.dataset import parse_task_ids
-from research_taste_evals.lft.grader import LFT_GRADER_REPEATS, grader_spec
+from research_taste_evals.lft.grader import (
+    LFT_GRADER_REPEATS,
+    grader_spec,
+    require_reachable_quorum,
+)
 from research_taste_evals.lft.references import (
     GraderCheckSettings,
     grader_check_dataset,
@@ -36,7 +42,7 @@ from research_taste_evals.lft.references import (
 )
 from research_taste_evals.lft.rubric_files import load_rubrics
 from research_taste_evals.lft.score_groups import grader_check_details
-from research_taste_evals.lft.solvers import quorum_ready, reference_answer
+from research_taste_evals.lft.solvers import reference_answer
 
 __all__ = ["check_value", "lft_grader_check", "reference_answer"]
 
@@ -100,7 +106,10 @@ def lft_grader_check(
     )
     return Task(
         dataset=grader_check_dataset(references, rubrics),
-        solver=[quorum_ready(quorum, grader_repeats), reference_answer()],
+        solver=[
+            roles_ready(checks=[partial(require_reachable_quorum, quorum, grader_repeats)]),
+            reference_answer(),
+        ],
         scorer=[
             grader_check_scorer(grader_repeats, quorum, partial_credit, grader_cache),
             grader_check_details(),

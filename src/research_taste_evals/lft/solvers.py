@@ -22,6 +22,7 @@ below quorum ends the loop as a grading failure rather than counting as level 0.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import get_args
 
 from inspect_ai.model import (
@@ -161,25 +162,15 @@ def rubric_block_list(state: TaskState) -> list[str]:
     return list(rubric_from_metadata(state.metadata).web_block_list)
 
 
-@solver
-def quorum_ready(quorum: int | None, grader_repeats: int) -> Solver:
-    """Early in the chain: stop each sample before the evaluated model is called when the
-    grader panel cannot reach ``quorum`` (roles are bound only while the task runs)."""
-
-    async def solve(state: TaskState, generate: Generate) -> TaskState:
-        require_reachable_quorum(quorum, grader_repeats)
-        return state
-
-    return solve
-
-
 def lft_solver(settings: LftSettings, providers: Sequence[str]) -> list[Solver]:
     """The ``lft`` task's chain for its (checked) arguments: the grader role is resolved first,
     so a missing one stops each sample before the evaluated model is called."""
     cache: bool | CachePolicy = settings.grader_cache
     return [
-        roles_ready(grader_spec(settings.allow_self_grading)),
-        quorum_ready(settings.quorum, settings.grader_repeats),
+        roles_ready(
+            grader_spec(settings.allow_self_grading),
+            checks=[partial(require_reachable_quorum, settings.quorum, settings.grader_repeats)],
+        ),
         system_message(LFT_SYSTEM),
         information_access(settings.access, rubric_documents, rubric_block_list, providers),
         generate_step(),
