@@ -11,7 +11,7 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, ParamSpec, TypeVar
 
-from research_taste_evals.core.demo import with_demo_data
+from research_taste_evals.core.demo import resolve_demo_arguments
 from research_taste_evals.core.errors import ConfigError, report_user_errors
 
 Bounds = Mapping[str, tuple[float | None, float | None]]  # inclusive; None leaves a side open
@@ -29,18 +29,13 @@ def task_entry(bounds: Bounds | None = None) -> Callable[[Callable[P, R]], Calla
 
         @functools.wraps(fn)
         def checked(*args: P.args, **kwargs: P.kwargs) -> R:
-            given = dict(zip(names, args, strict=False)) | dict(kwargs)
-            check_task_arguments(fn, {k: v for k, v in given.items() if k in names}, bounds)
-            return fn(*args, **kwargs)
-
-        demo = with_demo_data(checked)
-
-        @functools.wraps(fn)
-        def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
             report_user_errors()
-            return demo(*args, **kwargs)
+            given = dict(zip(names, args, strict=False)) | dict(kwargs)
+            given = resolve_demo_arguments(fn.__module__, fn.__name__, given)
+            check_task_arguments(fn, {k: v for k, v in given.items() if k in names}, bounds)
+            return fn(**given)  # type: ignore[call-arg, arg-type]
 
-        return wrapper
+        return checked
 
     return decorate
 
