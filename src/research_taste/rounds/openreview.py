@@ -33,7 +33,6 @@ from research_taste.rounds.manifest import (
     write_round,
 )
 from research_taste_evals.aaar.dataset.weakness_round import references_path
-from research_taste_evals.core.data import DataError
 from research_taste_evals.core.rounds import RoundItem, load_round
 
 T = TypeVar("T")
@@ -47,6 +46,7 @@ LABEL_COLUMNS = (
     "rating_source",
     "status",
 )
+EDITS_NOT_PUBLIC = (403, 404)  # what GET /notes/edits answers for a review's restricted edits
 LABEL_PLAN = {
     "headline": "mean official rating as first posted (pre-rebuttal)",
     "beside": "decision",
@@ -170,12 +170,10 @@ def first_posted_rating(client: OpenReviewClient, review: dict[str, Any]) -> tup
     ``as_fetched`` when its edits are not public."""
     current = forms.first_field(review.get("content"), forms.RATING_FIELDS)[1]
     params = {"note.id": str(review.get("id")), "sort": "tcdate:asc"}
-    try:
-        edits = client.get_json("/notes/edits", params, listed="edits")["edits"]
-    except DataError as error:
-        if " answered 403 " in str(error) or " answered 404 " in str(error):
-            return current, "as_fetched"
-        raise
+    answer = client.get_json_or_none("/notes/edits", params, "edits", none_on=EDITS_NOT_PUBLIC)
+    if answer is None:
+        return current, "as_fetched"
+    edits = answer["edits"]
     dated = sorted(
         (edit for edit in edits if isinstance(edit, dict)),
         key=lambda edit: edit.get("tcdate") or edit.get("cdate") or 0,
