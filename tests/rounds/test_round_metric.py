@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import inspect
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +15,7 @@ from research_taste.rounds.manifest import label_blind_pairs, write_round
 from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.core.rounds import RoundItem
 from research_taste_evals.tastybench.round_scorer import round_summary
+from research_taste_evals.tastybench.rounds import UNUSED_ON_A_ROUND, round_task
 from research_taste_evals.tastybench.tastybench import tastybench
 
 NAN = math.nan
@@ -85,12 +89,10 @@ def test_pairs_are_label_blind_disjoint_and_within_group() -> None:
     assert all(group[p.item_1] == group[p.item_2] for p in pairs)
 
 
-def test_round_fixes_representation_prompt_and_schedule(tmp_path: Path) -> None:
-    import datetime as dt
-
+def _open_round(folder: Path) -> None:
     items = [RoundItem(f"x{i}", "t", f"2025-09-0{i + 1}", "An abstract.", "") for i in range(4)]
     write_round(
-        tmp_path / "r",
+        folder,
         items,
         opened_at=dt.datetime(2025, 10, 1, tzinfo=dt.UTC),
         source="openreview",
@@ -98,6 +100,10 @@ def test_round_fixes_representation_prompt_and_schedule(tmp_path: Path) -> None:
         label_plan={"prompt": "reviews"},
         counts={},
     )
+
+
+def test_round_fixes_representation_prompt_and_schedule(tmp_path: Path) -> None:
+    _open_round(tmp_path / "r")
     assert len(tastybench(data_path=str(tmp_path / "r")).dataset) == 4  # 2 pairs, both orders
     tastybench(data_path=str(tmp_path / "r"), prompt="reviews")  # the round's own value
     with pytest.raises(ConfigError, match="the round .* sets prompt='reviews'"):
@@ -106,3 +112,37 @@ def test_round_fixes_representation_prompt_and_schedule(tmp_path: Path) -> None:
         tastybench(data_path=str(tmp_path / "r"), representation="summary")
     with pytest.raises(ConfigError, match="web_search=True: not used on a round"):
         tastybench(data_path=str(tmp_path / "r"), web_search=True)
+
+
+# Each argument a round does not use, at a valid value other than its default.
+NOT_DEFAULT = {
+    "paper_set": "full",
+    "velocity": "common_window",
+    "window_months": 3,
+    "rounds": 5,
+    "seed": 7,
+    "pairs_file": "pairs.csv",
+    "web_search": True,
+    "representations_path": "ideas.csv",
+    "knowledge_cutoff": "2025-01-01",
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_DEFAULT))
+def test_an_argument_a_round_does_not_use_is_refused(name: str, tmp_path: Path) -> None:
+    _open_round(tmp_path / "r")
+    value = NOT_DEFAULT[name]
+    sentence = re.escape(f"{name}={value!r}: not used on a round") + f".*leave -T {name} out"
+    with pytest.raises(ConfigError, match=sentence):
+        tastybench(data_path=str(tmp_path / "r"), **{name: value})
+    # at its default it is accepted, as if not given
+    tastybench(data_path=str(tmp_path / "r"), **{name: UNUSED_ON_A_ROUND[name]})
+
+
+def test_every_tastybench_argument_is_read_or_refused_on_a_round() -> None:
+    """A new ``tastybench`` argument must be read by the round or refused on it (recall_probe:
+    a round never probes, so its value changes nothing)."""
+    task_arguments = set(inspect.signature(inspect.unwrap(tastybench)).parameters) - {"kwargs"}
+    read = set(inspect.signature(round_task).parameters) - {"version"}
+    assert set(NOT_DEFAULT) == set(UNUSED_ON_A_ROUND)
+    assert task_arguments == read | set(UNUSED_ON_A_ROUND) | {"recall_probe"}

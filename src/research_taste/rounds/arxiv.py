@@ -34,24 +34,14 @@ from research_taste.builders.ideapairs.papers import (
 )
 from research_taste.builders.semantic_scholar import SemanticScholar
 from research_taste.builders.tastybench_papers import citation_series, month_starts
-from research_taste.rounds.manifest import (
-    add_label_version,
-    csv_text,
-    next_labels_path,
-    utc_iso,
-    write_atomic,
-    write_round,
-)
-from research_taste_evals.core.rounds import RoundItem, load_round
+from research_taste.rounds.manifest import utc_iso, utc_now, write_round
+from research_taste.rounds.resolve import new_labels_version, record_labels_version
+from research_taste_evals.core.rounds import RoundItem
 from research_taste_evals.tastybench.velocity import common_window_velocity
 
 PAGE = 200
 DEFAULT_WINDOW_MONTHS = 6
 LABEL_COLUMNS = ("item_id", "label", "label_time", "due", "citations", "status")
-
-
-def _now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
 
 
 def due_date(published: dt.date, window_months: int) -> dt.date:
@@ -75,7 +65,7 @@ def open_arxiv(
     *,
     window_months: int = DEFAULT_WINDOW_MONTHS,
     base_url: str | None = None,
-    now: Callable[[], dt.datetime] = _now,
+    now: Callable[[], dt.datetime] = utc_now,
 ) -> dict[str, Any]:
     """Open a round on ``category``'s papers first announced in the last ``days`` days."""
     opened = now()
@@ -154,34 +144,20 @@ def resolve_arxiv(
     out: str | Path,
     *,
     base_url: str | None = None,
-    now: Callable[[], dt.datetime] = _now,
+    now: Callable[[], dt.datetime] = utc_now,
     min_interval: float | None = None,
     progress: bool = False,
 ) -> dict[str, Any]:
     """Fetch the round's citation labels as they stand now into a new labels version."""
-    round_ = load_round(out)
-    folder = round_.folder
-    resolved = now()
-    path = next_labels_path(folder, resolved.date())
+    version = new_labels_version(out, now)
     client = SemanticScholar(
-        folder / "cache" / f"resolve-{path.stem}",
-        base_url,
-        min_interval=min_interval,
-        today=lambda: resolved.date(),
+        version.cache_dir, base_url, min_interval=min_interval, today=version.today
     )
-    window = int(round_.manifest["label_plan"]["window_months"])
+    window = int(version.round_.manifest["label_plan"]["window_months"])
     from tqdm import tqdm
 
-    items = tqdm(round_.items, desc="citations", unit="paper", disable=not progress)
-    rows = [_label_row(client, item, window, resolved.date()) for item in items]
-    write_atomic(path, csv_text(LABEL_COLUMNS, rows))
-    labelled = sum(row["label"] != "" for row in rows)
-    entry = {
-        "version": path.stem,
-        "file": str(path.relative_to(folder)),
-        "resolved_at": utc_iso(resolved),
-        "labelled_share": labelled / len(rows) if rows else None,
-        "horizon_reached_share": sum(row["status"] != "pending" for row in rows) / len(rows),
-    }
-    add_label_version(folder, entry)
-    return entry
+    items = tqdm(version.round_.items, desc="citations", unit="paper", disable=not progress)
+    rows = [_label_row(client, item, window, version.today()) for item in items]
+    return record_labels_version(
+        version, LABEL_COLUMNS, rows, horizon_reached=lambda row: row["status"] != "pending"
+    )

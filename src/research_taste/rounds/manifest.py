@@ -1,4 +1,5 @@
-"""Writing a round folder: the items, the label-blind pairs and ``round.json``; label versions.
+"""Writing a round folder: the items, the label-blind pairs and ``round.json`` (its label
+versions: ``resolve.py``).
 
 The layout and its reading are in ``research_taste_evals.core.rounds`` (the tasks read it);
 this module writes it. Files are written whole to a ``.part`` file and renamed, so an
@@ -21,13 +22,11 @@ from research_taste_evals.core.data import DataError, sha256_of
 from research_taste_evals.core.rounds import (
     ITEM_COLUMNS,
     ITEMS_FILE,
-    LABELS_DIR,
     PAIR_COLUMNS,
     PAIRS_FILE,
     ROUND_FILE,
     RoundItem,
     RoundPair,
-    read_manifest,
 )
 from research_taste_evals.tastybench.matched import MatchItem, match_papers, parse_day
 
@@ -63,6 +62,11 @@ def label_blind_pairs(items: Sequence[RoundItem], seed: int = PAIRING_SEED) -> l
         RoundPair(pair.pair_id, pair.first, pair.second, pair.gap_days, pair.same_month)
         for pair in matching.pairs
     ]
+
+
+def utc_now() -> dt.datetime:
+    """Now, in UTC (the default clock of open and resolve)."""
+    return dt.datetime.now(dt.UTC)
 
 
 def utc_iso(moment: dt.datetime) -> str:
@@ -120,22 +124,4 @@ def write_round(
         "label_versions": [],
     }
     write_atomic(out / ROUND_FILE, json.dumps(manifest, indent=2) + "\n")
-    return manifest
-
-
-def next_labels_path(folder: Path, day: dt.date) -> Path:
-    """``labels/<day>.csv``, or ``<day>.2.csv``, ``<day>.3.csv``... when taken (never reused)."""
-    base = folder / LABELS_DIR
-    candidate, n = base / f"{day.isoformat()}.csv", 1
-    while candidate.exists():
-        n += 1
-        candidate = base / f"{day.isoformat()}.{n}.csv"
-    return candidate
-
-
-def add_label_version(folder: Path, entry: dict[str, Any]) -> dict[str, Any]:
-    """Append ``entry`` to ``round.json``'s ``label_versions`` (the items are untouched)."""
-    manifest = read_manifest(folder)
-    manifest.setdefault("label_versions", []).append(entry)
-    write_atomic(folder / ROUND_FILE, json.dumps(manifest, indent=2) + "\n")
     return manifest

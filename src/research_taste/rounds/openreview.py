@@ -24,17 +24,10 @@ from typing import Any, TypeVar
 from research_taste.builders.openreview import forms
 from research_taste.builders.openreview.client import OpenReviewClient
 from research_taste.builders.openreview.venue import PAGE_SIZE, submissions
-from research_taste.rounds.manifest import (
-    add_label_version,
-    csv_text,
-    next_labels_path,
-    utc_iso,
-    write_atomic,
-    write_round,
-)
+from research_taste.rounds.manifest import utc_iso, utc_now, write_atomic, write_round
+from research_taste.rounds.resolve import new_labels_version, record_labels_version
 from research_taste_evals.aaar.dataset.weakness_round import references_path
-from research_taste_evals.core.data import DataError
-from research_taste_evals.core.rounds import RoundItem, load_round
+from research_taste_evals.core.rounds import RoundItem
 
 T = TypeVar("T")
 LABEL_COLUMNS = (
@@ -47,6 +40,7 @@ LABEL_COLUMNS = (
     "rating_source",
     "status",
 )
+EDITS_NOT_PUBLIC = (403, 404)  # what GET /notes/edits answers for a review's restricted edits
 LABEL_PLAN = {
     "headline": "mean official rating as first posted (pre-rebuttal)",
     "beside": "decision",
@@ -60,10 +54,6 @@ def _progress(items: Iterable[T], label: str, shown: bool) -> Iterable[T]:
     from tqdm import tqdm
 
     return tqdm(items, desc=label, unit="item", disable=not shown)
-
-
-def _now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
 
 
 def _stamp(note: dict[str, Any]) -> dt.datetime | None:
@@ -90,7 +80,7 @@ def open_openreview(
     out: str | Path,
     *,
     base_url: str | None = None,
-    now: Callable[[], dt.datetime] = _now,
+    now: Callable[[], dt.datetime] = utc_now,
     page_size: int = PAGE_SIZE,
     pdfs: bool = True,
     progress: bool = False,
@@ -170,12 +160,10 @@ def first_posted_rating(client: OpenReviewClient, review: dict[str, Any]) -> tup
     ``as_fetched`` when its edits are not public."""
     current = forms.first_field(review.get("content"), forms.RATING_FIELDS)[1]
     params = {"note.id": str(review.get("id")), "sort": "tcdate:asc"}
-    try:
-        edits = client.get_json("/notes/edits", params, listed="edits")["edits"]
-    except DataError as error:
-        if " answered 403 " in str(error) or " answered 404 " in str(error):
-            return current, "as_fetched"
-        raise
+    answer = client.get_json_or_none("/notes/edits", params, "edits", none_on=EDITS_NOT_PUBLIC)
+    if answer is None:
+        return current, "as_fetched"
+    edits = answer["edits"]
     dated = sorted(
         (edit for edit in edits if isinstance(edit, dict)),
         key=lambda edit: edit.get("tcdate") or edit.get("cdate") or 0,
@@ -231,19 +219,17 @@ def resolve_openreview(
     out: str | Path,
     *,
     base_url: str | None = None,
-    now: Callable[[], dt.datetime] = _now,
+    now: Callable[[], dt.datetime] = utc_now,
     page_size: int = PAGE_SIZE,
     progress: bool = False,
 ) -> dict[str, Any]:
     """Fetch the round's labels as they stand now into a new labels version; its entry."""
-    round_ = load_round(out)
-    folder = round_.folder
-    resolved = now()
-    path = next_labels_path(folder, resolved.date())
+    version = new_labels_version(out, now)
+    round_ = version.round_
     client = OpenReviewClient(
-        folder / "cache" / f"resolve-{path.stem}",
+        version.cache_dir,
         base_url or round_.manifest["query"].get("api_base"),
-        today=lambda: resolved.date(),
+        today=version.today,
     )
     venue = str(round_.manifest["query"]["venue"])
     listed = _progress(submissions(client, venue, page_size), "submissions", progress)
@@ -251,17 +237,12 @@ def resolve_openreview(
     items = _progress(round_.items, "reviews", progress)
     rows = [_label_row(client, item.item_id, notes.get(item.item_id)) for item in items]
     references = {item.item_id: _weaknesses(notes.get(item.item_id)) for item in round_.items}
-    write_atomic(references_path(path), json.dumps(references, indent=1) + "\n")
-    write_atomic(path, csv_text(LABEL_COLUMNS, rows))
-    labelled = sum(row["label"] != "" for row in rows)
-    entry = {
-        "version": path.stem,
-        "file": str(path.relative_to(folder)),
-        "resolved_at": utc_iso(resolved),
-        "labelled_share": labelled / len(rows) if rows else None,
-        "horizon_reached_share": sum(row["decision"] != "" for row in rows) / len(rows),
-        "ratings": "as first posted where the review's edits are public, else as fetched "
+    write_atomic(references_path(version.path), json.dumps(references, indent=1) + "\n")
+    return record_labels_version(
+        version,
+        LABEL_COLUMNS,
+        rows,
+        horizon_reached=lambda row: row["decision"] != "",
+        ratings="as first posted where the review's edits are public, else as fetched "
         "(column rating_source)",
-    }
-    add_label_version(folder, entry)
-    return entry
+    )

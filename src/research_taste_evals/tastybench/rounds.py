@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import math
-from typing import Any
 
 from inspect_ai import Task
 
@@ -53,7 +52,7 @@ UNUSED_ON_A_ROUND: dict[str, object] = {
 }
 
 
-def _check_settings(round_: Round, given: dict[str, str]) -> None:
+def _check_settings(round_: Round, given: dict[str, str | None]) -> None:
     wanted = {**ROUND_SETTINGS, "prompt": round_.prompt}
     for name, value in given.items():
         if value not in (TASK_DEFAULTS[name], wanted[name]):
@@ -90,27 +89,26 @@ def round_schedule(round_: Round) -> list[ScheduledPair]:
     ]
 
 
-def round_args(arguments: dict[str, Any]) -> dict[str, Any]:
-    """The ``tastybench`` arguments a round reads (from the task's ``locals()``).
+def refuse_unused_on_a_round(**given: object) -> None:
+    """Refuse each argument of ``UNUSED_ON_A_ROUND`` that ``tastybench`` was given at a value
+    other than its default (it would be silently ignored).
 
     Raises:
-        ConfigError: an argument a round does not use was given a value other than its
-            default (it would be silently ignored).
+        ConfigError: the first such argument, in one sentence.
     """
-    for name, default in UNUSED_ON_A_ROUND.items():
-        if arguments.get(name, default) != default:
+    for name, value in given.items():
+        if value != UNUSED_ON_A_ROUND[name]:
             raise ConfigError(
-                f"{name}={arguments[name]!r}: not used on a round (it fixes its items, pairs, "
+                f"{name}={value!r}: not used on a round (it fixes its items, pairs, "
                 f"prompt and labels; docs/rounds.md); leave -T {name} out"
             )
-    names = ("data_path", "representation", "prompt", "schedule", "choice_method")
-    return {name: arguments[name] for name in (*names, "bootstrap_resamples")}
 
 
 def round_task(
     data_path: str,
+    *,
     representation: str,
-    prompt: PromptVariant,
+    prompt: PromptVariant | None,
     schedule: str,
     choice_method: ChoiceMethod,
     bootstrap_resamples: int,

@@ -22,7 +22,7 @@ from research_taste_evals.tastybench.dataset import PaperSet, Representation, lo
 from research_taste_evals.tastybench.parsing import ChoiceMethod
 from research_taste_evals.tastybench.prompts import JUDGE_PROMPTS, PromptVariant, prompt_for_set
 from research_taste_evals.tastybench.recall import TASTYBENCH, recall_catalogue
-from research_taste_evals.tastybench.rounds import round_args, round_task
+from research_taste_evals.tastybench.rounds import refuse_unused_on_a_round, round_task
 from research_taste_evals.tastybench.run_metadata import RunSettings, tastybench_metadata
 from research_taste_evals.tastybench.schedule import (
     DEFAULT_ROUNDS,
@@ -118,8 +118,27 @@ def tastybench(
             (one extra call per paper and run, cached). Defaults to ``True``.
     """
     refuse_unknown_arguments(tastybench, kwargs)
-    if is_round(data_path):  # from `research-taste round open` (docs/rounds.md)
-        return round_task(**round_args(locals()), version=task_version(__file__, "tastybench"))
+    if data_path is not None and is_round(data_path):  # from `research-taste round open`
+        refuse_unused_on_a_round(
+            paper_set=paper_set,
+            velocity=velocity,
+            window_months=window_months,
+            rounds=rounds,
+            seed=seed,
+            pairs_file=pairs_file,
+            web_search=web_search,
+            representations_path=representations_path,
+            knowledge_cutoff=knowledge_cutoff,
+        )
+        return round_task(
+            data_path,
+            representation=representation,
+            prompt=prompt,
+            schedule=schedule,
+            choice_method=choice_method,
+            bootstrap_resamples=bootstrap_resamples,
+            version=task_version(__file__, "tastybench"),
+        )
     if data_path is not None and is_built_set(data_path):  # from `research-taste tastybench build`
         loaded = load_built_set(data_path, representation, representations_path, window_months)
     else:

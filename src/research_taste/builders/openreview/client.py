@@ -134,7 +134,7 @@ class OpenReviewClient:
         url = f"{self.base_url}{path}?{urllib.parse.urlencode(params)}"
         shown = f"GET {path} ({urllib.parse.urlencode(params)})"
         answer = self.http.request(url, shown, self._headers(), answered=(FORBIDDEN, *answered))
-        if answer.status == FORBIDDEN:
+        if answer.status == FORBIDDEN and FORBIDDEN not in answered:
             who = (
                 f"the account {USERNAME_ENV} names"
                 if self.logged_in
@@ -160,13 +160,31 @@ class OpenReviewClient:
             DataError: unreachable, refused, retries exhausted, or a body that is not a JSON
                 object with that list (nothing cached).
         """
+        response = self.get_json_or_none(path, params, listed, none_on=(), check=check)
+        assert response is not None  # no status is answered with None
+        return response
+
+    def get_json_or_none(
+        self,
+        path: str,
+        params: Mapping[str, Any],
+        listed: str,
+        none_on: tuple[int, ...],
+        check: Callable[[list[Any]], str | None] = lambda _: None,
+    ) -> dict[str, Any] | None:
+        """:meth:`get_json`'s object, or None when OpenReview answers a status in ``none_on``
+        (e.g. 403 or 404 for a review whose edits are not public); such an answer is not
+        cached, and a 403 listed there is the caller's to read, not a refusal."""
         cached = cache_file(self.cache_dir, path, params)
         if cached.is_file():
             entry = json.loads(cached.read_text(encoding="utf-8"))
             self.counts.cached += 1
             self.fetch_dates.add(entry["fetched_on"])
             return dict(entry["response"])
-        text = self._get(path, params).body.decode("utf-8", "replace")
+        answer = self._get(path, params, answered=none_on)
+        if answer.status in none_on:
+            return None
+        text = answer.body.decode("utf-8", "replace")
         try:
             response = json.loads(text)
         except ValueError:

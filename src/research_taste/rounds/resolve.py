@@ -1,0 +1,101 @@
+"""One resolve of a round: its labels version, the cache that version alone reads, and the entry
+``round.json`` lists it under.
+
+Both sources (``rounds/openreview.py``, ``rounds/arxiv.py``) resolve the same way: read the
+checked round, name the new version from the day (``labels/<day>.csv``, then ``<day>.2.csv``...:
+never reused), fetch through the version's own cache (``cache/resolve-<version>``: a resolve never
+reads answers cached by ``open`` or by an earlier resolve), write the labels file and append its
+entry to ``label_versions``. The item file is never touched.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from research_taste.rounds.manifest import csv_text, utc_iso, write_atomic
+from research_taste_evals.core.rounds import (
+    LABELS_DIR,
+    ROUND_FILE,
+    Round,
+    load_round,
+    read_manifest,
+)
+
+
+def next_labels_path(folder: Path, day: dt.date) -> Path:
+    """``labels/<day>.csv``, or ``<day>.2.csv``, ``<day>.3.csv``... when taken (never reused)."""
+    base = folder / LABELS_DIR
+    candidate, n = base / f"{day.isoformat()}.csv", 1
+    while candidate.exists():
+        n += 1
+        candidate = base / f"{day.isoformat()}.{n}.csv"
+    return candidate
+
+
+def add_label_version(folder: Path, entry: dict[str, Any]) -> dict[str, Any]:
+    """Append ``entry`` to ``round.json``'s ``label_versions`` (the items are untouched)."""
+    manifest = read_manifest(folder)
+    manifest.setdefault("label_versions", []).append(entry)
+    write_atomic(folder / ROUND_FILE, json.dumps(manifest, indent=2) + "\n")
+    return manifest
+
+
+@dataclass(frozen=True)
+class LabelsVersion:
+    """A resolve under way: the round, when it resolves, and the labels file it will write."""
+
+    round_: Round
+    resolved_at: dt.datetime
+    path: Path
+
+    @property
+    def folder(self) -> Path:
+        return self.round_.folder
+
+    @property
+    def cache_dir(self) -> Path:
+        """This version's own cache (no other open or resolve reads it)."""
+        return self.folder / "cache" / f"resolve-{self.path.stem}"
+
+    def today(self) -> dt.date:
+        """The day the labels are fetched (the fetch date the clients record)."""
+        return self.resolved_at.date()
+
+
+def new_labels_version(out: str | Path, now: Callable[[], dt.datetime]) -> LabelsVersion:
+    """The next labels version of the round in ``out`` (checked: a changed item file is refused).
+
+    Raises:
+        DataError: ``out`` is not an intact round.
+    """
+    round_ = load_round(out)
+    resolved = now()
+    return LabelsVersion(round_, resolved, next_labels_path(round_.folder, resolved.date()))
+
+
+def record_labels_version(
+    version: LabelsVersion,
+    columns: Sequence[str],
+    rows: Sequence[dict[str, Any]],
+    horizon_reached: Callable[[dict[str, Any]], bool],
+    **notes: Any,
+) -> dict[str, Any]:
+    """Write ``rows`` to the version's labels file and list it in ``round.json``; its entry
+    (the share of items labelled, the share whose label's horizon is reached, and ``notes``)."""
+    write_atomic(version.path, csv_text(columns, rows))
+    labelled = sum(row["label"] != "" for row in rows)
+    entry = {
+        "version": version.path.stem,
+        "file": str(version.path.relative_to(version.folder)),
+        "resolved_at": utc_iso(version.resolved_at),
+        "labelled_share": labelled / len(rows) if rows else None,
+        "horizon_reached_share": sum(map(horizon_reached, rows)) / len(rows) if rows else None,
+        **notes,
+    }
+    add_label_version(version.folder, entry)
+    return entry
