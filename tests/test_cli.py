@@ -79,6 +79,7 @@ def test_demo_rejects_unknown_task(tmp_path: Path) -> None:
         run_demo(log_dir=str(tmp_path), only=["eqinfr"])
 
 
+@pytest.mark.slow  # a whole task or a fresh interpreter: out of the inner loop
 def test_inspect_resolves_the_task_from_any_directory(tmp_path: Path) -> None:
     """The Inspect entry point makes `research_taste_evals/eqinfer` resolve outside the repo,
     and `-T data_path=demo` runs it on the demo data (the README's command)."""
@@ -134,6 +135,7 @@ def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 SCREEN_LINES = 24
 
 
+@pytest.mark.slow  # a whole task or a fresh interpreter: out of the inner loop
 def test_demo_output_fits_one_screen_and_names_the_model_on_each_line(tmp_path: Path) -> None:
     """No weight-loading bars, each warning once, one line per task with its model."""
     result = _cli("demo", cwd=tmp_path)
@@ -174,6 +176,7 @@ def test_sweep_ends_with_a_table_and_a_rerun_says_nothing_to_run(
     assert sorted((tmp_path / "logs").glob("*.eval")) == logs
 
 
+@pytest.mark.slow  # a whole task or a fresh interpreter: out of the inner loop
 def test_demo_data_under_plain_inspect_eval(tmp_path: Path) -> None:
     """-T data_path=demo: the family's demo data, written on first use into the package cache,
     without the tooling package (research_taste.cli); the tasks import from their family packages

@@ -38,6 +38,7 @@ def _tokenizer():  # type: ignore[no-untyped-def]
     return AutoTokenizer.from_pretrained(str(folder))
 
 
+@pytest.mark.slow  # a whole task or a fresh interpreter: out of the inner loop
 def test_input_estimate_is_within_20_percent_of_a_tokenizer_count_of_a_demo_run(
     tmp_path: Path,
 ) -> None:

@@ -17,6 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from inspect_ai import Task, eval, task
 from inspect_ai.dataset import Sample
 from inspect_ai.log import EvalLog
@@ -117,6 +118,7 @@ def _run(args: list[str], cwd: Path) -> str:
     return done.stdout + done.stderr
 
 
+@pytest.mark.slow  # a whole task or a fresh interpreter: out of the inner loop
 def test_inspect_eval_of_a_foreign_task_prints_nothing_of_this_package(tmp_path: Path) -> None:
     (tmp_path / "guest.py").write_text(
         "from inspect_ai import Task, task\n"

@@ -22,6 +22,7 @@ def demo_file(tmp_path: Path) -> Path:
     return write_demo_eqinfer(tmp_path)
 
 
+@pytest.mark.slow  # a whole task or a fresh interpreter: out of the inner loop
 def test_all_positive_baseline_gives_the_paper_row(demo_file: Path) -> None:
     log = inspect_eval(
         eqinfer(data_path=str(demo_file)), model="baseline/all-positive", display="none"

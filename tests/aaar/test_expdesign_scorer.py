@@ -130,6 +130,7 @@ def test_judge_calls_run_concurrently_one_per_item_in_order() -> None:
     assert judge.prompts == []
 
 
+@pytest.mark.slow  # a whole task or a fresh interpreter: out of the inner loop
 def test_scoring_never_blocks_the_event_loop(
     slow_encode: float, watch_event_loop: Callable[..., Any]
 ) -> None:

@@ -92,6 +92,7 @@ def test_a_given_role_or_explicit_model_is_the_one_used() -> None:
         role_models(RoleSpec("critic"))
 
 
+@pytest.mark.slow  # a whole task or a fresh interpreter: out of the inner loop
 @pytest.mark.parametrize(
     "command",
     [

@@ -85,6 +85,7 @@ def test_every_task_takes_unknown_names_itself_with_no_rewritten_signature() -> 
         assert not any("__signature__" in vars(f) for f in (task_fn, original)), task_fn
 
 
+@pytest.mark.slow  # a whole task or a fresh interpreter: out of the inner loop
 @pytest.mark.parametrize(
     ("task_name", "argument", "fragment"),
     [

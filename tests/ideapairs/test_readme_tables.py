@@ -30,6 +30,7 @@ def _block(name: str) -> str:
     return text[text.index(begin) + len(begin) : text.index(end)]
 
 
+@pytest.mark.slow  # a whole task or a fresh interpreter: out of the inner loop
 @pytest.mark.upstream
 def test_readme_build_facts_and_a_baseline_row_match_the_code(
     upstream_dir: Path, tmp_path: Path

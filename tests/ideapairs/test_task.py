@@ -88,6 +88,7 @@ def test_oracle_scores_one_in_every_tier(
     assert metrics["calibration/logprob_share"] == 0.0  # mock outputs carry no logprobs: verbalised
 
 
+@pytest.mark.slow  # a whole task or a fresh interpreter: out of the inner loop
 def test_seeded_random_is_near_chance(
     synthetic_pairs: Callable[[int], Path], tmp_path: Path
 ) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from inspect_ai.log import read_eval_log
 
 from research_taste.docs.lft_figures import (
@@ -18,6 +19,7 @@ from research_taste.docs.lft_figures import (
 README = Path(__file__).parents[2] / "src" / "research_taste_evals" / "lft" / "README.md"
 
 
+@pytest.mark.slow  # a whole task or a fresh interpreter: out of the inner loop
 def test_grader_check_oracle_passes_and_keyword_grader_fails(tmp_path: Path) -> None:
     files = run_all(str(tmp_path))
     assert all(Path(f).parent == tmp_path for f in files.values())

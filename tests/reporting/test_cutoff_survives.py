@@ -62,6 +62,7 @@ def _logs(folder: Path) -> list[EvalLog]:
     return [read_eval_log(info, header_only=True) for info in list_eval_logs(str(folder))]
 
 
+@pytest.mark.slow  # a whole task or a fresh interpreter: out of the inner loop
 def test_a_month_cutoff_run_resumes_and_the_report_command_reruns_it(
     server: FaultServer, tmp_path: Path
 ) -> None:
@@ -100,6 +101,7 @@ def test_a_month_cutoff_run_resumes_and_the_report_command_reruns_it(
     assert rerun_log.eval.task_args["knowledge_cutoff"] == "2014-12"
 
 
+@pytest.mark.slow  # a whole task or a fresh interpreter: out of the inner loop
 def test_a_day_cutoff_never_reaches_a_log_as_date(server: FaultServer, tmp_path: Path) -> None:
     env, pairs, logs = (
         _env(server, tmp_path),

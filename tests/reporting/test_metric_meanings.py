@@ -34,6 +34,7 @@ def _logged(log: EvalLog) -> list[str]:
     return [name for score in log.results.scores for name in score.metrics]
 
 
+@pytest.mark.slow  # a whole task or a fresh interpreter: out of the inner loop
 def test_every_metric_of_every_demo_log_is_described(demo_logs: Path) -> None:
     runs, _ = read_runs(str(demo_logs))
     assert {run.task for run in runs} == set(task_specs())
@@ -88,6 +89,7 @@ def test_meanings_are_true_to_the_code_where_the_issue_found_them_wrong() -> Non
         assert not _undescribed(task, shown), task
 
 
+@pytest.mark.slow  # a whole task or a fresh interpreter: out of the inner loop
 def test_the_page_has_no_missing_description(demo_logs: Path, tmp_path: Path) -> None:
     write_report(str(demo_logs), tmp_path / "report", bundle=False)
     assert "no description in eval.yaml" not in (tmp_path / "report" / "index.html").read_text()

@@ -134,6 +134,7 @@ def test_flag_none_baseline_has_zero_recall_and_undefined_precision(tmp_path: Pa
     assert math.isnan(metrics["labeling_all_explanation_rouge1"])  # nothing correctly flagged
 
 
+@pytest.mark.slow  # a whole task or a fresh interpreter: out of the inner loop
 @pytest.mark.upstream
 def test_flag_all_on_upstream_llm_file_from_the_command_line(
     upstream_dir: Path, tmp_path: Path

@@ -126,6 +126,7 @@ def held_out_model(
     return respond
 
 
+@pytest.mark.slow  # a whole task or a fresh interpreter: out of the inner loop
 def test_held_out_model_recall_inflates_only_the_raw_headline(
     tmp_path: Path, scripted_model: ScriptedModel, metrics_of: Metrics
 ) -> None:
@@ -277,6 +278,7 @@ def _write_raw(directory: Path, papers: list[dict[str, object]]) -> Path:
     return folder
 
 
+@pytest.mark.slow  # a whole task or a fresh interpreter: out of the inner loop
 def test_epochs_ask_each_paper_once_and_keep_the_twins(
     tmp_path: Path,
     scripted_model: ScriptedModel,
@@ -374,6 +376,7 @@ def _bt_spearman_by_hand(log: EvalLog, papers: set[str]) -> float:
     return float(spearmanr([ratings[p] for p in ids], [velocity[p] for p in ids]).statistic)
 
 
+@pytest.mark.slow  # a whole task or a fresh interpreter: out of the inner loop
 def test_held_out_model_with_a_later_real_cutoff_gets_clean_items(
     tmp_path: Path,
     scripted_model: ScriptedModel,
@@ -439,6 +442,7 @@ def test_a_model_that_recognises_everything_has_no_clean_items(
     assert len(warnings) == 1 and "recognised" in warnings[0]
 
 
+@pytest.mark.slow  # a whole task or a fresh interpreter: out of the inner loop
 @pytest.mark.upstream
 def test_held_out_model_on_the_curated_set(
     tastybench_upstream: Path, tmp_path: Path, scripted_model: ScriptedModel, metrics_of: Metrics

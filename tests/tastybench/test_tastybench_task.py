@@ -30,6 +30,7 @@ def _run(task: object, model: object, tmp_path: Path, **kwargs: object) -> EvalL
     return inspect_eval(task, model=model, log_dir=str(tmp_path / "logs"), **FAST, **kwargs)[0]  # type: ignore[arg-type]
 
 
+@pytest.mark.slow  # a whole task or a fresh interpreter: out of the inner loop
 @pytest.mark.upstream
 def test_replaying_upstream_rankings_reproduces_elo_and_rho(
     tastybench_upstream: Path, tmp_path: Path, scripted_model: ScriptedModel, metrics_of: Metrics
@@ -106,6 +107,7 @@ def test_a_velocity_oracle_ranks_perfectly(
     assert metrics["bt_spearman_brown"] > 0.9
 
 
+@pytest.mark.slow  # a whole task or a fresh interpreter: out of the inner loop
 def test_citation_oracle_baseline_reaches_the_ceiling(
     demo_dir: Path, tmp_path: Path, metrics_of: Metrics
 ) -> None:
