@@ -24,7 +24,7 @@ from inspect_ai.log import HeadlineMetric
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import RecallControl, declare
 from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
-from research_taste_evals.lft.check_scorer import check_value, grader_check_scorer
+from research_taste_evals.lft.check_scorer import grader_check_scorer
 from research_taste_evals.lft.dataset import parse_task_ids
 from research_taste_evals.lft.grader import LFT_GRADER_REPEATS, grader_spec
 from research_taste_evals.lft.references import (
@@ -38,7 +38,7 @@ from research_taste_evals.lft.rubric_files import load_rubrics
 from research_taste_evals.lft.score_groups import grader_check_details
 from research_taste_evals.lft.solvers import quorum_ready, reference_answer
 
-__all__ = ["check_value", "lft_grader_check", "reference_answer"]
+__all__ = ["lft_grader_check"]
 
 
 # Recall control (core/recall_control.py): a check of the grader, nothing dated is judged.

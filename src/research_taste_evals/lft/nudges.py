@@ -25,16 +25,11 @@ from research_taste_evals.lft.grader import (
     MedianRule,
     grade_solution,
 )
-from research_taste_evals.lft.prompts import (  # noqa: F401  (prompts: the role file)
-    CRITIC_SYSTEM,
-    CRITIQUE_PROMPT,
-    CRITIQUE_REVISION_REQUEST,
-    LFT_SYSTEM,
+from research_taste_evals.lft.prompts import (
     NUDGE_PROMPT,
     NUDGE_REQUIREMENT_LINE,
     NUDGE_REVISION_REQUEST,
     NUDGE_SYSTEM,
-    STATIC_FOLLOWUPS,
 )
 from research_taste_evals.lft.rubric import MAX_LEVEL, rubric_from_metadata
 from research_taste_evals.lft.turns import (

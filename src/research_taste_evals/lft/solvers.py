@@ -52,19 +52,14 @@ from research_taste_evals.lft.nudges import (
     nudge,
     panel_level_of,
 )
-from research_taste_evals.lft.prompts import (  # noqa: F401  (prompts: the role file)
+from research_taste_evals.lft.prompts import (
     CRITIC_SYSTEM,
     CRITIQUE_PROMPT,
     CRITIQUE_REVISION_REQUEST,
     LFT_SYSTEM,
-    NUDGE_PROMPT,
-    NUDGE_REQUIREMENT_LINE,
-    NUDGE_REVISION_REQUEST,
-    NUDGE_SYSTEM,
     STATIC_FOLLOWUPS,
 )
 from research_taste_evals.lft.rubric import MAX_LEVEL, rubric_from_metadata
-from research_taste_evals.lft.turns import NUDGE_METADATA_KEY as NUDGE_METADATA_KEY  # noqa: F401
 from research_taste_evals.lft.turns import _followup_message, critic_model, last_answer
 
 FOLLOWUP_MODES: tuple[FollowUp, ...] = get_args(FollowUp)

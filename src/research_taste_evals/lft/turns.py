@@ -14,17 +14,6 @@ from inspect_ai.solver import TaskState
 
 from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models
 from research_taste_evals.lft.dataset import FollowUp
-from research_taste_evals.lft.prompts import (  # noqa: F401  (prompts: the role file)
-    CRITIC_SYSTEM,
-    CRITIQUE_PROMPT,
-    CRITIQUE_REVISION_REQUEST,
-    LFT_SYSTEM,
-    NUDGE_PROMPT,
-    NUDGE_REQUIREMENT_LINE,
-    NUDGE_REVISION_REQUEST,
-    NUDGE_SYSTEM,
-    STATIC_FOLLOWUPS,
-)
 
 CRITIC_ROLE = "critic"
 NUDGE_METADATA_KEY = "nudges"  # state.metadata[...]: the nudge trajectory, read by a metric
