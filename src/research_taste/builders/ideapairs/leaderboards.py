@@ -23,12 +23,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from research_taste.builders.ideapairs.boards import _DAY, _DEBRIS, _board
-from research_taste.builders.ideapairs.boards import Entry as Entry  # noqa: F401
-from research_taste.builders.ideapairs.boards import Leaderboard as Leaderboard
-from research_taste.builders.ideapairs.boards import clean_text as clean_text
-from research_taste.builders.ideapairs.boards import find_year as find_year
-from research_taste.builders.ideapairs.boards import parse_cell as parse_cell
+from research_taste.builders.ideapairs.boards import (
+    _DAY,
+    _DEBRIS,
+    Entry,
+    Leaderboard,
+    _board,
+    clean_text,
+    find_year,
+)
 from research_taste.builders.ideapairs.pwc_archive import nlp_tasks, read_parquet_tasks
 from research_taste_evals.core.data import DataError, read_json
 
