@@ -60,7 +60,7 @@ from research_taste_evals.lft.prompts import (
     STATIC_FOLLOWUPS,
 )
 from research_taste_evals.lft.rubric import MAX_LEVEL, rubric_from_metadata
-from research_taste_evals.lft.turns import _followup_message, critic_model, last_answer
+from research_taste_evals.lft.turns import critic_model, followup_message, last_answer
 
 FOLLOWUP_MODES: tuple[FollowUp, ...] = get_args(FollowUp)
 DEFAULT_FOLLOWUP_ROUNDS = 1
@@ -74,7 +74,7 @@ def static_followups(rounds: int = DEFAULT_FOLLOWUP_ROUNDS) -> Solver:
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         for index in range(rounds):
             request = STATIC_FOLLOWUPS[index % len(STATIC_FOLLOWUPS)]
-            state.messages.append(_followup_message(request, "static", index + 1))
+            state.messages.append(followup_message(request, "static", index + 1))
             state = await retrying(generate)(state)
         return state
 
@@ -110,7 +110,7 @@ def critique_followups(rounds: int = DEFAULT_FOLLOWUP_ROUNDS) -> Solver:
                 break
             request = fill_template(CRITIQUE_REVISION_REQUEST, critique=critique.completion)
             state.messages.append(
-                _followup_message(request, "critique", index + 1, critic=str(critic))
+                followup_message(request, "critique", index + 1, critic=str(critic))
             )
             state = await retrying(generate)(state)
         return state

@@ -29,9 +29,7 @@ def critic_model() -> Model:
     return role_models(RoleSpec(CRITIC_ROLE, default=EVALUATED_MODEL))[0]
 
 
-def _followup_message(
-    text: str, mode: FollowUp, round_number: int, **extra: Any
-) -> ChatMessageUser:
+def followup_message(text: str, mode: FollowUp, round_number: int, **extra: Any) -> ChatMessageUser:
     return ChatMessageUser(
         content=text, metadata={"followup": mode, "round": round_number, **extra}
     )
