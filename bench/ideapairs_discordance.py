@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from research_taste.builders.ideapairs.leaderboards import Entry, Leaderboard
+from research_taste.builders.ideapairs.boards import Entry, Leaderboard
 from research_taste.builders.ideapairs.scoring import score_board
 
 SIZES = (400, 800, 1600, 3200)

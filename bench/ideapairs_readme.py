@@ -31,9 +31,9 @@ from research_taste.docs.ideapairs_tables import (
     baseline_row,
     build_facts,
     ranking_row,
-    replace_block,
     table,
 )
+from research_taste_evals.core.text import replace_block
 from research_taste_evals.ideapairs.ideapairs import idea_pairs
 
 README = Path(__file__).resolve().parents[1] / "src/research_taste_evals/ideapairs/README.md"

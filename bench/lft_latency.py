@@ -33,8 +33,7 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from research_taste_evals.lft.lft import lft
-from research_taste_evals.lft.prompts import LFT_GRADER_OUTPUT
-from research_taste_evals.lft.solvers import CRITIC_SYSTEM
+from research_taste_evals.lft.prompts import CRITIC_SYSTEM, LFT_GRADER_OUTPUT
 
 DEFAULT_LATENCY = 0.2  # seconds per simulated model call
 DEFAULT_REPEATS = 10  # grader panel size (AISI: 10)

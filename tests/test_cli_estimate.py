@@ -10,8 +10,9 @@ from inspect_ai.log import resolve_sample_attachments
 
 from research_taste.cli import main
 from research_taste.cli.demo import run_demo
-from research_taste.cli.sweep import PlannedRun, load_sweep
+from research_taste.cli.sweep import PlannedRun
 from research_taste.cli.sweep_estimate import estimate, estimate_tokens
+from research_taste.cli.sweep_load import load_sweep
 from research_taste.cli.sweep_schema import SweepConfig
 from research_taste_evals.core.recognition import is_probe_prompt
 

@@ -10,10 +10,9 @@ from research_taste_evals.aaar.baselines import (
     word_overlap_judge,
 )
 from research_taste_evals.aaar.dataset.expdesign import extract_list_items
+from research_taste_evals.aaar.judge_prompts import ENTAILMENT_V1_PROMPT, ENTAILMENT_V2_PROMPT
 from research_taste_evals.aaar.parsing import judge_decision
 from research_taste_evals.aaar.prompts import (
-    ENTAILMENT_V1_PROMPT,
-    ENTAILMENT_V2_PROMPT,
     EXPDESIGN_PROMPT,
     EXPLANATION_LIST_PROMPT,
     EXPLANATION_ONE_PROMPT,

@@ -13,12 +13,12 @@ from inspect_ai.solver import TaskState
 import research_taste_evals._registry  # noqa: F401  (registers the baseline provider)
 from research_taste_evals.aaar.metrics import en_f1, judge_failure_rate, judge_unparsed_rate
 from research_taste_evals.aaar.parsing import judge_decision
-from research_taste_evals.aaar.scorer.expdesign import (
+from research_taste_evals.aaar.scorer.expdesign import expdesign_scorer
+from research_taste_evals.aaar.scorer.expdesign_judge import (
     JUDGE_CONFIG,
     JudgeResult,
     en_scores,
     entailment_rate,
-    expdesign_scorer,
     faithful_decision,
     judge_lists,
     strict_decision,

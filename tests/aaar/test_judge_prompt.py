@@ -16,12 +16,12 @@ from typing import Any
 
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput
 
-from research_taste_evals.aaar.prompts import (
+from research_taste_evals.aaar.judge_prompts import (
     ENTAILMENT_SYSTEM,
     ENTAILMENT_V1_PROMPT,
     ENTAILMENT_V2_PROMPT,
 )
-from research_taste_evals.aaar.scorer.expdesign import judge_lists
+from research_taste_evals.aaar.scorer.expdesign_judge import judge_lists
 
 # The released query_prompt opens and closes with these lines (quoted from the file above) ...
 RELEASED_V2_OPENING = (

@@ -169,7 +169,7 @@ def test_sweep_provider_check_needs_no_api_key(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Only the provider name is checked: a dry run works before any key is set."""
-    from research_taste.cli.sweep import load_sweep
+    from research_taste.cli.sweep_load import load_sweep
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     sweep = tmp_path / "sweep.yaml"

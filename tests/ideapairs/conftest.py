@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from research_taste.builders.ideapairs.leaderboards import Entry, Leaderboard
+from research_taste.builders.ideapairs.boards import Entry, Leaderboard
 from research_taste_evals.ideapairs.pairs_schema import (
     SCHEMA_VERSION,
     IdeaRecord,

@@ -18,8 +18,9 @@ from mock_models import scripted_model
 
 import research_taste_evals._registry  # noqa: F401  (registers the baseline provider)
 from research_taste.builders.ideapairs import papers as papers_module
+from research_taste.builders.ideapairs.arxiv_answers import html_to_text, parse_atom
 from research_taste.builders.ideapairs.builder import build
-from research_taste.builders.ideapairs.papers import ArxivFetcher, html_to_text, parse_atom
+from research_taste.builders.ideapairs.papers import ArxivFetcher
 from research_taste.builders.ideapairs.splitting import after_cutoff, parse_cutoff
 from research_taste.cli import main
 from research_taste_evals.core.data import DataError

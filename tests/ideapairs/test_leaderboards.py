@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from research_taste.builders.ideapairs.boards import find_year, parse_cell
 from research_taste.builders.ideapairs.leaderboards import (
-    find_year,
-    parse_cell,
     read_leaderboards,
     read_nlp_progress_markdown,
     read_pwc_json,

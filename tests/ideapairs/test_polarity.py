@@ -8,12 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from research_taste.builders.ideapairs.boards import Leaderboard, parse_cell
 from research_taste.builders.ideapairs.builder import build
-from research_taste.builders.ideapairs.leaderboards import (
-    Leaderboard,
-    parse_cell,
-    read_leaderboards,
-)
+from research_taste.builders.ideapairs.leaderboards import read_leaderboards
 from research_taste.builders.ideapairs.pairing import plan_board
 from research_taste.builders.ideapairs.polarity import (
     anchored_polarity,

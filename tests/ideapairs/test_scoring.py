@@ -7,12 +7,9 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from research_taste.builders.ideapairs.leaderboards import Leaderboard
-from research_taste.builders.ideapairs.scoring import (
-    discordance_matrix,
-    remove_discordant,
-    score_board,
-)
+from research_taste.builders.ideapairs.boards import Leaderboard
+from research_taste.builders.ideapairs.discordance import discordance_matrix, remove_discordant
+from research_taste.builders.ideapairs.scoring import score_board
 
 MakeBoard = Callable[..., Leaderboard]
 

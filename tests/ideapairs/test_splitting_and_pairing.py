@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from research_taste.builders.ideapairs.leaderboards import Leaderboard
+from research_taste.builders.ideapairs.boards import Leaderboard
 from research_taste.builders.ideapairs.pairing import plan_board, sigma_tier
 from research_taste.builders.ideapairs.scoring import ScoredBoard, score_board
 from research_taste.builders.ideapairs.splitting import (

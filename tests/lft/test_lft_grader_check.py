@@ -24,8 +24,9 @@ from log_metrics import metrics_of
 
 from research_taste_evals.core.data import DataError
 from research_taste_evals.lft.baselines import keyword_grade
+from research_taste_evals.lft.check_scorer import check_value
 from research_taste_evals.lft.grader import grading_prompt
-from research_taste_evals.lft.lft_grader_check import check_value, lft_grader_check
+from research_taste_evals.lft.lft_grader_check import lft_grader_check
 from research_taste_evals.lft.references import (
     DEFAULT_REFERENCE_DIR,
     Reference,

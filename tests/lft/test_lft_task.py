@@ -16,9 +16,13 @@ from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageSyste
 
 from research_taste_evals.lft.baselines import GENERIC_PROTOCOL
 from research_taste_evals.lft.lft import lft
-from research_taste_evals.lft.prompts import LFT_SYSTEM
+from research_taste_evals.lft.prompts import (
+    CRITIC_SYSTEM,
+    LFT_SYSTEM,
+    NUDGE_SYSTEM,
+    STATIC_FOLLOWUPS,
+)
 from research_taste_evals.lft.rubric import DEFAULT_RUBRIC_DIR
-from research_taste_evals.lft.solvers import CRITIC_SYSTEM, NUDGE_SYSTEM, STATIC_FOLLOWUPS
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]
 PETUNIA = "petunia-plastid"

@@ -18,12 +18,7 @@ from inspect_ai.solver import generate
 from mock_models import counting_model
 
 from research_taste_evals.core.reasons import GRADER_FAILED
-from research_taste_evals.lft.grader import (
-    extract_json_object,
-    grading_prompt,
-    panel_median,
-    parse_lft_grade,
-)
+from research_taste_evals.lft.grader import grading_prompt, panel_median
 from research_taste_evals.lft.metrics import (
     lft_end_to_end,
     lft_feasible,
@@ -34,6 +29,7 @@ from research_taste_evals.lft.panel_agreement import (
     lft_grader_agreement,
     panel_alpha,
 )
+from research_taste_evals.lft.parsing import extract_json_object, parse_lft_grade
 from research_taste_evals.lft.rubric import Rubric
 from research_taste_evals.lft.score_groups import lft_details
 from research_taste_evals.lft.scorer import lft_scorer

@@ -14,14 +14,8 @@ from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageUser,
 from inspect_ai.solver import Solver, TaskState, generate, system_message
 
 from research_taste_evals.lft.nudges import LevelOf, nudge
-from research_taste_evals.lft.solvers import (
-    CRITIC_SYSTEM,
-    NUDGE_SYSTEM,
-    STATIC_FOLLOWUPS,
-    critique_followups,
-    followup_solver,
-    static_followups,
-)
+from research_taste_evals.lft.prompts import CRITIC_SYSTEM, NUDGE_SYSTEM, STATIC_FOLLOWUPS
+from research_taste_evals.lft.solvers import critique_followups, followup_solver, static_followups
 from research_taste_evals.lft.turns import NUDGE_METADATA_KEY
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]

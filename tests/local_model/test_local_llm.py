@@ -15,7 +15,8 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ChatMessageUser, GenerateConfig, ModelOutput
 from mock_models import scripted_model
 
-from research_taste.cli.sweep import load_sweep, plan
+from research_taste.cli.sweep import plan
+from research_taste.cli.sweep_load import load_sweep
 from research_taste.local import local_llm
 from research_taste.local.local_llm import LocalModel, converted_folder, local_model
 from research_taste.local.local_provider import LocalChatAPI, context_overflow_message

@@ -320,7 +320,8 @@ def test_sweep_retries_bad_bodies_by_default(
 ) -> None:
     """``research-taste sweep`` at 30% bad bodies: every one retried at its call, no loss (the
     sweep also sets Inspect's sample retry on error, for errors no call retry covers)."""
-    from research_taste.cli.sweep import load_sweep, run_sweep
+    from research_taste.cli.sweep import run_sweep
+    from research_taste.cli.sweep_load import load_sweep
     from research_taste.cli.sweep_schema import DEFAULT_RETRY_ON_ERROR
 
     spec = TASKS["eqinfer"]

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from research_taste.cli.sweep import load_sweep, run_sweep
+from research_taste.cli.sweep import run_sweep
+from research_taste.cli.sweep_load import load_sweep
 from research_taste_evals.core.data import CACHE_DIR_ENV
 
 DEMO_SWEEP = Path(__file__).resolve().parents[2] / "sweeps" / "demo.yaml"

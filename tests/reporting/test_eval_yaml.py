@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from inspect_evals.metadata import InternalEvalMetadata
 
-from research_taste.cli.sweep import build_tasks, load_sweep, plan
+from research_taste.cli.sweep import build_tasks, plan
+from research_taste.cli.sweep_load import load_sweep
 from research_taste.reporting.families import family_eval_yamls, task_specs
 from research_taste_evals._registry import TASKS
 from research_taste_evals.core.data import CACHE_DIR_ENV

@@ -11,7 +11,8 @@ from inspect_ai.log import list_eval_logs, read_eval_log, write_eval_log
 from inspect_ai.model import ChatMessage
 from mock_models import scripted_model
 
-from research_taste.cli.sweep import load_sweep, run_sweep
+from research_taste.cli.sweep import run_sweep
+from research_taste.cli.sweep_load import load_sweep
 from research_taste.reporting.report import write_report
 from research_taste.reporting.runs import read_runs
 from research_taste_evals.aaar.demo import write_demo_eqinfer

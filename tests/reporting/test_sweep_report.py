@@ -8,7 +8,8 @@ import pytest
 from inspect_ai.log import list_eval_logs
 
 from research_taste.cli import main
-from research_taste.cli.sweep import load_sweep, plan, run_sweep
+from research_taste.cli.sweep import plan, run_sweep
+from research_taste.cli.sweep_load import load_sweep
 from research_taste.reporting.families import task_specs
 from research_taste.reporting.report import write_report
 from research_taste.reporting.runs import read_runs

@@ -9,7 +9,8 @@ import yaml
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from research_taste.cli import main
-from research_taste.cli.sweep import load_sweep, plan
+from research_taste.cli.sweep import plan
+from research_taste.cli.sweep_load import load_sweep
 from research_taste_evals.core.data import DataError
 
 

@@ -17,6 +17,7 @@ from research_taste_evals.reviewcritique.dataset import (
     reviewcritique_dataset,
 )
 from research_taste_evals.reviewcritique.demo import demo_records, write_demo_reviewcritique
+from research_taste_evals.reviewcritique.records import ReviewRecord, flatten_reviews
 
 LLM_FILE = Path("reviewcritique/data/ReviewCritique_LLM.jsonl")
 DERIVED_DIR = Path("reviewcritique/derived_partial_keene-ng")
@@ -132,8 +133,8 @@ def test_numbers_as_segment_text_and_error_type_variants() -> None:
     record = demo_records()[2]
     record["review#1"]["review"][0]["segment_text"] = 4.1
     record["review#1"]["review"][1]["segment_text"] = 2019
-    raw = dataset.flatten_reviews(record, "x")
-    validated = dataset.ReviewRecord.model_validate(raw[0])
+    raw = flatten_reviews(record, "x")
+    validated = ReviewRecord.model_validate(raw[0])
     assert [s.segment_text for s in validated.segments[:2]] == ["4.1", "2019"]
     assert normalise_error_type("out-of-scope") == normalise_error_type("Out-of-scope ")
     assert normalise_error_type(None) == "Unspecified"

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from research_taste_evals.core.embedding_cache import EmbeddingCache
 from research_taste_evals.core.embeddings import OFFLINE_MODEL, resolve_model
 from research_taste_evals.reviewcritique import explanation
 from research_taste_evals.reviewcritique.explanation import BertScore, rouge_triplets
@@ -24,7 +25,7 @@ def _bert(cache_root: Path) -> BertScore:
         num_layers=explanation.OFFLINE_BERTSCORE_LAYERS,
         paper_faithful=False,
         load_from=spec.load_from,
-        cache=explanation.EmbeddingCache(cache_root, "bertscore-test", spec.revision, np.float64),
+        cache=EmbeddingCache(cache_root, "bertscore-test", spec.revision, np.float64),
     )
 
 

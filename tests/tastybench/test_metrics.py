@@ -12,6 +12,7 @@ from research_taste_evals.tastybench.metrics import (
     tastybench_ratings,
     tastybench_reliability,
 )
+from research_taste_evals.tastybench.pairwise import elo_ratings
 from research_taste_evals.tastybench.ratings import (
     DECISION_KEYS,
     RATING_KEYS,
@@ -84,7 +85,7 @@ def test_metrics_hand_worked() -> None:
     a, b = _elo_step(1500, 1500)
     b, c = _elo_step(b, 1500)
     a, c = _elo_step(a, c)
-    elo = ratings_module.elo_ratings(collect(scores).comparisons)
+    elo = elo_ratings(collect(scores).comparisons)
     assert elo == pytest.approx({"a": a, "b": b, "c": c}, abs=1e-9)
 
     ratings = tastybench_ratings(resamples=50, seed=1)(scores)

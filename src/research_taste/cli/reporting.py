@@ -21,16 +21,10 @@ PARTIAL_HELP = "rank partial runs (fewer samples scored than asked for) with the
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from research_taste.cli.sweep import (
-        EntryError,
-        load_sweep,
-        parse_shard,
-        plan,
-        run_sweep,
-        sweep_status,
-    )
+    from research_taste.cli.sweep import EntryError, parse_shard, plan, run_sweep, sweep_status
     from research_taste.cli.sweep_checks import check_credentials, check_log_dir
     from research_taste.cli.sweep_estimate import dry_run_text
+    from research_taste.cli.sweep_load import load_sweep
     from research_taste_evals.core.data import DataError
 
     try:

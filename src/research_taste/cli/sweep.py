@@ -20,12 +20,7 @@ from typing import Any
 from inspect_ai import Task, eval_set, task_with
 from inspect_ai.model import Model, get_model
 
-from research_taste.cli.sweep_load import (  # reading and checking the file (re-exported)
-    check_models,
-    load_sweep,
-    provider_is_registered,
-    tasks_by_name,
-)
+from research_taste.cli.sweep_load import tasks_by_name
 from research_taste.cli.sweep_schema import ModelRoles, SweepConfig
 from research_taste.cli.sweep_status import SweepOutcome, sweep_outcome
 from research_taste_evals.core.cutoff import CUTOFF_ARG
@@ -37,17 +32,13 @@ __all__ = [
     "EntryError",
     "PlannedRun",
     "build_tasks",
-    "check_models",
     "construct",
     "each_warning_once",
-    "load_sweep",
     "parse_shard",
     "plan",
-    "provider_is_registered",
     "resolve_args",
     "run_sweep",
     "sweep_status",
-    "tasks_by_name",
     "with_knowledge_cutoff",
 ]
 # Every sweep run carries this tag, so reports can tell sweep logs from ad-hoc runs.

@@ -40,13 +40,8 @@ from inspect_ai.event import ModelEvent
 from inspect_ai.log import EvalLog, resolve_sample_attachments
 from inspect_ai.model import get_model_info
 
-from research_taste.cli.sweep import (
-    PlannedRun,
-    construct,
-    each_warning_once,
-    plan,
-    tasks_by_name,
-)
+from research_taste.cli.sweep import PlannedRun, construct, each_warning_once, plan
+from research_taste.cli.sweep_load import tasks_by_name
 from research_taste.cli.sweep_schema import Price, SweepConfig
 
 # Samples whose first prompt is rendered per run; the rest are estimated at their mean.

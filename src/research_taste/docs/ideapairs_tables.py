@@ -13,10 +13,6 @@ from typing import Any
 
 from inspect_ai.log import EvalLog
 
-from research_taste_evals.core.text import replace_block
-
-__all__ = ["replace_block"]
-
 REFERENCE_SOURCE = Path("sota-extractor/data/tasks/nlp-progress.json")  # under the upstream dir
 BASELINE_HEADER = [
     "judge",

@@ -37,7 +37,8 @@ def find_browser() -> str | None:
 
 def demo_logs(folder: Path) -> Path:
     """Run the demo sweep (``DEMO_LIMIT`` samples a run) into ``folder``/logs, offline."""
-    from research_taste.cli.sweep import load_sweep, run_sweep
+    from research_taste.cli.sweep import run_sweep
+    from research_taste.cli.sweep_load import load_sweep
     from research_taste_evals.core.data import CACHE_DIR_ENV
 
     before = os.environ.get(CACHE_DIR_ENV)

@@ -24,11 +24,11 @@ from research_taste_evals.aaar.dataset.expdesign import (
 from research_taste_evals.aaar.decoding import EXPDESIGN_MAX_TOKENS, upstream_decoding
 from research_taste_evals.aaar.embedding_models import S_METRIC_MODEL, aaar_embedder
 from research_taste_evals.aaar.recall import shown_paper
-from research_taste_evals.aaar.scorer.expdesign import (
+from research_taste_evals.aaar.scorer.expdesign import expdesign_scorer
+from research_taste_evals.aaar.scorer.expdesign_judge import (
     DEFAULT_JUDGE_MODEL,
     JUDGE_DECODING,
     JudgePrompt,
-    expdesign_scorer,
     judge_spec,
 )
 from research_taste_evals.aaar.scorer.groups import expdesign_details

@@ -4,11 +4,6 @@ Source: RenzeLou/AAAR-1.0 @ be839d5d, ``scripts/prompt_templates.py`` (MIT). Tem
 filled with :func:`research_taste_evals.core.text.fill_template`, which leaves LaTeX braces alone.
 """
 
-from research_taste_evals.aaar.judge_prompts import ENTAILMENT_PROMPTS as ENTAILMENT_PROMPTS  # noqa: F401
-from research_taste_evals.aaar.judge_prompts import ENTAILMENT_SYSTEM as ENTAILMENT_SYSTEM
-from research_taste_evals.aaar.judge_prompts import ENTAILMENT_V1_PROMPT as ENTAILMENT_V1_PROMPT
-from research_taste_evals.aaar.judge_prompts import ENTAILMENT_V2_PROMPT as ENTAILMENT_V2_PROMPT
-
 # EqInfer, binary setting: class Equation_eval_binary.
 EQINFER_SYSTEM = (
     "You are an expert in Machine Learning and Natural Language Processing (NLP)."

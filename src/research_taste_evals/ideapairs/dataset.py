@@ -18,8 +18,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from research_taste_evals.core.data import DataError, sha256_of
 from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.core.text import fill_template
-from research_taste_evals.ideapairs.pair_dates import check_dates as check_dates  # noqa: F401
-from research_taste_evals.ideapairs.pair_dates import dates_note as dates_note
+from research_taste_evals.ideapairs.pair_dates import check_dates, dates_note
 from research_taste_evals.ideapairs.pairs_schema import PairRecord, read_pairs
 from research_taste_evals.ideapairs.prompts import (
     FORECAST_PROMPT,

@@ -27,7 +27,7 @@ from functools import lru_cache
 from inspect_ai.model import ChatMessage, ChatMessageSystem
 
 from research_taste_evals.core.baselines import register_baseline
-from research_taste_evals.lft.solvers import CRITIC_SYSTEM, NUDGE_SYSTEM
+from research_taste_evals.lft.prompts import CRITIC_SYSTEM, NUDGE_SYSTEM
 
 GENERIC_PROTOCOL = """Step-by-step plan:
 

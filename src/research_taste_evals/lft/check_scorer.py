@@ -15,9 +15,9 @@ from inspect_ai.solver import TaskState
 from research_taste_evals.core.grading import check_quorum, resolve_graders
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.lft.grader import LFT_GRADER_REPEATS, grade_solution
+from research_taste_evals.lft.panel_scores import panel_score
 from research_taste_evals.lft.rubric import rubric_from_metadata
 from research_taste_evals.lft.score_groups import grader_check_headline
-from research_taste_evals.lft.scorer import panel_score
 
 # ``lft_grader_check``: the panel grades a reference of known level.
 WITHIN = 1  # "within one level"

@@ -25,9 +25,7 @@ from research_taste_evals.core.grading import (
 )
 from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models
 from research_taste_evals.core.text import fill_template
-from research_taste_evals.lft.parsing import LftGrade as LftGrade  # noqa: F401
-from research_taste_evals.lft.parsing import extract_json_object as extract_json_object
-from research_taste_evals.lft.parsing import parse_lft_grade as parse_lft_grade
+from research_taste_evals.lft.parsing import LftGrade, parse_lft_grade
 from research_taste_evals.lft.prompts import (
     ALTERNATIVES_LINE,
     CRITERIA_MET_ALL,

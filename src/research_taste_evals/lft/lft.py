@@ -20,6 +20,7 @@ from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec
 from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 from research_taste_evals.lft.dataset import (
     DEFAULT_RUNS,
+    FollowUp,
     LftSettings,
     check_access,
     lft_dataset,
@@ -37,7 +38,7 @@ from research_taste_evals.lft.nudges import DEFAULT_MAX_NUDGES
 from research_taste_evals.lft.panel_agreement import lft_epochs_reducer
 from research_taste_evals.lft.score_groups import lft_details
 from research_taste_evals.lft.scorer import lft_scorer
-from research_taste_evals.lft.solvers import DEFAULT_FOLLOWUP_ROUNDS, FollowUp, lft_solver
+from research_taste_evals.lft.solvers import DEFAULT_FOLLOWUP_ROUNDS, lft_solver
 from research_taste_evals.lft.turns import CRITIC_ROLE
 
 BOUNDS = {

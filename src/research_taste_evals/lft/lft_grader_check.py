@@ -26,7 +26,7 @@ from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import RecallControl, declare
 from research_taste_evals.core.roles import roles_ready
 from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
-from research_taste_evals.lft.check_scorer import check_value, grader_check_scorer
+from research_taste_evals.lft.check_scorer import grader_check_scorer
 from research_taste_evals.lft.dataset import parse_task_ids
 from research_taste_evals.lft.grader import (
     LFT_GRADER_REPEATS,
@@ -44,7 +44,7 @@ from research_taste_evals.lft.rubric_files import load_rubrics
 from research_taste_evals.lft.score_groups import grader_check_details
 from research_taste_evals.lft.solvers import reference_answer
 
-__all__ = ["check_value", "lft_grader_check", "reference_answer"]
+__all__ = ["lft_grader_check"]
 
 
 # Recall control (core/recall_control.py): a check of the grader, nothing dated is judged.

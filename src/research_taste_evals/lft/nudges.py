@@ -25,22 +25,17 @@ from research_taste_evals.lft.grader import (
     MedianRule,
     grade_solution,
 )
-from research_taste_evals.lft.prompts import (  # noqa: F401  (prompts: the role file)
-    CRITIC_SYSTEM,
-    CRITIQUE_PROMPT,
-    CRITIQUE_REVISION_REQUEST,
-    LFT_SYSTEM,
+from research_taste_evals.lft.prompts import (
     NUDGE_PROMPT,
     NUDGE_REQUIREMENT_LINE,
     NUDGE_REVISION_REQUEST,
     NUDGE_SYSTEM,
-    STATIC_FOLLOWUPS,
 )
 from research_taste_evals.lft.rubric import MAX_LEVEL, rubric_from_metadata
 from research_taste_evals.lft.turns import (
     NUDGE_METADATA_KEY,
-    _followup_message,
     critic_model,
+    followup_message,
     last_answer,
 )
 
@@ -110,7 +105,7 @@ def nudge(
             used += 1
             request = fill_template(NUDGE_REVISION_REQUEST, feedback=hint.completion)
             state.messages.append(
-                _followup_message(request, "nudge", used, critic=str(critic), from_level=level)
+                followup_message(request, "nudge", used, critic=str(critic), from_level=level)
             )
             state = await retrying(generate)(state)
         reached = bool(levels) and levels[-1] >= top_level and not failed

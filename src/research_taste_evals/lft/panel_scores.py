@@ -15,15 +15,12 @@ from research_taste_evals.core.reasons import (
     GRADER_FAILED,
 )
 from research_taste_evals.core.stats import NAN
-from research_taste_evals.lft.grader import (
-    FEASIBLE_LEVEL,
-    LftGrade,
-    LftPanelGrade,
-)
+from research_taste_evals.lft.grader import FEASIBLE_LEVEL, LftPanelGrade
 from research_taste_evals.lft.panel_agreement import (
     PANEL_CREDITS_KEY,
     PANEL_LEVELS_KEY,
 )
+from research_taste_evals.lft.parsing import LftGrade
 from research_taste_evals.lft.turns import NUDGE_METADATA_KEY
 
 

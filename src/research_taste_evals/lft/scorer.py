@@ -34,13 +34,15 @@ from research_taste_evals.lft.grader import (
     grade_solution,
     require_grader_role,
 )
-from research_taste_evals.lft.panel_scores import context_overflow_score as context_overflow_score  # noqa: F401
-from research_taste_evals.lft.panel_scores import missing_answer_score as missing_answer_score
-from research_taste_evals.lft.panel_scores import panel_score as panel_score
-from research_taste_evals.lft.panel_scores import record_nudges as record_nudges
+from research_taste_evals.lft.panel_scores import (
+    context_overflow_score,
+    missing_answer_score,
+    panel_score,
+    record_nudges,
+)
 from research_taste_evals.lft.rubric import rubric_from_metadata
 from research_taste_evals.lft.score_groups import lft_headline
-from research_taste_evals.lft.solvers import NUDGE_METADATA_KEY
+from research_taste_evals.lft.turns import NUDGE_METADATA_KEY
 
 
 @scorer(metrics=[lft_headline()])  # every other figure: score_groups.lft_details

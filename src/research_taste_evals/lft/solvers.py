@@ -53,20 +53,15 @@ from research_taste_evals.lft.nudges import (
     nudge,
     panel_level_of,
 )
-from research_taste_evals.lft.prompts import (  # noqa: F401  (prompts: the role file)
+from research_taste_evals.lft.prompts import (
     CRITIC_SYSTEM,
     CRITIQUE_PROMPT,
     CRITIQUE_REVISION_REQUEST,
     LFT_SYSTEM,
-    NUDGE_PROMPT,
-    NUDGE_REQUIREMENT_LINE,
-    NUDGE_REVISION_REQUEST,
-    NUDGE_SYSTEM,
     STATIC_FOLLOWUPS,
 )
 from research_taste_evals.lft.rubric import MAX_LEVEL, rubric_from_metadata
-from research_taste_evals.lft.turns import NUDGE_METADATA_KEY as NUDGE_METADATA_KEY  # noqa: F401
-from research_taste_evals.lft.turns import _followup_message, critic_model, last_answer
+from research_taste_evals.lft.turns import critic_model, followup_message, last_answer
 
 FOLLOWUP_MODES: tuple[FollowUp, ...] = get_args(FollowUp)
 DEFAULT_FOLLOWUP_ROUNDS = 1
@@ -80,7 +75,7 @@ def static_followups(rounds: int = DEFAULT_FOLLOWUP_ROUNDS) -> Solver:
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         for index in range(rounds):
             request = STATIC_FOLLOWUPS[index % len(STATIC_FOLLOWUPS)]
-            state.messages.append(_followup_message(request, "static", index + 1))
+            state.messages.append(followup_message(request, "static", index + 1))
             state = await retrying(generate)(state)
         return state
 
@@ -116,7 +111,7 @@ def critique_followups(rounds: int = DEFAULT_FOLLOWUP_ROUNDS) -> Solver:
                 break
             request = fill_template(CRITIQUE_REVISION_REQUEST, critique=critique.completion)
             state.messages.append(
-                _followup_message(request, "critique", index + 1, critic=str(critic))
+                followup_message(request, "critique", index + 1, critic=str(critic))
             )
             state = await retrying(generate)(state)
         return state

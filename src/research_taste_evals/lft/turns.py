@@ -14,17 +14,6 @@ from inspect_ai.solver import TaskState
 
 from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models
 from research_taste_evals.lft.dataset import FollowUp
-from research_taste_evals.lft.prompts import (  # noqa: F401  (prompts: the role file)
-    CRITIC_SYSTEM,
-    CRITIQUE_PROMPT,
-    CRITIQUE_REVISION_REQUEST,
-    LFT_SYSTEM,
-    NUDGE_PROMPT,
-    NUDGE_REQUIREMENT_LINE,
-    NUDGE_REVISION_REQUEST,
-    NUDGE_SYSTEM,
-    STATIC_FOLLOWUPS,
-)
 
 CRITIC_ROLE = "critic"
 NUDGE_METADATA_KEY = "nudges"  # state.metadata[...]: the nudge trajectory, read by a metric
@@ -40,9 +29,7 @@ def critic_model() -> Model:
     return role_models(RoleSpec(CRITIC_ROLE, default=EVALUATED_MODEL))[0]
 
 
-def _followup_message(
-    text: str, mode: FollowUp, round_number: int, **extra: Any
-) -> ChatMessageUser:
+def followup_message(text: str, mode: FollowUp, round_number: int, **extra: Any) -> ChatMessageUser:
     return ChatMessageUser(
         content=text, metadata={"followup": mode, "round": round_number, **extra}
     )

@@ -40,10 +40,8 @@ from research_taste_evals.core.data import (
 from research_taste_evals.core.provenance import provenance
 from research_taste_evals.core.text import content_id, fill_template, first_words
 from research_taste_evals.reviewcritique.prompts import REVIEW_CONTEXT, SEGMENT_LINE
-from research_taste_evals.reviewcritique.records import (  # noqa: F401 - re-exported
-    PAPER_TEXT_KEYS,
+from research_taste_evals.reviewcritique.records import (
     ReviewRecord,
-    SegmentRecord,
     flatten_reviews,
     validate_review,
 )

@@ -2,8 +2,9 @@
 
 A comparison is ``(winner_id, loser_id)``; a list of them is in the order the comparisons were
 made. A *decision* is ``(first_shown_id, second_shown_id, winner_id)`` and keeps the
-presentation order, which position-bias and order-consistency need. Schedules return ordered
-pairs ``(first_shown_id, second_shown_id)`` in presentation order.
+presentation order, which position-bias and order-consistency need (``order_effects.py``).
+Schedules (``pair_schedules.py``) return ordered pairs ``(first_shown_id, second_shown_id)`` in
+presentation order.
 """
 
 from __future__ import annotations
@@ -14,17 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from research_taste_evals.core.stats import NAN, spearman
-
-# Schedules and order effects have their own modules; their names stay importable from here.
-from research_taste_evals.tastybench.order_effects import Decision as Decision  # noqa: F401
-from research_taste_evals.tastybench.order_effects import order_consistency as order_consistency
-from research_taste_evals.tastybench.order_effects import position_bias_rate as position_bias_rate
-from research_taste_evals.tastybench.pair_schedules import Comparison as Comparison  # noqa: F401
-from research_taste_evals.tastybench.pair_schedules import adjacent_schedule as adjacent_schedule
-from research_taste_evals.tastybench.pair_schedules import all_pairs_schedule as all_pairs_schedule
-from research_taste_evals.tastybench.pair_schedules import (
-    random_pairs_schedule as random_pairs_schedule,
-)
+from research_taste_evals.tastybench.pair_schedules import Comparison
 
 if TYPE_CHECKING:
     import numpy as np  # imported where used: ~60 ms off the registry import

@@ -28,12 +28,14 @@ from research_taste_evals.core.stats import (
     RankMethod,
     partial_spearman,
 )
-from research_taste_evals.tastybench.pairwise import (
+from research_taste_evals.tastybench.order_effects import (
     Decision,
-    bradley_terry,
-    elo_ratings,
     order_consistency,
     position_bias_rate,
+)
+from research_taste_evals.tastybench.pairwise import (
+    bradley_terry,
+    elo_ratings,
     split_half_reliability,
 )
 

@@ -25,7 +25,7 @@ from research_taste_evals.tastybench.matched_schedule import (
     matching,
     no_pairs_reason,
 )
-from research_taste_evals.tastybench.pairwise import adjacent_schedule, all_pairs_schedule
+from research_taste_evals.tastybench.pair_schedules import adjacent_schedule, all_pairs_schedule
 from research_taste_evals.tastybench.velocity import (
     SHORT_WINDOWS,
     VelocityMode,

@@ -45,10 +45,10 @@ from research_taste_evals.tastybench.prompts import (
     SUMMARIZE_PAPER,
     anonymized,
 )
-from research_taste_evals.tastybench.scorer import extraction_scorer, parse_tagged
+from research_taste_evals.tastybench.scorer import extraction_scorer
 from research_taste_evals.tastybench.solvers import generate_as_extractor
 
-__all__ = ["parse_tagged", "tastybench_extract"]
+__all__ = ["tastybench_extract"]
 _PROMPTS = {("idea", "seed"): EXTRACT_IDEA, ("idea", "curated"): EXTRACT_IDEA_CURATED}
 
 

@@ -31,17 +31,19 @@ _ACL_OLD = re.compile(
 )
 _ACL_NEW = re.compile(r"aclanthology\.org/((?:19|20)\d\d)\.")
 _DATE = re.compile(r"^((?:19|20)\d\d)-\d\d")
-_DAY = re.compile(r"^((?:19|20)\d\d-[01]\d(?:-[0-3]\d)?)")
+ISO_DAY = re.compile(r"^((?:19|20)\d\d-[01]\d(?:-[0-3]\d)?)")
 _FIRST_ARXIV_YEAR = 1991
 # Extraction debris in the scraped texts: placeholders of the markdown-to-JSON conversion that
 # stood for HTML tags (sota-extractor nlp-progress.json: "Bi-LSTM\x02wzxhzdk:12\x03att+LEX")
 # and the HTML tags themselves in NLP-progress markdown ("Bi-LSTM<sub>att+LEX</sub>").
-_DEBRIS = re.compile(r"\x02wzxhzdk:\d+\x03|</?[a-zA-Z][a-zA-Z0-9]*\s*/?>|[\x00-\x08\x0b-\x1f]")
+EXTRACTION_DEBRIS = re.compile(
+    r"\x02wzxhzdk:\d+\x03|</?[a-zA-Z][a-zA-Z0-9]*\s*/?>|[\x00-\x08\x0b-\x1f]"
+)
 
 
 def clean_text(text: str) -> str:
     """A scraped name or title without extraction debris, its whitespace collapsed."""
-    return " ".join(_DEBRIS.sub(" ", text).split())
+    return " ".join(EXTRACTION_DEBRIS.sub(" ", text).split())
 
 
 @dataclass(frozen=True)
@@ -124,7 +126,7 @@ def find_year(method: str, paper_url: str, paper_date: str | None) -> tuple[int 
     return None, "none"
 
 
-def _board(
+def make_leaderboard(
     source: Path, locator: str, task: str, dataset: str, description: str, rows: list[Entry]
 ) -> Leaderboard:
     """A leaderboard; its id hashes the file name and where in the file it sits (names repeat)."""

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from inspect_ai.model import Model, get_model
 
-from research_taste.builders.ideapairs.leaderboards import Leaderboard
+from research_taste.builders.ideapairs.boards import Leaderboard
 from research_taste_evals.core.data import DataError
 from research_taste_evals.core.errors import is_inspect_prerequisite_error
 from research_taste_evals.core.failure_text import plain_message

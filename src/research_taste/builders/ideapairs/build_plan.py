@@ -9,12 +9,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from research_taste.builders.ideapairs.boards import Leaderboard
 from research_taste.builders.ideapairs.build_inputs import (
     check_boards_found,
     check_leaderboard_paths,
 )
 from research_taste.builders.ideapairs.cleaning import read_once
-from research_taste.builders.ideapairs.leaderboards import Leaderboard, read_leaderboards
+from research_taste.builders.ideapairs.leaderboards import read_leaderboards
 from research_taste.builders.ideapairs.pairing import PlannedPair, plan_board
 from research_taste.builders.ideapairs.pwc_archive import (
     SOURCE_NAME,
@@ -25,7 +26,7 @@ from research_taste.builders.ideapairs.splitting import Splitter
 
 
 @dataclass(frozen=True)
-class _Inputs:
+class BuildInputs:
     """The leaderboards read: their files, the boards, and what was skipped or read once."""
 
     paths: list[Path]
@@ -35,7 +36,7 @@ class _Inputs:
     read_once: list[dict[str, object]]
 
 
-def _read_inputs(leaderboards: Sequence[str | Path], source: str | None) -> _Inputs:
+def read_inputs(leaderboards: Sequence[str | Path], source: str | None) -> BuildInputs:
     """Step 1: the leaderboard files (or the pinned archive), read once each."""
     paths = fetch_pwc_archive() if source == SOURCE_NAME else [Path(p) for p in leaderboards]
     check_leaderboard_paths(paths)
@@ -44,11 +45,11 @@ def _read_inputs(leaderboards: Sequence[str | Path], source: str | None) -> _Inp
     boards = read_leaderboards(paths, nlp_only, skipped)
     check_boards_found(paths, boards)
     boards, read_once_report = read_once(boards)
-    return _Inputs(paths, nlp_only, boards, skipped, read_once_report)
+    return BuildInputs(paths, nlp_only, boards, skipped, read_once_report)
 
 
 @dataclass
-class _Plan:
+class BuildPlan:
     """Step 2's result: every board scored, split and paired, with what it dropped."""
 
     scored: list[ScoredBoard] = field(default_factory=list)
@@ -58,11 +59,11 @@ class _Plan:
     disagree: int = 0
 
 
-def _plan(
+def plan_pairs(
     scored_boards: list[tuple[Leaderboard, ScoredBoard, list[Drop]]], splitter: Splitter
-) -> _Plan:
+) -> BuildPlan:
     """Step 2: split and pair each scored board (appendix A.3-A.4), in reading order."""
-    planned = _Plan()
+    planned = BuildPlan()
     for board, result, board_drops in scored_boards:
         plan, small = plan_board(result, splitter)
         planned.scored.append(result)

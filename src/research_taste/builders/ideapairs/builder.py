@@ -23,7 +23,12 @@ from research_taste.builders.ideapairs.build_inputs import (
     check_outputs,
     check_pairs_made,
 )
-from research_taste.builders.ideapairs.build_plan import _Inputs, _Plan, _plan, _read_inputs  # noqa: F401
+from research_taste.builders.ideapairs.build_plan import (
+    BuildInputs,
+    BuildPlan,
+    plan_pairs,
+    read_inputs,
+)
 from research_taste.builders.ideapairs.extraction import Extracted, extract_pairs
 from research_taste.builders.ideapairs.pairing import PlannedPair
 from research_taste.builders.ideapairs.paper_sources import (
@@ -107,14 +112,14 @@ def build(
     check_outputs(out, report_path)
     parse_cutoff(test_after)  # a malformed --test-after stops before anything is read
     check_extractor(extract, extractor)
-    inputs = _read_inputs(leaderboards, source)
+    inputs = read_inputs(leaderboards, source)
     papers = paper_texts_in(Path(paper_texts) if paper_texts else None)
     scored_boards = [(board, *score_board(board)) for board in inputs.boards]
     fetched = Fetched()
     if fetch_papers:
         fetcher = fetcher or ArxivFetcher()
         fetched = fetch_metadata([r for _, r, _ in scored_boards], fetcher, abstracts)
-    plan = _plan(scored_boards, Splitter(seed, test_after, fetched.dates()))
+    plan = plan_pairs(scored_boards, Splitter(seed, test_after, fetched.dates()))
     check_pairs_made(
         len(plan.pairs),
         len(inputs.boards),
@@ -200,7 +205,7 @@ def _extraction_report(
 
 
 def _counts_report(
-    inputs: _Inputs, plan: _Plan, source: str | None, records: list[PairRecord]
+    inputs: BuildInputs, plan: BuildPlan, source: str | None, records: list[PairRecord]
 ) -> dict[str, Any]:
     """Step 4: every entry read accounted for (kept or dropped with its reason), and the pairs."""
     boards, pairs, drops = inputs.boards, plan.pairs, plan.drops

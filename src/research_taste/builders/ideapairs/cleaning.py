@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from research_taste.builders.ideapairs.leaderboards import Leaderboard
+from research_taste.builders.ideapairs.boards import Leaderboard
 from research_taste.builders.ideapairs.scoring import Drop, ScoredBoard
 
 _NON_WORD = re.compile(r"[^a-z0-9]+")

@@ -21,7 +21,7 @@ from inspect_ai.model import Model
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import Solver, TaskState
 
-from research_taste.builders.ideapairs.leaderboards import Leaderboard, parse_cell
+from research_taste.builders.ideapairs.boards import Leaderboard, parse_cell
 from research_taste.builders.ideapairs.pairing import PlannedPair, clean_method
 from research_taste.builders.ideapairs.scoring import ScoredBoard
 from research_taste.builders.ideapairs.splitting import paper_file_stem

@@ -23,12 +23,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from research_taste.builders.ideapairs.boards import _DAY, _DEBRIS, _board
-from research_taste.builders.ideapairs.boards import Entry as Entry  # noqa: F401
-from research_taste.builders.ideapairs.boards import Leaderboard as Leaderboard
-from research_taste.builders.ideapairs.boards import clean_text as clean_text
-from research_taste.builders.ideapairs.boards import find_year as find_year
-from research_taste.builders.ideapairs.boards import parse_cell as parse_cell
+from research_taste.builders.ideapairs.boards import (
+    EXTRACTION_DEBRIS,
+    ISO_DAY,
+    Entry,
+    Leaderboard,
+    clean_text,
+    find_year,
+    make_leaderboard,
+)
 from research_taste.builders.ideapairs.pwc_archive import nlp_tasks, read_parquet_tasks
 from research_taste_evals.core.data import DataError, read_json
 
@@ -63,7 +66,7 @@ def _pwc_rows(source: Path, rows: Any, where: str) -> list[Entry]:
         url = _text(row.get("paper_url"), f"{at}.paper_url")
         paper_date = _text(row.get("paper_date"), f"{at}.paper_date")
         year, year_source = find_year(method, url, paper_date)
-        day = _DAY.match(paper_date.strip())
+        day = ISO_DAY.match(paper_date.strip())
         entries.append(
             Entry(
                 position=index,
@@ -94,11 +97,11 @@ def _pwc_datasets(
         if not isinstance(sota, dict):
             raise DataError(f"{source}: {at}.sota: expected an object")
         rows = _pwc_rows(source, sota.get("rows") or [], f"{at}.sota")
-        description = _DEBRIS.sub(
+        description = EXTRACTION_DEBRIS.sub(
             " ", _text(dataset.get("description"), f"{source}: {at}.description")
         )
         if rows:
-            yield _board(source, at, task, name, description, rows)
+            yield make_leaderboard(source, at, task, name, description, rows)
         yield from _pwc_datasets(
             source, task, dataset.get("subdatasets") or [], f"{at}.subdatasets", name
         )
@@ -216,7 +219,7 @@ def read_nlp_progress_markdown(path: Path) -> list[Leaderboard]:
         entries = [_markdown_entry(i, cells, header) for i, cells in enumerate(rows)]
         if entries:
             boards.append(
-                _board(
+                make_leaderboard(
                     path, f"line {table_line}", task, label, "\n".join(description_lines), entries
                 )
             )

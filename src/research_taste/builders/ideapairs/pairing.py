@@ -15,8 +15,8 @@ import itertools
 import re
 from dataclasses import dataclass
 
+from research_taste.builders.ideapairs.boards import Entry
 from research_taste.builders.ideapairs.cleaning import keep_best_row
-from research_taste.builders.ideapairs.leaderboards import Entry
 from research_taste.builders.ideapairs.scoring import Drop, ScoredBoard
 from research_taste.builders.ideapairs.splitting import Bucket, Split, Splitter, paper_key
 from research_taste_evals.core.text import content_id

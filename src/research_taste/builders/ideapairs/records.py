@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from research_taste.builders.ideapairs.leaderboards import Entry, Leaderboard
+from research_taste.builders.ideapairs.boards import Entry, Leaderboard
 from research_taste.builders.ideapairs.pairing import PlannedPair, clean_method
 from research_taste.builders.ideapairs.scoring import ScoredBoard
 from research_taste_evals.core.data import DataError

@@ -36,11 +36,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, get_args
 
-from research_taste.builders.ideapairs.discordance import MIN_ENTRIES as MIN_ENTRIES  # noqa: F401
-from research_taste.builders.ideapairs.discordance import discordance_matrix as discordance_matrix
-from research_taste.builders.ideapairs.discordance import remove_discordant as remove_discordant
-from research_taste.builders.ideapairs.discordance import row_correlations as row_correlations
-from research_taste.builders.ideapairs.leaderboards import Entry, Leaderboard, parse_cell
+from research_taste.builders.ideapairs.boards import Entry, Leaderboard, parse_cell
+from research_taste.builders.ideapairs.discordance import (
+    MIN_ENTRIES,
+    remove_discordant,
+    row_correlations,
+)
 from research_taste.builders.ideapairs.polarity import (
     anchored_polarity,
     described_polarity,

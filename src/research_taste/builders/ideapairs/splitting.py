@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from research_taste.builders.ideapairs.leaderboards import Entry
+from research_taste.builders.ideapairs.boards import Entry
 from research_taste.builders.ideapairs.scoring import ScoredBoard
 from research_taste_evals.core.data import DataError
 from research_taste_evals.core.dates import ItemDate, is_post_cutoff, parse_item_date

@@ -21,19 +21,14 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from research_taste_evals.aaar.embedding_models import aaar_embedder
-from research_taste_evals.aaar.scorer.expdesign_judge import (  # noqa: F401
-    DEFAULT_JUDGE_MODEL as DEFAULT_JUDGE_MODEL,
+from research_taste_evals.aaar.scorer.expdesign_judge import (
+    JudgePrompt,
+    en_scores,
+    faithful_decision,
+    judge_lists,
+    judge_spec,
+    strict_decision,
 )
-from research_taste_evals.aaar.scorer.expdesign_judge import JUDGE_CONFIG as JUDGE_CONFIG
-from research_taste_evals.aaar.scorer.expdesign_judge import JUDGE_DECODING as JUDGE_DECODING
-from research_taste_evals.aaar.scorer.expdesign_judge import JudgePrompt as JudgePrompt
-from research_taste_evals.aaar.scorer.expdesign_judge import JudgeResult as JudgeResult
-from research_taste_evals.aaar.scorer.expdesign_judge import en_scores as en_scores
-from research_taste_evals.aaar.scorer.expdesign_judge import entailment_rate as entailment_rate
-from research_taste_evals.aaar.scorer.expdesign_judge import faithful_decision as faithful_decision
-from research_taste_evals.aaar.scorer.expdesign_judge import judge_lists as judge_lists
-from research_taste_evals.aaar.scorer.expdesign_judge import judge_spec as judge_spec
-from research_taste_evals.aaar.scorer.expdesign_judge import strict_decision as strict_decision
 from research_taste_evals.aaar.scorer.groups import expdesign_headline
 from research_taste_evals.aaar.similarity import rouge_scorer_instance, rouge_scores, s_match
 from research_taste_evals.aaar.solvers import (
