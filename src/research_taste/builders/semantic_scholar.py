@@ -39,19 +39,17 @@ from pathlib import Path
 from typing import Any
 
 from research_taste.builders.http import (
-    RETRY_AFTER_CAP,
     HttpClient,
     RequestCounts,
     announce,
     cache_file,
-    cache_key,
     write_atomic,
 )
 from research_taste.builders.semantic_scholar_answers import Check, check_citations_page
 from research_taste.builders.semantic_scholar_paging import bulk_pages, relevance_pages
 from research_taste_evals.core.data import DataError
 
-__all__ = ["RETRY_AFTER_CAP", "RequestCounts", "SemanticScholar", "cache_key", "describe"]
+__all__ = ["SemanticScholar", "describe"]
 
 DEFAULT_BASE = "https://api.semanticscholar.org/graph/v1"
 BASE_ENV = "S2_API_BASE"

@@ -14,8 +14,9 @@ from arxiv_server import ArxivServer, Recorded
 from fake_graph_api import FETCH_DATE, WINDOW, FakeClock, FakeGraphApi
 
 from research_taste.builders import http, semantic_scholar
+from research_taste.builders.http import RETRY_AFTER_CAP
 from research_taste.builders.ideapairs import papers as papers_module
-from research_taste.builders.semantic_scholar import RETRY_AFTER_CAP, SemanticScholar
+from research_taste.builders.semantic_scholar import SemanticScholar
 from research_taste.builders.tastybench_papers import velocity_of
 from research_taste.builders.tastybench_set import SetRequest, build
 from research_taste.cli import main
