@@ -170,7 +170,8 @@ def test_shards_in_two_processes_share_one_log_folder(tmp_path: Path, shards: in
 KILLABLE_SCRIPT = """
 import json, sys, time
 from pathlib import Path
-from research_taste.cli.sweep import load_sweep, run_sweep
+from research_taste.cli.sweep import run_sweep
+from research_taste.cli.sweep_load import load_sweep
 from research_taste_evals.core.baselines import register_baseline
 
 calls, delay = Path(sys.argv[2]), float(sys.argv[3])
