@@ -22,15 +22,15 @@ from __future__ import annotations
 import argparse
 import math
 import re
-import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
+from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log, write_eval_log
 from inspect_ai.model import ModelOutput
 
 from research_taste.reporting.families import task_specs
+from research_taste.reporting.paths import scrubbed_log
 
 ROOT = Path(__file__).resolve().parents[1]
 LOG_DIR = ROOT / "docs" / "local-model" / "logs"
@@ -146,7 +146,8 @@ def replace_in(text: str, generated: str) -> str:
 
 
 def import_logs(source: Path, target: Path) -> None:
-    """Replace the ``.eval`` logs in ``target`` with the newest log of each task in ``source``."""
+    """Replace the ``.eval`` logs in ``target`` with the newest log of each task in ``source``,
+    each with the building machine's paths made ``<local>/...`` placeholders (published)."""
     newest: dict[str, tuple[str, Path]] = {}
     for info in list_eval_logs(str(source)):
         log = read_eval_log(info.name, header_only=True)
@@ -159,7 +160,8 @@ def import_logs(source: Path, target: Path) -> None:
     for old in target.glob("*.eval"):
         old.unlink()
     for _, path in newest.values():
-        shutil.copy2(path, target / path.name)
+        log = read_eval_log(str(path))
+        write_eval_log(scrubbed_log(log), str(target / path.name))
 
 
 def main(argv: list[str] | None = None) -> int:

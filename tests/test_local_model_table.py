@@ -27,7 +27,7 @@ def test_readme_table_is_the_scripts_output_on_the_committed_logs() -> None:
     rows = script.read_rows(script.LOG_DIR)
     assert {row.task for row in rows} >= {
         "eqinfer", "expdesign", "paper_weakness", "review_critique", "lft",
-        "lft_grader_check", "tastybench", "tastybench_extract", "idea_pairs",
+        "lft_grader_check", "tastybench", "tastybench_extract", "idea_pairs", "scijudge",
     }  # fmt: skip
     readme = (ROOT / "docs" / "offline-real-model.md").read_text(encoding="utf-8")
     assert script.replace_in(readme, script.table(rows)) == readme, (
@@ -42,3 +42,16 @@ def test_replace_in_rewrites_only_the_marked_block() -> None:
     assert script.replace_in(text, "new") == f"a\n{script.BEGIN}\nnew\n{script.END}\nb"
     with pytest.raises(SystemExit):
         script.replace_in("no block", "new")
+
+
+def test_the_committed_logs_name_no_path_of_the_machine_that_ran_them() -> None:
+    """They are published: ``--import`` makes every recorded path a ``<local>/...``."""
+    from inspect_ai.log import read_eval_log
+
+    from research_taste.reporting.paths import header_paths, local_paths
+
+    script = _script()
+    for path in sorted(script.LOG_DIR.glob("*.eval")):
+        log = read_eval_log(str(path))
+        metadata = [sample.metadata for sample in log.samples or []]
+        assert header_paths(log) | local_paths(metadata) == set(), path.name

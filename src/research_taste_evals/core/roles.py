@@ -16,7 +16,7 @@ from inspect_ai.util import display_type
 from research_taste_evals.core.errors import UserError
 from research_taste_evals.core.failure_text import plain_message
 
-_TOLD: weakref.WeakSet[Generate] = weakref.WeakSet()  # runs whose role error is on stderr
+_TOLD: weakref.WeakSet[Generate] = weakref.WeakSet()  # runs whose stop sentence is on stderr
 EVALUATED_MODEL = "evaluated-model"  # ``default=EVALUATED_MODEL``: the evaluated model plays it
 
 
