@@ -29,11 +29,16 @@ def stderr_hook(previous: ExceptHook) -> ExceptHook:
     def hook(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
         if (user_error := find_user_error(error)) is None:
             return previous(kind, error, trace)
-        print(f"error: {user_error}", file=sys.stderr, flush=True)
+        say_user_error(user_error)
         sys.exit(1)
 
     hook._research_taste_errors = True  # type: ignore[attr-defined]
     return hook
+
+
+def say_user_error(error: UserError) -> None:
+    """``error: <sentence>`` on stderr: how every display mode shows a user error."""
+    print(f"error: {error}", file=sys.stderr, flush=True)
 
 
 def find_user_error(error: BaseException) -> UserError | None:

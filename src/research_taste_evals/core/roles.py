@@ -4,7 +4,6 @@ sentence before any model call (CONTRIBUTING.md, "The runtime layer")."""
 from __future__ import annotations
 
 import difflib
-import sys
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -13,7 +12,7 @@ from inspect_ai.model import Model, get_model, model_roles
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import display_type
 
-from research_taste_evals.core.errors import UserError
+from research_taste_evals.core.errors import UserError, say_user_error
 from research_taste_evals.core.failure_text import plain_message
 
 _TOLD: weakref.WeakSet[Generate] = weakref.WeakSet()  # runs whose stop sentence is on stderr
@@ -81,7 +80,7 @@ def roles_ready(*specs: RoleSpec, checks: Sequence[Callable[[], None]] = ()) -> 
             # The other displays show a task's error; say it once a run (one ``generate`` a run).
             if display_type() == "none" and generate not in _TOLD:
                 _TOLD.add(generate)
-                print(f"error: {error}", file=sys.stderr, flush=True)
+                say_user_error(error)
             raise
         return state
 
