@@ -146,3 +146,18 @@ def test_every_tastybench_argument_is_read_or_refused_on_a_round() -> None:
     read = set(inspect.signature(round_task).parameters) - {"version"}
     assert set(NOT_DEFAULT) == set(UNUSED_ON_A_ROUND)
     assert task_arguments == read | set(UNUSED_ON_A_ROUND) | {"recall_probe"}
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [('{"items": [', "invalid JSON at line 1"), ("[1, 2]", "not a JSON object")],
+)
+def test_a_broken_manifest_is_one_sentence_naming_the_file(
+    text: str, fragment: str, tmp_path: Path
+) -> None:
+    from research_taste_evals.core.data import DataError
+    from research_taste_evals.core.rounds import ROUND_FILE, read_manifest
+
+    (tmp_path / ROUND_FILE).write_text(text, encoding="utf-8")
+    with pytest.raises(DataError, match=re.escape(f"{tmp_path / ROUND_FILE}: {fragment}")):
+        read_manifest(tmp_path)

@@ -18,7 +18,6 @@ sample's decision was made (its last model event of the evaluated model).
 from __future__ import annotations
 
 import datetime as dt
-import json
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -26,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from research_taste_evals.core.data import DataError, read_csv, sha256_of
+from research_taste_evals.core.data import DataError, read_csv, read_json, sha256_of
 
 ROUND_FILE = "round.json"
 ITEMS_FILE = "items.csv"
@@ -88,10 +87,7 @@ def read_manifest(folder: str | Path) -> dict[str, Any]:
         DataError: missing or not a JSON object.
     """
     path = Path(folder).expanduser() / ROUND_FILE
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise DataError(f"{path}: not a readable round manifest ({error})") from error
+    manifest = read_json(path)
     if not isinstance(manifest, dict):
         raise DataError(f"{path}: not a JSON object")
     return manifest

@@ -18,7 +18,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from research_taste_evals.aaar.dataset.paper_weakness import PaperInput, paper_text
 from research_taste_evals.aaar.recall import ITEM_DATES_KEY
-from research_taste_evals.core.data import DataError, sha256_of
+from research_taste_evals.core.data import DataError, read_json, sha256_of
 from research_taste_evals.core.rounds import Round, load_round
 
 WEAKNESS_FILE = "weakness_items.jsonl"
@@ -38,10 +38,7 @@ def read_references(labels_csv: str | Path) -> dict[str, list[list[str]]]:
         DataError: the references file is missing or not ``{id: [[str, ...], ...]}``.
     """
     path = references_path(labels_csv)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise DataError(f"{path}: not a readable references file ({error})") from error
+    data = read_json(path)
     if not isinstance(data, dict):
         raise DataError(f"{path}: not a JSON object of paper id -> reviewers' weaknesses")
     return {str(key): [list(map(str, r)) for r in value] for key, value in data.items()}
