@@ -11,7 +11,7 @@ import pytest
 from arxiv_round_fakes import OPENED, PAPERS, MonthlyCitations, arxiv_listing
 from fake_graph_api import serving
 from inspect_ai import eval as inspect_eval
-from inspect_ai.log import read_eval_log
+from inspect_ai.log import read_eval_log, write_eval_log
 from log_metrics import metrics_of
 from openreview_round import quality_judge
 
@@ -54,3 +54,19 @@ def test_arxiv_round_citations_arrive_month_by_month(tmp_path: Path) -> None:
     values = metrics_of(read_eval_log(str(scored.scored)))
     assert values["pairwise_accuracy"] == pytest.approx(right / len(pairs))
     assert values["prospective_share"] == 1.0 and values["labelled_share"] == 1.0
+
+    # Any log folder and format Inspect lists: a JSON log (Inspect lists a .json file by its log
+    # name), and a remote folder (fsspec's in-memory filesystem standing for s3://); the scored
+    # log is written beside each.
+    stem = Path(log.location).stem
+    json_dir, remote = tmp_path / "json-logs", f"memory://round-logs/{tmp_path.name}"
+    write_eval_log(log, str(json_dir / f"{stem}.json"))
+    write_eval_log(log, f"{remote}/{stem}.eval")
+    for log_dir, judgment in (
+        (str(json_dir), str(json_dir / f"{stem}.json")),
+        (remote, f"memory:///round-logs/{tmp_path.name}/{stem}.eval"),
+    ):
+        [copy] = score_round(folder, log_dir)
+        assert (copy.judgment, copy.model) == (judgment, log.eval.model)
+        assert copy.scored == f"{judgment.rsplit('.', 1)[0]}-scored-{due['version']}.eval"
+        assert metrics_of(read_eval_log(copy.scored)) == values

@@ -82,7 +82,7 @@ def test_openreview_round_open_judge_resolve_score(tmp_path: Path) -> None:
         clock.now = T1 + dt.timedelta(days=1)
         first = resolve_openreview(folder, now=clock)
         assert first["version"] == "2100-01-11" and first["labelled_share"] == 1.0
-        scored = {s.judgment: s for s in score_round(folder, logs)}
+        scored = {Path(s.judgment): s for s in score_round(folder, logs)}
         assert len(scored) == 4
 
         labels = {

@@ -99,6 +99,8 @@ def register(commands: Any) -> None:
         "score", help="re-score every judgment log of the round (no model is called)"
     )
     scorer.add_argument("round", help="the round's folder")
-    scorer.add_argument("--log-dir", required=True, help="folder holding the judgment logs")
+    scorer.add_argument(
+        "--log-dir", required=True, help="log folder of the judgment logs (local, or s3://...)"
+    )
     scorer.add_argument("--labels", help="labels version (default: the newest)")
     scorer.set_defaults(func=_cmd_score)

@@ -1,15 +1,19 @@
 """``research-taste round score``: re-score every judgment log of a round with a labels version.
 
 Each judgment log (a log whose task metadata names the round's item-file sha256 and that is not
-itself a scored log) is read, scored in-process by Inspect's own re-scoring
-(``inspect_ai.score``, action ``overwrite``) with the round's scorer and the labels file, and
-written beside it as ``<judgment log stem>-scored-<labels version>.eval``. The judgment log is
-never modified, ``eval.model`` is kept, and no model is called: the scorer reads the stored
-picks, and the re-scoring context gets ``mockllm/model``, which needs no provider key.
+itself a scored log) in the log folder, as Inspect lists it (``inspect_ai.log.list_eval_logs``:
+a local folder or a remote one such as ``s3://``; ``.eval`` and ``.json`` logs), is read,
+scored in-process by Inspect's own re-scoring (``inspect_ai.score``, action ``overwrite``) with
+the round's scorer and the labels file, and written beside it as
+``<judgment log stem>-scored-<labels version>.eval``. The judgment log is never modified,
+``eval.model`` is kept, and no model is called: the scorer reads the stored picks, and the
+re-scoring context gets ``mockllm/model``, which needs no provider key.
 """
 
 from __future__ import annotations
 
+import urllib.parse
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,10 +32,25 @@ NO_KEY_MODEL = "mockllm/model"
 
 @dataclass(frozen=True)
 class ScoredLog:
-    judgment: Path
-    scored: Path
+    """A judgment log and its scored copy: local paths, or the URIs of a remote log folder."""
+
+    judgment: str
+    scored: str
     task: str
     model: str
+
+
+def _location(name: str) -> str:
+    """A log's location as Inspect lists it, a ``file://`` URI made a plain local path."""
+    parsed = urllib.parse.urlparse(name)
+    return urllib.request.url2pathname(parsed.path) if parsed.scheme == "file" else name
+
+
+def scored_location(judgment: str, version: str) -> str:
+    """``<judgment log stem>-scored-<labels version>.eval`` beside the judgment log."""
+    folder, _, name = judgment.rpartition("/")
+    stem = name.rsplit(".", 1)[0]
+    return f"{folder}/{stem}{SCORED_MARK}{version}.eval"
 
 
 def labels_file(folder: Path, version: str | None) -> Path:
@@ -53,20 +72,21 @@ def labels_file(folder: Path, version: str | None) -> Path:
     return folder / LABELS_DIR / f"{chosen}.csv"
 
 
-def round_logs(folder: Path, log_dir: Path) -> list[Path]:
-    """The judgment logs of the round under ``log_dir`` (headers read only)."""
-    from inspect_ai.log import read_eval_log
+def round_logs(folder: Path, log_dir: str) -> list[str]:
+    """The judgment logs of the round under ``log_dir``, in any folder and format Inspect lists
+    (headers read only)."""
+    from inspect_ai.log import list_eval_logs, read_eval_log
 
     sha = load_round(folder).manifest["items_sha256"]
     found = []
-    for path in sorted(log_dir.rglob("*.eval")):
-        if SCORED_MARK in path.stem:
+    for info in list_eval_logs(log_dir, recursive=True):
+        if SCORED_MARK in info.name.rpartition("/")[2]:
             continue
-        header = read_eval_log(str(path), header_only=True)
+        header = read_eval_log(info, header_only=True)
         round_info = (header.eval.metadata or {}).get("round") or {}
         if round_info.get("items_sha256") == sha:
-            found.append(path)
-    return found
+            found.append(_location(info.name))
+    return sorted(found)
 
 
 def score_round(
@@ -88,8 +108,8 @@ def score_round(
     root = load_round(folder).folder
     labels = labels_file(root, version)
     done = []
-    for path in round_logs(root, Path(log_dir)):
-        log = read_eval_log(str(path))
+    for path in round_logs(root, str(log_dir)):
+        log = read_eval_log(path)
         task = log.eval.task.rsplit("/", 1)[-1]
         if task not in factories:
             continue
@@ -107,7 +127,7 @@ def score_round(
             "labels_file": str(labels),
         }
         scored.eval.metadata = metadata
-        out = path.with_name(f"{path.stem}{SCORED_MARK}{labels.stem}.eval")
-        write_eval_log(scored, str(out))
+        out = scored_location(path, labels.stem)
+        write_eval_log(scored, out)
         done.append(ScoredLog(path, out, task, log.eval.model))
     return done
