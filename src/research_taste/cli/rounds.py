@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 HELP = "Rounds: open a round before its labels exist, resolve labels, score the frozen answers"
@@ -54,7 +55,10 @@ def _cmd_resolve(args: argparse.Namespace) -> int:
 
 def _cmd_score(args: argparse.Namespace) -> int:
     from research_taste.rounds.score import score_round
+    from research_taste_evals.core.errors import ConfigError
 
+    if "://" not in args.log_dir and not Path(args.log_dir).is_dir():  # a remote one is listed
+        raise ConfigError(f"--log-dir {args.log_dir}: no such folder (the judgment logs' folder)")
     scored = score_round(args.round, args.log_dir, args.labels)
     for entry in scored:
         print(f"{entry.model}: {entry.scored}")
