@@ -3,7 +3,11 @@ citation velocity from Semantic Scholar once each paper's window has passed.
 
 Open asks the arXiv API (``ARXIV_API_BASE``, default the export API) for
 ``cat:<category> AND submittedDate:[<from> TO <to>]`` in date order and keeps each paper's v1
-date (``published``), title and abstract; the pairing group is the category.
+date (``published``), title and abstract; the pairing group is the category. Its pages go
+through one paced client (arXiv's pace between pages), and each full page, once it parsed, into
+the round's ``cache/open``: an open interrupted the same day resumes from the full pages it
+already has. The listing is in ascending date order, so later announcements only change the
+last, partial page, which is always fetched anew.
 
 The label is the citation velocity over a common window: the slope of the monthly cumulative
 citation counts over the first ``window_months`` month starts after publication
@@ -23,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from research_taste.builders.http import HttpClient
+from research_taste.builders.http import HttpClient, cache_file, write_atomic
 from research_taste.builders.ideapairs.arxiv_answers import parse_atom
 from research_taste.builders.ideapairs.papers import (
     API_ENV,
@@ -50,12 +54,20 @@ def due_date(published: dt.date, window_months: int) -> dt.date:
     return month_starts(published, far)[window_months - 1]
 
 
-def _listing(base: str, params: dict[str, Any]) -> bytes:
-    """One page of the arXiv API's listing, through the builders' one paced, retried client
-    (the arXiv reader's pace and retries: builders/ideapairs/papers.py)."""
-    client = HttpClient("arXiv", API_ENV, PACE_SECONDS, RETRIES + 1, user_agent=USER_AGENT)
+def _listing_page(
+    client: HttpClient, base: str, params: dict[str, Any], cache: Path
+) -> dict[str, dict[str, Any]]:
+    """One page of the arXiv API's listing: from ``cache`` when an earlier open of the same
+    query fetched it, else through the builders' one paced, retried client (the arXiv reader's
+    pace and retries: builders/ideapairs/papers.py), cached once it parsed if it is full."""
+    cached = cache_file(cache, base, params, ".xml")
+    fetched = not cached.is_file()
     url = f"{base}?{urllib.parse.urlencode(params)}"
-    return client.request(url, "GET the arXiv listing").body
+    body = client.request(url, "GET the arXiv listing").body if fetched else cached.read_bytes()
+    entries, _ = parse_atom(body, f"the arXiv API ({base})")
+    if fetched and len(entries) >= int(params["max_results"]):
+        write_atomic(cached, body)
+    return entries
 
 
 def open_arxiv(
@@ -66,8 +78,12 @@ def open_arxiv(
     window_months: int = DEFAULT_WINDOW_MONTHS,
     base_url: str | None = None,
     now: Callable[[], dt.datetime] = utc_now,
+    page_size: int = PAGE,
+    min_interval: float | None = None,
 ) -> dict[str, Any]:
     """Open a round on ``category``'s papers first announced in the last ``days`` days."""
+    pace = PACE_SECONDS if min_interval is None else min_interval
+    client = HttpClient("arXiv", API_ENV, pace, RETRIES + 1, user_agent=USER_AGENT)
     opened = now()
     start, end = (opened - dt.timedelta(days=days)).date(), opened.date()
     base = base_url or os.environ.get(API_ENV) or DEFAULT_API
@@ -81,9 +97,9 @@ def open_arxiv(
             "sortBy": "submittedDate",
             "sortOrder": "ascending",
             "start": offset,
-            "max_results": PAGE,
+            "max_results": page_size,
         }
-        entries, _ = parse_atom(_listing(base, params), f"the arXiv API ({base})")
+        entries = _listing_page(client, base, params, Path(out) / "cache" / "open")
         for arxiv_id, entry in entries.items():
             published = dt.date.fromisoformat(entry["date"]) if entry["date"] else None
             if published is None or not start <= published <= end or not entry["abstract"]:
@@ -96,8 +112,8 @@ def open_arxiv(
                     arxiv_id, entry["title"], published.isoformat(), entry["abstract"], category
                 )
             )
-        offset += PAGE
-        if len(entries) < PAGE:
+        offset += page_size
+        if len(entries) < page_size:
             break
     return write_round(
         Path(out),
