@@ -1,6 +1,6 @@
-"""Rounds' resolve: a review's rating as first posted, or as fetched when OpenReview keeps its
-edits from us (403 or 404 to ``GET /notes/edits``), read from the answer's status, not from the
-text of an error; any other error status stops the resolve."""
+"""Rounds' resolve: a review's rating and weaknesses as first posted, or as fetched when
+OpenReview keeps its edits from us (403 or 404 to ``GET /notes/edits``), read from the answer's
+status, not from the text of an error; any other error status stops the resolve."""
 
 from __future__ import annotations
 
@@ -12,14 +12,16 @@ import pytest
 from fake_openreview import FakeOpenReview, serving
 
 from research_taste.builders.openreview.client import OpenReviewClient
-from research_taste.rounds.openreview import first_posted_rating
+from research_taste.rounds.openreview import first_posted, first_posted_rating
 from research_taste_evals.core.data import DataError
 
-REVIEW = {"id": "r1", "content": {"rating": {"value": "8: accept"}}}  # as fetched: edited to 8
-# The edit history, newest first: first_posted_rating sorts it by tcdate itself.
+FIRST = {"rating": {"value": "5: borderline"}, "weaknesses": {"value": "- Small data."}}
+LATER = {"rating": {"value": "8: accept"}}  # a later edit carries the fields it changes
+REVIEW = {"id": "r1", "content": {**FIRST, **LATER}}  # as fetched: edited to 8
+# The edit history, newest first: first_posted sorts it by tcdate itself.
 EDITS = [
-    {"tcdate": 2000, "note": {"id": "r1", "content": {"rating": {"value": "8: accept"}}}},
-    {"tcdate": 1000, "note": {"id": "r1", "content": {"rating": {"value": "5: borderline"}}}},
+    {"tcdate": 2000, "note": {"id": "r1", "content": LATER}},
+    {"tcdate": 1000, "note": {"id": "r1", "content": FIRST}},
 ]
 # A body that names another status: only the answer's own status may decide.
 MISLEADING = b'{"name": "Error", "message": "the proxy answered 403 upstream"}'
@@ -40,14 +42,19 @@ class EditsStatus(FakeOpenReview):
         return 200, "application/json", json.dumps(body).encode("utf-8")
 
 
-def _rating(status: int, cache: Path) -> tuple[object, str]:
+def _posted(status: int, cache: Path) -> dict[str, object]:
     with serving(EditsStatus(venue="V", notes=[], status=status)) as api:
         client = OpenReviewClient(cache, api.base_url, min_interval=0.0, max_tries=1, environ={})
-        return first_posted_rating(client, REVIEW)
+        return first_posted(client, REVIEW)
+
+
+def _rating(status: int, cache: Path) -> tuple[object, str]:
+    return first_posted_rating(REVIEW, _posted(status, cache))
 
 
 def test_public_edits_give_the_rating_as_first_posted(tmp_path: Path) -> None:
     assert _rating(200, tmp_path) == ("5: borderline", "first_posted")
+    assert _posted(200, tmp_path) == FIRST  # each field from the earliest edit that sets it
 
 
 @pytest.mark.parametrize("status", [403, 404])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import json
 import math
 from pathlib import Path
 
@@ -122,6 +123,12 @@ def test_openreview_round_open_judge_resolve_score(tmp_path: Path) -> None:
         assert float(rows["p5"]["label"]) == (9 + 4) / 2  # edits hidden: as fetched
         assert rows["p5"]["rating_source"] == "as_fetched+first_posted"
         assert rows["p1"]["label_time"] == "2100-01-10T12:00:00Z"
+        # PaperWeakness's references: the weaknesses as first posted where the edits are public
+        references = json.loads((folder / "labels" / "2100-02-01.weaknesses.json").read_text())
+        posted, edited = ["The evaluation is small."], ["The rebuttal answered every point."]
+        assert references["p2"] == [posted, posted]
+        assert references["p5"] == [edited, posted]  # p5-r0's edits are hidden: as fetched
+        assert second["weaknesses"].startswith("as first posted where")
 
 
 def test_changed_item_file_is_refused(tmp_path: Path) -> None:

@@ -2,10 +2,12 @@
 
 Built on :class:`fake_openreview.FakeOpenReview`: at every request the venue's notes are
 recomputed for ``clock()``. Each :class:`ClockedPaper` is submitted at ``submitted``; its
-official reviews appear at their ``posted`` time with their first rating and change to their
-``edited_rating`` at ``edited`` (the note's content shows the latest); ``GET
-/notes/edits?note.id=<review id>`` answers the review's edit history, or 403 for a review whose
-edits are not public (``edits_public=False``), as OpenReview answers for restricted edits.
+official reviews appear at their ``posted`` time with their first rating and weaknesses and
+change to their ``edited_rating`` (and ``edited_weaknesses``, if any) at ``edited`` (the note's
+content shows the latest); ``GET /notes/edits?note.id=<review id>`` answers the review's edit
+history, as OpenReview keeps it (the first edit posts the whole form, a later one the fields it
+changes), or 403 for a review whose edits are not public (``edits_public=False``), as OpenReview
+answers for restricted edits.
 """
 
 from __future__ import annotations
@@ -34,14 +36,23 @@ class ClockedReview:
     edited_rating: int | None = None
     edits_public: bool = True
     weaknesses: str = "- The evaluation is small."
+    edited_weaknesses: str | None = None
 
     def visible(self, now: dt.datetime) -> bool:
         return self.posted <= now
 
+    def _edited_by(self, now: dt.datetime) -> bool:
+        return self.edited is not None and self.edited <= now
+
     def rating_at(self, now: dt.datetime) -> int:
-        if self.edited is not None and self.edited <= now and self.edited_rating is not None:
+        if self._edited_by(now) and self.edited_rating is not None:
             return self.edited_rating
         return self.rating
+
+    def weaknesses_at(self, now: dt.datetime) -> str:
+        if self._edited_by(now) and self.edited_weaknesses is not None:
+            return self.edited_weaknesses
+        return self.weaknesses
 
     def note(self, paper_id: str, number: int, now: dt.datetime) -> dict[str, Any]:
         modified = self.edited if self.edited is not None and self.edited <= now else self.posted
@@ -54,22 +65,26 @@ class ClockedReview:
             "tmdate": ms(modified),
             "content": {
                 "rating": {"value": f"{self.rating_at(now)}: a rating"},
-                "weaknesses": {"value": self.weaknesses},
+                "weaknesses": {"value": self.weaknesses_at(now)},
             },
         }
 
     def edits(self, now: dt.datetime) -> list[dict[str, Any]]:
-        history = [(self.posted, self.rating, self.weaknesses)]
-        if self.edited is not None and self.edited <= now:
-            history.append((self.edited, self.edited_rating, self.weaknesses))
+        posted = {"rating": {"value": self.rating}, "weaknesses": {"value": self.weaknesses}}
+        history = [(self.posted, posted)]
+        if self.edited is not None and self._edited_by(now):
+            changed = {"rating": {"value": self.edited_rating}}
+            if self.edited_weaknesses is not None:
+                changed["weaknesses"] = {"value": self.edited_weaknesses}
+            history.append((self.edited, changed))
         return [
             {
                 "id": f"{self.review_id}-edit{index}",
                 "tcdate": ms(when),
                 "cdate": ms(when),
-                "note": {"id": self.review_id, "content": {"rating": {"value": rating}}},
+                "note": {"id": self.review_id, "content": content},
             }
-            for index, (when, rating, _) in enumerate(history)
+            for index, (when, content) in enumerate(history)
         ]
 
 

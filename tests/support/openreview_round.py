@@ -1,8 +1,8 @@
 """The clocked OpenReview venue of the rounds' tests and the scripted judge that reads it.
 
 t0 (open): eight submissions without reviews, one already reviewed (left out as
-``label_exists``), one withdrawn. t1: every review appears. t2: two ratings are edited (one
-review's edits are public, one's are not).
+``label_exists``), one withdrawn. t1: every review appears. t2: two reviews are edited, their
+rating and their weaknesses (one review's edits are public, one's are not).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ FIRST_RATINGS = {
 }
 EDITED = {"p2-r0": 8, "p5-r0": 9}  # at T2; p5-r0's edits are not public
 HIDDEN_EDITS = {"p5-r0"}
+EDITED_WEAKNESSES = "- The rebuttal answered every point."  # the edited reviews' at T2
 
 
 def papers() -> list[ClockedPaper]:
@@ -47,6 +48,7 @@ def papers() -> list[ClockedPaper]:
                 rating,
                 edited=T2 - dt.timedelta(days=1) if f"{paper_id}-r{k}" in EDITED else None,
                 edited_rating=EDITED.get(f"{paper_id}-r{k}"),
+                edited_weaknesses=EDITED_WEAKNESSES if f"{paper_id}-r{k}" in EDITED else None,
                 edits_public=f"{paper_id}-r{k}" not in HIDDEN_EDITS,
             )
             for k, rating in enumerate(ratings)

@@ -7,9 +7,11 @@ apart as ``openreview build`` does (``builders/openreview/forms.set_aside_status
 Resolve reads the venue again with its own cache (one per labels version) and labels each item
 with the mean official rating *as first posted* (before any rebuttal-time edit): a review's
 earliest edit (``GET /notes/edits?note.id=<review id>``, sorted by ``tcdate``) holds the
-content it was created with; when the edits are not public the rating is taken as fetched, and
-the labels file says which per item (``rating_source``). The label's time is the earliest
-review's creation (``cdate``, else ``tcdate``). The decision is written beside it.
+content it was created with, a later edit the fields it changed; when the edits are not public
+the rating is taken as fetched, and the labels file says which per item (``rating_source``).
+The label's time is the earliest review's creation (``cdate``, else ``tcdate``). The decision
+is written beside it. PaperWeakness's references, the reviewers' weaknesses, are read from the
+same edits: as first posted where they are public, else as fetched.
 """
 
 from __future__ import annotations
@@ -155,36 +157,43 @@ def _weakness_record(
     return record, ""
 
 
-def first_posted_rating(client: OpenReviewClient, review: dict[str, Any]) -> tuple[Any, str]:
-    """The review's rating as first posted and ``first_posted``, or as fetched and
-    ``as_fetched`` when its edits are not public."""
-    current = forms.first_field(review.get("content"), forms.RATING_FIELDS)[1]
+def first_posted(client: OpenReviewClient, review: dict[str, Any]) -> dict[str, Any]:
+    """The review's fields as first posted: each from the earliest public edit that sets it
+    (empty when OpenReview keeps the edits from us: 403 or 404)."""
     params = {"note.id": str(review.get("id")), "sort": "tcdate:asc"}
     answer = client.get_json_or_none("/notes/edits", params, "edits", none_on=EDITS_NOT_PUBLIC)
-    if answer is None:
-        return current, "as_fetched"
-    edits = answer["edits"]
-    dated = sorted(
-        (edit for edit in edits if isinstance(edit, dict)),
-        key=lambda edit: edit.get("tcdate") or edit.get("cdate") or 0,
-    )
-    for edit in dated:
-        _, rating = forms.first_field((edit.get("note") or {}).get("content"), forms.RATING_FIELDS)
-        if rating is not None:
-            return rating, "first_posted"
-    return current, "as_fetched"
+    edits = [edit for edit in (answer or {"edits": []})["edits"] if isinstance(edit, dict)]
+    posted: dict[str, Any] = {}
+    for edit in sorted(edits, key=lambda edit: edit.get("tcdate") or edit.get("cdate") or 0):
+        for name, value in ((edit.get("note") or {}).get("content") or {}).items():
+            posted.setdefault(name, value)
+    return posted
 
 
-def _label_row(client: OpenReviewClient, item_id: str, note: dict[str, Any] | None) -> dict:
+def first_posted_rating(review: dict[str, Any], posted: dict[str, Any]) -> tuple[Any, str]:
+    """The review's rating as first posted (``posted``: :func:`first_posted`) and
+    ``first_posted``, or as fetched and ``as_fetched`` when no public edit shows it."""
+    rating = forms.first_field(posted, forms.RATING_FIELDS)[1]
+    if rating is not None:
+        return rating, "first_posted"
+    return forms.first_field(review.get("content"), forms.RATING_FIELDS)[1], "as_fetched"
+
+
+def _label_row(
+    client: OpenReviewClient, item_id: str, note: dict[str, Any] | None
+) -> tuple[dict[str, Any], list[list[str]]]:
+    """The item's labels row, and each official reviewer's weaknesses as items
+    (``forms.weakness_items``; none for a set-aside submission), both as first posted."""
     row: dict[str, Any] = dict.fromkeys(LABEL_COLUMNS, "")
     row["item_id"] = item_id
     if note is None:
-        return {**row, "status": "not_found"}
+        return {**row, "status": "not_found"}, []
     status = _status(note)
     reviews = _replies(note, "Official_Review")
-    ratings, sources, times = [], set(), []
+    ratings, sources, times, weaknesses = [], set(), [], []
     for review in reviews:
-        raw, source = first_posted_rating(client, review)
+        posted = first_posted(client, review)
+        raw, source = first_posted_rating(review, posted)
         rating = forms.number(raw)
         stamp = _stamp(review)
         if stamp is not None:
@@ -192,6 +201,8 @@ def _label_row(client: OpenReviewClient, item_id: str, note: dict[str, Any] | No
         if rating is not None:
             ratings.append(rating)
             sources.add(source)
+        content = {**(review.get("content") or {}), **posted}
+        weaknesses.append(forms.weakness_items(forms.read_review({"content": content}).weaknesses))
     decisions = _replies(note, "Decision")
     decision = str(forms.value(decisions[-1].get("content"), "decision") or "") if decisions else ""
     row.update(
@@ -204,15 +215,7 @@ def _label_row(client: OpenReviewClient, item_id: str, note: dict[str, Any] | No
     )
     if ratings and status is None:
         row["label"] = f"{statistics.fmean(ratings):.6g}"
-    return row
-
-
-def _weaknesses(note: dict[str, Any] | None) -> list[list[str]]:
-    """Each official reviewer's weaknesses as items (``forms.weakness_items``), as fetched."""
-    if note is None or _status(note) is not None:
-        return []
-    reviews = [forms.read_review(review) for review in _replies(note, "Official_Review")]
-    return [forms.weakness_items(review.weaknesses) for review in reviews]
+    return row, weaknesses if status is None else []
 
 
 def resolve_openreview(
@@ -235,14 +238,17 @@ def resolve_openreview(
     listed = _progress(submissions(client, venue, page_size), "submissions", progress)
     notes = {str(note.get("id")): note for note in listed}
     items = _progress(round_.items, "reviews", progress)
-    rows = [_label_row(client, item.item_id, notes.get(item.item_id)) for item in items]
-    references = {item.item_id: _weaknesses(notes.get(item.item_id)) for item in round_.items}
+    resolved = {
+        item.item_id: _label_row(client, item.item_id, notes.get(item.item_id)) for item in items
+    }
+    references = {item_id: weaknesses for item_id, (_, weaknesses) in resolved.items()}
     write_atomic(references_path(version.path), json.dumps(references, indent=1) + "\n")
     return record_labels_version(
         version,
         LABEL_COLUMNS,
-        rows,
+        [row for row, _ in resolved.values()],
         horizon_reached=lambda row: row["decision"] != "",
         ratings="as first posted where the review's edits are public, else as fetched "
         "(column rating_source)",
+        weaknesses="as first posted where the review's edits are public, else as fetched",
     )
