@@ -121,20 +121,25 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
     from research_taste.reporting.leaderboard import check_metrics, leaderboards_markdown
+    from research_taste.reporting.rounds import rounds_section, section_markdown
     from research_taste.reporting.runs import newest_per_row, read_runs
     from research_taste_evals.core.data import DataError
 
     try:
         check_log_folder(args.log_dir)
         runs, excluded = read_runs(args.log_dir)
-        if not runs:
+        rounds = rounds_section(args.log_dir)  # docs/rounds.md
+        if not runs and rounds is None:
             raise DataError(f"{args.log_dir}: no successful current-version logs")
         check_metrics(args.metric, runs)
     except DataError as error:
         print(f"research-taste {args.command}: error: {error}", file=sys.stderr)
         return USAGE_ERROR
-    rows = newest_per_row(runs)
-    print(leaderboards_markdown(rows, args.metric or None, args.include_partial), end="")
+    if runs:
+        rows = newest_per_row(runs)
+        print(leaderboards_markdown(rows, args.metric or None, args.include_partial), end="")
+    if rounds is not None:
+        print(("\n" if runs else "") + section_markdown(rounds), end="")
     if excluded:
         print(f"\n{len(excluded)} logs excluded:")
         for entry in excluded:

@@ -37,7 +37,7 @@ from research_taste.reporting.leaderboard import (
 from research_taste.reporting.paths import scrub_text
 from research_taste.reporting.plots import plot_metric, plot_trend
 from research_taste.reporting.publish import check_target, publish
-from research_taste.reporting.rounds import rounds_markdown
+from research_taste.reporting.rounds import rounds_section, section_html, section_markdown
 from research_taste.reporting.runs import Excluded, Run, newest_per_row, read_runs
 from research_taste.reporting.viewer import bundle_viewer, transcript_link
 from research_taste_evals.core.data import DataError
@@ -120,7 +120,8 @@ def write_report(
     out = Path(out_dir)
     check_target(out, log_dir, force)
     runs, excluded = read_runs(log_dir)
-    if not runs:
+    rounds = rounds_section(log_dir)  # docs/rounds.md
+    if not runs and rounds is None:
         reasons = "; ".join(f"{Path(e.log).name}: {e.reason}" for e in excluded[:5])
         raise DataError(f"{log_dir}: no successful current-version logs. {reasons}".strip())
     check_metrics(metrics, runs)
@@ -138,7 +139,9 @@ def write_report(
             )
             markdown.append(text)
             sections.append((board.slug, heading, body))
-        markdown.extend(filter(None, [rounds_markdown(log_dir)]))  # docs/rounds.md
+        if rounds is not None:
+            markdown.append(section_markdown(rounds))
+            sections.append(("rounds", "Rounds", section_html(rounds)))
         markdown.append(_excluded_markdown(excluded))
         paths = sorted({path for run in runs for path in run.local_paths})
         text = scrub_text("\n".join(markdown), paths)
@@ -165,7 +168,8 @@ def write_report(
     finally:
         if work.exists():
             shutil.rmtree(work)
-    return ReportFiles(out_dir=out, tasks=tasks_in(rows), excluded=excluded)
+    sections_written = tasks_in(rows) + (["rounds"] if rounds is not None else [])
+    return ReportFiles(out_dir=out, tasks=sections_written, excluded=excluded)
 
 
 def _shown(log_dir: str) -> str:

@@ -1,11 +1,20 @@
-"""The report's rounds table (docs/rounds.md): per model and round, the scored figures.
+"""The report's Rounds section (docs/rounds.md): per task, model and round, the scored figures.
 
 Rows come from the scored logs ``research-taste round score`` writes (``*-scored-<labels
-version>.eval``): for each judgment log the newest labels version. Columns: judged at (the
-judgment's start), labels as of (the labels version), labelled share, prospective share and the
-headline ``pairwise_accuracy`` with its CI. The pooled figure pools the pairs of every resolved
-round (no pending item) per model and bootstraps over pairs; it counts prospective decisions
-only, so a model judged after a round's labels existed is not ranked on that round.
+version>.eval``); each judgment log is read in its newest labels version. Of the judgments of one
+model on one round (per task), the row shows the complete one with the largest prospective share
+(a re-run after the labels appeared is not prospective), the earliest among equals (then by log
+name: ``created`` counts seconds). A partial judgment (marked) is shown only where none is
+complete, as the leaderboards never let a partial run replace a complete one
+(``runs.newest_per_row``); the others are set aside and counted under the tables.
+
+- TastyBench: judged at (the judgment's start), labels as of (the labels version), labelled
+  share, prospective share and the headline ``pairwise_accuracy`` with its CI. The pooled figure
+  pools the pairs of every resolved round (no pending item) per model and bootstraps over pairs;
+  it counts prospective decisions only, so a model judged after a round's labels existed is not
+  ranked on that round, and it leaves partial judgments out.
+- PaperWeakness: S-F1 (with S-Precision and S-Recall) against the reviewers' weaknesses of the
+  labels version, the prospective share and the papers still pending.
 """
 
 from __future__ import annotations
@@ -17,16 +26,32 @@ from typing import Any
 from research_taste.reporting.leaderboard import markdown_table
 
 SCORED_MARK = "-scored-"
+TASTYBENCH, PAPER_WEAKNESS = "tastybench", "paper_weakness"
+INTRO = (
+    "Judged before their labels existed (docs/rounds.md); a headline counts prospective "
+    "decisions only."
+)
 
 
 @dataclass
 class RoundRow:
+    task: str
     model: str
     round: str
     judged_at: str
     labels: str
     metrics: dict[str, float]
     scores: list[Any]  # SampleScore of every sample, pair ids made unique per round
+    partial: bool = False
+    set_aside: int = 0  # other judgments of this task, model and round, not shown
+
+
+@dataclass(frozen=True)
+class RoundsSection:
+    """The section's tables, (caption, header + rows) each, and the judgments set aside."""
+
+    tables: list[tuple[str, list[list[str]]]]
+    set_aside: int
 
 
 def _figure(value: float | None) -> str:
@@ -50,11 +75,11 @@ def _sample_scores(log: Any, round_name: str) -> list[Any]:
     return out
 
 
-def round_rows(log_dir: str) -> list[RoundRow]:
-    """The newest scored log of every judgment log under ``log_dir``."""
-    from inspect_ai.log import list_eval_logs, read_eval_log
+def _newest_versions(log_dir: str) -> dict[str, tuple[str, str]]:
+    """Judgment log stem -> (its newest labels version, that scored log's location)."""
+    from inspect_ai.log import list_eval_logs
 
-    newest: dict[str, tuple[str, Any]] = {}
+    newest: dict[str, tuple[str, str]] = {}
     for info in list_eval_logs(log_dir):
         name = info.name.rsplit("/", 1)[-1]
         if SCORED_MARK not in name:
@@ -62,37 +87,64 @@ def round_rows(log_dir: str) -> list[RoundRow]:
         stem, version = name.removesuffix(".eval").split(SCORED_MARK, 1)
         if stem not in newest or version > newest[stem][0]:
             newest[stem] = (version, info.name)
+    return newest
+
+
+def _metrics(log: Any) -> dict[str, float]:
+    return {
+        name: metric.value
+        for score in (log.results.scores if log.results else [])
+        for name, metric in score.metrics.items()
+    }
+
+
+def round_rows(log_dir: str) -> list[RoundRow]:
+    """The row shown for each task, model and round under ``log_dir`` (module docstring)."""
+    from inspect_ai.log import read_eval_log
+
+    from research_taste.completeness import PARTIAL, run_completeness
+
+    best: dict[tuple[str, str, str], tuple[tuple[bool, float, str, str], str]] = {}
+    judgments: dict[tuple[str, str, str], int] = {}
+    for version, location in _newest_versions(log_dir).values():
+        header = read_eval_log(location, header_only=True)
+        name = str(((header.eval.metadata or {}).get("round") or {}).get("name") or "?")
+        key = (header.eval.task.rsplit("/", 1)[-1], header.eval.model, name)
+        share = _metrics(header).get("prospective_share", math.nan)
+        share = share if math.isfinite(share) else 0.0
+        rank = (run_completeness(header)[PARTIAL], -share, header.eval.created, location)
+        judgments[key] = judgments.get(key, 0) + 1
+        if key not in best or rank < best[key][0]:  # the lowest rank is shown
+            best[key] = (rank, version)
     rows = []
-    for version, location in newest.values():
+    for key, ((partial, _, created, location), version) in best.items():
         log = read_eval_log(location)
-        round_info = (log.eval.metadata or {}).get("round") or {}
-        name = str(round_info.get("name") or "?")
-        metrics = {
-            key: metric.value
-            for score in (log.results.scores if log.results else [])
-            for key, metric in score.metrics.items()
-        }
+        task, model, name = key
         rows.append(
             RoundRow(
-                model=log.eval.model,
+                task=task,
+                model=model,
                 round=name,
-                judged_at=log.eval.created[:16],
+                judged_at=created[:16],
                 labels=version,
-                metrics=metrics,
+                metrics=_metrics(log),
                 scores=_sample_scores(log, name),
+                partial=partial,
+                set_aside=judgments[key] - 1,
             )
         )
-    return sorted(rows, key=lambda row: (row.round, row.model))
+    return sorted(rows, key=lambda row: (row.task, row.round, row.model))
 
 
 def pooled(rows: list[RoundRow]) -> dict[str, dict[str, float]]:
-    """Per model: the headline over the pairs of every resolved round, prospective only."""
+    """Per model: TastyBench's headline over the pairs of every resolved round, prospective
+    only, complete judgments only."""
     from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
     from research_taste_evals.tastybench.round_scorer import round_summary
 
     by_model: dict[str, list[Any]] = {}
     for row in rows:
-        if row.metrics.get("pending_items") == 0:
+        if row.task == TASTYBENCH and not row.partial and row.metrics.get("pending_items") == 0:
             by_model.setdefault(row.model, []).extend(row.scores)
     return {
         model: round_summary(scores, DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED)
@@ -100,56 +152,93 @@ def pooled(rows: list[RoundRow]) -> dict[str, dict[str, float]]:
     }
 
 
-def rounds_markdown(log_dir: str) -> str:
-    """The report's "Rounds" section; empty when the folder holds no scored round log."""
-    rows = round_rows(log_dir)
-    if not rows:
-        return ""
-    lines = [
-        [
-            "model",
-            "round",
-            "judged at",
-            "labels as of",
-            "labelled share",
-            "prospective share",
-            "pairwise_accuracy [95% CI]",
-        ]
-    ]
+def _shown_model(row: RoundRow) -> str:
+    return f"{row.model} (partial)" if row.partial else row.model
+
+
+def _tastybench_tables(rows: list[RoundRow]) -> list[tuple[str, list[list[str]]]]:
+    head = ["model", "round", "judged at", "labels as of", "labelled share"]
+    lines = [[*head, "prospective share", "pairwise_accuracy [95% CI]"]]
     for row in rows:
         m = row.metrics
         lines.append(
-            [
-                row.model,
-                row.round,
-                row.judged_at,
-                row.labels,
-                _figure(m.get("labelled_share")),
-                _figure(m.get("prospective_share")),
-                _headline(m),
-            ]
+            [_shown_model(row), row.round, row.judged_at, row.labels]
+            + [_figure(m.get("labelled_share")), _figure(m.get("prospective_share")), _headline(m)]
         )
-    ranked = sorted(
-        pooled(rows).items(),
-        key=lambda item: (
-            -item[1]["pairwise_accuracy"]
-            if math.isfinite(item[1]["pairwise_accuracy"])
-            else math.inf
-        ),
-    )
+
+    def rank(item: tuple[str, dict[str, float]]) -> float:
+        value = item[1]["pairwise_accuracy"]
+        return -value if math.isfinite(value) else math.inf
+
     pooled_lines = [["model", "pairs", "pairwise_accuracy [95% CI]"]] + [
-        [
-            model,
-            str(int(figures["pairs"])),
-            _headline(figures),
-        ]
-        for model, figures in ranked
+        [model, str(int(figures["pairs"])), _headline(figures)]
+        for model, figures in sorted(pooled(rows).items(), key=rank)
     ]
+    return [
+        ("TastyBench on rounds: pairwise accuracy on the frozen pairs", lines),
+        ("Pooled over resolved rounds (pairs pooled, CI over pairs), ranked", pooled_lines),
+    ]
+
+
+def _weakness_table(rows: list[RoundRow]) -> tuple[str, list[list[str]]]:
+    head = ["model", "round", "judged at", "labels as of", "prospective share", "pending papers"]
+    lines = [[*head, "s_f1", "s_precision", "s_recall"]]
+    for row in rows:
+        m = row.metrics
+        pending = m.get("pending_items")
+        lines.append(
+            [_shown_model(row), row.round, row.judged_at, row.labels]
+            + [_figure(m.get("prospective_share")), _figure(pending)]
+            + [_figure(m.get(name)) for name in ("s_f1", "s_precision", "s_recall")]
+        )
+    return "PaperWeakness on rounds: S-F1 against the reviewers' weaknesses", lines
+
+
+def rounds_section(log_dir: str) -> RoundsSection | None:
+    """The Rounds section of the report; None when the folder holds no scored round log."""
+    rows = round_rows(log_dir)
+    if not rows:
+        return None
+    tables = []
+    if pairwise := [row for row in rows if row.task == TASTYBENCH]:
+        tables += _tastybench_tables(pairwise)
+    if weakness := [row for row in rows if row.task == PAPER_WEAKNESS]:
+        tables.append(_weakness_table(weakness))
+    return RoundsSection(tables, sum(row.set_aside for row in rows))
+
+
+def set_aside_note(section: RoundsSection) -> str:
+    if not section.set_aside:
+        return ""
     return (
-        "## Rounds\n\nJudged before their labels existed (docs/rounds.md); the headline counts "
-        "prospective decisions only.\n\n"
-        + markdown_table(lines)
-        + "\n\nPooled over resolved rounds (pairs pooled, CI over pairs), ranked:\n\n"
-        + markdown_table(pooled_lines)
-        + "\n"
+        f"Set aside: {section.set_aside} judgment log(s), each an older or partial judgment of "
+        "a model and round shown above."
     )
+
+
+def section_markdown(section: RoundsSection) -> str:
+    tables = "".join(
+        f"{caption}:\n\n{markdown_table(lines)}\n\n" for caption, lines in section.tables
+    )
+    note = set_aside_note(section)
+    return f"## Rounds\n\n{INTRO}\n\n{tables}" + (f"{note}\n" if note else "")
+
+
+def section_html(section: RoundsSection) -> str:
+    from html import escape
+
+    from research_taste.reporting.site import table_html
+
+    tables = "\n".join(
+        f"<p>{escape(caption)}:</p>\n{table_html(lines)}" for caption, lines in section.tables
+    )
+    note = set_aside_note(section)
+    return f"<p class='note'>{escape(INTRO)}</p>\n{tables}" + (
+        f"\n<p class='note'>{escape(note)}</p>" if note else ""
+    )
+
+
+def rounds_markdown(log_dir: str) -> str:
+    """The report's "Rounds" section in markdown; empty when there is no scored round log."""
+    section = rounds_section(log_dir)
+    return section_markdown(section) if section else ""

@@ -1,6 +1,7 @@
 """Logs -> runs: read every log header in a folder, keep the ones fit for a leaderboard.
 
-A log is excluded, with the reason, when it errored or is incomplete, when it is of a task
+A log is excluded, with the reason, when it judges a round (the report's Rounds section reads
+those: ``rounds.py``), when it errored or is incomplete, when it is of a task
 this package does not register, when its task version is not the current one (numbers of
 different versions are not comparable), or when it comes from the test suite. A test log is
 recognised by a model (evaluated or in any role) of Inspect's mock provider (``mockllm/...``,
@@ -123,6 +124,8 @@ def exclusion_reason(log: EvalLog, specs: dict[str, TaskReportSpec]) -> str | No
     reason = suite_log_reason(log)
     if reason:
         return reason
+    if (log.eval.metadata or {}).get("round"):
+        return "a round's judgment: reported in the Rounds section (docs/rounds.md)"
     if log.status == "error":
         message = log.error.message.strip().splitlines()[0] if log.error else "no message"
         return f"errored: {message}{_counts_note(log)}"
