@@ -13,11 +13,10 @@ from pathlib import Path
 
 import pytest
 from arxiv_round_fakes import arxiv_listing
-from fake_openreview import make_pdf, serving
-from fake_openreview_clock import clocked_venue
+from fake_openreview import serving
 from inspect_ai.log import read_eval_log
 from log_metrics import metrics_of
-from openreview_round import T0, T1, papers
+from openreview_round import T0, T1, venue_with_pdfs
 
 pytestmark = pytest.mark.slow
 
@@ -45,11 +44,7 @@ def run(command: str, cwd: Path, env: dict[str, str]) -> str:
 
 def test_rounds_doc_commands_run_as_written(tmp_path: Path) -> None:
     now = [T0]
-    venue = clocked_venue(lambda: now[0], venue="ICLR.cc/2027/Conference")
-    venue.papers = papers()
-    for paper in venue.papers:
-        paper.pdf = True
-        venue.pdfs[paper.paper_id] = make_pdf([f"Paper {paper.paper_id}.", "We train a model."])
+    venue = venue_with_pdfs(lambda: now[0], venue="ICLR.cc/2027/Conference")
     env = {
         **os.environ,
         "PYTHONPATH": str(ROOT / "src"),

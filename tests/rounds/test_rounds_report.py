@@ -11,11 +11,10 @@ import math
 from pathlib import Path
 
 import pytest
-from fake_openreview import make_pdf, serving
-from fake_openreview_clock import clocked_venue
+from fake_openreview import serving
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, write_eval_log
-from openreview_round import T0, T1, papers
+from openreview_round import T0, T1, venue_with_pdfs
 
 from research_taste.reporting.report import write_report
 from research_taste.reporting.rounds import pooled, round_rows, rounds_markdown
@@ -46,11 +45,7 @@ def _partial_copy(log: EvalLog, log_dir: Path) -> None:
 
 def test_rounds_section_shows_one_judgment_per_model_and_round(tmp_path: Path) -> None:
     now = [T0]
-    venue = clocked_venue(lambda: now[0])
-    venue.papers = papers()
-    for paper in venue.papers:
-        paper.pdf = True
-        venue.pdfs[paper.paper_id] = make_pdf([f"Paper {paper.paper_id}.", "We train a model."])
+    venue = venue_with_pdfs(lambda: now[0])
     folder, logs = tmp_path / "rounds" / "r1", tmp_path / "logs"
     with serving(venue):
         open_openreview(venue.venue, folder, base_url=venue.base_url, now=lambda: now[0])

@@ -9,14 +9,13 @@ import math
 from pathlib import Path
 
 import pytest
-from fake_openreview import make_pdf, serving
-from fake_openreview_clock import clocked_venue
+from fake_openreview import serving
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import read_eval_log
 from inspect_ai.model import ChatMessage
 from log_metrics import metrics_of
 from mock_models import scripted_model
-from openreview_round import T0, T1, papers
+from openreview_round import T0, T1, venue_with_pdfs
 
 from research_taste.rounds.openreview import open_openreview, resolve_openreview
 from research_taste.rounds.score import score_round
@@ -45,11 +44,8 @@ def _run(data: str, log_dir: Path) -> dict[str, float]:
 
 def test_weakness_round_scored_after_resolve_equals_references_up_front(tmp_path: Path) -> None:
     now = [T0]
-    venue = clocked_venue(lambda: now[0])
-    venue.papers = papers()
+    venue = venue_with_pdfs(lambda: now[0])
     for paper in venue.papers:
-        paper.pdf = True
-        venue.pdfs[paper.paper_id] = make_pdf([f"Paper {paper.paper_id}.", "We train a model."])
         for review in paper.reviews:
             review.weaknesses = WEAKNESSES.get(paper.paper_id, "- The writing is unclear.")
     folder, logs = tmp_path / "rounds" / "pw", tmp_path / "logs"

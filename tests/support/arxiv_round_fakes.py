@@ -57,37 +57,13 @@ def feed(today: dt.date | None = None) -> bytes:
 
 
 @contextmanager
-def arxiv_listing(today: dt.date | None = None) -> Iterator[str]:
-    """Serve :func:`feed` at ``/api/query``; yields the API base URL."""
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 (the http.server name)
-            params = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(self.path).query))
-            start = int(params.get("start", 0))
-            body = (
-                feed(today)
-                if start == 0
-                else FEED_HEAD.format(ids="", count=0).encode() + b"</feed>"
-            )
-            self.send_response(200)
-            self.send_header("Content-Type", "application/atom+xml")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    with LocalServer(Handler, lifetime=120.0) as server:
-        yield f"{server.base_url}/api/query"
-
-
-@contextmanager
-def paged_listing(fail_once_at: int | None = None) -> Iterator[tuple[str, list[int]]]:
-    """:func:`feed`'s entries served ``max_results`` at a time from ``start``; the first request
-    from ``fail_once_at`` gets an HTTP 400 (not retried). Yields the API base URL and the list
-    of ``start`` values asked, in order."""
-    head, _, rest = feed().decode("utf-8").partition("  <entry>")
+def paged_listing(
+    today: dt.date | None = None, fail_once_at: int | None = None
+) -> Iterator[tuple[str, list[int]]]:
+    """:func:`feed`'s entries at ``/api/query``, ``max_results`` at a time from ``start``; the
+    first request from ``fail_once_at`` gets an HTTP 400 (not retried). Yields the API base URL
+    and the list of ``start`` values asked, in order."""
+    head, _, rest = feed(today).decode("utf-8").partition("  <entry>")
     entries = ["  <entry>" + part for part in ("  <entry>" + rest).split("  <entry>")[1:]]
     entries[-1] = entries[-1].removesuffix("</feed>\n")
     asked: list[int] = []
@@ -95,7 +71,7 @@ def paged_listing(fail_once_at: int | None = None) -> Iterator[tuple[str, list[i
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 (the http.server name)
             params = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(self.path).query))
-            start, size = int(params["start"]), int(params["max_results"])
+            start, size = int(params.get("start", 0)), int(params.get("max_results", 10))
             asked.append(start)
             if start == fail_once_at and asked.count(start) == 1:
                 self.send_error(400, "injected")
@@ -112,6 +88,13 @@ def paged_listing(fail_once_at: int | None = None) -> Iterator[tuple[str, list[i
 
     with LocalServer(Handler, lifetime=120.0) as server:
         yield f"{server.base_url}/api/query", asked
+
+
+@contextmanager
+def arxiv_listing(today: dt.date | None = None) -> Iterator[str]:
+    """:func:`paged_listing` without a fault; yields the API base URL."""
+    with paged_listing(today) as (base, _):
+        yield base
 
 
 def citing_days(arxiv_id: str, until: dt.date) -> list[str]:

@@ -10,8 +10,16 @@ from __future__ import annotations
 import datetime as dt
 import re
 import statistics
+from collections.abc import Callable
 
-from fake_openreview_clock import ClockedPaper, ClockedReview
+from fake_openreview import make_pdf
+from fake_openreview_clock import (
+    VENUE,
+    ClockedOpenReview,
+    ClockedPaper,
+    ClockedReview,
+    clocked_venue,
+)
 from inspect_ai.model import ChatMessage, Model
 from mock_models import scripted_model
 
@@ -84,6 +92,16 @@ def papers() -> list[ClockedPaper]:
         )
     )
     return out
+
+
+def venue_with_pdfs(clock: Callable[[], dt.datetime], venue: str = VENUE) -> ClockedOpenReview:
+    """The clocked venue of :func:`papers`, every submission with a PDF (PaperWeakness rounds)."""
+    served = clocked_venue(clock, venue=venue)
+    served.papers = papers()
+    for paper in served.papers:
+        paper.pdf = True
+        served.pdfs[paper.paper_id] = make_pdf([f"Paper {paper.paper_id}.", "We train a model."])
+    return served
 
 
 def quality(text: str) -> int:
