@@ -104,12 +104,15 @@ def round_rows(log_dir: str) -> list[RoundRow]:
 
     from research_taste.completeness import PARTIAL, run_completeness
 
-    best: dict[tuple[str, str, str], tuple[tuple[bool, float, str, str], str]] = {}
-    judgments: dict[tuple[str, str, str], int] = {}
+    # (task, model, round name, round items' sha256: two rounds may share a folder name)
+    best: dict[tuple[str, str, str, str], tuple[tuple[bool, float, str, str], str]] = {}
+    judgments: dict[tuple[str, str, str, str], int] = {}
     for version, location in _newest_versions(log_dir).values():
         header = read_eval_log(location, header_only=True)
-        name = str(((header.eval.metadata or {}).get("round") or {}).get("name") or "?")
-        key = (header.eval.task.rsplit("/", 1)[-1], header.eval.model, name)
+        round_info = (header.eval.metadata or {}).get("round") or {}
+        name = str(round_info.get("name") or "?")
+        sha = str(round_info.get("items_sha256") or "")
+        key = (header.eval.task.rsplit("/", 1)[-1], header.eval.model, name, sha)
         share = _metrics(header).get("prospective_share", math.nan)
         share = share if math.isfinite(share) else 0.0
         rank = (run_completeness(header)[PARTIAL], -share, header.eval.created, location)
@@ -119,7 +122,7 @@ def round_rows(log_dir: str) -> list[RoundRow]:
     rows = []
     for key, ((partial, _, created, location), version) in best.items():
         log = read_eval_log(location)
-        task, model, name = key
+        task, model, name, _ = key
         rows.append(
             RoundRow(
                 task=task,
