@@ -214,8 +214,8 @@ def set_aside_note(section: RoundsSection) -> str:
     if not section.set_aside:
         return ""
     return (
-        f"Set aside: {section.set_aside} judgment log(s), each an older or partial judgment of "
-        "a model and round shown above."
+        f"Set aside: {section.set_aside} judgment log(s), each another judgment of a model and "
+        "round shown above (less prospective, later, or partial)."
     )
 
 
