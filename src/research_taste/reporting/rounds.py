@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from research_taste.reporting.leaderboard import markdown_table
+from research_taste.rounds.score import scored_parts
 
-SCORED_MARK = "-scored-"
 TASTYBENCH, PAPER_WEAKNESS = "tastybench", "paper_weakness"
 INTRO = (
     "Judged before their labels existed (docs/rounds.md); a headline counts prospective "
@@ -81,10 +81,10 @@ def _newest_versions(log_dir: str) -> dict[str, tuple[str, str]]:
 
     newest: dict[str, tuple[str, str]] = {}
     for info in list_eval_logs(log_dir):
-        name = info.name.rsplit("/", 1)[-1]
-        if SCORED_MARK not in name:
+        parts = scored_parts(info.name.rsplit("/", 1)[-1])
+        if parts is None:
             continue
-        stem, version = name.removesuffix(".eval").split(SCORED_MARK, 1)
+        stem, version = parts
         if stem not in newest or version > newest[stem][0]:
             newest[stem] = (version, info.name)
     return newest

@@ -53,6 +53,15 @@ def scored_location(judgment: str, version: str) -> str:
     return f"{folder}/{stem}{SCORED_MARK}{version}.eval"
 
 
+def scored_parts(name: str) -> tuple[str, str] | None:
+    """(judgment log stem, labels version) of a scored log's file name (:func:`scored_location`);
+    None for any other log."""
+    if SCORED_MARK not in name:
+        return None
+    stem, version = name.removesuffix(".eval").split(SCORED_MARK, 1)
+    return stem, version
+
+
 def labels_file(folder: Path, version: str | None) -> Path:
     """The labels file of ``version`` (default: the newest resolved).
 
@@ -80,7 +89,7 @@ def round_logs(folder: Path, log_dir: str) -> list[str]:
     sha = load_round(folder).manifest["items_sha256"]
     found = []
     for info in list_eval_logs(log_dir, recursive=True):
-        if SCORED_MARK in info.name.rpartition("/")[2]:
+        if scored_parts(info.name.rpartition("/")[2]) is not None:
             continue
         header = read_eval_log(info, header_only=True)
         round_info = (header.eval.metadata or {}).get("round") or {}
