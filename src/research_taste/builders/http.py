@@ -6,7 +6,9 @@ abstract fallback) and OpenReview (``openreview/client.py``) send every request 
 
 - **paced**: requests are spaced ``min_interval`` seconds apart, counted from the previous
   answer (or refusal), the pace each service's terms ask for;
-- **retried**: a 429 or 5xx answer, and a request that times out, are retried after
+- **retried**: a 429 or 5xx answer, a request that times out, and an answer cut mid-way (a
+  body shorter than its ``Content-Length``, or a connection closed before the status line:
+  :data:`CUT_SHORT`) are retried after
   ``max(Retry-After, backoff)`` seconds (the backoff doubling from ``backoff_base``), at most
   ``max_tries`` tries; no wait is longer than :data:`RETRY_AFTER_CAP` (a ``Retry-After: 3600``
   would otherwise hold a build for an hour) and each wait is announced in one line;
@@ -20,6 +22,7 @@ SHA-256 of its path and sorted parameters; callers write only answers they have 
 from __future__ import annotations
 
 import hashlib
+import http.client
 import json
 import socket
 import sys
@@ -38,6 +41,10 @@ from research_taste_evals.core.network import connect_timeout, host_of
 RETRIED_STATUSES = (429, 500, 502, 503, 504)
 RETRY_AFTER_CAP = 120.0  # seconds: the longest a build waits before one retry
 TIMEOUT_SECONDS = 60.0
+# An answer cut mid-way: the body ends before its Content-Length (IncompleteRead), or the
+# connection closes or resets before the status line (RemoteDisconnected is a
+# ConnectionResetError). urllib raises these from read() and getresponse() unwrapped.
+CUT_SHORT: tuple[type[BaseException], ...] = (http.client.IncompleteRead, ConnectionResetError)
 
 
 def _sleep(seconds: float) -> None:
@@ -185,7 +192,8 @@ class HttpClient:
         to the caller; 429, 5xx and timeouts are retried; other errors raise.
 
         Raises:
-            DataError: unreachable, an error status not retried, or retries exhausted.
+            DataError: unreachable, an error status not retried, or retries exhausted (one
+                sentence; an answer cut short is retried like a timeout).
         """
         address = host_of(url)
         if address is not None and address not in self._reached:
@@ -223,9 +231,16 @@ class HttpClient:
                 if last:
                     raise self._gave_up("nothing in time", shown) from error
                 self._retry("timeout", shown, 0.0, attempt)
+            except CUT_SHORT as error:
+                if last:
+                    raise self._gave_up("a truncated body", shown) from error
+                self._retry("cut short", shown, 0.0, attempt)
             except urllib.error.URLError as error:
                 if isinstance(error.reason, TimeoutError | socket.timeout) and not last:
                     self._retry("timeout", shown, 0.0, attempt)
+                    continue
+                if isinstance(error.reason, CUT_SHORT) and not last:  # reset while sending
+                    self._retry("cut short", shown, 0.0, attempt)
                     continue
                 raise self._unreachable(url, error.reason) from error
         raise AssertionError("unreachable: the last attempt returns or raises")
@@ -243,7 +258,9 @@ class HttpClient:
         by_status[status] = by_status.get(status, 0) + 1
         wait = min(max(asked, self.backoff_base * 2**attempt), RETRY_AFTER_CAP)
         capped = f" (its Retry-After {asked:g} s, capped)" if asked > wait else ""
-        said = "no answer in time" if status == "timeout" else f"answered {status}"
+        said = {"timeout": "no answer in time", "cut short": "cut its answer short"}.get(
+            status, f"answered {status}"
+        )
         self.say(
             f"{self.service} {said} to {shown}: waiting {wait:g} s{capped} before try "
             f"{attempt + 2} of {self.max_tries}"

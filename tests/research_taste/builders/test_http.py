@@ -69,3 +69,44 @@ def test_an_unreachable_host_names_the_service_url_and_variable() -> None:
 def test_a_local_server_stops_by_itself() -> None:
     server = LocalServer(_busy_then_ok([0]), lifetime=0.05).start()
     assert server.stopped(timeout=30)  # the lifetime's timer stops it
+
+
+def _cut_then_ok(cut: list[int]) -> type[BaseHTTPRequestHandler]:
+    """Answers promising 10 bytes and sending 3, then closing, ``cut[0]`` times; then ``ok``."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (the http.server name)
+            short = cut[0] > 0
+            cut[0] -= 1
+            self.send_response(200)
+            self.send_header("Content-Length", "10" if short else "2")
+            self.end_headers()
+            self.wfile.write(b'{"a' if short else b"ok")
+            self.close_connection = True
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    return Handler
+
+
+def test_a_body_cut_mid_way_is_retried_like_a_timeout() -> None:
+    clock, said = FakeClock(), []
+    with serving(_cut_then_ok([2])) as server:
+        client = _client(clock, said)
+        answer = client.request(f"{server.base_url}/x", "GET /x")
+    assert answer.body == b"ok"
+    assert said == [
+        f"Svc cut its answer short to GET /x: waiting {wait:g} s before try {n} of 4"
+        for wait, n in ((1, 2), (2, 3))
+    ]
+    assert client.counts.retried_by_status == {"cut short": 2}
+
+
+def test_bodies_cut_every_time_end_in_one_sentence() -> None:
+    clock, said = FakeClock(), []
+    with serving(_cut_then_ok([9])) as server, pytest.raises(DataError) as raised:
+        _client(clock, said, tries=3).request(f"{server.base_url}/x", "GET /x")
+    assert str(raised.value).startswith(
+        "Svc answered a truncated body to GET /x 3 times; nothing was cached"
+    )
