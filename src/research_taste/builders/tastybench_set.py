@@ -9,7 +9,7 @@ start from its publication date to publication + 60 weeks (``pd.date_range(..., 
 at most 14 points), counting the citing papers published on or before that month start; its
 velocity ``b`` is the least-squares slope of that series against t = 0, 1, ... This builder
 differs where upstream's series was not observed: the months after the fetch date are left out
-(upstream repeated the last count, see ``tastybench/velocity.py``), so ``velocity`` here is
+(upstream repeated the last count, see ``tastybench/dataset.py``), so ``velocity`` here is
 upstream's ``b`` on the observed months (``windowed_velocity`` of the task, the same code).
 The citing papers come from the citations endpoint paged to the end (upstream read the first
 1,000 nested in the search answer); citing papers without a publication date are left out of
