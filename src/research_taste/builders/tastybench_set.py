@@ -41,8 +41,7 @@ from typing import Any
 
 from research_taste.builders.ideapairs.papers import ArxivFetcher
 from research_taste.builders.out_dir import out_folder
-from research_taste.builders.semantic_scholar import SemanticScholar
-from research_taste.builders.semantic_scholar_paging import RELEVANCE_LIMIT
+from research_taste.builders.semantic_scholar import RELEVANCE_LIMIT, SemanticScholar
 from research_taste.builders.tastybench_args import WRITTEN_NAMES, check_query, check_window
 from research_taste.builders.tastybench_papers import (
     SERIES_WEEKS,
