@@ -13,7 +13,6 @@ from typing import Any
 from inspect_ai import Task, task
 from inspect_ai.log import HeadlineMetric
 
-from research_taste_evals.core.answers import DEFAULT_REASK
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
@@ -29,6 +28,8 @@ from research_taste_evals.scijudge.scorer import scijudge_scorers
 from research_taste_evals.scijudge.solvers import scijudge_solver
 
 BENCHMARK = "SciJudgeBench (Tong et al. 2026)"
+# The paper asks each order once (section 4.1): no re-ask of an unreadable answer by default.
+PAPER_REASK = 0
 
 
 @task
@@ -38,7 +39,7 @@ def scijudge(
     split: SplitChoice = "test",
     revision: str = DEFAULT_REVISION,
     prompt: PromptChoice = "dataset",
-    reask: int = DEFAULT_REASK,
+    reask: int = PAPER_REASK,
     knowledge_cutoff: str | None = None,
     recall_probe: bool = True,
     bootstrap_resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
@@ -58,7 +59,9 @@ def scijudge(
         prompt (Literal['dataset', 'tastybench']): ``dataset``: each row's own messages (the
             paper's prompt); ``tastybench``: the pair in TastyBench's judge wording. Defaults
             to ``'dataset'``.
-        reask (int): Times an unreadable answer is asked again, afresh. Defaults to ``1``.
+        reask (int): Times an unreadable answer is asked again, afresh (0: the paper's
+            protocol; above 0 the log marks the run ``paper_faithful.reask: false``).
+            Defaults to ``0``.
         knowledge_cutoff (str | None): ``YYYY-MM`` or ``YYYY-MM-DD``: the evaluated model's
             knowledge cutoff, overriding Inspect's model info. Defaults to ``None``.
         recall_probe (bool): Ask the model once per paper which paper its abstract describes.
@@ -92,6 +95,7 @@ def scijudge(
                     "data": data_path is None,
                     "prompt": prompt == "dataset",
                     "metric": False,
+                    "reask": reask == PAPER_REASK,
                 },
             ),
             **loaded.metadata,
