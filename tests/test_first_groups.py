@@ -178,6 +178,8 @@ FIRST_GROUPS: dict[tuple[str, str | None], list[str]] = {
         "accuracy_ci_low",
         "accuracy_ci_high",
         "pairs",
+        "incomplete_pairs",
+        "accuracy_single_order",
         "accuracy_clean",
         "clean_pairs",
         "clean_items",

@@ -1,8 +1,10 @@
 """SciJudgeBench: which of two arXiv papers (title, abstract, date) has more citations?
 
 Tong et al., "AI Can Learn Scientific Taste" (arXiv 2603.14473); data: the Hugging Face dataset
-``OpenMOSS-Team/SciJudgeBench`` (Apache-2.0). One sample per row; the headline is the accuracy
-over pairs (each pair's rows averaged) with a pair-bootstrap CI, beside its clean twin.
+``OpenMOSS-Team/SciJudgeBench`` (Apache-2.0). Every pair is asked in both orders (a row and its
+swapped twin, one sample each); the headline is the paper's pairwise accuracy with
+position-swap consistency (a couple counts only when both orders are right), the mean over
+pairs with a pair-bootstrap CI, beside its clean twin.
 Parameters: ``scijudge/README.md``.
 """
 
@@ -28,6 +30,15 @@ from research_taste_evals.scijudge.scorer import scijudge_scorers
 from research_taste_evals.scijudge.solvers import scijudge_solver
 
 BENCHMARK = "SciJudgeBench (Tong et al. 2026)"
+# The paper states no decoding for the API models it evaluates; the SciJudge models' cards
+# sample at temperature 0.7, top-p 0.8, top-k 20, 2,048 new tokens. The task sets none, so
+# Inspect's flags apply; the values in effect are the log's plan config.
+GENERATION_NOTE = {
+    "task_default": "none: the model's own defaults, or --temperature/--top-p/--max-tokens",
+    "in_effect": "the log's plan.config (Inspect records the generation settings of the run)",
+    "paper": "unstated for API models; SciJudge model cards: temperature 0.7, top-p 0.8, "
+    "top-k 20, 2,048 new tokens",
+}
 # The paper asks each order once (section 4.1): no re-ask of an unreadable answer by default.
 PAPER_REASK = 0
 
@@ -88,18 +99,18 @@ def scijudge(
                 revision=loaded.metadata["data_revision"],
                 sha256=loaded.metadata["data_sha256"],
                 prompt_variant=prompt,
-                # The paper scores a pair right only when both presentation orders are
-                # (position-swap consistency, section 4.1); here each row counts on its own
-                # and a pair is the mean of its rows, as the card's ~10 variations per pair need.
+                # Both orders of every pair, a pair right only when both are (position-swap
+                # consistency, section 4.1): the paper's metric.
                 paper_faithful={
                     "data": data_path is None,
                     "prompt": prompt == "dataset",
-                    "metric": False,
+                    "metric": True,
                     "reask": reask == PAPER_REASK,
                 },
             ),
             **loaded.metadata,
             "reask": reask,
+            "generation": GENERATION_NOTE,
             "knowledge_cutoff_arg": None if knowledge_cutoff is None else str(knowledge_cutoff),
             "recall_probe": recall_probe,
             "bootstrap_resamples": bootstrap_resamples,
