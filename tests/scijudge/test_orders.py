@@ -15,7 +15,7 @@ from log_metrics import metrics_of
 from mock_models import scripted_model
 from scijudge_rows import paper, row, write_rows
 
-from research_taste_evals.core.data import ResolvedData
+from research_taste_evals.core.data import DataError, ResolvedData
 from research_taste_evals.core.recognition import NOT_RECOGNISED, is_probe_prompt
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.scijudge import dataset, scijudge
@@ -203,7 +203,7 @@ def test_iclr_rows_load_and_score_dated_by_year_ties_left_out(tmp_path: Path) ->
     body_a, body_b = rest.split("\n\nPaper B", 1)
     assert swapped == f"{head}\n\nPaper A{body_b}\n\nPaper B{body_a}"
     assert swapped.endswith("We study p1.  ")  # the trailing spaces moved with the block
-    with pytest.raises(Exception, match="prompt=tastybench"):
+    with pytest.raises(DataError, match="prompt=tastybench"):
         load_rows(str(path), prompt="tastybench")
 
     task = scijudge(data_path=str(path), knowledge_cutoff="2024-06", bootstrap_resamples=50)

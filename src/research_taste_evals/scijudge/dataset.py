@@ -132,18 +132,16 @@ def tastybench_prompt(a: Paper, b: Paper) -> str:
     return fill_template(TASTYBENCH_JUDGE, **projects)
 
 
-def read_row(row: Mapping[str, Any], number: int, where: str) -> Row | str:
-    """A kept row, or the reason it is left out (``rows.LEFT_OUT_REASONS``)."""
+def read_row(row: Mapping[str, Any], number: int, where: str) -> tuple[Row | str, str]:
+    """A kept row, or the reason it is left out (``rows.LEFT_OUT_REASONS``), and its pair."""
     a, b = (read_paper(row, side, where) for side in SIDES)
     messages = read_messages(row, where)
     reason = left_out_reason(row.get("correct_answer"), a, b)
-    if reason is not None:
-        return reason
     swapped = swap_paper_blocks(messages[-1].text)
-    if swapped is None:
-        return "unswappable_prompt"
-    answer = str(row["correct_answer"]).strip().upper()
-    return Row(number, a, b, messages, answer, swapped)
+    if reason is None and swapped is not None:
+        answer = str(row["correct_answer"]).strip().upper()
+        return Row(number, a, b, messages, answer, swapped), pair_key(a, b)
+    return reason or "unswappable_prompt", pair_key(a, b)
 
 
 def couples_of(rows: list[Row], source: str) -> list[tuple[Row, Row | None]]:
@@ -268,8 +266,8 @@ def load_rows(
         where = f"{source}: row {number}"
         if not isinstance(record, Mapping):
             raise DataError(f"{where}: expected a JSON object, got {type(record).__name__}")
-        row = read_row(record, number, where)
-        all_pairs.add(pair_key(*(read_paper(record, side, where) for side in SIDES)))
+        row, pair = read_row(record, number, where)
+        all_pairs.add(pair)
         if isinstance(row, str):
             left_out[row] += 1
         else:
