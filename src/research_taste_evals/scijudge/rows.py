@@ -96,6 +96,8 @@ def _year(row: Mapping[str, Any], where: str) -> int:
     value = row.get("year")
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value.strip())
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 1900 < value < 2200:
         raise DataError(
             f"{where}: field 'year' must be the ICLR year (a row without paper dates is an "

@@ -63,8 +63,8 @@ def scijudge(
         data_path (str | None): A local JSONL in the dataset's row format, or ``demo`` (the
             shipped offline rows); None reads ``split`` from the Hub. Defaults to ``None``.
         split (Literal['test', 'test_ood_iclr', 'test_ood_year']): The Hub split (the
-            paper's main in-domain set, ICLR review-score pairs, 2025 papers). Defaults to
-            ``'test'``.
+            paper's main in-domain set, 1,000 pairs; ICLR pairs labelled by review rating,
+            611; 2025 papers, 904). Defaults to ``'test'``.
         revision (str): Hub revision of the dataset (a branch, tag or commit); the log
             records the commit it resolved to. Defaults to ``'main'``.
         prompt (Literal['dataset', 'tastybench']): ``dataset``: each row's own messages (the
