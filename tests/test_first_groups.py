@@ -178,6 +178,8 @@ FIRST_GROUPS: dict[tuple[str, str | None], list[str]] = {
         "accuracy_ci_low",
         "accuracy_ci_high",
         "pairs",
+        "incomplete_pairs",
+        "accuracy_single_order",
         "accuracy_clean",
         "clean_pairs",
         "clean_items",
@@ -220,7 +222,7 @@ DEMO_TOTALS = {
     "eqinfer": 11,
     "expdesign": 37,
     "paper_weakness": 29,
-    "scijudge": 38,
+    "scijudge": 40,  # both orders: answers, incomplete_pairs, single-order and per-order figures
 }
 DEMO_CONFIGURATION = {"tastybench": "ratings", "idea_pairs": "pairs", "eqinfer": "binary"}
 
