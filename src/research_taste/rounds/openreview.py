@@ -1,8 +1,11 @@
-"""OpenReview rounds: open on a venue's unreviewed submissions; resolve their ratings.
+"""OpenReview rounds: open on a venue's unreviewed submissions; resolve their labels.
 
-Open keeps a submission only while it has no public review: one with an ``Official_Review``
-reply is left out and counted as ``label_exists``; withdrawn and desk-rejected ones are set
-apart as ``openreview build`` does (``builders/openreview/forms.set_aside_status``).
+The label plan is chosen at open from the venue's review and decision forms (``rounds/plan.py``):
+a conference's (a numeric rating) is this module's; a journal's (TMLR: the decision) is
+``rounds/journal.py``'s, which also screens its submissions at open. For a conference, open
+keeps a submission only while it has no public review: one with an ``Official_Review`` reply is
+left out and counted as ``label_exists``; withdrawn and desk-rejected ones are set apart as
+``openreview build`` does (``builders/openreview/forms.set_aside_status``).
 
 Resolve reads the venue again with its own cache (one per labels version) and labels each item
 with the mean official rating *as first posted* (before any rebuttal-time edit): a review's
@@ -26,10 +29,17 @@ from typing import Any, TypeVar
 from research_taste.builders.openreview import forms
 from research_taste.builders.openreview.client import OpenReviewClient
 from research_taste.builders.openreview.venue import PAGE_SIZE, submissions
-from research_taste.rounds.manifest import utc_iso, utc_now, write_atomic, write_round
+from research_taste.rounds import journal as journal_round
+from research_taste.rounds.manifest import (
+    utc_iso,
+    utc_now,
+    write_atomic,
+    write_round,
+)
+from research_taste.rounds.plan import label_plan
 from research_taste.rounds.resolve import new_labels_version, record_labels_version
 from research_taste_evals.aaar.dataset.weakness_round import references_path
-from research_taste_evals.core.rounds import RoundItem
+from research_taste_evals.core.rounds import RoundItem, parse_time
 
 T = TypeVar("T")
 LABEL_COLUMNS = (
@@ -43,13 +53,6 @@ LABEL_COLUMNS = (
     "status",
 )
 EDITS_NOT_PUBLIC = (403, 404)  # what GET /notes/edits answers for a review's restricted edits
-LABEL_PLAN = {
-    "headline": "mean official rating as first posted (pre-rebuttal)",
-    "beside": "decision",
-    "label_time": "earliest official review creation",
-    "prompt": "reviews",
-    "horizon": "the decision is posted",
-}
 
 
 def _progress(items: Iterable[T], label: str, shown: bool) -> Iterable[T]:
@@ -77,6 +80,16 @@ def _status(note: dict[str, Any]) -> str | None:
     return forms.set_aside_status(note.get("content") or {}, kinds)
 
 
+def _open_reason(note: dict[str, Any], venue: str, plan: dict[str, Any]) -> str | None:
+    """Why open leaves the submission out (None: kept): set apart, or a label already public."""
+    if plan.get("kind") == "decision":
+        return journal_round.open_reason(note, venue, plan)
+    reason = _status(note)
+    if reason is None and _replies(note, str(plan.get("review_form") or "Official_Review")):
+        return "label_exists"
+    return reason
+
+
 def open_openreview(
     venue: str,
     out: str | Path,
@@ -87,34 +100,37 @@ def open_openreview(
     pdfs: bool = True,
     progress: bool = False,
 ) -> dict[str, Any]:
-    """Open a round on ``venue``'s submissions with no public review yet; its manifest. With
+    """Open a round on ``venue``'s submissions with no public label yet; its manifest. With
     ``pdfs`` each kept submission's PDF is read into a PaperWeakness record (none left out of
     the TastyBench items for lack of one: counted in ``weakness_left_out``)."""
     folder = Path(out)
     opened = now()
     client = OpenReviewClient(folder / "cache" / "open", base_url, today=lambda: opened.date())
-    items: list[RoundItem] = []
+    candidates: list[RoundItem] = []
     counts: dict[str, int] = {}
-    records: list[dict[str, Any]] = []
-    weakness_left_out: dict[str, int] = {}
-    for note in _progress(submissions(client, venue, page_size), "submissions", progress):
+    notes = list(_progress(submissions(client, venue, page_size), "submissions", progress))
+    plan = label_plan(client, venue, notes)
+    for note in notes:
         content = note.get("content") or {}
         title = " ".join(str(forms.value(content, "title") or "").split())
         abstract = " ".join(str(forms.value(content, "abstract") or "").split())
         submitted = forms.note_date(note)
-        reason = _status(note)
-        if reason is None and _replies(note, "Official_Review"):
-            reason = "label_exists"
-        elif reason is None and (not title or not abstract or submitted is None):
+        reason = _open_reason(note, venue, plan)
+        if reason is None and (not title or not abstract or submitted is None):
             reason = "no_title_abstract_or_date"
         if reason is not None:
             counts[reason] = counts.get(reason, 0) + 1
             continue
         assert submitted is not None
         group = str(forms.value(content, "primary_area") or "")
-        items.append(RoundItem(str(note["id"]), title, submitted.isoformat(), abstract, group))
-        if pdfs:
-            record, reason = _weakness_record(client, note, items[-1], venue)
+        candidates.append(RoundItem(str(note["id"]), title, submitted.isoformat(), abstract, group))
+    items = candidates
+    records: list[dict[str, Any]] = []
+    weakness_left_out: dict[str, int] = {}
+    if pdfs:
+        by_id = {str(note.get("id")): note for note in notes}
+        for item in _progress(items, "pdfs", progress):
+            record, reason = _weakness_record(client, by_id[item.item_id], item, venue)
             if record is not None:
                 records.append(record)
             else:
@@ -125,7 +141,7 @@ def open_openreview(
         opened_at=opened,
         source="openreview",
         query={"venue": venue, "api_base": client.base_url},
-        label_plan=LABEL_PLAN,
+        label_plan=plan,
         counts={"kept": len(items), "left_out": counts, "weakness_left_out": weakness_left_out},
         weakness_records=records,
     )
@@ -235,20 +251,41 @@ def resolve_openreview(
         today=version.today,
     )
     venue = str(round_.manifest["query"]["venue"])
+    plan = round_.manifest["label_plan"]
     listed = _progress(submissions(client, venue, page_size), "submissions", progress)
     notes = {str(note.get("id")): note for note in listed}
     items = _progress(round_.items, "reviews", progress)
-    resolved = {
-        item.item_id: _label_row(client, item.item_id, notes.get(item.item_id)) for item in items
-    }
+    if plan.get("kind") == "decision":
+        opened = parse_time(round_.manifest["opened_at"])
+        assert opened is not None
+        resolved = {
+            item.item_id: journal_round.label_row(
+                item.item_id, notes.get(item.item_id), plan, opened
+            )
+            for item in items
+        }
+        columns: tuple[str, ...] = journal_round.LABEL_COLUMNS
+        notes_of_version = {
+            "decisions": "public ones only (a decision a reader can see)",
+            "weaknesses": "as fetched (a journal's review edits are not public)",
+        }
+    else:
+        resolved = {
+            item.item_id: _label_row(client, item.item_id, notes.get(item.item_id))
+            for item in items
+        }
+        columns = LABEL_COLUMNS
+        notes_of_version = {
+            "ratings": "as first posted where the review's edits are public, else as fetched "
+            "(column rating_source)",
+            "weaknesses": "as first posted where the review's edits are public, else as fetched",
+        }
     references = {item_id: weaknesses for item_id, (_, weaknesses) in resolved.items()}
     write_atomic(references_path(version.path), json.dumps(references, indent=1) + "\n")
     return record_labels_version(
         version,
-        LABEL_COLUMNS,
+        columns,
         [row for row, _ in resolved.values()],
         horizon_reached=lambda row: row["decision"] != "",
-        ratings="as first posted where the review's edits are public, else as fetched "
-        "(column rating_source)",
-        weaknesses="as first posted where the review's edits are public, else as fetched",
+        **notes_of_version,
     )

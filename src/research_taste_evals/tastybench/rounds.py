@@ -1,12 +1,12 @@
 """``tastybench -T data_path=rounds/<name>``: judge a round's frozen pairs (``docs/rounds.md``).
 
 The round sets what the judge reads (the abstracts), the pairs (fixed at open, each in both
-orders) and the prompt (its label plan: ``reviews`` for OpenReview, ``goodhart`` for arXiv); a
-``representation``, ``prompt`` or ``schedule`` other than the task's default or the round's own
-is refused, as is any other argument a round does not use (web search, a cutoff, a pairs
-file...) at a value other than its default. The log's samples carry no labels: every item is
-pending, the headline is NaN with ``pending_items``, and one line says how to score the log once
-labels exist.
+orders) and the prompt (its label plan: ``reviews`` for an OpenReview conference, ``journal``
+for an OpenReview journal, ``goodhart`` for arXiv); a ``representation``, ``prompt`` or
+``schedule`` other than the task's default or the round's own is refused, as is any other
+argument a round does not use (web search, a cutoff, a pairs file...) at a value other than its
+default. The log's samples carry no labels: every item is pending, the headline is NaN with
+``pending_items``, and one line says how to score the log once labels exist.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from research_taste_evals.core.rounds import ITEMS_FILE, Round, load_round
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.tastybench.dataset import Paper
 from research_taste_evals.tastybench.parsing import ChoiceMethod
-from research_taste_evals.tastybench.prompts import JUDGE_PROMPTS, PromptVariant
+from research_taste_evals.tastybench.prompts import ROUND_PROMPTS, PromptVariant
 from research_taste_evals.tastybench.round_scorer import round_pairwise, round_pairwise_scorer
 from research_taste_evals.tastybench.schedule import (
     DEFAULT_ROUNDS,
@@ -124,7 +124,7 @@ def round_task(
     _check_settings(
         round_, {"representation": representation, "prompt": prompt, "schedule": schedule}
     )
-    round_prompt: PromptVariant = round_.prompt  # type: ignore[assignment]
+    round_prompt = round_.prompt
     papers = round_papers(round_)
     pairs = round_schedule(round_)
     logger.warning(
@@ -137,7 +137,7 @@ def round_task(
     )
     manifest = round_.manifest
     return Task(
-        dataset=comparison_dataset(pairs, papers, JUDGE_PROMPTS[round_prompt], "windowed"),
+        dataset=comparison_dataset(pairs, papers, ROUND_PROMPTS[round_prompt], "windowed"),
         solver=[judge(False), read_choice(choice_method)],
         scorer=round_pairwise_scorer(),
         metrics=[round_pairwise(bootstrap_resamples, DEFAULT_BOOTSTRAP_SEED)],
