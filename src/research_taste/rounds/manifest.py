@@ -83,9 +83,11 @@ def write_round(
     label_plan: dict[str, Any],
     counts: dict[str, Any],
     weakness_records: Sequence[dict[str, Any]] = (),
+    sample: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Write ``items.csv``, ``pairs.csv``, the PaperWeakness records if any
-    (``weakness_items.jsonl``) and ``round.json`` into ``out``; the manifest.
+    (``weakness_items.jsonl``) and ``round.json`` into ``out``; the manifest. ``sample`` is the
+    draw of ``rounds/sample.py``, when the round is one.
 
     Raises:
         DataError: ``out`` already holds a round (a round is opened once), or fewer than two
@@ -121,6 +123,7 @@ def write_round(
         "pairing": {"seed": PAIRING_SEED, "label_blind": True, "both_orders": True},
         "label_plan": label_plan,
         "counts": counts,
+        **({"sample": sample} if sample is not None else {}),
         "label_versions": [],
     }
     write_atomic(out / ROUND_FILE, json.dumps(manifest, indent=2) + "\n")

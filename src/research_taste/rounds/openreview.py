@@ -27,8 +27,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from research_taste.builders.openreview import forms
-from research_taste.builders.openreview.client import OpenReviewClient
+from research_taste.builders.openreview.client import MIN_INTERVAL, OpenReviewClient
 from research_taste.builders.openreview.venue import PAGE_SIZE, submissions
+from research_taste.rounds import SAMPLE_SEED
 from research_taste.rounds import journal as journal_round
 from research_taste.rounds.manifest import (
     utc_iso,
@@ -38,6 +39,7 @@ from research_taste.rounds.manifest import (
 )
 from research_taste.rounds.plan import label_plan
 from research_taste.rounds.resolve import new_labels_version, record_labels_version
+from research_taste.rounds.sample import draw_sample
 from research_taste_evals.aaar.dataset.weakness_round import references_path
 from research_taste_evals.core.rounds import RoundItem, parse_time
 
@@ -99,13 +101,19 @@ def open_openreview(
     page_size: int = PAGE_SIZE,
     pdfs: bool = True,
     progress: bool = False,
+    max_items: int | None = None,
+    seed: int = SAMPLE_SEED,
+    min_interval: float = MIN_INTERVAL,
 ) -> dict[str, Any]:
     """Open a round on ``venue``'s submissions with no public label yet; its manifest. With
+    ``max_items`` a sample of them (``rounds/sample.py``), drawn before any PDF is fetched. With
     ``pdfs`` each kept submission's PDF is read into a PaperWeakness record (none left out of
     the TastyBench items for lack of one: counted in ``weakness_left_out``)."""
     folder = Path(out)
     opened = now()
-    client = OpenReviewClient(folder / "cache" / "open", base_url, today=lambda: opened.date())
+    client = OpenReviewClient(
+        folder / "cache" / "open", base_url, min_interval, today=lambda: opened.date()
+    )
     candidates: list[RoundItem] = []
     counts: dict[str, int] = {}
     notes = list(_progress(submissions(client, venue, page_size), "submissions", progress))
@@ -124,7 +132,7 @@ def open_openreview(
         assert submitted is not None
         group = str(forms.value(content, "primary_area") or "")
         candidates.append(RoundItem(str(note["id"]), title, submitted.isoformat(), abstract, group))
-    items = candidates
+    items, sample = draw_sample(candidates, max_items, seed)
     records: list[dict[str, Any]] = []
     weakness_left_out: dict[str, int] = {}
     if pdfs:
@@ -144,6 +152,7 @@ def open_openreview(
         label_plan=plan,
         counts={"kept": len(items), "left_out": counts, "weakness_left_out": weakness_left_out},
         weakness_records=records,
+        sample=sample,
     )
 
 
@@ -241,6 +250,7 @@ def resolve_openreview(
     now: Callable[[], dt.datetime] = utc_now,
     page_size: int = PAGE_SIZE,
     progress: bool = False,
+    min_interval: float = MIN_INTERVAL,
 ) -> dict[str, Any]:
     """Fetch the round's labels as they stand now into a new labels version; its entry."""
     version = new_labels_version(out, now)
@@ -248,6 +258,7 @@ def resolve_openreview(
     client = OpenReviewClient(
         version.cache_dir,
         base_url or round_.manifest["query"].get("api_base"),
+        min_interval,
         today=version.today,
     )
     venue = str(round_.manifest["query"]["venue"])
