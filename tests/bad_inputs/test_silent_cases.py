@@ -19,8 +19,7 @@ from research_taste_evals.aaar.demo import write_demo_expdesign, write_demo_weak
 from research_taste_evals.aaar.similarity import soft_precision_recall
 from research_taste_evals.core.data import DataError
 from research_taste_evals.lft.lft import lft
-from research_taste_evals.lft.rubric import DEFAULT_RUBRIC_DIR
-from research_taste_evals.lft.rubric_files import load_rubrics
+from research_taste_evals.lft.rubric import DEFAULT_RUBRIC_DIR, load_rubrics
 
 EXPLANATIONS = "Why do you suggest these experiments?"
 

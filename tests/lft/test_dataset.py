@@ -15,8 +15,7 @@ from research_taste_evals.lft.dataset import (
     parse_task_ids,
     rubric_to_sample,
 )
-from research_taste_evals.lft.rubric import rubric_from_metadata
-from research_taste_evals.lft.rubric_files import load_rubrics, parse_rubric
+from research_taste_evals.lft.rubric import load_rubrics, parse_rubric, rubric_from_metadata
 
 
 def rubric_data(task_id: str, prompt: str = "Plan it.") -> dict[str, Any]:

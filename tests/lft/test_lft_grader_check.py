@@ -32,7 +32,7 @@ from research_taste_evals.lft.references import (
     Reference,
     load_references,
 )
-from research_taste_evals.lft.rubric_files import load_rubrics
+from research_taste_evals.lft.rubric import load_rubrics
 
 SHIPPED = ("petunia-plastid", "ablation-plan", "contamination-audit", "loss-spike-hypotheses")
 

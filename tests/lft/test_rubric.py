@@ -13,8 +13,15 @@ import yaml
 
 from research_taste_evals.core.data import DataError, validation_location
 from research_taste_evals.lft.grader import grading_prompt
-from research_taste_evals.lft.rubric import DEFAULT_RUBRIC_DIR, MAX_LEVEL, TOP_LEVEL, Rubric
-from research_taste_evals.lft.rubric_files import load_rubric, load_rubrics, parse_rubric
+from research_taste_evals.lft.rubric import (
+    DEFAULT_RUBRIC_DIR,
+    MAX_LEVEL,
+    TOP_LEVEL,
+    Rubric,
+    load_rubric,
+    load_rubrics,
+    parse_rubric,
+)
 
 SHIPPED_AI_TASKS = {"loss-spike-hypotheses", "ablation-plan", "contamination-audit"}
 

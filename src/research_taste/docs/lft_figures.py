@@ -28,8 +28,7 @@ import research_taste_evals.lft as lft_family
 from research_taste_evals.lft.dataset import rubric_to_sample
 from research_taste_evals.lft.lft import lft
 from research_taste_evals.lft.lft_grader_check import lft_grader_check
-from research_taste_evals.lft.rubric import Rubric
-from research_taste_evals.lft.rubric_files import load_rubrics
+from research_taste_evals.lft.rubric import Rubric, load_rubrics
 from research_taste_evals.lft.score_groups import lft_details
 from research_taste_evals.lft.scorer import lft_scorer
 from research_taste_evals.lft.solvers import reference_answer

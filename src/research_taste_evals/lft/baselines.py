@@ -217,7 +217,7 @@ def lft_keyword_grader(messages: list[ChatMessage]) -> str:
 def _shipped_reference_levels() -> dict[str, int]:
     # Imported here: references -> rubric is heavy, and the provider registry imports this file.
     from research_taste_evals.lft.references import load_references
-    from research_taste_evals.lft.rubric_files import load_rubrics
+    from research_taste_evals.lft.rubric import load_rubrics
 
     return {r.text.strip(): r.known_level for r in load_references(None, load_rubrics())}
 

@@ -25,8 +25,12 @@ from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.core.provenance import provenance
 from research_taste_evals.lft.grader import LFT_GRADER_REPEATS, MedianRule
 from research_taste_evals.lft.metrics import TASK_ID_KEY  # the metrics group by it
-from research_taste_evals.lft.rubric import DEFAULT_RUBRIC_DIR, RUBRIC_METADATA_KEY, Rubric
-from research_taste_evals.lft.rubric_files import load_rubrics
+from research_taste_evals.lft.rubric import (
+    DEFAULT_RUBRIC_DIR,
+    RUBRIC_METADATA_KEY,
+    Rubric,
+    load_rubrics,
+)
 
 DATASET_NAME = "lft"
 RUN_KEY = "run"  # sample metadata: which repeated run (1..runs) the sample is

@@ -40,7 +40,7 @@ from research_taste_evals.lft.references import (
     load_references,
     select_references,
 )
-from research_taste_evals.lft.rubric_files import load_rubrics
+from research_taste_evals.lft.rubric import load_rubrics
 from research_taste_evals.lft.score_groups import grader_check_details
 from research_taste_evals.lft.solvers import reference_answer
 
