@@ -5,16 +5,28 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import math
 from pathlib import Path
 
 import pytest
 from fake_openreview import serving
 from fake_tmlr import VENUE, fake_tmlr
 from inspect_ai import eval as inspect_eval
-from inspect_ai.log import EvalLog, read_eval_log
+from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 from log_metrics import metrics_of
 from openreview_round import quality_judge
-from tmlr_round import AT_T2, AT_T3, REVIEWED_BEFORE_OPEN, T0, T1, T2, T3, hand_count, papers
+from tmlr_round import (
+    AT_T2,
+    AT_T3,
+    JUDGE_DAYS,
+    REVIEWED_BEFORE_OPEN,
+    T0,
+    T1,
+    T2,
+    T3,
+    hand_count,
+    papers,
+)
 
 from research_taste.rounds.openreview import open_openreview, resolve_openreview
 from research_taste.rounds.score import score_round
@@ -43,6 +55,16 @@ def _rows(path: Path) -> dict[str, dict[str, str]]:
         return {row["item_id"]: row for row in csv.DictReader(handle)}
 
 
+def _judged_at(log: EvalLog, moment: dt.datetime) -> None:
+    """Make ``log`` a judgment made at ``moment`` (its model events' times)."""
+    for sample in log.samples or []:
+        for event in sample.events:
+            if event.event == "model":
+                event.timestamp = moment
+                event.completed = moment
+    write_eval_log(log, log.location)
+
+
 def _scored(folder: Path, logs: Path, judgment: EvalLog) -> dict[str, float]:
     scored = {Path(s.judgment): s for s in score_round(folder, logs)}
     return metrics_of(read_eval_log(str(scored[Path(judgment.location)].scored)))
@@ -53,7 +75,11 @@ def test_tmlr_round_open_judge_resolve_score(tmp_path: Path) -> None:
     journal = fake_tmlr(clock, papers())
     folder, logs = tmp_path / "rounds" / "tmlr-test", tmp_path / "logs"
     with serving(journal):
-        manifest = open_openreview(VENUE, folder, base_url=journal.base_url, now=clock, pdfs=False)
+        manifest = open_openreview(
+            VENUE, folder, base_url=journal.base_url, now=clock, pdfs=False, judge_days=JUDGE_DAYS
+        )
+        judge_by = T0 + dt.timedelta(days=JUDGE_DAYS)
+        assert manifest["judge_by"] == judge_by.isoformat().replace("+00:00", "Z")
         assert manifest["items"] == 8
         assert manifest["counts"]["left_out"] == {"label_exists": 1, "desk_rejected": 1}
         plan = manifest["label_plan"]
@@ -68,6 +94,14 @@ def test_tmlr_round_open_judge_resolve_score(tmp_path: Path) -> None:
             log_dir=str(logs),
             display="none",
         )
+        # a judgment after the judging window (and before any review was public)
+        [late] = inspect_eval(
+            tastybench(data_path=str(folder)),
+            model=quality_judge(),
+            log_dir=str(logs / "late"),
+            display="none",
+        )
+        _judged_at(late, judge_by + dt.timedelta(hours=1))
         first = (judgment.samples or [])[0].input
         assert isinstance(first, str) and "the journal is more likely to accept" in first
         assert JUDGE_JOURNAL.split("{project_1}")[0] in first
@@ -93,6 +127,10 @@ def test_tmlr_round_open_judge_resolve_score(tmp_path: Path) -> None:
         assert (values["pairs"], values["tied_pairs"]) == (counted, ties)
         assert values["prospective_share"] == 1.0  # judged before the reviews were public
         assert values["pending_items"] == 1
+        late_values = _scored(folder, logs, late)
+        assert late_values["prospective_share"] == 0.0
+        assert math.isnan(late_values["pairwise_accuracy"])
+        assert late_values["pairwise_accuracy_after_label"] == pytest.approx(expected)
         before = t2_file.read_bytes()
 
         clock.now = T3 + dt.timedelta(days=1)
@@ -128,3 +166,4 @@ def test_unreadable_forms_give_the_journal_plan_by_its_venue_ids(tmp_path: Path)
         )
     assert manifest["label_plan"]["kind"] == "decision"
     assert manifest["label_plan"]["forms"].startswith("not readable")
+    assert manifest["judge_by"] == "2025-10-08T12:00:00Z"  # seven days from open by default

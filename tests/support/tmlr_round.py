@@ -19,6 +19,9 @@ T0 = dt.datetime(2025, 10, 1, 12, tzinfo=UTC)
 T1 = dt.datetime(2100, 1, 10, 12, tzinfo=UTC)
 T2 = dt.datetime(2100, 2, 1, 12, tzinfo=UTC)
 T3 = dt.datetime(2100, 3, 1, 12, tzinfo=UTC)
+# The judging window (``judge_by``) reaches to a day before t1: a judgment made while the test
+# runs is within it.
+JUDGE_DAYS = (T1 - T0).days - 1
 # id -> (recommendation, decision certifications, the hidden quality the scripted judge prefers)
 DECISIONS = {
     "q1": ("Accept as is", ["Featured Certification"], 9),

@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from research_taste.rounds import SAMPLE_SEED
+from research_taste.rounds import JUDGE_DAYS, SAMPLE_SEED
 
 HELP = "Rounds: open a round before its labels exist, resolve labels, score the frozen answers"
 
@@ -37,7 +37,13 @@ def _open(args: argparse.Namespace) -> dict[str, Any]:
             raise ConfigError("--source arxiv needs --category <arXiv category, e.g. cs.LG>")
         if args.max_items is not None:
             raise ConfigError("--max-items: OpenReview rounds only (--source openreview)")
-        return open_arxiv(args.category, args.days, args.out, window_months=args.window_months)
+        return open_arxiv(
+            args.category,
+            args.days,
+            args.out,
+            window_months=args.window_months,
+            judge_days=args.judge_days,
+        )
     from research_taste.rounds.openreview import open_openreview
 
     if not args.venue:
@@ -49,6 +55,7 @@ def _open(args: argparse.Namespace) -> dict[str, Any]:
         progress=True,
         max_items=args.max_items,
         seed=args.seed,
+        judge_days=args.judge_days,
     )
 
 
@@ -126,6 +133,12 @@ def register(commands: Any) -> None:
     )
     opener.add_argument(
         "--seed", type=int, default=SAMPLE_SEED, help="the sample's seed (--max-items)"
+    )
+    opener.add_argument(
+        "--judge-days",
+        type=_at_least(1, "--judge-days"),
+        default=JUDGE_DAYS,
+        help="the judging window: a decision later than N days after open is not prospective",
     )
     opener.add_argument("--out", required=True, help="the round's folder (new)")
     opener.set_defaults(func=_cmd_open)

@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 from research_taste.builders.openreview import forms
 from research_taste.builders.openreview.client import MIN_INTERVAL, OpenReviewClient
 from research_taste.builders.openreview.venue import PAGE_SIZE, submissions
-from research_taste.rounds import SAMPLE_SEED
+from research_taste.rounds import JUDGE_DAYS, SAMPLE_SEED
 from research_taste.rounds import journal as journal_round
 from research_taste.rounds.manifest import (
     utc_iso,
@@ -103,6 +103,7 @@ def open_openreview(
     progress: bool = False,
     max_items: int | None = None,
     seed: int = SAMPLE_SEED,
+    judge_days: int = JUDGE_DAYS,
     min_interval: float = MIN_INTERVAL,
 ) -> dict[str, Any]:
     """Open a round on ``venue``'s submissions with no public label yet; its manifest. With
@@ -153,6 +154,7 @@ def open_openreview(
         counts={"kept": len(items), "left_out": counts, "weakness_left_out": weakness_left_out},
         weakness_records=records,
         sample=sample,
+        judge_days=judge_days,
     )
 
 

@@ -20,8 +20,9 @@ every item is pending.
 ``round_pairwise`` (the metric): ``pairwise_accuracy`` on the decisions made before any label of
 their pair existed (prospective), with its seeded bootstrap CI over pairs
 (``matched.pairwise_accuracy_summary``: a pair is right in the share of its orders that picked
-the higher label; an unclear answer is a wrong decision); decisions made after a label existed
-are reported apart (``pairwise_accuracy_after_label``); pairs with equal labels are left out and
+the higher label; an unclear answer is a wrong decision); decisions made after a label existed,
+or after the round's ``judge_by`` (its judging window), are reported apart
+(``pairwise_accuracy_after_label``); pairs with equal labels are left out and
 counted (``tied_pairs``); ``pending_items`` counts items without a label.
 """
 
@@ -231,6 +232,7 @@ def round_pairwise_scorer(labels: str | None = None) -> Scorer:
             "first_won": NAN if choice is None else float(choice == 1),
             "unclear": float(choice is None),
             "decided_at": _stamp(decided),
+            "judge_by": _stamp(table.judge_by if table else None),
         }
         for k in ("1", "2"):
             label = table.label(str(state.metadata[f"paper_{k}"])) if table else None
@@ -256,10 +258,14 @@ def _value(sample_score: SampleScore) -> dict[str, Any]:
 
 
 def _prospective(value: dict[str, float]) -> bool:
-    """Decided before the earliest label time of either item (no label time yet: before)."""
+    """Decided before the earliest label time of either item (no label time yet: before) and
+    not after the round's ``judge_by`` (its judging window, when the labels file has one)."""
     times = [value.get(f"label_time_{k}", NAN) for k in ("1", "2")]
     known = [t for t in times if isinstance(t, float) and math.isfinite(t)]
     decided = value.get("decided_at", NAN)
+    judge_by = value.get("judge_by", NAN)
+    if math.isfinite(judge_by) and math.isfinite(decided) and decided > judge_by:
+        return False
     if not known:
         return True
     return math.isfinite(decided) and decided < min(known)

@@ -39,7 +39,8 @@ def pending_items() -> Metric:
 
 @metric
 def prospective_share() -> Metric:
-    """Share of answers given before their paper's first review existed."""
+    """Share of answers given before their paper's first review existed and not after the
+    round's ``judge_by`` (its judging window)."""
 
     def compute(scores: list[SampleScore]) -> Value:
         flags = [_value(s).get("prospective") for s in scores]
@@ -72,7 +73,10 @@ def round_weakness_scorer(
         reviewers = references.get(paper_id) or []
         decided = decision_time(transcript().events)
         label_time = label_table.label(paper_id).time if label_table else None
-        prospective = 1.0 if label_time is None or (decided and decided < label_time) else 0.0
+        judge_by = label_table.judge_by if label_table else None
+        late = decided is not None and judge_by is not None and decided > judge_by
+        on_time = label_time is None or (decided is not None and decided < label_time)
+        prospective = 0.0 if late else float(on_time)
         value = {
             "s_precision": NAN,
             "s_recall": NAN,
