@@ -154,7 +154,9 @@ def _label_row(
     citing = [dt.date.fromisoformat(day[:10]) for day in listed if day]
     months, counts = citation_series(published, citing, fetch)
     velocity = common_window_velocity(months, [float(c) for c in counts], window, fetch)
-    row.update(citations=len(listed), status="labelled" if math.isfinite(velocity) else "short")
+    # at its due date a series that cannot carry a slope never will: dropped (resolve.settle)
+    status = "labelled" if math.isfinite(velocity) else "no_slope_at_due_date"
+    row.update(citations=len(listed), status=status)
     if math.isfinite(velocity):
         row["label"] = f"{velocity:.6g}"
     return row

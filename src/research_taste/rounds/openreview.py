@@ -240,9 +240,9 @@ def _label_row(
         status=status or ("decided" if decision else "reviewed" if reviews else "pending"),
         label_time=utc_iso(min(times)) if times else "",
     )
-    if ratings and status is None:
+    if ratings:  # a withdrawn submission keeps its reviews' label (rounds/resolve.settle)
         row["label"] = f"{statistics.fmean(ratings):.6g}"
-    return row, weaknesses if status is None else []
+    return row, weaknesses
 
 
 def resolve_openreview(

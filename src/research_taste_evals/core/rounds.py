@@ -144,10 +144,12 @@ def load_round(folder: str | Path) -> Round:
 
 @dataclass(frozen=True)
 class Label:
-    """An item's label in one labels version: its value (NaN: none yet) and when it existed."""
+    """An item's label in one labels version: its value (NaN: none yet), when it existed, and
+    why the item is dropped from scoring ("" for none: it left the round with no label)."""
 
     value: float
     time: dt.datetime | None  # the first moment the label (or any part of it) was public
+    dropped: str = ""
 
 
 @dataclass(frozen=True)
@@ -184,7 +186,8 @@ def _read_labels(path: Path, _mtime: float) -> Labels:
     for index, row in enumerate(read_csv(path)):
         try:
             value = math.nan if row.get("label") in (None, "") else float(row["label"])
-            by_item[str(row["item_id"])] = Label(value, parse_time(row.get("label_time")))
+            time, dropped = parse_time(row.get("label_time")), str(row.get("dropped") or "")
+            by_item[str(row["item_id"])] = Label(value, time, dropped)
         except (KeyError, ValueError) as error:
             raise DataError(f"{path}: row {index + 1}: field {error} unreadable") from error
     manifest = path.parent.parent / ROUND_FILE

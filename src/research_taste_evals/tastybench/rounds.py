@@ -23,7 +23,8 @@ their pair existed (prospective), with its seeded bootstrap CI over pairs
 the higher label; an unclear answer is a wrong decision); decisions made after a label existed,
 or after the round's ``judge_by`` (its judging window), are reported apart
 (``pairwise_accuracy_after_label``); pairs with equal labels are left out and
-counted (``tied_pairs``); ``pending_items`` counts items without a label.
+counted (``tied_pairs``); ``pending_items`` counts items without a label, ``dropped_items`` those
+that left the round with none (the labels file's ``dropped``: never pending).
 """
 
 from __future__ import annotations
@@ -208,6 +209,7 @@ ROUND_KEYS = [
     "labelled_share",
     "prospective_share",
     "pending_items",
+    "dropped_items",
     "tied_pairs",
     "unclear",
     "pairwise_accuracy_after_label",
@@ -238,6 +240,7 @@ def round_pairwise_scorer(labels: str | None = None) -> Scorer:
             label = table.label(str(state.metadata[f"paper_{k}"])) if table else None
             values[f"label_{k}"] = label.value if label else NAN
             values[f"label_time_{k}"] = _stamp(label.time if label else None)
+            values[f"dropped_{k}"] = float(bool(label and label.dropped))
         return Score(
             value=values,
             answer="unclear" if choice is None else str(choice),
@@ -283,7 +286,7 @@ def _as_matched(sample_score: SampleScore, value: dict[str, float]) -> SampleSco
 def round_summary(scores: list[SampleScore], resamples: int, seed: int) -> dict[str, float]:
     """Every figure of :data:`ROUND_KEYS` (module docstring)."""
     result: dict[str, float] = dict.fromkeys(ROUND_KEYS, NAN)
-    items: dict[str, bool] = {}
+    items: dict[str, str] = {}  # item id -> labelled, dropped or pending
     before: list[SampleScore] = []
     after: list[SampleScore] = []
     ties: set[Any] = set()
@@ -294,16 +297,19 @@ def round_summary(scores: list[SampleScore], resamples: int, seed: int) -> dict[
         metadata = sample_score.sample_metadata or {}
         for k in ("1", "2"):
             label = value.get(f"label_{k}", NAN)
-            items[str(metadata.get(f"paper_{k}"))] = isinstance(label, float) and math.isfinite(
-                label
-            )
+            labelled = isinstance(label, float) and math.isfinite(label)
+            dropped = value.get(f"dropped_{k}", 0.0) == 1.0
+            state = "labelled" if labelled else "dropped" if dropped else "pending"
+            items[str(metadata.get(f"paper_{k}"))] = state
         (before if _prospective(value) else after).append(_as_matched(sample_score, value))
         first, second = value.get("label_1", NAN), value.get("label_2", NAN)
         if math.isfinite(first) and first == second:
             ties.add(metadata.get("pair_id"))
     decisions = len(before) + len(after)
-    result["labelled_share"] = sum(items.values()) / len(items) if items else NAN
-    result["pending_items"] = float(sum(not labelled for labelled in items.values()))
+    states = list(items.values())
+    result["labelled_share"] = states.count("labelled") / len(states) if states else NAN
+    result["dropped_items"] = float(states.count("dropped"))
+    result["pending_items"] = float(states.count("pending"))
     result["prospective_share"] = len(before) / decisions if decisions else NAN
     result["tied_pairs"] = float(len(ties))
     result["unclear"] = float(sum(_value(s).get("unclear", 0) == 1 for s in before + after))

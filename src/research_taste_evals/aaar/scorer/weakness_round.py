@@ -72,7 +72,8 @@ def round_weakness_scorer(
         paper_id = str(state.metadata["paper_id"])
         reviewers = references.get(paper_id) or []
         decided = decision_time(transcript().events)
-        label_time = label_table.label(paper_id).time if label_table else None
+        label = label_table.label(paper_id) if label_table else None
+        label_time, dropped = (label.time, label.dropped) if label else (None, "")
         judge_by = label_table.judge_by if label_table else None
         late = decided is not None and judge_by is not None and decided > judge_by
         on_time = label_time is None or (decided is not None and decided < label_time)
@@ -82,7 +83,7 @@ def round_weakness_scorer(
             "s_recall": NAN,
             "s_f1": NAN,
             "empty_prediction": float(not predicted),
-            "pending": float(not any(reviewers)),
+            "pending": float(not any(reviewers) and not dropped),
             "prospective": prospective,
         }
         if any(reviewers):
