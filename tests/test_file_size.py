@@ -1,5 +1,5 @@
 """One role per module, with a size guard: no Python file of src/, tests/ or bench/ over
-:data:`MAX_LINES` lines (CONTRIBUTING.md, "The shape of a family").
+:data:`MAX_LINES` lines (CONTRIBUTING.md, "The family template").
 
 The role decides where code goes; the guard only catches a module that has grown several roles.
 A file is not split to meet it (two halves of one role make an import cycle or a module that

@@ -1,20 +1,35 @@
 """The throwaway family's one task: a question per line, scored by whether the answer has its
-word."""
+word. Shaped like every task of the package (``scijudge/scijudge.py``): ``@task`` over
+``task_entry``, unknown ``-T`` names refused, the version and provenance from the family."""
+
+from __future__ import annotations
+
+from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import json_dataset
+from inspect_ai.log import HeadlineMetric
 from inspect_ai.scorer import includes
 from inspect_ai.solver import generate
 
-from research_taste_evals.core.demo import with_demo_data
+from research_taste_evals.core.provenance import provenance, task_version
+from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 
 
 @task
-@with_demo_data
-def throwaway_task(data_path: str) -> Task:
+@task_entry()
+def throwaway_task(data_path: str, **kwargs: Any) -> Task:
     """Throwaway: answer a question whose answer names a word.
 
     Args:
         data_path (str): A JSONL file of ``{"input", "target"}`` records, or ``demo``.
     """
-    return Task(dataset=json_dataset(data_path), solver=generate(), scorer=includes())
+    refuse_unknown_arguments(throwaway_task, kwargs)
+    return Task(
+        dataset=json_dataset(data_path),
+        solver=generate(),
+        scorer=includes(),
+        headline_metric=HeadlineMetric(metric="accuracy"),
+        version=task_version(__file__, "throwaway_task"),
+        metadata=provenance(benchmark="Throwaway", source=f"local:{data_path}"),
+    )

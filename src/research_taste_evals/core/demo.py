@@ -3,29 +3,24 @@
 Each family's ``demo.py`` defines ``DEMO_RUNS``, a tuple of :class:`DemoRun`; the demo runner
 (``research_taste.cli.demo``) collects them from every family folder that has one
 (:func:`family_demo_modules`). :func:`resolve_demo_arguments` is the one place ``demo`` is
-resolved: ``inspect eval ... -T data_path=demo`` (through :func:`with_demo_data`, a step of every
-task's entry, core/task_args.py) and ``research-taste sweep`` (``data_path: demo``) both call it.
+resolved: ``inspect eval ... -T data_path=demo`` (a step of every task's entry,
+``core.task_args.task_entry``) and ``research-taste sweep`` (``data_path: demo``) both call it.
 """
 
 from __future__ import annotations
 
-import functools
 import importlib
-import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.core.families import families
 
 if TYPE_CHECKING:
     from inspect_ai import Task
-
-P = ParamSpec("P")
-R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -157,16 +152,3 @@ def _demo_alias(task: str, run: DemoRun | None, arguments: dict[str, Any]) -> di
             f"({task} reads its data from {run.data_arg})"
         )
     return {**renamed, run.data_arg: DEMO_VALUE}
-
-
-def with_demo_data(fn: Callable[P, R]) -> Callable[P, R]:
-    """``fn`` with a data argument given as ``demo`` replaced by the family's demo data
-    (:func:`resolve_demo_arguments`), the task named by ``fn``'s module and name."""
-    signature = inspect.signature(fn)
-
-    @functools.wraps(fn)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        given = dict(zip(signature.parameters, args, strict=False)) | dict(kwargs)
-        return fn(**resolve_demo_arguments(fn.__module__, fn.__name__, given))  # type: ignore[call-arg]
-
-    return wrapper
