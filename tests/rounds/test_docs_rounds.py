@@ -14,9 +14,13 @@ from pathlib import Path
 import pytest
 from arxiv_round_fakes import arxiv_listing
 from fake_openreview import serving
+from fake_tmlr import fake_tmlr
 from inspect_ai.log import read_eval_log
 from log_metrics import metrics_of
 from openreview_round import T0, T1, venue_with_pdfs
+from tmlr_round import T0 as TMLR_T0
+from tmlr_round import T2 as TMLR_T2
+from tmlr_round import papers as tmlr_papers
 
 pytestmark = pytest.mark.slow
 
@@ -51,7 +55,7 @@ def test_rounds_doc_commands_run_as_written(tmp_path: Path) -> None:
         "INSPECT_LOG_DIR": str(tmp_path / "logs"),
         "RESEARCH_TASTE_CACHE_DIR": str(tmp_path / "cache"),
     }
-    opening, judging, resolving, inspect_score, arxiv_round = blocks()
+    opening, judging, resolving, inspect_score, tmlr_round, arxiv_round = blocks()
     with serving(venue):
         env["OPENREVIEW_API_BASE"] = venue.base_url
         for command in opening + judging:
@@ -81,6 +85,23 @@ def test_rounds_doc_commands_run_as_written(tmp_path: Path) -> None:
     assert values["prospective_share"] == 1.0 and values["pending_items"] == 0
     assert values["pairs"] > 0
     assert values == in_process
+
+    now[0] = TMLR_T0
+    journal = fake_tmlr(lambda: now[0], tmlr_papers())
+    with serving(journal):
+        env["OPENREVIEW_API_BASE"] = journal.base_url
+        open_tmlr, judge_tmlr, *resolve_tmlr = tmlr_round
+        for command in (open_tmlr, judge_tmlr):
+            run(command, tmp_path, env)
+        now[0] = TMLR_T2 + dt.timedelta(days=1)  # reviews and seven of eight decisions public
+        for command in resolve_tmlr:
+            run(command, tmp_path, env)
+    tmlr = json.loads((tmp_path / "rounds" / "tmlr-2027-w02" / "round.json").read_text())
+    assert tmlr["label_plan"]["kind"] == "decision"
+    assert tmlr["label_versions"][-1]["labelled_share"] == 7 / 8
+    [tmlr_scored] = (tmp_path / "logs" / "tmlr").glob("*-scored-*.eval")
+    tmlr_values = metrics_of(read_eval_log(str(tmlr_scored)))
+    assert tmlr_values["prospective_share"] == 1.0 and tmlr_values["pending_items"] == 1
 
     with arxiv_listing(dt.datetime.now(dt.UTC).date()) as base:
         env["ARXIV_API_BASE"] = base

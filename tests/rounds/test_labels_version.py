@@ -53,16 +53,36 @@ def test_each_resolve_writes_a_new_version_and_lists_it(tmp_path: Path) -> None:
         "resolved_at": "2026-03-02T18:30:00Z",
         "labelled_share": 0.5,
         "horizon_reached_share": 0.5,
+        "dropped": {},
+        "resolved": False,
         "ratings": "as fetched",
     }
     assert second["version"] == "2026-03-02.2" and second["file"] == "labels/2026-03-02.2.csv"
     manifest = json.loads((folder / "round.json").read_text(encoding="utf-8"))
     assert manifest["label_versions"] == [first, second]
     assert (folder / "labels" / "2026-03-02.csv").read_text(encoding="utf-8").splitlines() == [
-        "item_id,label,status",
-        "i1,5,decided",
-        "i2,,pending",
-        "i3,,reviewed",
-        "i4,7,decided",
+        "item_id,label,status,dropped",
+        "i1,5,decided,",
+        "i2,,pending,",
+        "i3,,reviewed,",
+        "i4,7,decided,",
     ]
     assert (folder / "items.csv").read_bytes() == items_before
+
+
+def test_leavers_keep_an_earlier_label_or_are_dropped(tmp_path: Path) -> None:
+    folder = tmp_path / "round"
+    _round(folder)
+    _resolve(folder)  # i1 labelled 5
+    version = new_labels_version(folder, lambda: RESOLVED + dt.timedelta(days=1))
+    rows = [
+        {"item_id": "i1", "label": "", "status": "withdrawn"},  # its reviews are gone now
+        {"item_id": "i2", "label": "", "status": "desk_rejected"},
+        {"item_id": "i3", "label": "", "status": "no_slope_at_due_date"},
+        {"item_id": "i4", "label": "7", "status": "decided"},
+    ]
+    entry = record_labels_version(version, ("item_id", "label", "status"), rows, lambda _: True)
+    assert entry["dropped"] == {"desk_rejected": 1, "no_slope_at_due_date": 1}
+    assert entry["resolved"] is True and entry["labelled_share"] == 0.5
+    lines = (folder / entry["file"]).read_text(encoding="utf-8").splitlines()
+    assert lines[1:3] == ["i1,5,withdrawn,", "i2,,desk_rejected,desk_rejected"]

@@ -15,7 +15,16 @@ from fake_openreview_clock import clocked_venue
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 from log_metrics import metrics_of
-from openreview_round import T0, T1, T2, first_posted_label, hand_count, papers, quality_judge
+from openreview_round import (
+    JUDGE_DAYS,
+    T0,
+    T1,
+    T2,
+    first_posted_label,
+    hand_count,
+    papers,
+    quality_judge,
+)
 
 from research_taste.reporting.rounds import pooled, round_rows, rounds_markdown
 from research_taste.rounds.openreview import open_openreview, resolve_openreview
@@ -62,7 +71,9 @@ def test_openreview_round_open_judge_resolve_score(tmp_path: Path) -> None:
     venue.papers = papers()
     folder, logs = tmp_path / "rounds" / "iclr-test", tmp_path / "logs"
     with serving(venue):
-        manifest = open_openreview(venue.venue, folder, base_url=venue.base_url, now=clock)
+        manifest = open_openreview(
+            venue.venue, folder, base_url=venue.base_url, now=clock, judge_days=JUDGE_DAYS
+        )
         assert manifest["items"] == 8
         assert manifest["counts"]["left_out"] == {"label_exists": 1, "withdrawn": 1}
         assert manifest["opened_at"] == "2025-10-01T12:00:00Z"

@@ -14,7 +14,7 @@ import pytest
 from fake_openreview import serving
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, write_eval_log
-from openreview_round import T0, T1, venue_with_pdfs
+from openreview_round import JUDGE_DAYS, T0, T1, venue_with_pdfs
 
 from research_taste.reporting.report import write_report
 from research_taste.reporting.rounds import pooled, round_rows, rounds_markdown
@@ -48,7 +48,9 @@ def test_rounds_section_shows_one_judgment_per_model_and_round(tmp_path: Path) -
     venue = venue_with_pdfs(lambda: now[0])
     folder, logs = tmp_path / "rounds" / "r1", tmp_path / "logs"
     with serving(venue):
-        open_openreview(venue.venue, folder, base_url=venue.base_url, now=lambda: now[0])
+        open_openreview(
+            venue.venue, folder, base_url=venue.base_url, now=lambda: now[0], judge_days=JUDGE_DAYS
+        )
         data = str(folder)
         older = _judged(tastybench(data_path=data), "baseline/random", logs)
         newer = _judged(tastybench(data_path=data), "baseline/random", logs)

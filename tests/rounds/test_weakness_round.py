@@ -15,7 +15,7 @@ from inspect_ai.log import read_eval_log
 from inspect_ai.model import ChatMessage
 from log_metrics import metrics_of
 from mock_models import scripted_model
-from openreview_round import T0, T1, venue_with_pdfs
+from openreview_round import JUDGE_DAYS, T0, T1, venue_with_pdfs
 
 from research_taste.rounds.openreview import open_openreview, resolve_openreview
 from research_taste.rounds.score import score_round
@@ -50,7 +50,9 @@ def test_weakness_round_scored_after_resolve_equals_references_up_front(tmp_path
             review.weaknesses = WEAKNESSES.get(paper.paper_id, "- The writing is unclear.")
     folder, logs = tmp_path / "rounds" / "pw", tmp_path / "logs"
     with serving(venue):
-        manifest = open_openreview(venue.venue, folder, base_url=venue.base_url, now=lambda: now[0])
+        manifest = open_openreview(
+            venue.venue, folder, base_url=venue.base_url, now=lambda: now[0], judge_days=JUDGE_DAYS
+        )
         assert manifest["weakness_items"] == 8
         judged = _run(str(folder), logs)
         assert judged["pending_items"] == 8 and math.isnan(judged["s_f1"])

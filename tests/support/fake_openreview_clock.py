@@ -1,10 +1,11 @@
 """A fake OpenReview venue whose answers change with an injected clock (rounds' tests).
 
 Built on :class:`fake_openreview.FakeOpenReview`: at every request the venue's notes are
-recomputed for ``clock()``. Each :class:`ClockedPaper` is submitted at ``submitted``; its
-official reviews appear at their ``posted`` time with their first rating and weaknesses and
-change to their ``edited_rating`` (and ``edited_weaknesses``, if any) at ``edited`` (the note's
-content shows the latest); ``GET /notes/edits?note.id=<review id>`` answers the review's edit
+recomputed for ``clock()``. Each :class:`ClockedPaper` is submitted at ``submitted`` (and may
+be withdrawn at ``withdrawn_at``, its reviews staying public); its official reviews appear at
+their ``posted`` time with their first rating and weaknesses and change to their
+``edited_rating`` (and ``edited_weaknesses``, if any) at ``edited`` (the note's content shows
+the latest); ``GET /notes/edits?note.id=<review id>`` answers the review's edit
 history, as OpenReview keeps it (the first edit posts the whole form, a later one the fields it
 changes), or 403 for a review whose edits are not public (``edits_public=False``), as OpenReview
 answers for restricted edits.
@@ -99,6 +100,7 @@ class ClockedPaper:
     reviews: list[ClockedReview] = field(default_factory=list)
     decision: tuple[dt.datetime, str] | None = None
     withdrawn: bool = False
+    withdrawn_at: dt.datetime | None = None  # withdrawn from then on (its reviews stay public)
     pdf: bool = False  # the note names a PDF (the server must hold its bytes)
 
     def note(self, now: dt.datetime) -> dict[str, Any]:
@@ -112,7 +114,8 @@ class ClockedPaper:
                     "content": {"decision": {"value": self.decision[1]}},
                 }
             )
-        venueid = f"{VENUE}/Withdrawn_Submission" if self.withdrawn else f"{VENUE}/Submission"
+        gone = self.withdrawn or (self.withdrawn_at is not None and self.withdrawn_at <= now)
+        venueid = f"{VENUE}/Withdrawn_Submission" if gone else f"{VENUE}/Submission"
         return {
             "id": self.paper_id,
             "number": self.number,

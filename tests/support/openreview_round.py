@@ -30,6 +30,9 @@ T0 = dt.datetime(2025, 10, 1, 12, tzinfo=UTC)
 # Reviews appear far in the future, so a judgment made while the test runs precedes them.
 T1 = dt.datetime(2100, 1, 10, 12, tzinfo=UTC)
 T2 = dt.datetime(2100, 2, 1, 12, tzinfo=UTC)
+# The rounds' judging window (``judge_by``) reaches to a day before t1, so a judgment made while
+# the test runs is within it.
+JUDGE_DAYS = (T1 - T0).days - 1
 # id -> (first-posted ratings, the hidden "quality" the scripted judge prefers)
 FIRST_RATINGS = {
     "p1": ([6, 8], 9),

@@ -7,7 +7,24 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from research_taste.rounds import JUDGE_DAYS, SAMPLE_SEED
+
 HELP = "Rounds: open a round before its labels exist, resolve labels, score the frozen answers"
+
+
+def _at_least(low: int, flag: str) -> Any:
+    """An argparse type: a whole number of at least ``low`` (else one sentence naming ``flag``)."""
+
+    def parse(text: str) -> int:
+        try:
+            number = int(text)
+        except ValueError:
+            number = low - 1
+        if number < low:
+            raise argparse.ArgumentTypeError(f"{flag} {text}: a whole number of at least {low}")
+        return number
+
+    return parse
 
 
 def _open(args: argparse.Namespace) -> dict[str, Any]:
@@ -18,12 +35,28 @@ def _open(args: argparse.Namespace) -> dict[str, Any]:
 
         if not args.category:
             raise ConfigError("--source arxiv needs --category <arXiv category, e.g. cs.LG>")
-        return open_arxiv(args.category, args.days, args.out, window_months=args.window_months)
+        if args.max_items is not None:
+            raise ConfigError("--max-items: OpenReview rounds only (--source openreview)")
+        return open_arxiv(
+            args.category,
+            args.days,
+            args.out,
+            window_months=args.window_months,
+            judge_days=args.judge_days,
+        )
     from research_taste.rounds.openreview import open_openreview
 
     if not args.venue:
         raise ConfigError("--source openreview needs --venue <venue id>")
-    return open_openreview(args.venue, args.out, pdfs=not args.no_pdfs, progress=True)
+    return open_openreview(
+        args.venue,
+        args.out,
+        pdfs=not args.no_pdfs,
+        progress=True,
+        max_items=args.max_items,
+        seed=args.seed,
+        judge_days=args.judge_days,
+    )
 
 
 def _cmd_open(args: argparse.Namespace) -> int:
@@ -91,6 +124,21 @@ def register(commands: Any) -> None:
     )
     opener.add_argument(
         "--no-pdfs", action="store_true", help="OpenReview: no PDFs (no PaperWeakness items)"
+    )
+    opener.add_argument(
+        "--max-items",
+        type=_at_least(2, "--max-items"),
+        help="OpenReview: a seeded, label-blind sample of N submissions, stratified by primary "
+        "area (drawn before any PDF is fetched)",
+    )
+    opener.add_argument(
+        "--seed", type=int, default=SAMPLE_SEED, help="the sample's seed (--max-items)"
+    )
+    opener.add_argument(
+        "--judge-days",
+        type=_at_least(1, "--judge-days"),
+        default=JUDGE_DAYS,
+        help="the judging window: a decision later than N days after open is not prospective",
     )
     opener.add_argument("--out", required=True, help="the round's folder (new)")
     opener.set_defaults(func=_cmd_open)

@@ -38,6 +38,7 @@ from research_taste.builders.ideapairs.papers import (
 )
 from research_taste.builders.semantic_scholar import SemanticScholar
 from research_taste.builders.tastybench_papers import citation_series, month_starts
+from research_taste.rounds import JUDGE_DAYS
 from research_taste.rounds.manifest import utc_iso, utc_now, write_round
 from research_taste.rounds.resolve import new_labels_version, record_labels_version
 from research_taste_evals.core.rounds import RoundItem
@@ -80,8 +81,10 @@ def open_arxiv(
     now: Callable[[], dt.datetime] = utc_now,
     page_size: int = PAGE,
     min_interval: float | None = None,
+    judge_days: int = JUDGE_DAYS,
 ) -> dict[str, Any]:
-    """Open a round on ``category``'s papers first announced in the last ``days`` days."""
+    """Open a round on ``category``'s papers first announced in the last ``days`` days
+    (``judge_days``: the judging window, ``round.json``'s ``judge_by``)."""
     pace = PACE_SECONDS if min_interval is None else min_interval
     client = HttpClient("arXiv", API_ENV, pace, RETRIES + 1, user_agent=USER_AGENT)
     opened = now()
@@ -134,6 +137,7 @@ def open_arxiv(
             "horizon": "the window has passed",
         },
         counts={"kept": len(items), "left_out": counts},
+        judge_days=judge_days,
     )
 
 
@@ -150,7 +154,9 @@ def _label_row(
     citing = [dt.date.fromisoformat(day[:10]) for day in listed if day]
     months, counts = citation_series(published, citing, fetch)
     velocity = common_window_velocity(months, [float(c) for c in counts], window, fetch)
-    row.update(citations=len(listed), status="labelled" if math.isfinite(velocity) else "short")
+    # at its due date a series that cannot carry a slope never will: dropped (resolve.settle)
+    status = "labelled" if math.isfinite(velocity) else "no_slope_at_due_date"
+    row.update(citations=len(listed), status=status)
     if math.isfinite(velocity):
         row["label"] = f"{velocity:.6g}"
     return row

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from research_taste.rounds import JUDGE_DAYS
 from research_taste_evals.aaar.dataset.weakness_round import WEAKNESS_FILE
 from research_taste_evals.core.data import DataError, sha256_of
 from research_taste_evals.core.rounds import (
@@ -83,9 +84,13 @@ def write_round(
     label_plan: dict[str, Any],
     counts: dict[str, Any],
     weakness_records: Sequence[dict[str, Any]] = (),
+    sample: dict[str, Any] | None = None,
+    judge_days: int = JUDGE_DAYS,
 ) -> dict[str, Any]:
     """Write ``items.csv``, ``pairs.csv``, the PaperWeakness records if any
-    (``weakness_items.jsonl``) and ``round.json`` into ``out``; the manifest.
+    (``weakness_items.jsonl``) and ``round.json`` into ``out``; the manifest. ``judge_by`` is
+    ``judge_days`` after ``opened_at``: a decision after it is not prospective (the round
+    scorers report it apart); ``sample`` is the draw of ``rounds/sample.py``, when there is one.
 
     Raises:
         DataError: ``out`` already holds a round (a round is opened once), or fewer than two
@@ -111,6 +116,7 @@ def write_round(
     manifest = {
         "name": out.name,
         "opened_at": utc_iso(opened_at),
+        "judge_by": utc_iso(opened_at + dt.timedelta(days=judge_days)),
         "source": source,
         "query": query,
         "items": len(items),
@@ -121,6 +127,7 @@ def write_round(
         "pairing": {"seed": PAIRING_SEED, "label_blind": True, "both_orders": True},
         "label_plan": label_plan,
         "counts": counts,
+        **({"sample": sample} if sample is not None else {}),
         "label_versions": [],
     }
     write_atomic(out / ROUND_FILE, json.dumps(manifest, indent=2) + "\n")

@@ -1,8 +1,11 @@
-"""OpenReview rounds: open on a venue's unreviewed submissions; resolve their ratings.
+"""OpenReview rounds: open on a venue's unreviewed submissions; resolve their labels.
 
-Open keeps a submission only while it has no public review: one with an ``Official_Review``
-reply is left out and counted as ``label_exists``; withdrawn and desk-rejected ones are set
-apart as ``openreview build`` does (``builders/openreview/forms.set_aside_status``).
+The label plan is chosen at open from the venue's review and decision forms (``rounds/plan.py``):
+a conference's (a numeric rating) is this module's; a journal's (TMLR: the decision) is
+``rounds/journal.py``'s, which also screens its submissions at open. For a conference, open
+keeps a submission only while it has no public review: one with an ``Official_Review`` reply is
+left out and counted as ``label_exists``; withdrawn and desk-rejected ones are set apart as
+``openreview build`` does (``builders/openreview/forms.set_aside_status``).
 
 Resolve reads the venue again with its own cache (one per labels version) and labels each item
 with the mean official rating *as first posted* (before any rebuttal-time edit): a review's
@@ -24,12 +27,21 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from research_taste.builders.openreview import forms
-from research_taste.builders.openreview.client import OpenReviewClient
+from research_taste.builders.openreview.client import MIN_INTERVAL, OpenReviewClient
 from research_taste.builders.openreview.venue import PAGE_SIZE, submissions
-from research_taste.rounds.manifest import utc_iso, utc_now, write_atomic, write_round
+from research_taste.rounds import JUDGE_DAYS, SAMPLE_SEED
+from research_taste.rounds import journal as journal_round
+from research_taste.rounds.manifest import (
+    utc_iso,
+    utc_now,
+    write_atomic,
+    write_round,
+)
+from research_taste.rounds.plan import label_plan
 from research_taste.rounds.resolve import new_labels_version, record_labels_version
+from research_taste.rounds.sample import draw_sample
 from research_taste_evals.aaar.dataset.weakness_round import references_path
-from research_taste_evals.core.rounds import RoundItem
+from research_taste_evals.core.rounds import RoundItem, parse_time
 
 T = TypeVar("T")
 LABEL_COLUMNS = (
@@ -43,13 +55,6 @@ LABEL_COLUMNS = (
     "status",
 )
 EDITS_NOT_PUBLIC = (403, 404)  # what GET /notes/edits answers for a review's restricted edits
-LABEL_PLAN = {
-    "headline": "mean official rating as first posted (pre-rebuttal)",
-    "beside": "decision",
-    "label_time": "earliest official review creation",
-    "prompt": "reviews",
-    "horizon": "the decision is posted",
-}
 
 
 def _progress(items: Iterable[T], label: str, shown: bool) -> Iterable[T]:
@@ -77,6 +82,16 @@ def _status(note: dict[str, Any]) -> str | None:
     return forms.set_aside_status(note.get("content") or {}, kinds)
 
 
+def _open_reason(note: dict[str, Any], venue: str, plan: dict[str, Any]) -> str | None:
+    """Why open leaves the submission out (None: kept): set apart, or a label already public."""
+    if plan.get("kind") == "decision":
+        return journal_round.open_reason(note, venue, plan)
+    reason = _status(note)
+    if reason is None and _replies(note, str(plan.get("review_form") or "Official_Review")):
+        return "label_exists"
+    return reason
+
+
 def open_openreview(
     venue: str,
     out: str | Path,
@@ -86,35 +101,45 @@ def open_openreview(
     page_size: int = PAGE_SIZE,
     pdfs: bool = True,
     progress: bool = False,
+    max_items: int | None = None,
+    seed: int = SAMPLE_SEED,
+    judge_days: int = JUDGE_DAYS,
+    min_interval: float = MIN_INTERVAL,
 ) -> dict[str, Any]:
-    """Open a round on ``venue``'s submissions with no public review yet; its manifest. With
+    """Open a round on ``venue``'s submissions with no public label yet; its manifest. With
+    ``max_items`` a sample of them (``rounds/sample.py``), drawn before any PDF is fetched. With
     ``pdfs`` each kept submission's PDF is read into a PaperWeakness record (none left out of
     the TastyBench items for lack of one: counted in ``weakness_left_out``)."""
     folder = Path(out)
     opened = now()
-    client = OpenReviewClient(folder / "cache" / "open", base_url, today=lambda: opened.date())
-    items: list[RoundItem] = []
+    client = OpenReviewClient(
+        folder / "cache" / "open", base_url, min_interval, today=lambda: opened.date()
+    )
+    candidates: list[RoundItem] = []
     counts: dict[str, int] = {}
-    records: list[dict[str, Any]] = []
-    weakness_left_out: dict[str, int] = {}
-    for note in _progress(submissions(client, venue, page_size), "submissions", progress):
+    notes = list(_progress(submissions(client, venue, page_size), "submissions", progress))
+    plan = label_plan(client, venue, notes)
+    for note in notes:
         content = note.get("content") or {}
         title = " ".join(str(forms.value(content, "title") or "").split())
         abstract = " ".join(str(forms.value(content, "abstract") or "").split())
         submitted = forms.note_date(note)
-        reason = _status(note)
-        if reason is None and _replies(note, "Official_Review"):
-            reason = "label_exists"
-        elif reason is None and (not title or not abstract or submitted is None):
+        reason = _open_reason(note, venue, plan)
+        if reason is None and (not title or not abstract or submitted is None):
             reason = "no_title_abstract_or_date"
         if reason is not None:
             counts[reason] = counts.get(reason, 0) + 1
             continue
         assert submitted is not None
         group = str(forms.value(content, "primary_area") or "")
-        items.append(RoundItem(str(note["id"]), title, submitted.isoformat(), abstract, group))
-        if pdfs:
-            record, reason = _weakness_record(client, note, items[-1], venue)
+        candidates.append(RoundItem(str(note["id"]), title, submitted.isoformat(), abstract, group))
+    items, sample = draw_sample(candidates, max_items, seed)
+    records: list[dict[str, Any]] = []
+    weakness_left_out: dict[str, int] = {}
+    if pdfs:
+        by_id = {str(note.get("id")): note for note in notes}
+        for item in _progress(items, "pdfs", progress):
+            record, reason = _weakness_record(client, by_id[item.item_id], item, venue)
             if record is not None:
                 records.append(record)
             else:
@@ -125,9 +150,11 @@ def open_openreview(
         opened_at=opened,
         source="openreview",
         query={"venue": venue, "api_base": client.base_url},
-        label_plan=LABEL_PLAN,
+        label_plan=plan,
         counts={"kept": len(items), "left_out": counts, "weakness_left_out": weakness_left_out},
         weakness_records=records,
+        sample=sample,
+        judge_days=judge_days,
     )
 
 
@@ -213,9 +240,9 @@ def _label_row(
         status=status or ("decided" if decision else "reviewed" if reviews else "pending"),
         label_time=utc_iso(min(times)) if times else "",
     )
-    if ratings and status is None:
+    if ratings:  # a withdrawn submission keeps its reviews' label (rounds/resolve.settle)
         row["label"] = f"{statistics.fmean(ratings):.6g}"
-    return row, weaknesses if status is None else []
+    return row, weaknesses
 
 
 def resolve_openreview(
@@ -225,6 +252,7 @@ def resolve_openreview(
     now: Callable[[], dt.datetime] = utc_now,
     page_size: int = PAGE_SIZE,
     progress: bool = False,
+    min_interval: float = MIN_INTERVAL,
 ) -> dict[str, Any]:
     """Fetch the round's labels as they stand now into a new labels version; its entry."""
     version = new_labels_version(out, now)
@@ -232,23 +260,45 @@ def resolve_openreview(
     client = OpenReviewClient(
         version.cache_dir,
         base_url or round_.manifest["query"].get("api_base"),
+        min_interval,
         today=version.today,
     )
     venue = str(round_.manifest["query"]["venue"])
+    plan = round_.manifest["label_plan"]
     listed = _progress(submissions(client, venue, page_size), "submissions", progress)
     notes = {str(note.get("id")): note for note in listed}
     items = _progress(round_.items, "reviews", progress)
-    resolved = {
-        item.item_id: _label_row(client, item.item_id, notes.get(item.item_id)) for item in items
-    }
+    if plan.get("kind") == "decision":
+        opened = parse_time(round_.manifest["opened_at"])
+        assert opened is not None
+        resolved = {
+            item.item_id: journal_round.label_row(
+                item.item_id, notes.get(item.item_id), plan, opened
+            )
+            for item in items
+        }
+        columns: tuple[str, ...] = journal_round.LABEL_COLUMNS
+        notes_of_version = {
+            "decisions": "public ones only (a decision a reader can see)",
+            "weaknesses": "as fetched (a journal's review edits are not public)",
+        }
+    else:
+        resolved = {
+            item.item_id: _label_row(client, item.item_id, notes.get(item.item_id))
+            for item in items
+        }
+        columns = LABEL_COLUMNS
+        notes_of_version = {
+            "ratings": "as first posted where the review's edits are public, else as fetched "
+            "(column rating_source)",
+            "weaknesses": "as first posted where the review's edits are public, else as fetched",
+        }
     references = {item_id: weaknesses for item_id, (_, weaknesses) in resolved.items()}
     write_atomic(references_path(version.path), json.dumps(references, indent=1) + "\n")
     return record_labels_version(
         version,
-        LABEL_COLUMNS,
+        columns,
         [row for row, _ in resolved.values()],
         horizon_reached=lambda row: row["decision"] != "",
-        ratings="as first posted where the review's edits are public, else as fetched "
-        "(column rating_source)",
-        weaknesses="as first posted where the review's edits are public, else as fetched",
+        **notes_of_version,
     )

@@ -6,6 +6,14 @@ checked round, name the new version from the day (``labels/<day>.csv``, then ``<
 never reused), fetch through the version's own cache (``cache/resolve-<version>``: a resolve never
 reads answers cached by ``open`` or by an earlier resolve), write the labels file and append its
 entry to ``label_versions``. The item file is never touched.
+
+Items that never resolve do not hold a round back (``settle``): an item withdrawn,
+desk-rejected or retracted after open keeps the label it has (its source's, else the previous
+labels version's: withdrawal depends on the reviews, so dropping those labels would bias the
+pairs); one that left with no label, or that no longer exists, or an arXiv paper whose citation
+series cannot carry a slope at its due date, is dropped from scoring with its reason (column
+``dropped``), counted in the version's entry, and no longer pending. A version whose items all
+have a label or a reason is ``resolved``.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from research_taste.rounds.manifest import csv_text, utc_iso, write_atomic
+from research_taste_evals.core.data import read_csv
 from research_taste_evals.core.rounds import (
     LABELS_DIR,
     ROUND_FILE,
@@ -78,6 +87,35 @@ def new_labels_version(out: str | Path, now: Callable[[], dt.datetime]) -> Label
     return LabelsVersion(round_, resolved, next_labels_path(round_.folder, resolved.date()))
 
 
+# An item with one of these statuses and no label leaves the round: it is dropped, not pending.
+LEAVING = ("withdrawn", "desk_rejected", "retracted", "not_found", "no_slope_at_due_date")
+
+
+def _previous_rows(version: LabelsVersion) -> dict[str, dict[str, Any]]:
+    """The rows of the round's latest labels version before this one (none: empty)."""
+    versions = version.round_.manifest.get("label_versions") or []
+    if not versions:
+        return {}
+    path = version.folder / str(versions[-1]["file"])
+    return {str(row["item_id"]): row for row in read_csv(path)} if path.is_file() else {}
+
+
+def settle(version: LabelsVersion, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``rows`` with the leavers settled (module docstring): a leaver's label kept from the
+    previous version where this one has none, the others' ``dropped`` reason set."""
+    previous = _previous_rows(version)
+    settled = []
+    for row in rows:
+        status = str(row.get("status") or "")
+        if row["label"] == "" and status in LEAVING:
+            before = previous.get(str(row["item_id"])) or {}
+            if before.get("label"):
+                row = {**row, **{k: v for k, v in before.items() if k in row}, "status": status}
+        row = {**row, "dropped": status if row["label"] == "" and status in LEAVING else ""}
+        settled.append(row)
+    return settled
+
+
 def record_labels_version(
     version: LabelsVersion,
     columns: Sequence[str],
@@ -85,16 +123,24 @@ def record_labels_version(
     horizon_reached: Callable[[dict[str, Any]], bool],
     **notes: Any,
 ) -> dict[str, Any]:
-    """Write ``rows`` to the version's labels file and list it in ``round.json``; its entry
-    (the share of items labelled, the share whose label's horizon is reached, and ``notes``)."""
-    write_atomic(version.path, csv_text(columns, rows))
+    """Write ``rows``, settled (:func:`settle`), to the version's labels file and list it in
+    ``round.json``; its entry (the share of items labelled, the share whose label's horizon is
+    reached, the items dropped by reason, whether the round is resolved, and ``notes``)."""
+    rows = settle(version, rows)
+    write_atomic(version.path, csv_text([*columns, "dropped"], rows))
     labelled = sum(row["label"] != "" for row in rows)
+    dropped: dict[str, int] = {}
+    for row in rows:
+        if row["dropped"]:
+            dropped[row["dropped"]] = dropped.get(row["dropped"], 0) + 1
     entry = {
         "version": version.path.stem,
         "file": str(version.path.relative_to(version.folder)),
         "resolved_at": utc_iso(version.resolved_at),
         "labelled_share": labelled / len(rows) if rows else None,
         "horizon_reached_share": sum(map(horizon_reached, rows)) / len(rows) if rows else None,
+        "dropped": dropped,
+        "resolved": all(row["label"] != "" or row["dropped"] for row in rows),
         **notes,
     }
     add_label_version(version.folder, entry)

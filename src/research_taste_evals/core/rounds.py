@@ -144,19 +144,24 @@ def load_round(folder: str | Path) -> Round:
 
 @dataclass(frozen=True)
 class Label:
-    """An item's label in one labels version: its value (NaN: none yet) and when it existed."""
+    """An item's label in one labels version: its value (NaN: none yet), when it existed, and
+    why the item is dropped from scoring ("" for none: it left the round with no label)."""
 
     value: float
     time: dt.datetime | None  # the first moment the label (or any part of it) was public
+    dropped: str = ""
 
 
 @dataclass(frozen=True)
 class Labels:
-    """One labels file: its version (the file's stem) and the label of each item."""
+    """One labels file: its version (the file's stem), the label of each item, and the round's
+    ``judge_by`` (``round.json`` two folders up; None for a round opened without one): a
+    decision after it is not prospective."""
 
     version: str
     path: Path
     by_item: dict[str, Label]
+    judge_by: dt.datetime | None = None
 
     def share_labelled(self, item_ids: Iterable[str]) -> float:
         ids = list(item_ids)
@@ -181,10 +186,15 @@ def _read_labels(path: Path, _mtime: float) -> Labels:
     for index, row in enumerate(read_csv(path)):
         try:
             value = math.nan if row.get("label") in (None, "") else float(row["label"])
-            by_item[str(row["item_id"])] = Label(value, parse_time(row.get("label_time")))
+            time, dropped = parse_time(row.get("label_time")), str(row.get("dropped") or "")
+            by_item[str(row["item_id"])] = Label(value, time, dropped)
         except (KeyError, ValueError) as error:
             raise DataError(f"{path}: row {index + 1}: field {error} unreadable") from error
-    return Labels(version=path.stem, path=path, by_item=by_item)
+    manifest = path.parent.parent / ROUND_FILE
+    judge_by = (
+        parse_time(read_manifest(manifest.parent).get("judge_by")) if manifest.is_file() else None
+    )
+    return Labels(version=path.stem, path=path, by_item=by_item, judge_by=judge_by)
 
 
 def read_labels(path: str | Path) -> Labels:

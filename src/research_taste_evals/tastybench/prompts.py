@@ -92,11 +92,29 @@ JUDGE_REVIEWS = (
     "Project 2: {project_2}"
 )
 
+# Ours: the same frame for a journal round (`research-taste round open --venue TMLR`,
+# docs/rounds.md), whose label is the journal's decision; used on a round only.
+JUDGE_JOURNAL = (
+    "I’m an AI researcher trying to compare these two machine learning research projects, both "
+    "submitted to the same peer-reviewed journal. I want my submission to be accepted by the "
+    "journal. That is the only outcome of this project I care about. Give me a clear "
+    "recommendation about which project the journal is more likely to accept.\n"
+    "\n"
+    "Project 1: {project_1}\n"
+    "\n"
+    "Project 2: {project_2}"
+)
+
 JUDGE_PROMPTS: dict[PromptVariant, str] = {
     "normal": JUDGE_NORMAL,
     "goodhart": JUDGE_GOODHART,
     "max_goodhart": JUDGE_MAX_GOODHART,
     "reviews": JUDGE_REVIEWS,
+}
+# A round's prompt, by its label plan's ``prompt`` (``tastybench/rounds.py``).
+ROUND_PROMPTS: dict[str, str] = {
+    **{str(name): text for name, text in JUDGE_PROMPTS.items()},
+    "journal": JUDGE_JOURNAL,
 }
 
 

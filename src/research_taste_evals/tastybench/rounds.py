@@ -1,12 +1,12 @@
 """``tastybench -T data_path=rounds/<name>``: judge a round's frozen pairs (``docs/rounds.md``).
 
 The round sets what the judge reads (the abstracts), the pairs (fixed at open, each in both
-orders) and the prompt (its label plan: ``reviews`` for OpenReview, ``goodhart`` for arXiv); a
-``representation``, ``prompt`` or ``schedule`` other than the task's default or the round's own
-is refused, as is any other argument a round does not use (web search, a cutoff, a pairs
-file...) at a value other than its default. The log's samples carry no labels: every item is
-pending, the headline is NaN with ``pending_items``, and one line says how to score the log once
-labels exist.
+orders) and the prompt (its label plan: ``reviews`` for an OpenReview conference, ``journal``
+for an OpenReview journal, ``goodhart`` for arXiv); a ``representation``, ``prompt`` or
+``schedule`` other than the task's default or the round's own is refused, as is any other
+argument a round does not use (web search, a cutoff, a pairs file...) at a value other than its
+default. The log's samples carry no labels: every item is pending, the headline is NaN with
+``pending_items``, and one line says how to score the log once labels exist.
 
 Scoring a round: the pick of each frozen pair, scored against a labels file when one exists.
 
@@ -20,9 +20,11 @@ every item is pending.
 ``round_pairwise`` (the metric): ``pairwise_accuracy`` on the decisions made before any label of
 their pair existed (prospective), with its seeded bootstrap CI over pairs
 (``matched.pairwise_accuracy_summary``: a pair is right in the share of its orders that picked
-the higher label; an unclear answer is a wrong decision); decisions made after a label existed
-are reported apart (``pairwise_accuracy_after_label``); pairs with equal labels are left out and
-counted (``tied_pairs``); ``pending_items`` counts items without a label.
+the higher label; an unclear answer is a wrong decision); decisions made after a label existed,
+or after the round's ``judge_by`` (its judging window), are reported apart
+(``pairwise_accuracy_after_label``); pairs with equal labels are left out and
+counted (``tied_pairs``); ``pending_items`` counts items without a label, ``dropped_items`` those
+that left the round with none (the labels file's ``dropped``: never pending).
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT
 from research_taste_evals.tastybench.dataset import DEFAULT_WINDOW_MONTHS, Paper
 from research_taste_evals.tastybench.matched import pairwise_accuracy_summary
 from research_taste_evals.tastybench.parsing import ChoiceMethod, parse_judge_answer
-from research_taste_evals.tastybench.prompts import JUDGE_PROMPTS, PromptVariant
+from research_taste_evals.tastybench.prompts import ROUND_PROMPTS, PromptVariant
 from research_taste_evals.tastybench.schedule import (
     DEFAULT_ROUNDS,
     DEFAULT_SCHEDULE_SEED,
@@ -151,7 +153,7 @@ def round_task(
     _check_settings(
         round_, {"representation": representation, "prompt": prompt, "schedule": schedule}
     )
-    round_prompt: PromptVariant = round_.prompt  # type: ignore[assignment]
+    round_prompt = round_.prompt
     papers = round_papers(round_)
     pairs = round_schedule(round_)
     logger.warning(
@@ -164,7 +166,7 @@ def round_task(
     )
     manifest = round_.manifest
     return Task(
-        dataset=comparison_dataset(pairs, papers, JUDGE_PROMPTS[round_prompt], "windowed"),
+        dataset=comparison_dataset(pairs, papers, ROUND_PROMPTS[round_prompt], "windowed"),
         solver=[judge(False), read_choice(choice_method)],
         scorer=round_pairwise_scorer(),
         metrics=[round_pairwise(bootstrap_resamples, DEFAULT_BOOTSTRAP_SEED)],
@@ -207,6 +209,7 @@ ROUND_KEYS = [
     "labelled_share",
     "prospective_share",
     "pending_items",
+    "dropped_items",
     "tied_pairs",
     "unclear",
     "pairwise_accuracy_after_label",
@@ -231,11 +234,13 @@ def round_pairwise_scorer(labels: str | None = None) -> Scorer:
             "first_won": NAN if choice is None else float(choice == 1),
             "unclear": float(choice is None),
             "decided_at": _stamp(decided),
+            "judge_by": _stamp(table.judge_by if table else None),
         }
         for k in ("1", "2"):
             label = table.label(str(state.metadata[f"paper_{k}"])) if table else None
             values[f"label_{k}"] = label.value if label else NAN
             values[f"label_time_{k}"] = _stamp(label.time if label else None)
+            values[f"dropped_{k}"] = float(bool(label and label.dropped))
         return Score(
             value=values,
             answer="unclear" if choice is None else str(choice),
@@ -256,10 +261,14 @@ def _value(sample_score: SampleScore) -> dict[str, Any]:
 
 
 def _prospective(value: dict[str, float]) -> bool:
-    """Decided before the earliest label time of either item (no label time yet: before)."""
+    """Decided before the earliest label time of either item (no label time yet: before) and
+    not after the round's ``judge_by`` (its judging window, when the labels file has one)."""
     times = [value.get(f"label_time_{k}", NAN) for k in ("1", "2")]
     known = [t for t in times if isinstance(t, float) and math.isfinite(t)]
     decided = value.get("decided_at", NAN)
+    judge_by = value.get("judge_by", NAN)
+    if math.isfinite(judge_by) and math.isfinite(decided) and decided > judge_by:
+        return False
     if not known:
         return True
     return math.isfinite(decided) and decided < min(known)
@@ -277,7 +286,7 @@ def _as_matched(sample_score: SampleScore, value: dict[str, float]) -> SampleSco
 def round_summary(scores: list[SampleScore], resamples: int, seed: int) -> dict[str, float]:
     """Every figure of :data:`ROUND_KEYS` (module docstring)."""
     result: dict[str, float] = dict.fromkeys(ROUND_KEYS, NAN)
-    items: dict[str, bool] = {}
+    items: dict[str, str] = {}  # item id -> labelled, dropped or pending
     before: list[SampleScore] = []
     after: list[SampleScore] = []
     ties: set[Any] = set()
@@ -288,16 +297,19 @@ def round_summary(scores: list[SampleScore], resamples: int, seed: int) -> dict[
         metadata = sample_score.sample_metadata or {}
         for k in ("1", "2"):
             label = value.get(f"label_{k}", NAN)
-            items[str(metadata.get(f"paper_{k}"))] = isinstance(label, float) and math.isfinite(
-                label
-            )
+            labelled = isinstance(label, float) and math.isfinite(label)
+            dropped = value.get(f"dropped_{k}", 0.0) == 1.0
+            state = "labelled" if labelled else "dropped" if dropped else "pending"
+            items[str(metadata.get(f"paper_{k}"))] = state
         (before if _prospective(value) else after).append(_as_matched(sample_score, value))
         first, second = value.get("label_1", NAN), value.get("label_2", NAN)
         if math.isfinite(first) and first == second:
             ties.add(metadata.get("pair_id"))
     decisions = len(before) + len(after)
-    result["labelled_share"] = sum(items.values()) / len(items) if items else NAN
-    result["pending_items"] = float(sum(not labelled for labelled in items.values()))
+    states = list(items.values())
+    result["labelled_share"] = states.count("labelled") / len(states) if states else NAN
+    result["dropped_items"] = float(states.count("dropped"))
+    result["pending_items"] = float(states.count("pending"))
     result["prospective_share"] = len(before) / decisions if decisions else NAN
     result["tied_pairs"] = float(len(ties))
     result["unclear"] = float(sum(_value(s).get("unclear", 0) == 1 for s in before + after))

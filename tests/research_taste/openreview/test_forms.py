@@ -69,6 +69,12 @@ def test_note_kind_and_decisions() -> None:
         ({"venueid": {"value": "V/Desk_Rejected_Submission"}}, set(), "desk_rejected"),
         ({"venueid": {"value": "V/Submission"}}, {"Desk_Rejection"}, "desk_rejected"),
         ({"venueid": {"value": "V/Rejected_Submission"}}, {"Official_Review"}, None),
+        # a journal's (openreview-py openreview/journal/journal.py, Journal.__init__)
+        ({"venueid": {"value": "TMLR/Desk_Rejected"}}, set(), "desk_rejected"),
+        ({"venueid": {"value": "TMLR/Withdrawn_Submission"}}, set(), "withdrawn"),
+        ({"venueid": {"value": "TMLR/Retracted_Acceptance"}}, set(), "retracted"),
+        ({"venueid": {"value": "TMLR/Rejected"}}, {"Review", "Decision"}, None),
+        ({"venueid": {"value": "TMLR/Under_Review"}}, set(), None),
     ],
 )
 def test_set_aside_from_venueid_venue_text_or_reply(

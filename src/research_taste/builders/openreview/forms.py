@@ -61,7 +61,7 @@ UNREADABLE, OUT_OF_RANGE = "unreadable", "out_of_range"
 # The decision as an ordinal label (``--label decision``), matched on the lower-cased text in
 # this order; a decision matching none drops its paper as ``unknown_decision``.
 DECISION_SCORES = (("oral", 3.0), ("spotlight", 2.0), ("accept", 1.0), ("reject", 0.0))
-WITHDRAWN, DESK_REJECTED = "withdrawn", "desk_rejected"
+WITHDRAWN, DESK_REJECTED, RETRACTED = "withdrawn", "desk_rejected", "retracted"
 # Where a withdrawal or desk rejection states its reason (first match).
 REASON_FIELDS = ("desk_reject_comments", "withdrawal_reason", "comment", "reason")
 
@@ -193,10 +193,17 @@ def set_aside_status(content: dict[str, Any], reply_kinds: set[str]) -> str | No
     Withdrawn_Submission``), its ``venue`` text (``ICLR 2026 Conference Withdrawn
     Submission``), or a ``Withdrawal`` / ``Desk_Rejection`` reply; None for the others. A
     reinstated submission (OpenReview's ``Withdrawal_Reversion`` / ``Desk_Rejection_Reversion``
-    reply beside the original, its ``venueid`` active again) is not set apart."""
+    reply beside the original, its ``venueid`` active again) is not set apart. A journal's
+    (openreview-py ``openreview/journal/journal.py``) are ``<venue>/Desk_Rejected`` and
+    ``<venue>/Withdrawn_Submission``, and ``retracted`` is its ``<venue>/Retracted_Acceptance``."""
     venueid = str(value(content, "venueid") or "")
     label = str(value(content, "venue") or "").lower()
-    if venueid.endswith("/Desk_Rejected_Submission") or "desk rejected" in label:
+    if venueid.endswith("/Retracted_Acceptance"):
+        return RETRACTED
+    if (
+        venueid.endswith(("/Desk_Rejected_Submission", "/Desk_Rejected"))
+        or "desk rejected" in label
+    ):
         return DESK_REJECTED
     if "Desk_Rejection" in reply_kinds and "Desk_Rejection_Reversion" not in reply_kinds:
         return DESK_REJECTED

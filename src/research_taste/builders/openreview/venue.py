@@ -145,7 +145,8 @@ def _replies(note: dict[str, Any], kind: str) -> list[dict[str, Any]]:
 
 
 def _set_aside_reason(note: dict[str, Any], status: str) -> str:
-    kind = "Withdrawal" if status == forms.WITHDRAWN else "Desk_Rejection"
+    kinds = {forms.WITHDRAWN: "Withdrawal", forms.RETRACTED: "Retraction"}
+    kind = kinds.get(status, "Desk_Rejection")
     for reply in _replies(note, kind):
         _, reason = forms.first_field(reply.get("content"), forms.REASON_FIELDS)
         if reason:

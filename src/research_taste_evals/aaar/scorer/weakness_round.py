@@ -39,7 +39,8 @@ def pending_items() -> Metric:
 
 @metric
 def prospective_share() -> Metric:
-    """Share of answers given before their paper's first review existed."""
+    """Share of answers given before their paper's first review existed and not after the
+    round's ``judge_by`` (its judging window)."""
 
     def compute(scores: list[SampleScore]) -> Value:
         flags = [_value(s).get("prospective") for s in scores]
@@ -71,14 +72,18 @@ def round_weakness_scorer(
         paper_id = str(state.metadata["paper_id"])
         reviewers = references.get(paper_id) or []
         decided = decision_time(transcript().events)
-        label_time = label_table.label(paper_id).time if label_table else None
-        prospective = 1.0 if label_time is None or (decided and decided < label_time) else 0.0
+        label = label_table.label(paper_id) if label_table else None
+        label_time, dropped = (label.time, label.dropped) if label else (None, "")
+        judge_by = label_table.judge_by if label_table else None
+        late = decided is not None and judge_by is not None and decided > judge_by
+        on_time = label_time is None or (decided is not None and decided < label_time)
+        prospective = 0.0 if late else float(on_time)
         value = {
             "s_precision": NAN,
             "s_recall": NAN,
             "s_f1": NAN,
             "empty_prediction": float(not predicted),
-            "pending": float(not any(reviewers)),
+            "pending": float(not any(reviewers) and not dropped),
             "prospective": prospective,
         }
         if any(reviewers):
