@@ -8,7 +8,19 @@ families need live here, once:
 - :func:`strip_reasoning`: the reply without ``<think>...</think>``-style reasoning blocks;
 - :func:`last_json_object`: the last JSON object of a reply, fenced or not, prose around it;
 - :func:`until_parsed` / :func:`generate_until_parsed`: the one re-ask loop;
+- :func:`generate_reply` / :func:`generate_turn` / :func:`reply_step`: a package call and the
+  evaluated model's turn as Inspect makes them, a reply without choices asked once more;
 - :func:`answer_rates`: the agreed ``unparsed_rate`` / ``reasked_rate`` figures of a log.
+
+Model calls are Inspect's (CONTRIBUTING.md, "The runtime layer"): HTTP faults are retried by
+Inspect (``--max-retries``); a malformed body raises, failing the sample, which
+``--retry-on-error`` runs again with every finished call read back from the cache (``--cache``).
+One case Inspect leaves to the caller: a 200 reply whose ``choices`` is empty is returned as
+it is, and cached (``inspect_ai/model/_cache.py`` ``cache_store`` skips only content-filter
+stops), so a retried sample would read it back forever. Such an empty reply is an unreadable
+answer: it is asked once more with ``cache=False`` for that call, counted in the sample's store
+(:data:`EMPTY_REASKS_KEY`) and as a re-ask; still empty, the call raises
+:class:`EmptyReplyError` and the sample fails, to be retried.
 """
 
 from __future__ import annotations
@@ -18,10 +30,11 @@ import re
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
+from inspect_ai.log import transcript
+from inspect_ai.model import CachePolicy, ChatMessage, GenerateConfig, Model, ModelOutput
 from inspect_ai.scorer import SampleScore
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-
-from research_taste_evals.core.transient import retrying
+from inspect_ai.util import store
 
 # Decoration a model may wrap around a bare answer ("**1**", "`B`", "(C)", "1.").
 _WRAPPING = " \t\r\n`*_.:;()[]'\""
@@ -35,6 +48,82 @@ _CLOSING_TAG = re.compile(rf"</(?:{_BLOCK_TAGS})\s*>", re.IGNORECASE)
 _OPENING_TAG = re.compile(rf"<(?:{_BLOCK_TAGS})>", re.IGNORECASE)
 _DECODER = json.JSONDecoder()
 T = TypeVar("T")
+# The sample's store: how many replies without choices were asked again (uncached).
+EMPTY_REASKS_KEY = "empty_replies_reasked"
+EMPTY_REPLY = "a completion without choices"
+
+
+class EmptyReplyError(RuntimeError):
+    """A reply without choices, asked again without the cache and still without choices."""
+
+
+def _count_empty(model: object) -> None:
+    store().set(EMPTY_REASKS_KEY, int(store().get(EMPTY_REASKS_KEY, 0)) + 1)
+    transcript().info(f"{model}: {EMPTY_REPLY}; asked once more, uncached", source="re-ask")
+
+
+async def generate_reply(
+    model: Model,
+    input: str | list[ChatMessage],
+    config: GenerateConfig | None = None,
+    cache: bool | CachePolicy | None = None,
+) -> ModelOutput:
+    """``model.generate(input)`` (``cache``: an explicit policy, else the run's setting).
+
+    A reply without choices is asked once more with ``cache=False`` and counted; a second one
+    raises :class:`EmptyReplyError` (module docstring). Provider errors propagate.
+    """
+    config = config or GenerateConfig()
+    if cache is None:  # the run's setting, Inspect's default
+        output = await model.generate(input, config=config)
+    else:
+        output = await model.generate(input, config=config, cache=cache)
+    if output.choices:
+        return output
+    _count_empty(model)
+    output = await model.generate(input, config=config, cache=False)
+    if not output.choices:
+        raise EmptyReplyError(f"{model}: {EMPTY_REPLY}, twice")
+    return output
+
+
+async def _turn(state: TaskState, generate: Generate, **kwargs: Any) -> bool:
+    """One ``generate`` of ``state``; False when its reply had no choices (nothing appended).
+
+    Inspect's ``generate()`` sets ``state.output`` and then reads ``output.message``, which
+    raises ``IndexError`` for a reply without choices (``inspect_ai/_eval/task/generate.py``,
+    pinned in tests/core/test_inspect_behaviours.py).
+    """
+    before, messages = state.output, len(state.messages)
+    try:
+        await generate(state, **kwargs)
+    except IndexError:
+        if state.output is before or state.output.choices:
+            raise
+        del state.messages[messages:]
+        return False
+    return True
+
+
+async def generate_turn(state: TaskState, generate: Generate, **kwargs: Any) -> TaskState:
+    """The evaluated model's turn through Inspect's ``generate`` (``kwargs`` as it takes them);
+    a reply without choices is asked once more uncached and counted, a second one raises."""
+    if await _turn(state, generate, **kwargs):
+        return state
+    _count_empty(state.model)
+    if await _turn(state, generate, **{**kwargs, "cache": False}):
+        return state
+    raise EmptyReplyError(f"{state.model}: {EMPTY_REPLY}, twice")
+
+
+@solver
+def reply_step(**kwargs: Any) -> Solver:
+    """Inspect's ``generate()`` solver, a reply without choices re-asked (:func:`generate_turn`)."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        return await generate_turn(state, generate, **kwargs)
+
+    return solve
 
 
 def parse_choice(text: str, allowed: tuple[str, ...]) -> str | None:
@@ -134,22 +223,28 @@ def generate_until_parsed(
     The re-ask loop released benchmark code often uses; the family passes its upstream's retry
     count. Each attempt starts from the original prompt, so the model never sees its failed
     answers; every attempt's text is kept in ``state.metadata["answer_attempts"]`` and shows in
-    the transcript.
+    the transcript. A reply without choices is re-asked uncached (:func:`generate_turn`) on top
+    of ``retries``: it is an attempt with the text ``""``, so it counts as a re-ask.
     """
     if retries < 0:
         raise ValueError(f"retries must be >= 0, got {retries}")
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         prompt = list(state.messages)
+        empties: list[str] = []
 
         async def attempt() -> TaskState:
             state.messages = list(prompt)
-            return await retrying(generate)(state)
+            reasked = int(store().get(EMPTY_REASKS_KEY, 0))
+            await generate_turn(state, generate)
+            if int(store().get(EMPTY_REASKS_KEY, 0)) > reasked:
+                empties.append("")
+            return state
 
         final, attempts = await until_parsed(
             attempt, lambda s: s.output.completion, done or last_parses(parse), retries
         )
-        final.metadata[ATTEMPTS_KEY] = attempts
+        final.metadata[ATTEMPTS_KEY] = empties + attempts
         return final
 
     return solve

@@ -18,9 +18,13 @@ from typing import Any
 from inspect_ai.model import ChatMessageUser, GenerateConfig, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from research_taste_evals.core.answers import DEFAULT_REASK, last_parses, until_parsed
+from research_taste_evals.core.answers import (
+    DEFAULT_REASK,
+    generate_reply,
+    last_parses,
+    until_parsed,
+)
 from research_taste_evals.core.recall_control import recall_solvers
-from research_taste_evals.core.transient import generate_retrying
 from research_taste_evals.ideapairs.dataset import ORDERS, forecast_prompt
 from research_taste_evals.ideapairs.parsing import parse_answer
 from research_taste_evals.ideapairs.recall import IDEA_PAIRS
@@ -143,7 +147,7 @@ def judge_both_orders(
         results = await asyncio.gather(
             *(
                 until_parsed(
-                    partial(generate_retrying, model, p, config=config),
+                    partial(generate_reply, model, p, config=config),
                     lambda output: output.completion,
                     last_parses(partial(parse_answer, prompt=prompt)),  # type: ignore[arg-type]
                     reask,

@@ -23,9 +23,13 @@ from inspect_ai.model import (
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import json_schema
 
-from research_taste_evals.core.answers import DEFAULT_REASK, last_parses, until_parsed
+from research_taste_evals.core.answers import (
+    DEFAULT_REASK,
+    generate_reply,
+    last_parses,
+    until_parsed,
+)
 from research_taste_evals.core.text import fill_template
-from research_taste_evals.core.transient import generate_retrying
 from research_taste_evals.reviewcritique.parsing import ANSWER_MODELS, PROMPTS, Prompt, parses
 from research_taste_evals.reviewcritique.prompts import (
     CRITIQUE_SYSTEM,
@@ -75,7 +79,7 @@ def critique_solver(structured_output: bool = True, reask: int = DEFAULT_REASK) 
             ]
             config = response_config(prompt, structured_output)
             return await until_parsed(
-                lambda: generate_retrying(model, messages, config=config),
+                lambda: generate_reply(model, messages, config=config),
                 lambda output: output.completion,
                 last_parses(parses(prompt)),
                 reask,
