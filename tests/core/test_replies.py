@@ -11,7 +11,7 @@ import pytest
 from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage
-from mock_models import scripted_model
+from mock_models import scripted_model, scripted_outputs
 
 from research_taste_evals.core.answers import (
     ATTEMPTS_KEY,
@@ -96,3 +96,24 @@ def test_an_empty_reply_of_a_parsed_answer_counts_as_a_re_ask(tmp_path: Path) ->
     sample = log.samples[0]
     assert sample.metadata[ATTEMPTS_KEY] == ["", "1"] and script.calls == 2
     assert sample.store[EMPTY_REASKS_KEY] == 1
+
+
+def test_under_the_cache_a_re_ask_is_a_new_call_and_a_rerun_pays_for_none(tmp_path: Path) -> None:
+    """A re-ask has its own cache scope: with ``--cache`` on it is asked afresh (not the cached
+    unparsed answer read back), and a second run reads both answers from the cache. The model
+    is named, as on the command line: Inspect makes it with the run's config."""
+    script = Script("not a digit", "1")
+    solver = generate_until_parsed(parse_binary, retries=1)
+    task = Task(dataset=[Sample(input="a re-asked question")], solver=solver)
+    outputs = scripted_outputs(script)
+    for _ in range(2):
+        (log,) = eval(
+            task,
+            model="mockllm/model",
+            model_args={"custom_outputs": outputs},
+            log_dir=str(tmp_path),
+            display="none",
+            cache=True,
+        )
+        assert log.samples and log.samples[0].metadata[ATTEMPTS_KEY] == ["not a digit", "1"]
+    assert script.calls == 2

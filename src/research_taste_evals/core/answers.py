@@ -31,7 +31,14 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 from inspect_ai.log import transcript
-from inspect_ai.model import CachePolicy, ChatMessage, GenerateConfig, Model, ModelOutput
+from inspect_ai.model import (
+    CachePolicy,
+    ChatMessage,
+    GenerateConfig,
+    Model,
+    ModelOutput,
+    get_model,
+)
 from inspect_ai.scorer import SampleScore
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import store
@@ -51,6 +58,28 @@ T = TypeVar("T")
 # The sample's store: how many replies without choices were asked again (uncached).
 EMPTY_REASKS_KEY = "empty_replies_reasked"
 EMPTY_REPLY = "a completion without choices"
+REASK_SCOPE_KEY = "reask"  # a re-ask's own cache entry: with --cache on it is asked afresh
+
+
+def run_cache() -> bool | CachePolicy:
+    """The run's ``--cache``, as the evaluated model's config holds it (Inspect makes the
+    evaluated model from its name with the eval's config; role models inherit its cache at each
+    call). False outside an eval (no active model: a call made by hand)."""
+    try:
+        return get_model().config.cache or False
+    except ValueError:
+        return False
+
+
+def reask_cache(attempt: int) -> CachePolicy | None:
+    """The cache of re-ask ``attempt`` (0: the first ask, the run's setting): under the run's
+    cache, its own scope, so a re-ask is a new call (cached for a retried sample), not the
+    cached unparsed answer read back."""
+    cache = run_cache() if attempt else False
+    if cache is False:
+        return None
+    policy = CachePolicy() if cache is True else cache
+    return policy.model_copy(update={"scopes": {**policy.scopes, REASK_SCOPE_KEY: str(attempt)}})
 
 
 class EmptyReplyError(RuntimeError):
@@ -182,7 +211,7 @@ def last_json_object(text: str) -> dict[str, Any] | None:
 
 
 async def until_parsed(
-    attempt: Callable[[], Awaitable[T]],
+    attempt: Callable[[CachePolicy | None], Awaitable[T]],
     text_of: Callable[[T], str],
     finished: Callable[[list[str]], bool],
     retries: int,
@@ -190,15 +219,16 @@ async def until_parsed(
     """Run ``attempt`` until ``finished(texts so far)`` or ``retries`` re-asks are spent.
 
     The one re-ask loop of the package: returns the last attempt's result and every
-    attempt's text (so ``len(texts) > 1`` means the answer was re-asked).
+    attempt's text (so ``len(texts) > 1`` means the answer was re-asked). ``attempt`` gets the
+    cache its call passes (:func:`reask_cache`; None: pass none, the run's setting).
     """
     if retries < 0:
         raise ValueError(f"retries must be >= 0, got {retries}")
     texts: list[str] = []
-    result = await attempt()
+    result = await attempt(None)
     texts.append(text_of(result))
     while not finished(texts) and len(texts) <= retries:
-        result = await attempt()
+        result = await attempt(reask_cache(len(texts)))
         texts.append(text_of(result))
     return result, texts
 
@@ -233,10 +263,10 @@ def generate_until_parsed(
         prompt = list(state.messages)
         empties: list[str] = []
 
-        async def attempt() -> TaskState:
+        async def attempt(cache: CachePolicy | None) -> TaskState:
             state.messages = list(prompt)
             reasked = int(store().get(EMPTY_REASKS_KEY, 0))
-            await generate_turn(state, generate)
+            await generate_turn(state, generate, **({} if cache is None else {"cache": cache}))
             if int(store().get(EMPTY_REASKS_KEY, 0)) > reasked:
                 empties.append("")
             return state

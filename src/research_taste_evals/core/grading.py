@@ -32,11 +32,10 @@ from inspect_ai.model import (
     Model,
     ModelOutput,
     ModelRefusalError,
-    get_model,
 )
 from inspect_ai.util import span
 
-from research_taste_evals.core.answers import generate_reply
+from research_taste_evals.core.answers import generate_reply, run_cache
 from research_taste_evals.core.reasons import OVERFLOW_STOP_REASON
 from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models
 from research_taste_evals.core.stats import NAN
@@ -150,16 +149,6 @@ def resolve_graders(
     if graders is not None and not isinstance(graders, str) and not list(graders):
         raise ValueError("graders must name at least one model")
     return role_models(RoleSpec(role, explicit=graders, default=EVALUATED_MODEL))
-
-
-def run_cache() -> bool | CachePolicy:
-    """The run's ``--cache``, as the evaluated model's config holds it (Inspect makes the
-    evaluated model with the eval's config; role models inherit its cache at each call).
-    False outside an eval (no active model: a panel run by hand)."""
-    try:
-        return get_model().config.cache or False
-    except ValueError:
-        return False
 
 
 def member_cache(cache: bool | CachePolicy, index: int) -> bool | CachePolicy:

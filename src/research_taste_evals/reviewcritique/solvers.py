@@ -79,7 +79,7 @@ def critique_solver(structured_output: bool = True, reask: int = DEFAULT_REASK) 
             ]
             config = response_config(prompt, structured_output)
             return await until_parsed(
-                lambda: generate_reply(model, messages, config=config),
+                lambda cache: generate_reply(model, messages, config, cache),
                 lambda output: output.completion,
                 last_parses(parses(prompt)),
                 reask,
