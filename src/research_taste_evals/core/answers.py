@@ -10,6 +10,7 @@ families need live here, once:
 - :func:`until_parsed` / :func:`generate_until_parsed`: the one re-ask loop;
 - :func:`generate_reply` / :func:`generate_turn` / :func:`reply_step`: a package call and the
   evaluated model's turn as Inspect makes them, a reply without choices asked once more;
+- :func:`gather_calls`: concurrent calls, each finished (so cached) before an error is raised;
 - :func:`answer_rates`: the agreed ``unparsed_rate`` / ``reasked_rate`` figures of a log.
 
 Model calls are Inspect's (CONTRIBUTING.md, "The runtime layer"): HTTP faults are retried by
@@ -25,6 +26,7 @@ answer: it is asked once more with ``cache=False`` for that call, counted in the
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import Awaitable, Callable, Sequence
@@ -89,6 +91,18 @@ class EmptyReplyError(RuntimeError):
 def _count_empty(model: object) -> None:
     store().set(EMPTY_REASKS_KEY, int(store().get(EMPTY_REASKS_KEY, 0)) + 1)
     transcript().info(f"{model}: {EMPTY_REPLY}; asked once more, uncached", source="re-ask")
+
+
+async def gather_calls(*calls: Awaitable[Any]) -> list[Any]:
+    """``asyncio.gather(*calls)``, but the first error is raised only once every call has
+    ended: a sibling answered while another failed is cached before the sample fails, so its
+    retry reads it instead of paying for it again (``asyncio.gather`` raises at once and leaves
+    the others running into the sample's cancellation)."""
+    results = await asyncio.gather(*calls, return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
+    return results
 
 
 async def generate_reply(

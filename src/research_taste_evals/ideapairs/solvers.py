@@ -9,7 +9,6 @@ the calls go through the evaluated model.
 
 from __future__ import annotations
 
-import asyncio
 import math
 import re
 from functools import partial
@@ -20,6 +19,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from research_taste_evals.core.answers import (
     DEFAULT_REASK,
+    gather_calls,
     generate_reply,
     last_parses,
     until_parsed,
@@ -144,10 +144,10 @@ def judge_both_orders(
         # Facts only the offline baselines read (never in a prompt): no module state needed.
         state.store.set(FACTS_STORE_KEY, idea_facts(state.metadata))
         prompts = [order_prompt(state.metadata, order) for order in ORDERS]
-        results = await asyncio.gather(
+        results = await gather_calls(
             *(
                 until_parsed(
-                    partial(generate_reply, model, p, config=config),
+                    partial(generate_reply, model, p, config),
                     lambda output: output.completion,
                     last_parses(partial(parse_answer, prompt=prompt)),  # type: ignore[arg-type]
                     reask,
