@@ -46,12 +46,8 @@ from research_taste_evals.aaar.prompts import (
     WEAKNESS_PROMPT,
     WEAKNESS_SYSTEM,
 )
-from research_taste_evals.core.answers import (
-    gather_calls,
-    generate_reply,
-    generate_until_parsed,
-    reply_step,
-)
+from research_taste_evals.core.answers import generate_until_parsed
+from research_taste_evals.core.calls import gather_calls, generate_reply, reply_step
 from research_taste_evals.core.text import WordCounting, content_id, fill_template
 
 PREDICTED_EXPERIMENTS_KEY = "expdesign:predicted_experiments"

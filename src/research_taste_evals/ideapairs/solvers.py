@@ -19,11 +19,10 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from research_taste_evals.core.answers import (
     DEFAULT_REASK,
-    gather_calls,
-    generate_reply,
     last_parses,
     until_parsed,
 )
+from research_taste_evals.core.calls import gather_calls, generate_reply
 from research_taste_evals.core.recall_control import recall_solvers
 from research_taste_evals.ideapairs.dataset import ORDERS, forecast_prompt
 from research_taste_evals.ideapairs.parsing import parse_answer

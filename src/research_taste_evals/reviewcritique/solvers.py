@@ -23,11 +23,10 @@ from inspect_ai.util import json_schema
 
 from research_taste_evals.core.answers import (
     DEFAULT_REASK,
-    gather_calls,
-    generate_reply,
     last_parses,
     until_parsed,
 )
+from research_taste_evals.core.calls import gather_calls, generate_reply
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.reviewcritique.parsing import ANSWER_MODELS, PROMPTS, Prompt, parses
 from research_taste_evals.reviewcritique.prompts import (

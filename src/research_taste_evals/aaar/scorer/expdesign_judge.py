@@ -20,7 +20,7 @@ from inspect_ai.model import (
 
 from research_taste_evals.aaar.judge_prompts import ENTAILMENT_PROMPTS, ENTAILMENT_SYSTEM
 from research_taste_evals.aaar.parsing import judge_decision
-from research_taste_evals.core.answers import gather_calls
+from research_taste_evals.core.calls import gather_calls
 from research_taste_evals.core.grading import MemberGrade, grade_member
 from research_taste_evals.core.roles import RoleSpec
 from research_taste_evals.core.stats import NAN
