@@ -161,7 +161,8 @@ def test_faults_keep_the_first_score_group_and_pay_no_finished_call_twice(
     # read every call that had finished from the cache, and no call went missing.
     assert stats.answered == clean_stats.answered, report
     _scored_once(log)
-    assert first_group(log) == first_group(clean_log) != {}, (
+    # Equal up to the embedding metrics' last float bits (fault_runs.REL_TOL), NaN equal NaN.
+    assert first_group(log) and same_metrics(first_group(log), first_group(clean_log)), (
         f"{report}\n{differing_metrics(first_group(log), first_group(clean_log))}"
     )
     assert same_metrics(metrics(log), metrics(clean_log)), (
@@ -250,9 +251,10 @@ def test_a_grader_that_always_fails_fails_its_samples_after_inspects_retries(
     log, stats = run(fault_server, spec, tmp_path, faults, **retries)
     report = _report(figures("lft broken grader", log, stats))
     samples = log.samples or []
-    errors = figures("", log, stats).sample_errors
-    assert len(errors) == len(samples) > 0 and not any(s.scores for s in samples), report
-    assert all("server error (injected)" in error for error in errors), errors
+    assert samples and not any(s.scores for s in samples), report
+    # Inspect records the provider's error as it is: its retries' RetryError, caused by it.
+    tracebacks = [s.error.traceback if s.error else "" for s in samples]
+    assert all("server error (injected)" in text for text in tracebacks), report
     assert stats.calls[broken] == stats.faults["http_500"], report
     assert stats.calls[broken] >= len(samples) * (1 + PERSISTENT_MAX_RETRIES), report
 
