@@ -177,7 +177,8 @@ def test_the_clean_twin_is_in_the_first_group(clean_runs: CleanRuns) -> None:
     """The TastyBench variant has a clean twin (papers after the cutoff) in its first group,
     so the test above compares it."""
     group = first_group(clean_runs.get("tastybench_cutoff")[0])
-    assert group["clean_items"] > 0 and "bt_spearman_clean" in group, group
+    report_lines(f"tastybench knowledge_cutoff=2024-12 first group: {group}")
+    assert group["clean_items"] == 4 and "bt_spearman_clean" in group, group  # the demo set
 
 
 def test_the_fault_tests_cover_every_task() -> None:
