@@ -192,6 +192,38 @@ def test_nothing_assigns_to_a_modules_class_or_swaps_a_method_of_an_inspect_obje
     assert hits == []
 
 
+def test_no_class_is_built_at_run_time_and_every_model_api_is_a_registered_provider() -> None:
+    """No ``type(name, bases, namespace)``, no assignment to an object's ``__dict__``, and the
+    only ``ModelAPI`` subclasses are the providers ``@modelapi`` registers (baseline, local)."""
+    built, dict_writes, providers = [], [], set()
+    for path in _sources():
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            where = f"{path.relative_to(SRC)}:{getattr(node, 'lineno', 0)}"
+            call = isinstance(node, ast.Call) and getattr(node.func, "id", "") == "type"
+            if call and len(node.args) == 3:  # type: ignore[attr-defined]
+                built.append(where)
+            targets = node.targets if isinstance(node, ast.Assign) else []
+            if isinstance(node, ast.AugAssign | ast.AnnAssign):
+                targets = [node.target]
+            if any(isinstance(t, ast.Attribute) and t.attr == "__dict__" for t in targets):
+                dict_writes.append(where)
+            if isinstance(node, ast.ClassDef) and any(
+                getattr(base, "id", getattr(base, "attr", "")).endswith("API")
+                for base in node.bases
+            ):
+                providers.add(node.name)
+    assert built == [] and dict_writes == []
+    assert providers == {"BaselineModelAPI", "LocalChatAPI"}
+    registered = {
+        line.split("import ")[-1].strip()
+        for registry in ("research_taste/_registry.py", "research_taste_evals/_registry.py")
+        for line in (SRC / registry).read_text().splitlines()
+        if "API" in line and "import" in line
+    }
+    assert providers <= {name for entry in registered for name in entry.split(", ")}, registered
+
+
 def test_the_tooling_imports_no_private_name_of_the_evals() -> None:
     """``research_taste`` uses the evals' public names only (``failure_text.plain_message``)."""
     hits = []

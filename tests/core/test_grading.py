@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from inspect_ai.model import CachePolicy
+from inspect_ai.model import CachePolicy, ModelOutput, ModelUsage
 from inspect_ai.model._model import init_model_roles
 from mock_models import counting_model, failing_model, in_flight_model, model_output, scripted_model
 
+from research_taste_evals.core.calls import EmptyReplyError
 from research_taste_evals.core.grading import (
     CACHE_SCOPE_KEY,
     check_quorum,
@@ -121,15 +122,38 @@ def test_below_quorum_the_panel_says_so() -> None:
     assert len(result.valid) == 4 and result.quorum == 5 and not result.has_quorum
 
 
-def test_model_errors_and_refusals_are_typed_failures() -> None:
+def test_a_failed_call_fails_the_panel_and_a_refusal_is_a_typed_failure() -> None:
+    """A provider error after Inspect's retries raises (the sample fails and is retried with
+    ``--retry-on-error``), never a missing grade; a refusal is the grader's answer, typed."""
     down = failing_model("provider is down")
-    result = asyncio.run(run_panel("p", parse_int, [down], repeats=2, quorum=1))
-    assert result.failure_counts()["model_error"] == 2
-    assert "provider is down" in result.failures[0].detail
+    with pytest.raises(RuntimeError, match="provider is down"):
+        asyncio.run(run_panel("p", parse_int, [down], repeats=2, quorum=1))
 
     refuser = scripted_model(lambda m: model_output("5", stop_reason="content_filter"))
     refused = asyncio.run(run_panel("p", parse_int, [refuser], repeats=3, quorum=1))
     assert refused.failure_counts()["refusal"] == 3 and refused.valid == []
+
+
+def test_a_reply_without_choices_is_asked_once_more_uncached_then_raises(
+    inspect_cache: Path,
+) -> None:
+    """Inspect caches a reply without choices: the member asks again with ``cache=False`` (the
+    answer is then read), and a second reply without choices raises."""
+    empty = ModelOutput(model="mockllm/model", choices=[], usage=ModelUsage(total_tokens=1))
+    calls: list[int] = []
+
+    def first_empty(messages: object) -> ModelOutput | str:
+        calls.append(len(calls))
+        return empty if len(calls) == 1 else "7"
+
+    flaky = scripted_model(first_empty)
+    result = asyncio.run(run_panel("p", parse_int, [flaky], repeats=1, cache=True))
+    assert result.valid == [7] and len(calls) == 2
+    again = asyncio.run(run_panel("p", parse_int, [flaky], repeats=1, cache=True))
+    assert again.valid == [7] and len(calls) == 3  # the cached empty reply, asked again
+    never = scripted_model(lambda m: empty)
+    with pytest.raises(EmptyReplyError):
+        asyncio.run(run_panel("p", parse_int, [never], repeats=1, cache=True))
 
 
 def test_several_grader_models_each_run_every_repeat() -> None:

@@ -4,7 +4,7 @@ user's run."""
 
 from __future__ import annotations
 
-import inspect as pyinspect
+import asyncio
 import json
 import os
 from pathlib import Path
@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from inspect_ai import Task, eval, task
 from inspect_ai.dataset import Sample
-from inspect_ai.model import ModelAPI, get_model
-
-from research_taste_evals.core.transient import PackageModel, package_view
+from inspect_ai.model import ModelOutput, ModelUsage, get_model
+from inspect_ai.solver import Generate, TaskState, solver
+from mock_models import scripted_model
 
 OUT = "KWARGS_PROBE_OUT"  # the file the task writes what it received to (Inspect loads this
 # file as a module of its own, so a list here would not be the one the test reads)
@@ -44,27 +44,134 @@ def test_inspect_hands_a_task_with_kwargs_every_task_argument_by_name(
     assert json.loads(out.read_text()) == {"known": 2, "varient": "binary"}
 
 
-def test_the_view_overrides_only_generate_and_should_retry_of_the_providers_class() -> None:
-    """Every other method is the provider's own; both overridden names are ModelAPI's."""
-    model = get_model("mockllm/model", memoize=False)
-    view = package_view(model)
-    provider, seen_as = type(model.api), type(view.api)
-    assert issubclass(seen_as, provider) and seen_as is not provider
-    assert {name for name in vars(seen_as) if not name.startswith("_")} == {
-        "generate",
-        "should_retry",
-    }
-    assert {"generate", "should_retry"} <= set(vars(ModelAPI))
-    assert pyinspect.iscoroutinefunction(seen_as.generate)
-    assert view.api.__dict__ is model.api.__dict__  # the same provider object: same client
+def _empty() -> ModelOutput:
+    return ModelOutput(model="mockllm/model", choices=[], usage=ModelUsage(total_tokens=1))
 
 
-def test_a_view_keeps_the_models_name_role_and_config_and_changes_nothing_of_it() -> None:
-    model = get_model("mockllm/model", memoize=False)
-    api_before = model.api
-    view = package_view(model)
-    assert isinstance(view, PackageModel) and view is not model
-    assert str(view) == str(model) and view.config == model.config
-    assert view.role == model.role
-    assert model.api is api_before and type(model) is not PackageModel
-    assert package_view(view) is view
+@pytest.fixture
+def inspect_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path
+
+
+def test_inspect_returns_and_caches_a_reply_without_choices(inspect_cache: Path) -> None:
+    """``model.generate`` returns a 200 reply with empty ``choices`` as it is and caches it
+    (``cache_store`` skips only content-filter stops), and ``cache=False`` asks afresh: why
+    core/calls.py asks such a reply once more with ``cache=False``."""
+    calls: list[int] = []
+
+    def respond(messages: object) -> ModelOutput | str:
+        calls.append(0)
+        return _empty() if len(calls) == 1 else "an answer"
+
+    model = scripted_model(respond)
+    first = asyncio.run(model.generate("q", cache=True))
+    again = asyncio.run(model.generate("q", cache=True))
+    assert first.choices == [] and again.choices == [] and len(calls) == 1
+    assert asyncio.run(model.generate("q", cache=False)).completion == "an answer"
+    assert len(calls) == 2
+
+
+def test_inspect_generate_sets_the_output_then_fails_on_a_reply_without_choices(
+    tmp_path: Path,
+) -> None:
+    """Inspect's ``generate`` stores the reply in ``state.output`` and then reads its message,
+    raising ``IndexError`` with nothing appended (core/calls.py ``_turn`` relies on it)."""
+    seen: dict[str, Any] = {}
+
+    @solver
+    def probe():  # type: ignore[no-untyped-def]
+        async def solve(state: TaskState, generate: Generate) -> TaskState:
+            before, messages = state.output, len(state.messages)
+            try:
+                await generate(state)
+            except IndexError:
+                seen.update(
+                    replaced=state.output is not before,
+                    empty=state.output.choices == [],
+                    appended=len(state.messages) - messages,
+                )
+            return state
+
+        return solve
+
+    model = scripted_model(lambda messages: _empty())
+    task = Task(dataset=[Sample(input="q")], solver=probe())
+    eval(task, model=model, log_dir=str(tmp_path), display="none")
+    assert seen == {"replaced": True, "empty": True, "appended": 0}
+
+
+FAIL_ONCE = "INSPECT_PIN_FAILED_ONCE"  # a file: the sample's first attempt fails after a call
+
+
+@solver
+def call_then_fail_once():  # type: ignore[no-untyped-def]
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        state = await generate(state)
+        marker = Path(os.environ[FAIL_ONCE])
+        if not marker.exists():
+            marker.write_text("failed")
+            raise RuntimeError("a malformed body, after the first call finished")
+        return await generate(state)
+
+    return solve
+
+
+def test_a_retried_sample_reads_its_finished_calls_from_the_cache(
+    inspect_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``retry_on_error`` runs a failed sample again from its first step; with ``cache=True``
+    each call that had finished is read back, not made again (docs/running.md, #23)."""
+    monkeypatch.setenv(FAIL_ONCE, str(inspect_cache / "failed-once"))
+    prompts: list[str] = []
+
+    def respond(messages: list[Any]) -> str:
+        prompts.append(messages[-1].text)
+        return f"answer {len(messages)}"
+
+    task = Task(dataset=[Sample(input="q")], solver=call_then_fail_once())
+    (log,) = eval(
+        task,
+        model=scripted_model(respond),
+        log_dir=str(inspect_cache / "logs"),
+        display="none",
+        retry_on_error=1,
+        cache=True,
+    )
+    assert log.status == "success" and log.samples and log.samples[0].error is None
+    assert len(log.samples[0].error_retries or []) == 1
+    assert prompts == ["q", "answer 1"]  # the first call once, though the sample ran twice
+
+
+def test_the_evaluated_models_config_holds_the_runs_cache_and_a_turn_can_drop_it(
+    inspect_cache: Path,
+) -> None:
+    """Inside ``solve()``, ``get_model().config.cache`` is the eval's ``cache`` for a model
+    Inspect makes from its name (core/calls.py ``run_cache`` reads it), and
+    ``generate(state, cache=False)`` makes an uncached call under ``cache=True``."""
+    seen: list[object] = []
+    calls: list[int] = []
+
+    @solver
+    def turns():  # type: ignore[no-untyped-def]
+        async def solve(state: TaskState, generate: Generate) -> TaskState:
+            seen.append(get_model().config.cache)
+            start = list(state.messages)
+            for cache in ({}, {}, {"cache": False}):
+                state.messages = list(start)
+                state = await generate(state, **cache)
+            return state
+
+        return solve
+
+    def respond(messages: object) -> str:
+        calls.append(0)
+        return "an answer"
+
+    logs = str(inspect_cache / "logs")
+    task = Task(dataset=[Sample(input="named")], solver=turns())
+    eval(task, model="mockllm/model", log_dir=logs, display="none", cache=True)
+    assert seen == [True]
+    task = Task(dataset=[Sample(input="counted")], solver=turns())
+    eval(task, model=scripted_model(respond), log_dir=logs, display="none", cache=True)
+    assert len(calls) == 2  # the second turn read the first one's answer, the third did not

@@ -136,11 +136,18 @@ def test_probe_once_per_item_leak_is_moot(tmp_path: Path, monkeypatch: pytest.Mo
     assert len(calls) == 1
 
 
-def test_probe_failure_is_recorded(tmp_path: Path) -> None:
-    from mock_models import failing_model
+def test_a_failed_probe_fails_the_sample_and_is_asked_again(tmp_path: Path) -> None:
+    """A probe call that fails after Inspect's retries raises (the sample fails and
+    ``--retry-on-error`` runs it again), never an "unknown" recognition; nothing is memoised,
+    so the retried sample asks again."""
+    from mock_models import failing_model, scripted_model
 
-    result = asyncio.run(RecallProbe(cache=False).recognise(_items()[0], failing_model()))
-    assert result.recognized is None and result.error and "provider is down" in result.error
+    probe, item = RecallProbe(cache=False), _items()[0]
+    with pytest.raises(RuntimeError, match="provider is down"):
+        asyncio.run(probe.recognise(item, failing_model()))
+    answer = f"Title: {item.title}"
+    result = asyncio.run(probe.recognise(item, scripted_model(lambda messages: answer)))
+    assert result.recognized is True and result.error is None
 
 
 def test_baselines_answer_the_probe() -> None:

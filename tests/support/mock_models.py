@@ -42,12 +42,12 @@ def model_output(content: str, **fields: Any) -> ModelOutput:
     return output
 
 
-def scripted_model(respond: Callable[[list[ChatMessage]], str | ModelOutput]) -> Model:
-    """A mock model answering each request with ``respond(messages)``; outputs carry usage.
-
-    ``respond`` returns the answer text, or a whole ``ModelOutput`` (e.g. a refusal's stop
-    reason), which gets usage if it has none.
-    """
+def scripted_outputs(
+    respond: Callable[[list[ChatMessage]], str | ModelOutput],
+) -> Callable[..., ModelOutput]:
+    """``mockllm``'s ``custom_outputs`` answering with ``respond(messages)`` (outputs carry
+    usage): for a model named in ``eval(model="mockllm/model", model_args=...)``, which Inspect
+    makes with the run's config."""
 
     def output(
         messages: list[ChatMessage],
@@ -62,7 +62,16 @@ def scripted_model(respond: Callable[[list[ChatMessage]], str | ModelOutput]) ->
             answer.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
         return answer
 
-    return get_model(MOCK_MODEL, custom_outputs=output)
+    return output
+
+
+def scripted_model(respond: Callable[[list[ChatMessage]], str | ModelOutput]) -> Model:
+    """A mock model answering each request with ``respond(messages)``; outputs carry usage.
+
+    ``respond`` returns the answer text, or a whole ``ModelOutput`` (e.g. a refusal's stop
+    reason), which gets usage if it has none.
+    """
+    return get_model(MOCK_MODEL, custom_outputs=scripted_outputs(respond))
 
 
 def counting_model(answers: Callable[[int], str]) -> tuple[Model, list[int]]:

@@ -237,6 +237,7 @@ def _run_eval_set(
         batch=config.batch,
         retry_attempts=config.retry_attempts,
         retry_on_error=config.retry_on_error or None,
+        cache=config.cache or None,
         fail_on_error=config.fail_on_error,
         log_buffer=config.log_buffer,
         tags=[SWEEP_TAG, *config.tags],

@@ -8,6 +8,10 @@ by ``<local>/<its last part>`` (``<local>/x.json``): the file stays recognisable
 layout of the machine does not travel. :func:`local_paths` finds the paths in a log's header
 (and any other text), :func:`scrub_text` replaces the found ones in any text, and
 :func:`scrubbed_log` rewrites a whole log (samples included) through Inspect's log model.
+
+No key either: Inspect records a provider's error text as it is (a proxy may echo the request's
+key in it), so everything published is also redacted here (``core/redaction.redact``: the
+environment's key values and credential shapes), the copied logs string by string.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from html import escape
 from typing import Any
 
 from inspect_ai.log import EvalLog
+
+from research_taste_evals.core.redaction import redact
 
 PLACEHOLDER = "<local>"
 _SEGMENT = r"[^\s'\"<>|,;()\[\]{}/\\]+"
@@ -75,6 +81,7 @@ def scrub_text(text: str, paths: Iterable[str] = (), html: bool = False) -> str:
     In an HTML page only the given paths are replaced, by the escaped placeholder (the page's
     own markup is never mistaken for a path).
     """
+    text = str(redact(text))
     for path in sorted(set(paths), key=len, reverse=True):
         shown = placeholder(path)
         text = text.replace(path, escape(shown) if html else shown)
@@ -95,8 +102,20 @@ def scrub_value(value: Any, paths: Iterable[str] = ()) -> Any:
     return value
 
 
+def _redacted(value: Any) -> Any:
+    """Every string of a JSON-like ``value`` through ``redact`` (no depth limit: a log nests)."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {key: _redacted(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_redacted(item) for item in value]
+    return value
+
+
 def scrubbed_log(log: EvalLog, paths: Iterable[str] = ()) -> EvalLog:
-    """A copy of ``log`` (header, samples, events) with its local paths made placeholders.
+    """A copy of ``log`` (header, samples, events) with its local paths made placeholders and
+    every string redacted (module docstring).
 
     Only the paths its header and its samples' metadata record (and ``paths``) are replaced,
     wherever they occur: a model's answer that mentions some other path is transcript content
@@ -108,6 +127,6 @@ def scrubbed_log(log: EvalLog, paths: Iterable[str] = ()) -> EvalLog:
     for path in known:
         escaped = json.dumps(path)[1:-1]  # as the path reads inside a JSON string
         text = text.replace(escaped, json.dumps(placeholder(path))[1:-1])
-    copy = EvalLog.model_validate_json(text)
+    copy = EvalLog.model_validate(_redacted(json.loads(text)))
     copy.location = log.location
     return copy

@@ -47,8 +47,8 @@ from research_taste_evals.aaar.prompts import (
     WEAKNESS_SYSTEM,
 )
 from research_taste_evals.core.answers import generate_until_parsed
+from research_taste_evals.core.calls import gather_calls, generate_reply, reply_step
 from research_taste_evals.core.text import WordCounting, content_id, fill_template
-from research_taste_evals.core.transient import generate_retrying, generate_step
 
 PREDICTED_EXPERIMENTS_KEY = "expdesign:predicted_experiments"
 PREDICTED_EXPLANATIONS_KEY = "expdesign:predicted_explanations"
@@ -96,10 +96,10 @@ async def explain_one_by_one(model: Model, context: str, experiments: list[str])
             context_input=context,
             experiment_list=re.sub(UPSTREAM_ITEM_NUMBER, "", experiment),
         )
-        output = await generate_retrying(model, _messages(EXPLANATION_ONE_SYSTEM, prompt))
+        output = await generate_reply(model, _messages(EXPLANATION_ONE_SYSTEM, prompt))
         return f"{index + 1}. {output.completion.strip()}"
 
-    return list(await asyncio.gather(*(explain(i, e) for i, e in enumerate(experiments))))
+    return list(await gather_calls(*(explain(i, e) for i, e in enumerate(experiments))))
 
 
 async def explain_whole_list(
@@ -114,7 +114,7 @@ async def explain_whole_list(
         EXPLANATION_LIST_PROMPT, context_input=context, experiment_list="\n".join(experiments)
     )
     for attempt in range(1, retries + 2):
-        output = await generate_retrying(model, _messages(EXPLANATION_LIST_SYSTEM, prompt))
+        output = await generate_reply(model, _messages(EXPLANATION_LIST_SYSTEM, prompt))
         items = extract_list_items(output.completion)
         if len(items) == len(experiments):
             return items, attempt
@@ -139,14 +139,14 @@ def expdesign_solver(explain_mode: ExplainMode, explanation_retries: int) -> Sol
             EXPDESIGN_SYSTEM, fill_template(EXPDESIGN_PROMPT, context_input=context)
         )
         if explain_mode == "one_by_one":
-            design, explanations = await asyncio.gather(
-                generate_retrying(model, design_messages),
+            design, explanations = await gather_calls(
+                generate_reply(model, design_messages),
                 explain_one_by_one(model, context, oracle),
             )
             attempts = 1
         else:
-            design, (explanations, attempts) = await asyncio.gather(
-                generate_retrying(model, design_messages),
+            design, (explanations, attempts) = await gather_calls(
+                generate_reply(model, design_messages),
                 explain_whole_list(model, context, oracle, explanation_retries),
             )
         state.messages = [*design_messages, design.message]
@@ -198,9 +198,9 @@ def weakness_solver(split: Split, window_words: int, counting: WordCounting) -> 
             pieces = await asyncio.to_thread(
                 split_pieces, state.input_text, split, window_words, counting
             )
-            outputs = await asyncio.gather(
+            outputs = await gather_calls(
                 *(
-                    generate_retrying(
+                    generate_reply(
                         model,
                         _messages(WEAKNESS_SYSTEM, fill_template(WEAKNESS_PROMPT, context_input=p)),
                     )
@@ -227,6 +227,6 @@ def eqinfer_solver(variant: Variant, parse_retries: int, choice_retries: int) ->
     ask = (
         generate_until_parsed(partial(strict_choice, letters=LETTERS), choice_retries)
         if choice_retries
-        else generate_step()
+        else reply_step()
     )
     return [system_message(EQINFER_MC_SYSTEM), ask]

@@ -9,6 +9,9 @@ families need live here, once:
 - :func:`last_json_object`: the last JSON object of a reply, fenced or not, prose around it;
 - :func:`until_parsed` / :func:`generate_until_parsed`: the one re-ask loop;
 - :func:`answer_rates`: the agreed ``unparsed_rate`` / ``reasked_rate`` figures of a log.
+
+Each attempt is a model call as Inspect makes it (``core/calls.py``): a re-ask has its own
+cache scope, and a reply without choices, asked once more there, counts as a re-ask here.
 """
 
 from __future__ import annotations
@@ -18,10 +21,12 @@ import re
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
+from inspect_ai.model import CachePolicy
 from inspect_ai.scorer import SampleScore
 from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.util import store
 
-from research_taste_evals.core.transient import retrying
+from research_taste_evals.core.calls import EMPTY_REASKS_KEY, generate_turn, reask_cache
 
 # Decoration a model may wrap around a bare answer ("**1**", "`B`", "(C)", "1.").
 _WRAPPING = " \t\r\n`*_.:;()[]'\""
@@ -93,7 +98,7 @@ def last_json_object(text: str) -> dict[str, Any] | None:
 
 
 async def until_parsed(
-    attempt: Callable[[], Awaitable[T]],
+    attempt: Callable[[CachePolicy | None], Awaitable[T]],
     text_of: Callable[[T], str],
     finished: Callable[[list[str]], bool],
     retries: int,
@@ -101,15 +106,16 @@ async def until_parsed(
     """Run ``attempt`` until ``finished(texts so far)`` or ``retries`` re-asks are spent.
 
     The one re-ask loop of the package: returns the last attempt's result and every
-    attempt's text (so ``len(texts) > 1`` means the answer was re-asked).
+    attempt's text (so ``len(texts) > 1`` means the answer was re-asked). ``attempt`` gets the
+    cache its call passes (:func:`reask_cache`; None: pass none, the run's setting).
     """
     if retries < 0:
         raise ValueError(f"retries must be >= 0, got {retries}")
     texts: list[str] = []
-    result = await attempt()
+    result = await attempt(None)
     texts.append(text_of(result))
     while not finished(texts) and len(texts) <= retries:
-        result = await attempt()
+        result = await attempt(reask_cache(len(texts)))
         texts.append(text_of(result))
     return result, texts
 
@@ -134,22 +140,28 @@ def generate_until_parsed(
     The re-ask loop released benchmark code often uses; the family passes its upstream's retry
     count. Each attempt starts from the original prompt, so the model never sees its failed
     answers; every attempt's text is kept in ``state.metadata["answer_attempts"]`` and shows in
-    the transcript.
+    the transcript. A reply without choices is re-asked uncached (:func:`generate_turn`) on top
+    of ``retries``: it is an attempt with the text ``""``, so it counts as a re-ask.
     """
     if retries < 0:
         raise ValueError(f"retries must be >= 0, got {retries}")
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         prompt = list(state.messages)
+        empties: list[str] = []
 
-        async def attempt() -> TaskState:
+        async def attempt(cache: CachePolicy | None) -> TaskState:
             state.messages = list(prompt)
-            return await retrying(generate)(state)
+            reasked = int(store().get(EMPTY_REASKS_KEY, 0))
+            await generate_turn(state, generate, **({} if cache is None else {"cache": cache}))
+            if int(store().get(EMPTY_REASKS_KEY, 0)) > reasked:
+                empties.append("")
+            return state
 
         final, attempts = await until_parsed(
             attempt, lambda s: s.output.completion, done or last_parses(parse), retries
         )
-        final.metadata[ATTEMPTS_KEY] = attempts
+        final.metadata[ATTEMPTS_KEY] = empties + attempts
         return final
 
     return solve

@@ -7,16 +7,18 @@ may repeat each grader (a benchmark that reports the median of several gradings)
 families (to avoid one family's bias). It is generic over what a grade is: a benchmark gives a
 prompt and a ``parse`` function (model text -> typed grade, raising ``ValueError`` when the text
 is not a grade) and gets back one :class:`MemberGrade` per member, each either a grade or a
-typed failure (``unparseable``, ``refusal``, ``model_error``) -- never a silent 0.
+typed failure (``unparseable``, ``refusal``, ``model_error`` for a prompt longer than the
+grader's context) -- never a silent 0. A call that fails after Inspect's own retries raises: the
+sample fails and ``--retry-on-error`` runs it again, never a missing grade (core/calls.py).
 
 Members are every (grader model, repeat) pair. Each member has its own cache scope, so with
-caching on, ten identical calls are ten distinct generations (one cache entry each, reused on a
-re-run), not one cached answer counted ten times.
+caching on (the run's ``--cache``, or the task's own grader cache), ten identical calls are ten
+distinct generations (one cache entry each, reused on a re-run), not one cached answer counted
+ten times.
 """
 
 from __future__ import annotations
 
-import asyncio
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -30,13 +32,12 @@ from inspect_ai.model import (
     ModelOutput,
     ModelRefusalError,
 )
-from inspect_ai.util import LimitExceededError, span
+from inspect_ai.util import span
 
-from research_taste_evals.core.failure_text import describe_error
+from research_taste_evals.core.calls import gather_calls, generate_reply, run_cache
 from research_taste_evals.core.reasons import OVERFLOW_STOP_REASON
 from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models
 from research_taste_evals.core.stats import NAN
-from research_taste_evals.core.transient import generate_retrying
 
 GradeT = TypeVar("GradeT")
 
@@ -158,10 +159,7 @@ def member_cache(cache: bool | CachePolicy, index: int) -> bool | CachePolicy:
 
 
 def _refusal_detail(output: ModelOutput) -> str | None:
-    """Why ``output`` is a refusal, or None (an output without choices is no refusal:
-    core/transient.py retries those and raises when they persist)."""
-    if not output.choices:
-        return None
+    """Why ``output`` is a refusal, or None."""
     if output.stop_reason == REFUSAL_STOP_REASON:
         return output.error or "stop_reason content_filter"
     content = output.message.content
@@ -181,23 +179,18 @@ async def grade_member(
 ) -> MemberGrade[GradeT]:
     """One member's call: generate with its own cache scope, then parse or classify the failure.
 
+    ``cache``: the task's own grader cache; False follows the run's ``--cache``. A provider
+    error after Inspect's retries, or a second reply without choices, raises (module docstring).
     No span of its own (a span is two more transcript events per call, the per-call cost of a
     panel): the model event names the model, and :func:`run_panel` spans the whole panel.
     """
     name = str(model)
-    try:  # malformed 200 responses are retried there, not this member's failure
-        output = await generate_retrying(
-            model, input, config=config, cache=member_cache(cache, index)
-        )
-    except LimitExceededError:
-        raise  # a sample limit ends the sample; it is not a grader failure
+    try:
+        policy = member_cache(cache or run_cache(), index)
+        output = await generate_reply(model, input, config, policy or None)
     except ModelRefusalError as error:  # raised instead of returned under fail_on_refusal
         return MemberGrade(index, name, repeat, None, "refusal", str(error))
-    except Exception as error:  # any provider error is this member's failure, not the sample's
-        return MemberGrade(index, name, repeat, None, "model_error", describe_error(error))
     text = output.completion
-    if not output.choices:  # a stand-in model outside core/transient.py: a failure, not a grade
-        return MemberGrade(index, name, repeat, None, "model_error", "no choices in output")
     refusal = _refusal_detail(output)
     if refusal is not None:
         return MemberGrade(index, name, repeat, None, "refusal", refusal, text)
@@ -229,7 +222,8 @@ async def run_panel(
         graders: Grader models (see :func:`resolve_graders`); each runs ``repeats`` times.
         repeats: Calls per grader model.
         quorum: Valid grades needed for the panel to count (default: half the members).
-        cache: ``True`` or a policy: cache each member's call under its own scope.
+        cache: ``True`` or a policy: cache each member's call under its own scope (False: as
+            the run's ``--cache`` says).
         config: Generation config for the grader calls.
     """
     if repeats < 1:
@@ -239,7 +233,7 @@ async def run_panel(
     members = [(model, r) for model in graders for r in range(repeats)]
     names = ", ".join(str(model) for model in graders)
     async with span(f"grader panel ({size} calls: {names} x {repeats})", type="grader"):
-        outcomes = await asyncio.gather(
+        outcomes = await gather_calls(
             *(
                 grade_member(model, index, r, input, parse, cache, config)
                 for index, (model, r) in enumerate(members)

@@ -6,6 +6,8 @@ name the paper (title and year) or to say it does not recognise it. It is asked 
 (paper or idea) per run, however many samples show the item: :class:`RecallProbe` memoises the
 answer in-process (an asyncio lock per item, so concurrent samples wait for the first call),
 and caches the call with Inspect's cache (no expiry, not per epoch), so a re-run repeats none.
+A probe whose call fails after Inspect's retries raises: the sample fails and is retried
+(``--retry-on-error``), so no item's recognition turns silently into "unknown".
 
 Recognised (:func:`names_item`) = the answer names the real title (casefolded, punctuation
 stripped, ``difflib`` ratio >= 0.8 against the title, or against a title-length window of a
@@ -23,21 +25,18 @@ from __future__ import annotations
 
 import asyncio
 import difflib
-import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from inspect_ai.model import CachePolicy, GenerateConfig, Model, get_model
+from inspect_ai.model import CachePolicy, Model, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from research_taste_evals.core.answers import last_json_object, strip_reasoning
+from research_taste_evals.core.calls import generate_reply
 from research_taste_evals.core.leaks import name_leaks, normalise_hyphens
 from research_taste_evals.core.text import fill_template
-from research_taste_evals.core.transient import generate_retrying
-
-logger = logging.getLogger(__name__)
 
 RECALL_KEY = "recall_probe"  # state.metadata: {item_id: Recognition as a dict}
 TITLE_MATCH_RATIO = 0.8
@@ -241,14 +240,8 @@ class RecallProbe:
 
     async def _ask(self, item: RecallItem, model: Model) -> Recognition:
         prompt = fill_template(self.prompt, kind=item.kind, text=item.text)
-        try:
-            output = await generate_retrying(
-                model, prompt, config=GenerateConfig(), cache=self.cache
-            )
-        except Exception as error:  # noqa: BLE001 - a failed probe is recorded, never fatal
-            logger.warning("recall probe of %s failed: %s", item.item_id, error)
-            return Recognition(item.item_id, None, error=f"model_error: {error}")
-        if output.error:
+        output = await generate_reply(model, prompt, cache=self.cache or None)
+        if output.error:  # a refusal's reason: the model's answer, recorded
             return Recognition(item.item_id, None, error=f"model_error: {output.error}")
         return read_recognition(item, output.completion)
 

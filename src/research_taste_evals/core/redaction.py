@@ -1,18 +1,20 @@
-"""Keys never logged (CONTRIBUTING.md, "The runtime layer")."""
+"""No key in what the package publishes (CONTRIBUTING.md, "The runtime layer").
+
+Inspect records a provider's error text as it is, and a proxy may echo the request's key in
+it; the report and its viewer bundle copy logs (``research_taste/reporting/paths.scrubbed_log``),
+and every text they copy goes through :func:`redact`."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 from collections.abc import Iterable
-from concurrent.futures import Future
 from typing import Any
 
 REDACTED = "[REDACTED]"
 KEY_VARIABLE_SUFFIXES = ("_API_KEY", "_TOKEN", "_SECRET")  # .env.example's keys and any alike
 MIN_SECRET_CHARS = 8  # shorter values ("1", "true") are not keys and would redact everyday text
-MAX_DEPTH = 20  # nesting guard (values, exception chains, retry wrappers)
+MAX_DEPTH = 20  # nesting guard (JSON-like values)
 _PATTERNS = (
     # "Authorization: Bearer abc", "authorization": "abc", x-api-key=abc, api-key: abc
     re.compile(
@@ -47,31 +49,3 @@ def redact(value: Any, secrets: Iterable[str] = (), depth: int = 0) -> Any:
     for pattern in _PATTERNS:
         value = pattern.sub(_replacement, value)
     return value
-
-
-def redact_error(error: BaseException, secrets: Iterable[str] = ()) -> BaseException:
-    """Redact a provider's ``error`` in place (args, message, body) and its causes; return it."""
-    secrets, seen = tuple(secrets), set()
-    current: BaseException | None = error
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        current.args = tuple(redact(arg, secrets) for arg in current.args)
-        for attribute in ("message", "body", "msg", "doc"):
-            value = getattr(current, attribute, None)
-            if isinstance(value, str | dict | list):  # a read-only one: str() reads args
-                with contextlib.suppress(AttributeError, TypeError):
-                    setattr(current, attribute, redact(value, secrets))
-        current = current.__cause__ or current.__context__
-    return error
-
-
-def unwrap_error(error: BaseException) -> BaseException:
-    """The last attempt's exception under tenacity's ``RetryError``s (groups left whole)."""
-    for _ in range(MAX_DEPTH):
-        last = getattr(error, "last_attempt", None)
-        if not (isinstance(last, Future) and last.done() and not last.cancelled()):
-            break
-        if (inner := last.exception(timeout=0)) is None:
-            break
-        error = inner
-    return error

@@ -5,8 +5,8 @@ from __future__ import annotations
 from inspect_ai.model import CachePolicy
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from research_taste_evals.core.calls import generate_reply
 from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models
-from research_taste_evals.core.transient import generate_retrying
 
 
 @solver
@@ -20,7 +20,7 @@ def generate_with_role(role: str) -> Solver:
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         model = role_models(RoleSpec(role, default=EVALUATED_MODEL))[0]
-        output = await generate_retrying(model, state.messages, cache=CachePolicy(expiry=None))
+        output = await generate_reply(model, state.messages, cache=CachePolicy(expiry=None))
         state.output = output
         state.messages.append(output.message)
         return state

@@ -36,9 +36,9 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver, system_messag
 from inspect_ai.util import span
 
 from research_taste_evals.core.access import Document, information_access
+from research_taste_evals.core.calls import generate_reply, generate_turn, reply_step
 from research_taste_evals.core.roles import roles_ready
 from research_taste_evals.core.text import fill_template
-from research_taste_evals.core.transient import generate_retrying, generate_step, retrying
 from research_taste_evals.lft.dataset import FollowUp, LftSettings
 from research_taste_evals.lft.grader import (
     grader_spec,
@@ -76,7 +76,7 @@ def static_followups(rounds: int = DEFAULT_FOLLOWUP_ROUNDS) -> Solver:
         for index in range(rounds):
             request = STATIC_FOLLOWUPS[index % len(STATIC_FOLLOWUPS)]
             state.messages.append(followup_message(request, "static", index + 1))
-            state = await retrying(generate)(state)
+            state = await generate_turn(state, generate)
         return state
 
     return solve
@@ -95,7 +95,7 @@ def critique_followups(rounds: int = DEFAULT_FOLLOWUP_ROUNDS) -> Solver:
         critic = critic_model()
         for index in range(rounds):
             async with span(f"critique {index + 1}", type="critique"):
-                critique = await generate_retrying(
+                critique = await generate_reply(
                     critic,
                     [
                         ChatMessageSystem(content=CRITIC_SYSTEM),
@@ -113,7 +113,7 @@ def critique_followups(rounds: int = DEFAULT_FOLLOWUP_ROUNDS) -> Solver:
             state.messages.append(
                 followup_message(request, "critique", index + 1, critic=str(critic))
             )
-            state = await retrying(generate)(state)
+            state = await generate_turn(state, generate)
         return state
 
     return solve
@@ -168,7 +168,7 @@ def lft_solver(settings: LftSettings, providers: Sequence[str]) -> list[Solver]:
         ),
         system_message(LFT_SYSTEM),
         information_access(settings.access, rubric_documents, rubric_block_list, providers),
-        generate_step(),
+        reply_step(),
         *followup_solver(
             settings.followup,
             settings.followup_rounds,

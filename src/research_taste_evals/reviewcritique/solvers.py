@@ -8,8 +8,6 @@ that breaks the answer contract (``parsing.py``) is asked again afresh, ``reask`
 
 from __future__ import annotations
 
-import asyncio
-
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageAssistant,
@@ -23,9 +21,13 @@ from inspect_ai.model import (
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import json_schema
 
-from research_taste_evals.core.answers import DEFAULT_REASK, last_parses, until_parsed
+from research_taste_evals.core.answers import (
+    DEFAULT_REASK,
+    last_parses,
+    until_parsed,
+)
+from research_taste_evals.core.calls import gather_calls, generate_reply
 from research_taste_evals.core.text import fill_template
-from research_taste_evals.core.transient import generate_retrying
 from research_taste_evals.reviewcritique.parsing import ANSWER_MODELS, PROMPTS, Prompt, parses
 from research_taste_evals.reviewcritique.prompts import (
     CRITIQUE_SYSTEM,
@@ -75,13 +77,13 @@ def critique_solver(structured_output: bool = True, reask: int = DEFAULT_REASK) 
             ]
             config = response_config(prompt, structured_output)
             return await until_parsed(
-                lambda: generate_retrying(model, messages, config=config),
+                lambda cache: generate_reply(model, messages, config, cache),
                 lambda output: output.completion,
                 last_parses(parses(prompt)),
                 reask,
             )
 
-        results = await asyncio.gather(*(ask(prompt) for prompt in PROMPTS))
+        results = await gather_calls(*(ask(prompt) for prompt in PROMPTS))
         answers = {
             prompt: output.completion for prompt, (output, _) in zip(PROMPTS, results, strict=True)
         }

@@ -17,9 +17,9 @@ from typing import Any
 
 from inspect_ai.solver import Generate, Solver, TaskState, chain, solver, use_tools
 
+from research_taste_evals.core.calls import reply_step
 from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models
 from research_taste_evals.core.solvers import generate_with_role
-from research_taste_evals.core.transient import generate_step
 from research_taste_evals.tastybench.parsing import ChoiceMethod, ChoiceResult, extract_choice
 from research_taste_evals.tastybench.websearch import guarded_web_search
 
@@ -34,7 +34,7 @@ TRUTH_STORE_KEY = "tastybench_truth"
 @solver
 def judge(web_search: bool = False) -> Solver:
     """The evaluated model answers the judge prompt (with guarded web search if asked)."""
-    ask = chain(use_tools(guarded_web_search()), generate_step()) if web_search else generate_step()
+    ask = chain(use_tools(guarded_web_search()), reply_step()) if web_search else reply_step()
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         truth = [state.metadata.get("velocity_1"), state.metadata.get("velocity_2")]
