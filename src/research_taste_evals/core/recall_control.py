@@ -1,12 +1,11 @@
 """Recall control, one mechanism for every family: a task declares once, this module does the rest.
 
-A family declares its task ONCE, as a :class:`RecallControl` module constant passed to
-:func:`declare`: the task name, its headline metric, whether its items are dated (and why not),
+A family declares each task ONCE, as a :class:`~research_taste_evals.core.spec.TaskSpec` in
+its ``specs.py`` (``core/spec.py``): among the rest, whether its items are dated (and why not),
 how to read the items a sample shows (ids, texts, dates) from the sample's metadata, whether it
-probes recognition, the names of its counts, its model roles and its demo-data argument. Tooling
-(the sweep, reports) looks a task up with :func:`declaration`.
+probes recognition and the names of its counts. The modules that need a spec import it.
 
-From a declaration this module builds:
+From a spec this module builds:
 
 - the solver steps (:func:`recall_solvers`): record the evaluated model's cutoff
   (``core/cutoff.py``), then, when the task probes, the recognition probe
@@ -44,10 +43,12 @@ from research_taste_evals.core.recognition import (
     state_recognitions,
 )
 from research_taste_evals.core.roles import RoleSpec
+from research_taste_evals.core.spec import TaskSpec
 
 __all__ = [
     "CUTOFF_ARG",
     "RECALL_FIELD",
+    "Declared",
     "RecallControl",
     "ShownItem",
     "declaration",
@@ -158,8 +159,12 @@ def declaration(task: str) -> RecallControl:
     return _DECLARED[task]
 
 
+# What the functions below read (TastyBench and SciJudge still declare a RecallControl).
+Declared = TaskSpec | RecallControl
+
+
 def recall_solvers(
-    control: RecallControl,
+    control: Declared,
     knowledge_cutoff: object,
     probe: bool,
     catalogue: Mapping[str, RecallItem] | None = None,
@@ -185,7 +190,7 @@ def recall_solvers(
     return steps
 
 
-def recall_fields(control: RecallControl, state: TaskState) -> dict[str, Any]:
+def recall_fields(control: Declared, state: TaskState) -> dict[str, Any]:
     """The ``Score.metadata`` recall fields of this sample (module docstring).
 
     ``post_cutoff`` (against the stated cutoff) stays for readers of older logs.

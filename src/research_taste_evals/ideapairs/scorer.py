@@ -33,7 +33,6 @@ from research_taste_evals.core.metric_groups import (
     bundle_figures,
     copy_score,
     details_metric,
-    first_group,
     first_group_metric,
     with_metrics,
 )
@@ -51,8 +50,9 @@ from research_taste_evals.ideapairs.metrics import (
     tier_accuracy,
 )
 from research_taste_evals.ideapairs.parsing import parse_answer, parse_confidence
-from research_taste_evals.ideapairs.recall import IDEA_PAIRS, recall_controls
+from research_taste_evals.ideapairs.recall import recall_controls
 from research_taste_evals.ideapairs.solvers import ANSWERS_KEY
+from research_taste_evals.ideapairs.specs import IDEA_PAIRS
 
 
 def read_answer(text: str, prompt: str) -> str | None:
@@ -129,7 +129,7 @@ def idea_pairs_metrics(mode: str, resamples: int, seed: int) -> list[Metric]:
         tier_accuracy() if mode == "pairs" else leaderboard_ranking(),
         calibration(),
         bias_report(resamples=resamples, seed=seed),
-        recall_controls(),
+        recall_controls(IDEA_PAIRS),
     ]
 
 
@@ -151,7 +151,7 @@ def _figures(resamples: int, seed: int) -> FiguresOf:
 
 
 def _first_names(scores: list[SampleScore]) -> tuple[str, ...]:
-    return first_group(__file__, "idea_pairs", mode_of(scores))
+    return IDEA_PAIRS.first_names(mode_of(scores))
 
 
 @metric

@@ -15,7 +15,6 @@ from research_taste_evals.core.metric_groups import (
     bundle_figures,
     copy_score,
     details_metric,
-    first_group,
     first_group_metric,
 )
 from research_taste_evals.lft.metrics import (
@@ -28,6 +27,7 @@ from research_taste_evals.lft.metrics import (
     lft_partial_credit,
 )
 from research_taste_evals.lft.panel_agreement import lft_grader_agreement
+from research_taste_evals.lft.specs import LFT, LFT_GRADER_CHECK
 
 # The metrics each scorer declared when they were one group, in that order.
 _LFT = bundle_figures(
@@ -47,11 +47,11 @@ _CHECK = bundle_figures(
 
 
 def _lft_names(scores: list[SampleScore]) -> tuple[str, ...]:
-    return first_group(__file__, "lft")
+    return LFT.first_names()
 
 
 def _check_names(scores: list[SampleScore]) -> tuple[str, ...]:
-    return first_group(__file__, "lft_grader_check")
+    return LFT_GRADER_CHECK.first_names()
 
 
 @metric

@@ -23,7 +23,6 @@ from research_taste_evals.core.metric_groups import (
     FiguresOf,
     bundle_figures,
     details_metric,
-    first_group,
     first_group_metric,
 )
 from research_taste_evals.core.metrics import COUNT_KEYS, nan_on_error
@@ -34,6 +33,7 @@ from research_taste_evals.core.stats import (
     bootstrap_ci,
     precision_recall_f1,
 )
+from research_taste_evals.reviewcritique.specs import REVIEW_CRITIQUE
 
 STRATEGIES = ("labeling_all", "select_deficient", "both_no", "either_no")
 PROMPT_NAMES = ("labeling_all", "select_deficient")
@@ -220,7 +220,7 @@ def _figures(resamples: int, seed: int, bertscore_baseline: float | None) -> Fig
 
 
 def _first_names(scores: list[SampleScore]) -> tuple[str, ...]:
-    return first_group(__file__, "review_critique")
+    return REVIEW_CRITIQUE.first_names()
 
 
 @metric

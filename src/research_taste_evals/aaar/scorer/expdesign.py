@@ -36,8 +36,9 @@ from research_taste_evals.aaar.solvers import (
     PREDICTED_EXPERIMENTS_KEY,
     PREDICTED_EXPLANATIONS_KEY,
 )
+from research_taste_evals.aaar.specs import EXPDESIGN
 from research_taste_evals.core.reasons import GRADER_FAILED, INVALID_RESPONSE_FORMAT
-from research_taste_evals.core.recall_control import declaration, recall_fields
+from research_taste_evals.core.recall_control import recall_fields
 from research_taste_evals.core.roles import role_models
 
 
@@ -125,7 +126,7 @@ def expdesign_scorer(
                 "embedding_model": embedder.model_id,
                 "embedding_revision": embedder.revision,
             }
-            | recall_fields(declaration("expdesign"), state),
+            | recall_fields(EXPDESIGN, state),
         )
 
     return score

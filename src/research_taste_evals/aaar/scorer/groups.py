@@ -9,8 +9,6 @@ most eleven figures: one group.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from inspect_ai.scorer import Metric, SampleScore, Scorer, metric, scorer
 
 from research_taste_evals.aaar.itf_idf_metrics import (
@@ -37,11 +35,11 @@ from research_taste_evals.aaar.metrics import (
     s_recall,
 )
 from research_taste_evals.aaar.recall import recall_twins
+from research_taste_evals.aaar.specs import EXPDESIGN, PAPER_WEAKNESS
 from research_taste_evals.core.metric_groups import (
     bundle_figures,
     copy_score,
     details_metric,
-    first_group,
     first_group_metric,
 )
 from research_taste_evals.core.metrics import answer_shape, empty_prediction_rate
@@ -51,7 +49,7 @@ _EXPDESIGN = bundle_figures(
     "expdesign",
     [
         en_f1(),
-        recall_twins("expdesign"),
+        recall_twins(EXPDESIGN),
         en_precision(),
         en_recall(),
         faithful_en_f1(),
@@ -76,7 +74,7 @@ _WEAKNESS = bundle_figures(
     "paper_weakness",
     [
         s_f1(),
-        recall_twins("paper_weakness"),
+        recall_twins(PAPER_WEAKNESS),
         s_precision(),
         s_recall(),
         itf_idf_score(),
@@ -90,15 +88,12 @@ _WEAKNESS = bundle_figures(
 )
 
 
-_EVAL_YAML = str(Path(__file__).parents[1] / "eval.yaml")  # the family's, in aaar/
-
-
 def _expdesign_names(scores: list[SampleScore]) -> tuple[str, ...]:
-    return first_group(_EVAL_YAML, "expdesign")
+    return EXPDESIGN.first_names()
 
 
 def _weakness_names(scores: list[SampleScore]) -> tuple[str, ...]:
-    return first_group(_EVAL_YAML, "paper_weakness")
+    return PAPER_WEAKNESS.first_names()
 
 
 @metric

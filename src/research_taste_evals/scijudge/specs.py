@@ -1,0 +1,38 @@
+"""The declaration of ``scijudge`` (``core/spec.py``).
+
+Recall control (``recall.py``): a row shows two papers, each dated by its arXiv date; the probe
+shows the model one abstract at a time, and a pair counts in a twin only when both papers do.
+"""
+
+from __future__ import annotations
+
+from research_taste_evals.core.spec import Controlled, TaskSpec
+from research_taste_evals.scijudge.recall import pair_papers
+
+SCIJUDGE = TaskSpec(
+    task="scijudge",
+    # No figure is directly comparable with the paper's (its pairs count only when both
+    # orders are right).
+    first_group=(
+        "accuracy",
+        "accuracy_ci_low",
+        "accuracy_ci_high",
+        "pairs",
+        "accuracy_clean",
+        "clean_pairs",
+        "clean_items",
+        "recognized_rate",
+        "estimated_cutoff",
+        "unparsed_rate",
+        "reasked_rate",
+    ),
+    columns=("accuracy_clean", "position_a_share"),
+    controlled=Controlled(floor=100, n="clean_pairs"),
+    items=pair_papers,
+    probes=True,
+    post_cutoff_count="post_cutoff_pairs",
+    unrecognized_count="unrecognized_pairs",
+    clean_count="clean_pairs",
+)
+
+SPECS = (SCIJUDGE,)
