@@ -40,12 +40,12 @@ from research_taste_evals.tastybench.matched import (
     match_papers,
     pairwise_accuracy_summary,
 )
-from research_taste_evals.tastybench.pair_schedules import (
+from research_taste_evals.tastybench.pairwise import bradley_terry
+from research_taste_evals.tastybench.schedule import (
     Comparison,
     adjacent_schedule,
     all_pairs_schedule,
 )
-from research_taste_evals.tastybench.pairwise import bradley_terry
 
 README = Path(__file__).resolve().parents[1] / "src/research_taste_evals/tastybench/README.md"
 BLOCK = "matched-ci"

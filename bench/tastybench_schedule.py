@@ -19,13 +19,13 @@ import numpy as np
 from scipy.special import expit
 
 from research_taste_evals.core.stats import spearman
-from research_taste_evals.tastybench.pair_schedules import (
+from research_taste_evals.tastybench.pairwise import bradley_terry, elo_ratings
+from research_taste_evals.tastybench.schedule import (
     Comparison,
     adjacent_schedule,
     all_pairs_schedule,
     random_pairs_schedule,
 )
-from research_taste_evals.tastybench.pairwise import bradley_terry, elo_ratings
 
 N_PAPERS = 37  # the curated upstream set
 LATENT_SD = 1.0  # SD of latent log-strengths: neighbours in rank are near coin flips

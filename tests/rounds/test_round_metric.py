@@ -14,8 +14,7 @@ from inspect_ai.scorer import SampleScore, Score
 from research_taste.rounds.manifest import label_blind_pairs, write_round
 from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.core.rounds import RoundItem
-from research_taste_evals.tastybench.round_scorer import round_summary
-from research_taste_evals.tastybench.rounds import UNUSED_ON_A_ROUND, round_task
+from research_taste_evals.tastybench.rounds import UNUSED_ON_A_ROUND, round_summary, round_task
 from research_taste_evals.tastybench.tastybench import tastybench
 
 NAN = math.nan

@@ -51,7 +51,7 @@ REVIEW_COLUMNS = [
 
 
 def _write_review_set(folder: Path, report: str, fetch_dates: tuple[str, ...] = ()) -> Path:
-    """An OpenReview-built folder (``review_set.py``): four papers, one area, ``report``."""
+    """An OpenReview-built folder (``built_set.py``): four papers, one area, ``report``."""
     folder.mkdir()
     with (folder / "papers.csv").open("w", encoding="utf-8", newline="") as handle:
         writer = csv.writer(handle)

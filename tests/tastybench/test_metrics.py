@@ -7,17 +7,17 @@ import pytest
 from inspect_ai.scorer import SampleScore, Score
 
 from research_taste_evals.tastybench import ratings as ratings_module
-from research_taste_evals.tastybench.metrics import (
-    tastybench_decisions,
-    tastybench_ratings,
-    tastybench_reliability,
-)
 from research_taste_evals.tastybench.pairwise import elo_ratings
 from research_taste_evals.tastybench.ratings import (
     DECISION_KEYS,
     RATING_KEYS,
     RELIABILITY_KEYS,
     collect,
+)
+from research_taste_evals.tastybench.scorer import (
+    tastybench_decisions,
+    tastybench_ratings,
+    tastybench_reliability,
 )
 
 NAN = float("nan")

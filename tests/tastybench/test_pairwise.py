@@ -9,16 +9,17 @@ import numpy as np
 import pytest
 
 from research_taste_evals.core.stats import spearman
-from research_taste_evals.tastybench.order_effects import order_consistency, position_bias_rate
-from research_taste_evals.tastybench.pair_schedules import (
-    adjacent_schedule,
-    all_pairs_schedule,
-    random_pairs_schedule,
-)
 from research_taste_evals.tastybench.pairwise import (
     bradley_terry,
     elo_ratings,
+    order_consistency,
+    position_bias_rate,
     split_half_reliability,
+)
+from research_taste_evals.tastybench.schedule import (
+    adjacent_schedule,
+    all_pairs_schedule,
+    random_pairs_schedule,
 )
 
 

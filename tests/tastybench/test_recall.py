@@ -18,9 +18,13 @@ from inspect_ai.model import ChatMessage, Model
 
 from research_taste_evals.core.recognition import is_probe_prompt
 from research_taste_evals.tastybench.baselines import project_texts
-from research_taste_evals.tastybench.dataset import IDEA_FILES, PAPER_FILES, UPSTREAM_DATA_DIR
+from research_taste_evals.tastybench.dataset import (
+    IDEA_FILES,
+    PAPER_FILES,
+    UPSTREAM_DATA_DIR,
+    ols_slope,
+)
 from research_taste_evals.tastybench.tastybench import tastybench
-from research_taste_evals.tastybench.velocity import ols_slope
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]
 Metrics = Callable[[EvalLog], dict[str, float]]

@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 
 from research_taste_evals.core.errors import ConfigError
-from research_taste_evals.tastybench.dataset import Paper
-from research_taste_evals.tastybench.schedule import judged_papers
-from research_taste_evals.tastybench.tastybench import tastybench
-from research_taste_evals.tastybench.velocity import (
+from research_taste_evals.tastybench.dataset import (
     SHORT_WINDOWS,
+    Paper,
     common_window_velocity,
     longest_common_window,
 )
+from research_taste_evals.tastybench.schedule import judged_papers
+from research_taste_evals.tastybench.tastybench import tastybench
 
 # A paper published 2025-07-10: month starts 2025-08-01 .. 2026-04-01 (the first nine).
 DATES = [dt.date(2025 + (m > 12), (m - 1) % 12 + 1, 1).isoformat() for m in range(8, 17)]

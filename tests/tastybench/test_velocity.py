@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from research_taste_evals.tastybench.velocity import (
+from research_taste_evals.tastybench.dataset import (
     UPSTREAM_FETCH_DATE,
     common_window_velocity,
     observed_months,

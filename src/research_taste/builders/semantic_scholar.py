@@ -2,7 +2,7 @@
 
 Endpoints used: ``GET /paper/search`` (relevance search, upstream TastyBench's endpoint:
 ranked, 100 a call paged by ``offset``, and at most 1,000 results in all, a limit of the
-endpoint (``semantic_scholar_paging``); the response is
+endpoint (:func:`relevance_pages`); the response is
 ``{"total", "offset", "next", "data"}``), ``GET /paper/search/bulk`` (unranked, up to 1,000
 papers a call, a continuation ``token`` while more match, no overall limit; its query is a
 boolean expression in which plain terms are ANDed, ``|`` is OR, ``-`` negates and quotes make
@@ -45,11 +45,14 @@ from research_taste.builders.http import (
     cache_file,
     write_atomic,
 )
-from research_taste.builders.semantic_scholar_answers import Check, check_citations_page
-from research_taste.builders.semantic_scholar_paging import bulk_pages, relevance_pages
+from research_taste.builders.semantic_scholar_answers import (
+    Check,
+    check_citations_page,
+    check_search_page,
+)
 from research_taste_evals.core.data import DataError
 
-__all__ = ["SemanticScholar", "describe"]
+__all__ = ["RELEVANCE_LIMIT", "SemanticScholar", "describe"]
 
 DEFAULT_BASE = "https://api.semanticscholar.org/graph/v1"
 BASE_ENV = "S2_API_BASE"
@@ -67,6 +70,8 @@ SEARCH_FIELDS = (
     "citationCount",
     "externalIds",
 )
+RELEVANCE_PAGE = 100  # /paper/search: limit <= 100
+RELEVANCE_LIMIT = 1000  # /paper/search returns at most the first 1,000 ranked results
 CITATIONS_PAGE = 1000
 # The citations endpoint lists at most this many citing papers (offset + limit), a known
 # limitation with no workaround (allenai/s2-folks#27).
@@ -222,6 +227,47 @@ class SemanticScholar:
                     f"does not follow offset {offset}"
                 )
             offset = following
+
+
+def relevance_pages(client: SemanticScholar, params: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """Relevance search paged by ``offset`` to its end or :data:`RELEVANCE_LIMIT`."""
+    offset = 0
+    while offset < RELEVANCE_LIMIT:
+        limit = min(RELEVANCE_PAGE, RELEVANCE_LIMIT - offset)
+        page = client.get(
+            "/paper/search", {**params, "offset": offset, "limit": limit}, check_search_page
+        )
+        client.search_total = page.get("total")
+        yield from page["data"]
+        following = page.get("next")
+        if following is None or not page["data"]:
+            return
+        if following <= offset:
+            raise DataError(
+                f"Semantic Scholar's relevance search: next {following} does not follow "
+                f"offset {offset}"
+            )
+        offset = following
+
+
+def bulk_pages(client: SemanticScholar, params: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """Bulk search following the continuation token to the end."""
+    token: str | None = None
+    seen: set[str] = set()
+    while True:
+        page = client.get(
+            "/paper/search/bulk",
+            {**params, **({"token": token} if token else {})},
+            check_search_page,
+        )
+        client.search_total = page.get("total")
+        yield from page["data"]
+        token = page.get("token")
+        if not token:
+            return
+        if token in seen:
+            raise DataError(f"Semantic Scholar's bulk search repeated its token {token!r}")
+        seen.add(token)
 
 
 def describe(path: str, params: Mapping[str, Any]) -> str:

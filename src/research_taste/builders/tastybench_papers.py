@@ -12,7 +12,7 @@ from typing import Any
 
 from research_taste.builders.ideapairs.papers import ArxivFetcher
 from research_taste.builders.semantic_scholar import CITATIONS_CAP, SemanticScholar
-from research_taste_evals.tastybench.velocity import windowed_velocity
+from research_taste_evals.tastybench.dataset import windowed_velocity
 
 SERIES_WEEKS = 60  # upstream: 4 * max_months_cited (15) weeks
 # Above this share of undated citing papers the series misses most of the paper's citations

@@ -9,7 +9,7 @@ start from its publication date to publication + 60 weeks (``pd.date_range(..., 
 at most 14 points), counting the citing papers published on or before that month start; its
 velocity ``b`` is the least-squares slope of that series against t = 0, 1, ... This builder
 differs where upstream's series was not observed: the months after the fetch date are left out
-(upstream repeated the last count, see ``tastybench/velocity.py``), so ``velocity`` here is
+(upstream repeated the last count, see ``tastybench/dataset.py``), so ``velocity`` here is
 upstream's ``b`` on the observed months (``windowed_velocity`` of the task, the same code).
 The citing papers come from the citations endpoint paged to the end (upstream read the first
 1,000 nested in the search answer); citing papers without a publication date are left out of
@@ -41,8 +41,7 @@ from typing import Any
 
 from research_taste.builders.ideapairs.papers import ArxivFetcher
 from research_taste.builders.out_dir import out_folder
-from research_taste.builders.semantic_scholar import SemanticScholar
-from research_taste.builders.semantic_scholar_paging import RELEVANCE_LIMIT
+from research_taste.builders.semantic_scholar import RELEVANCE_LIMIT, SemanticScholar
 from research_taste.builders.tastybench_args import WRITTEN_NAMES, check_query, check_window
 from research_taste.builders.tastybench_papers import (
     SERIES_WEEKS,

@@ -8,14 +8,14 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from research_taste.builders.openreview.builder import VenueRequest, build, parse_after
+from research_taste.builders.openreview.builder import build, parse_after
 from research_taste.builders.openreview.client import (
     BASE_ENV,
     DEFAULT_BASE,
     PASSWORD_ENV,
     USERNAME_ENV,
 )
-from research_taste.builders.openreview.venue import LABELS, PAGE_SIZE
+from research_taste.builders.openreview.venue import LABELS, PAGE_SIZE, VenueRequest
 
 HELP = "OpenReview: build review-label TastyBench and PaperWeakness sets from a venue"
 

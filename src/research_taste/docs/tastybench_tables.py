@@ -32,7 +32,12 @@ from research_taste_evals.core.stats import (
     DEFAULT_BOOTSTRAP_SEED,
     spearman,
 )
-from research_taste_evals.tastybench.dataset import UPSTREAM_DATA_DIR, Paper, load_papers
+from research_taste_evals.tastybench.dataset import (
+    DEFAULT_WINDOW_MONTHS,
+    UPSTREAM_DATA_DIR,
+    Paper,
+    load_papers,
+)
 from research_taste_evals.tastybench.parsing import parse_extractor_reply, parse_judge_answer
 from research_taste_evals.tastybench.ratings import (
     RunJudgements,
@@ -42,7 +47,6 @@ from research_taste_evals.tastybench.ratings import (
     reliability_summary,
     upstream_rank_pearson,
 )
-from research_taste_evals.tastybench.velocity import DEFAULT_WINDOW_MONTHS
 
 RUN_FOLDER = re.compile(r"(?P<prompt>[a-z-]*?)-?curated/(?P<model>[^/]+)/(?P<epochs>\d+)-epochs")
 PROMPT_LABELS = {"": "curated (normal)", "goodhart": "goodhart", "max-goodhart": "max-goodhart"}

@@ -143,7 +143,7 @@ def pooled(rows: list[RoundRow]) -> dict[str, dict[str, float]]:
     """Per model: TastyBench's headline over the pairs of every resolved round, prospective
     only, complete judgments only."""
     from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
-    from research_taste_evals.tastybench.round_scorer import round_summary
+    from research_taste_evals.tastybench.rounds import round_summary
 
     by_model: dict[str, list[Any]] = {}
     for row in rows:

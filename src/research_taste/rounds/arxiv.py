@@ -41,7 +41,7 @@ from research_taste.builders.tastybench_papers import citation_series, month_sta
 from research_taste.rounds.manifest import utc_iso, utc_now, write_round
 from research_taste.rounds.resolve import new_labels_version, record_labels_version
 from research_taste_evals.core.rounds import RoundItem
-from research_taste_evals.tastybench.velocity import common_window_velocity
+from research_taste_evals.tastybench.dataset import common_window_velocity
 
 PAGE = 200
 DEFAULT_WINDOW_MONTHS = 6

@@ -107,7 +107,7 @@ def score_round(
     from inspect_ai.model import get_model
 
     from research_taste_evals.aaar.scorer.weakness_round import round_weakness_scorer
-    from research_taste_evals.tastybench.round_scorer import round_pairwise_scorer
+    from research_taste_evals.tastybench.rounds import round_pairwise_scorer
 
     factories: dict[str, Any] = {
         "tastybench": round_pairwise_scorer,

@@ -21,10 +21,15 @@ import json
 from pathlib import Path
 
 from research_taste_evals.core.demo import DemoRun
-from research_taste_evals.tastybench.dataset import IDEA_FILES, PAPER_FILES, UPSTREAM_DATA_DIR
+from research_taste_evals.tastybench.dataset import (
+    IDEA_FILES,
+    PAPER_FILES,
+    UPSTREAM_DATA_DIR,
+    UPSTREAM_FETCH_DATE,
+    ols_slope,
+)
 from research_taste_evals.tastybench.tastybench import tastybench
 from research_taste_evals.tastybench.tastybench_extract import tastybench_extract
-from research_taste_evals.tastybench.velocity import UPSTREAM_FETCH_DATE, ols_slope
 
 SERIES_MONTHS = 14  # month starts within pub_date + 60 weeks, as in upstream's series
 # The ten papers (paperId, title, pub_date, citations_per_month, idea), written for the demo.

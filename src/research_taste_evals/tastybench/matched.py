@@ -24,16 +24,23 @@ decisions that are right, which is the mean over pairs of the share of its two o
 right, so a judge that only follows position scores exactly 0.5. Its 95% CI is a seeded
 percentile bootstrap over pairs (the independent unit). ``pairwise_accuracy_consistent`` is the
 share of pairs all of whose decisions are right (both orders; position-only judges score 0).
+
+As samples: the pairing of the run's papers on their labels, each pair in both orders, and a
+dataset that says so when Inspect's ``--limit``/``--sample-id`` keeps one order of a pair (such
+a pair is left out of ``pairwise_accuracy`` and counted in ``matched_incomplete_pairs``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import math
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
+from inspect_ai.dataset import Dataset, MemoryDataset, Sample
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
 from research_taste_evals.core.metrics import nan_on_error
@@ -43,6 +50,7 @@ from research_taste_evals.core.stats import (
     NAN,
     bootstrap_ci,
 )
+from research_taste_evals.tastybench.dataset import Paper, VelocityMode
 
 # The widest date gap of a pair: two months, so a set with a paper every few weeks pairs
 # nearly every paper while both papers of a pair have had about the same time to be cited.
@@ -271,3 +279,78 @@ def tastybench_pairwise(
         )
 
     return compute
+
+
+logger = logging.getLogger(__name__)
+
+
+def matching(papers: Sequence[Paper], velocity: VelocityMode, seed: int) -> Matching:
+    """The ``schedule=matched`` pairing of ``papers`` on the run's labels (``matched.py``).
+
+    A paper's ``field`` (an OpenReview set's primary area) groups it; without one, one group.
+    """
+    items = [
+        MatchItem(p.paper_id, parse_day(p.pub_date), p.velocity(velocity), p.field) for p in papers
+    ]
+    return match_papers(items, seed)
+
+
+def no_pairs_reason(count: int, matched: Matching) -> str:
+    """Why no pair was made, in one sentence (the reasons of the papers left out)."""
+    reasons = Counter(matched.unpaired.values())
+    if set(reasons) == {"alone_in_area"}:
+        return (
+            f"schedule=matched: no two of the {count} papers share a primary area, and pairs are "
+            "made within an area only, so there is no pair to judge (use schedule=all_pairs or "
+            "adjacent for this set)"
+        )
+    by_reason = ", ".join(f"{reason} {n}" for reason, n in sorted(reasons.items()))
+    return (
+        f"schedule=matched: no two of the {count} papers have different velocities and "
+        f"publication dates at most {MAX_PAIR_GAP_DAYS} days apart (papers by reason: "
+        f"{by_reason})"
+    )
+
+
+def _halved_pairs(samples: Sequence[Sample]) -> int:
+    orders = Counter(
+        (sample.metadata or {}).get("pair_id")
+        for sample in samples
+        if (sample.metadata or {}).get("pair_id") is not None
+    )
+    return sum(n < ORDERS_PER_PAIR for n in orders.values())
+
+
+class MatchedDataset(MemoryDataset):
+    """A matched run's samples, each pair in two consecutive samples; a slice or filter that
+    keeps one order of a pair says so once (Inspect may cut the dataset more than once)."""
+
+    _said = False
+
+    def _warn_halved(self, part: MemoryDataset) -> None:
+        halved = _halved_pairs(part.samples)
+        if halved and len(part) < len(self) and not self._said:
+            self._said = True
+            logger.warning(
+                "schedule=matched: the samples kept (--limit or --sample-id) hold %d pairs in one "
+                "order only; they are left out of pairwise_accuracy and counted in "
+                "matched_incomplete_pairs",
+                halved,
+            )
+
+    @overload
+    def __getitem__(self, index: int) -> Sample: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Dataset: ...
+
+    def __getitem__(self, index: int | slice) -> Sample | Dataset:
+        part = super().__getitem__(index)
+        if isinstance(part, MemoryDataset):
+            self._warn_halved(part)
+        return part
+
+    def filter(self, predicate: Callable[[Sample], bool], name: str | None = None) -> MemoryDataset:
+        part = super().filter(predicate, name)
+        self._warn_halved(part)
+        return part

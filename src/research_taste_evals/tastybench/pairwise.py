@@ -2,9 +2,12 @@
 
 A comparison is ``(winner_id, loser_id)``; a list of them is in the order the comparisons were
 made. A *decision* is ``(first_shown_id, second_shown_id, winner_id)`` and keeps the
-presentation order, which position-bias and order-consistency need (``order_effects.py``).
-Schedules (``pair_schedules.py``) return ordered pairs ``(first_shown_id, second_shown_id)`` in
+presentation order, which position-bias and order-consistency need (below).
+Schedules (``schedule.py``) return ordered pairs ``(first_shown_id, second_shown_id)`` in
 presentation order.
+
+How the presentation order sways a judge's picks: the share of picks for the first project
+(position bias) and the share of pairs judged alike in both orders (order consistency).
 """
 
 from __future__ import annotations
@@ -15,10 +18,11 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from research_taste_evals.core.stats import NAN, spearman
-from research_taste_evals.tastybench.pair_schedules import Comparison
+from research_taste_evals.tastybench.schedule import Comparison
 
 if TYPE_CHECKING:
-    import numpy as np  # imported where used: ~60 ms off the registry import
+    import numpy as np
+
 
 RatingFunction = Callable[..., dict[str, float]]
 
@@ -285,3 +289,58 @@ def split_half_reliability(
     # judge that only follows position) 2r/(1+r) runs off towards -infinity and means nothing.
     corrected = 2.0 * r / (1.0 + r) if r > 0.0 else NAN
     return r, corrected
+
+
+Decision = tuple[str, str, str]
+
+
+def _check_decision(index: int, decision: Decision) -> Decision:
+    first, second, winner = decision
+    if winner not in (first, second) or first == second:
+        raise ValueError(f"decision {index}: winner {winner!r} is not one of {first!r}, {second!r}")
+    return first, second, winner
+
+
+def position_bias_rate(decisions: Iterable[Decision]) -> float:
+    """Share of decisions won by the first-shown paper ("Project 1"); 0.5 is unbiased.
+
+    Args:
+        decisions: (first_shown_id, second_shown_id, winner_id), unclear answers excluded.
+
+    Returns:
+        The share, or NaN when there are no decisions.
+    """
+    checked = [_check_decision(i, decision) for i, decision in enumerate(decisions)]
+    if not checked:
+        return NAN
+    return sum(winner == first for first, _, winner in checked) / len(checked)
+
+
+def order_consistency(decisions: Iterable[Decision]) -> float:
+    """Share of pairs judged the same way in both presentation orders.
+
+    For every unordered pair shown in both orders, each decision made with one order is
+    matched with each decision made with the other; the pair's consistency is the share of
+    those matches naming the same winner (1 or 0 when each order was seen once). The result is
+    the mean over such pairs. A judge that always picks the first-shown paper scores 0.
+
+    Args:
+        decisions: (first_shown_id, second_shown_id, winner_id), unclear answers excluded.
+
+    Returns:
+        The mean consistency, or NaN when no pair was seen in both orders.
+    """
+    import numpy as np
+
+    by_order: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for i, decision in enumerate(decisions):
+        first, second, winner = _check_decision(i, decision)
+        by_order[(first, second)].append(winner)
+    scores = []
+    for (first, second), winners in by_order.items():
+        reverse = by_order.get((second, first))
+        if first > second or not reverse:
+            continue  # each unordered pair once, and only if seen in both orders
+        agree = sum(a == b for a in winners for b in reverse)
+        scores.append(agree / (len(winners) * len(reverse)))
+    return float(np.mean(scores)) if scores else NAN

@@ -17,7 +17,7 @@ bias. Here:
    answer is ambiguous: hedged, negated, conditional, or a comparison. A parenthesis describing
    a project ("Project 1 (ReMax: no value model)") is not read for hedges, and "provided ..."
    after a pick qualifies it; a pick that depends on a choice ("1 if X, else 2") is ambiguous.
-   Patterns: ``verdict_patterns.py``; shapes: the README's "Answer contract" and
+   Patterns: ``prompts.py``; shapes: the README's "Answer contract" and
    tests/tastybench/test_parsing_contract.py.
 3. An ambiguous answer goes to the extractor with upstream's prompt, through the one grader
    mechanism (``core.grading.grade_member``: a provider error or refusal is a typed, counted
@@ -34,7 +34,7 @@ from typing import Literal, cast
 
 from inspect_ai.model import CachePolicy, Model
 
-import research_taste_evals.tastybench.verdict_patterns as vp
+import research_taste_evals.tastybench.prompts as contract
 from research_taste_evals.core.answers import json_objects, strip_reasoning
 from research_taste_evals.core.grading import grade_member
 from research_taste_evals.core.text import fill_template
@@ -68,7 +68,7 @@ class ChoiceResult:
 
 def _number(match: re.Match[str], first_group: int) -> int:
     digit, ordinal = match.group(first_group), match.group(first_group + 1)
-    return int(digit) if digit else vp.ORDINALS[ordinal.lower()]
+    return int(digit) if digit else contract.ORDINALS[ordinal.lower()]
 
 
 def _leanings(sentences: list[str]) -> set[int]:
@@ -76,13 +76,13 @@ def _leanings(sentences: list[str]) -> set[int]:
     return {
         _number(match, 1)
         for sentence in sentences
-        for pattern in vp.LEANS
+        for pattern in contract.LEANS
         for match in pattern.finditer(sentence)
     }
 
 
 def _named(text: str) -> set[int]:
-    return {_number(match, 1) for match in vp.ANY_REF.finditer(text)}
+    return {_number(match, 1) for match in contract.ANY_REF.finditer(text)}
 
 
 def _without_descriptions(text: str) -> str:
@@ -90,24 +90,24 @@ def _without_descriptions(text: str) -> str:
     that makes the pick depend on a choice ("(if you have compute)") stays."""
 
     def kept(match: re.Match[str]) -> str:
-        return match.group(0) if vp.CHOICE_CONDITION.search(match.group(0)) else " "
+        return match.group(0) if contract.CHOICE_CONDITION.search(match.group(0)) else " "
 
     previous = None
     while previous != text:
-        previous, text = text, vp.PARENTHESIS.sub(kept, text)
+        previous, text = text, contract.PARENTHESIS.sub(kept, text)
     return text
 
 
 def _hedged(text: str) -> bool:
     """Whether ``text`` is conditional, negated or hedged, outside the projects' descriptions."""
-    return vp.HEDGE.search(_without_descriptions(text)) is not None
+    return contract.HEDGE.search(_without_descriptions(text)) is not None
 
 
 def _decision(text: str) -> int | None:
     """The project an unhedged decision phrase of ``text`` names, if exactly one."""
     if _hedged(text):
         return None
-    picks = {_number(m, 1) for pattern in vp.DECISIONS for m in pattern.finditer(text)}
+    picks = {_number(m, 1) for pattern in contract.DECISIONS for m in pattern.finditer(text)}
     return picks.pop() if len(picks) == 1 else None
 
 
@@ -115,7 +115,7 @@ def _json_picks(text: str) -> set[int]:
     picks: set[int] = set()
     for found in json_objects(text):
         for key, value in found.items():
-            if str(key).lower() not in vp.CHOICE_KEYS or isinstance(value, bool):
+            if str(key).lower() not in contract.CHOICE_KEYS or isinstance(value, bool):
                 continue
             value = str(value).strip()
             named = {int(value)} if value in ("1", "2") else _named(value)
@@ -129,10 +129,10 @@ def _bold_project(raw: str, words: str, rest: str, sentence: str) -> int | None:
     "**Project 2 (DAPO), and it's not close.**". Not a list item ("- **Project 2**, while
     ..."), not a line going on with a verb ("**Project 2** is ..."), not both projects named,
     and not a conditional sentence ("**Project 2**, but flip it if you cannot scale")."""
-    lead = vp.BOLD_PROJECT.match(vp.MARKDOWN.sub(" ", words))
-    if lead is None or re.match(r"\s*\w", rest) or vp.BULLET.match(raw):
+    lead = contract.BOLD_PROJECT.match(contract.MARKDOWN.sub(" ", words))
+    if lead is None or re.match(r"\s*\w", rest) or contract.BULLET.match(raw):
         return None
-    if len(_named(sentence)) != 1 or vp.CONDITIONAL.search(_without_descriptions(sentence)):
+    if len(_named(sentence)) != 1 or contract.CONDITIONAL.search(_without_descriptions(sentence)):
         return None
     if sentence.rstrip(" *_").endswith(":"):  # a section header ("**Project 2 (DAPO):**")
         return None
@@ -143,12 +143,12 @@ def _bold_project_picks(text: str) -> set[int]:
     """Projects named by bold lines that are the project itself (:func:`_bold_project`)."""
     picks: set[int] = set()
     for raw in text.splitlines():
-        bold = vp.BOLD.match(raw.lstrip(" \t#>-–—•"))
+        bold = contract.BOLD.match(raw.lstrip(" \t#>-–—•"))
         if bold:
             words = bold.group(1) or bold.group(2)
-            rest = vp.SENTENCE_END.split(raw.lstrip(" \t#>-–—•")[bold.end() :], maxsplit=1)[0]
+            rest = contract.SENTENCE_END.split(raw.lstrip(" \t#>-–—•")[bold.end() :], maxsplit=1)[0]
             rest = "" if words.rstrip().endswith((".", "!", "?")) else rest  # sentence ended
-            project = _bold_project(raw, words, rest, vp.MARKDOWN.sub(" ", words + rest))
+            project = _bold_project(raw, words, rest, contract.MARKDOWN.sub(" ", words + rest))
             picks |= set() if project is None else {project}
     return picks
 
@@ -157,25 +157,28 @@ def _headline_picks(text: str) -> set[int]:
     """Projects named by the headline verdicts of ``text`` (module docstring)."""
     picks = _json_picks(text)
     for raw in text.splitlines():
-        bold = vp.BOLD.match(raw.lstrip(" \t#>-–—•"))
+        bold = contract.BOLD.match(raw.lstrip(" \t#>-–—•"))
         if bold:  # a line opening in bold: the bold words and the rest of their sentence
             words = bold.group(1) or bold.group(2)
-            rest = vp.SENTENCE_END.split(raw.lstrip(" \t#>-–—•")[bold.end() :], maxsplit=1)[0]
+            rest = contract.SENTENCE_END.split(raw.lstrip(" \t#>-–—•")[bold.end() :], maxsplit=1)[0]
             rest = "" if words.rstrip().endswith((".", "!", "?")) else rest  # sentence ended
-            sentence = vp.MARKDOWN.sub(" ", words + rest)
+            sentence = contract.MARKDOWN.sub(" ", words + rest)
             pick = _decision(sentence)
-            if pick and vp.VERB_FIRST.search(sentence) and len(_named(sentence)) == 1:
+            if pick and contract.VERB_FIRST.search(sentence) and len(_named(sentence)) == 1:
                 picks.add(pick)
-    lines = [vp.LINE_LEAD.sub("", vp.MARKDOWN.sub(" ", line)).strip() for line in text.splitlines()]
+    lines = [
+        contract.LINE_LEAD.sub("", contract.MARKDOWN.sub(" ", line)).strip()
+        for line in text.splitlines()
+    ]
     lines = [line for line in lines if line]
     for index, line in enumerate(lines):
-        label = vp.LABEL_FIRST.match(line)
+        label = contract.LABEL_FIRST.match(line)
         if label and not _hedged(line[label.end() :]):
             picks.add(_number(label, 1))
         after = lines[index + 1] if index + 1 < len(lines) else ""
-        if vp.LABEL_LINE.match(line) and (pick := _decision(after)) is not None:
+        if contract.LABEL_LINE.match(line) and (pick := _decision(after)) is not None:
             picks.add(pick)
-    if lines and (final := vp.FINAL_LINE.match(lines[-1])):
+    if lines and (final := contract.FINAL_LINE.match(lines[-1])):
         picks.add(_number(final, 1))
     return picks
 
@@ -192,15 +195,15 @@ def parse_judge_answer(text: str) -> Literal[1, 2] | None:
     text = strip_reasoning(text)
     headline = _headline_picks(text)
     picks: set[int] = set()
-    plain = vp.MARKDOWN.sub(" ", text)
-    sentences = vp.SENTENCE_END.split(plain)
+    plain = contract.MARKDOWN.sub(" ", text)
+    sentences = contract.SENTENCE_END.split(plain)
     for sentence in sentences:
         if _hedged(sentence):
             continue
-        named = {_number(match, 1) for match in vp.ANY_REF.finditer(sentence)}
-        if len(named) > 1 and not vp.COMPARATIVE.search(sentence):
+        named = {_number(match, 1) for match in contract.ANY_REF.finditer(sentence)}
+        if len(named) > 1 and not contract.COMPARATIVE.search(sentence):
             continue  # "Project 1 is faster; Project 2 is more novel": a comparison, no pick
-        for pattern in vp.DECISIONS:
+        for pattern in contract.DECISIONS:
             picks.update(_number(match, 1) for match in pattern.finditer(sentence))
     if headline:
         if len(headline) != 1 or not picks <= headline:
@@ -229,7 +232,7 @@ def parse_extractor_reply(reply: str) -> tuple[Literal[1, 2] | None, UnclearReas
         return None, "extractor_empty"
     if "UNCLEAR" in reply:
         return None, "extractor_unclear"
-    named = {int(match.group(1)) for match in vp.EXTRACTOR_TOKEN.finditer(reply)}
+    named = {int(match.group(1)) for match in contract.EXTRACTOR_TOKEN.finditer(reply)}
     if named == {1}:
         return 1, None
     if named == {2}:

@@ -28,14 +28,12 @@ from research_taste_evals.core.stats import (
     RankMethod,
     partial_spearman,
 )
-from research_taste_evals.tastybench.order_effects import (
-    Decision,
-    order_consistency,
-    position_bias_rate,
-)
 from research_taste_evals.tastybench.pairwise import (
+    Decision,
     bradley_terry,
     elo_ratings,
+    order_consistency,
+    position_bias_rate,
     split_half_reliability,
 )
 

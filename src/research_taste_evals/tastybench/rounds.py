@@ -7,31 +7,58 @@ is refused, as is any other argument a round does not use (web search, a cutoff,
 file...) at a value other than its default. The log's samples carry no labels: every item is
 pending, the headline is NaN with ``pending_items``, and one line says how to score the log once
 labels exist.
+
+Scoring a round: the pick of each frozen pair, scored against a labels file when one exists.
+
+``round_pairwise_scorer(labels=<csv>)`` is what ``inspect score LOG --scorer
+research_taste_evals/round_pairwise_scorer -S labels=<csv> --action overwrite`` runs: it reads
+the pick the judgment stored (never asking a model: an answer without a stored pick is read by
+the parser alone), the two items' labels and label times from the CSV, and the decision time
+(the sample's last model event of the evaluated model). Without ``labels`` (the judgment run)
+every item is pending.
+
+``round_pairwise`` (the metric): ``pairwise_accuracy`` on the decisions made before any label of
+their pair existed (prospective), with its seeded bootstrap CI over pairs
+(``matched.pairwise_accuracy_summary``: a pair is right in the share of its orders that picked
+the higher label; an unclear answer is a wrong decision); decisions made after a label existed
+are reported apart (``pairwise_accuracy_after_label``); pairs with equal labels are left out and
+counted (``tied_pairs``); ``pending_items`` counts items without a label.
 """
 
 from __future__ import annotations
 
 import logging
 import math
+from typing import Any
 
 from inspect_ai import Task
+from inspect_ai.log import transcript
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
+from inspect_ai.solver import TaskState
 
 from research_taste_evals.core.errors import ConfigError
+from research_taste_evals.core.metrics import nan_on_error
 from research_taste_evals.core.provenance import provenance
-from research_taste_evals.core.rounds import ITEMS_FILE, Round, load_round
-from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_SEED
-from research_taste_evals.tastybench.dataset import Paper
-from research_taste_evals.tastybench.parsing import ChoiceMethod
+from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
+from research_taste_evals.core.rounds import (
+    ITEMS_FILE,
+    Round,
+    decision_time,
+    load_round,
+    read_labels,
+)
+from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED, NAN
+from research_taste_evals.tastybench.dataset import DEFAULT_WINDOW_MONTHS, Paper
+from research_taste_evals.tastybench.matched import pairwise_accuracy_summary
+from research_taste_evals.tastybench.parsing import ChoiceMethod, parse_judge_answer
 from research_taste_evals.tastybench.prompts import JUDGE_PROMPTS, PromptVariant
-from research_taste_evals.tastybench.round_scorer import round_pairwise, round_pairwise_scorer
 from research_taste_evals.tastybench.schedule import (
     DEFAULT_ROUNDS,
     DEFAULT_SCHEDULE_SEED,
     ScheduledPair,
     comparison_dataset,
 )
-from research_taste_evals.tastybench.solvers import judge, read_choice
-from research_taste_evals.tastybench.velocity import DEFAULT_WINDOW_MONTHS
+from research_taste_evals.tastybench.solvers import judge, read_choice, stored_pick
 
 logger = logging.getLogger(__name__)
 
@@ -170,3 +197,130 @@ def round_task(
             "choice_method": choice_method,
         },
     )
+
+
+ROUND_KEYS = [
+    "pairwise_accuracy",
+    "pairwise_accuracy_ci_low",
+    "pairwise_accuracy_ci_high",
+    "pairs",
+    "labelled_share",
+    "prospective_share",
+    "pending_items",
+    "tied_pairs",
+    "unclear",
+    "pairwise_accuracy_after_label",
+    "pairs_after_label",
+]
+
+
+def _stamp(value: Any) -> float:
+    return value.timestamp() if value is not None else NAN
+
+
+@scorer(metrics=[])
+def round_pairwise_scorer(labels: str | None = None) -> Scorer:
+    """The stored pick of a round's sample with its items' labels (``labels``: a labels CSV)."""
+    table = read_labels(labels) if labels else None
+
+    async def score(state: TaskState, target: Target) -> Score:
+        pick = stored_pick(state)
+        choice = pick.choice if pick is not None else parse_judge_answer(state.output.completion)
+        decided = decision_time(transcript().events)
+        values: dict[str, float] = {
+            "first_won": NAN if choice is None else float(choice == 1),
+            "unclear": float(choice is None),
+            "decided_at": _stamp(decided),
+        }
+        for k in ("1", "2"):
+            label = table.label(str(state.metadata[f"paper_{k}"])) if table else None
+            values[f"label_{k}"] = label.value if label else NAN
+            values[f"label_time_{k}"] = _stamp(label.time if label else None)
+        return Score(
+            value=values,
+            answer="unclear" if choice is None else str(choice),
+            reason=INVALID_RESPONSE_FORMAT if choice is None else None,
+            metadata={
+                "labels_version": table.version if table else None,
+                "labels_file": str(table.path) if table else None,
+                "decided_at": decided.isoformat() if decided else None,
+            },
+        )
+
+    return score
+
+
+def _value(sample_score: SampleScore) -> dict[str, Any]:
+    value = sample_score.score.value
+    return value if isinstance(value, dict) else {}
+
+
+def _prospective(value: dict[str, float]) -> bool:
+    """Decided before the earliest label time of either item (no label time yet: before)."""
+    times = [value.get(f"label_time_{k}", NAN) for k in ("1", "2")]
+    known = [t for t in times if isinstance(t, float) and math.isfinite(t)]
+    decided = value.get("decided_at", NAN)
+    if not known:
+        return True
+    return math.isfinite(decided) and decided < min(known)
+
+
+def _as_matched(sample_score: SampleScore, value: dict[str, float]) -> SampleScore:
+    metadata = {
+        **(sample_score.sample_metadata or {}),
+        "velocity_1": value.get("label_1"),
+        "velocity_2": value.get("label_2"),
+    }
+    return sample_score.model_copy(update={"sample_metadata": metadata})
+
+
+def round_summary(scores: list[SampleScore], resamples: int, seed: int) -> dict[str, float]:
+    """Every figure of :data:`ROUND_KEYS` (module docstring)."""
+    result: dict[str, float] = dict.fromkeys(ROUND_KEYS, NAN)
+    items: dict[str, bool] = {}
+    before: list[SampleScore] = []
+    after: list[SampleScore] = []
+    ties: set[Any] = set()
+    for sample_score in scores:
+        value = sample_score.score.value
+        if not isinstance(value, dict):
+            continue
+        metadata = sample_score.sample_metadata or {}
+        for k in ("1", "2"):
+            label = value.get(f"label_{k}", NAN)
+            items[str(metadata.get(f"paper_{k}"))] = isinstance(label, float) and math.isfinite(
+                label
+            )
+        (before if _prospective(value) else after).append(_as_matched(sample_score, value))
+        first, second = value.get("label_1", NAN), value.get("label_2", NAN)
+        if math.isfinite(first) and first == second:
+            ties.add(metadata.get("pair_id"))
+    decisions = len(before) + len(after)
+    result["labelled_share"] = sum(items.values()) / len(items) if items else NAN
+    result["pending_items"] = float(sum(not labelled for labelled in items.values()))
+    result["prospective_share"] = len(before) / decisions if decisions else NAN
+    result["tied_pairs"] = float(len(ties))
+    result["unclear"] = float(sum(_value(s).get("unclear", 0) == 1 for s in before + after))
+    prospective = pairwise_accuracy_summary(before, resamples, seed)
+    result["pairwise_accuracy"] = prospective["pairwise_accuracy"]
+    result["pairwise_accuracy_ci_low"] = prospective["pairwise_accuracy_ci_low"]
+    result["pairwise_accuracy_ci_high"] = prospective["pairwise_accuracy_ci_high"]
+    result["pairs"] = prospective["matched_pairs"]
+    late = pairwise_accuracy_summary(after, resamples, seed)
+    result["pairwise_accuracy_after_label"] = late["pairwise_accuracy"]
+    result["pairs_after_label"] = late["matched_pairs"]
+    return result
+
+
+@metric
+def round_pairwise(
+    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
+) -> Metric:
+    """A round's headline ``pairwise_accuracy`` (prospective decisions) and its shares."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return nan_on_error(
+            "tastybench metric round", ROUND_KEYS, lambda: round_summary(scores, resamples, seed)
+        )
+
+    return compute

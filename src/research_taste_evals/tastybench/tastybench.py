@@ -3,43 +3,58 @@
 Hao, Huang and Mahajan (2025), "TastyBench: Toward Measuring Research Taste in LLM" (blog post,
 2025-12-02); code and data: github.com/parviam/tastybench @ be72f06a. Parameters:
 ``tastybench/README.md`` ("Parameters").
+
+The task's log metadata (:func:`tastybench_metadata`): the provenance block, the run's settings
+as the task received them (the prompt actually used), and the matched pairing when there is one.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.log import HeadlineMetric
 
-from research_taste_evals.core.provenance import task_version
+from research_taste_evals.core.data import sha256_of
+from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.recall_control import recall_solvers
 from research_taste_evals.core.rounds import is_round
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 from research_taste_evals.tastybench.built_set import is_built_set, load_built_set
-from research_taste_evals.tastybench.dataset import PaperSet, Representation, load_papers
+from research_taste_evals.tastybench.dataset import (
+    DEFAULT_WINDOW_MONTHS,
+    MAX_SERIES_MONTHS,
+    MIN_SLOPE_POINTS,
+    UPSTREAM_COMMIT,
+    UPSTREAM_FETCH_DATE,
+    Paper,
+    PaperSet,
+    VelocityMode,
+    load_papers,
+)
+from research_taste_evals.tastybench.matched import matching
+from research_taste_evals.tastybench.paper_rows import Representation
 from research_taste_evals.tastybench.parsing import ChoiceMethod
 from research_taste_evals.tastybench.prompts import JUDGE_PROMPTS, PromptVariant, prompt_for_set
+from research_taste_evals.tastybench.ratings import HEADLINE_METRIC, UPSTREAM_COMPARABLE_METRIC
 from research_taste_evals.tastybench.recall import TASTYBENCH, recall_catalogue
 from research_taste_evals.tastybench.rounds import refuse_unused_on_a_round, round_task
-from research_taste_evals.tastybench.run_metadata import RunSettings, tastybench_metadata
 from research_taste_evals.tastybench.schedule import (
     DEFAULT_ROUNDS,
     DEFAULT_SCHEDULE_SEED,
+    MATCHED_HEADLINE,
     Schedule,
     build_schedule,
     comparison_dataset,
     judged_papers,
 )
 from research_taste_evals.tastybench.scorer import tastybench_scorers
-from research_taste_evals.tastybench.solvers import judge, read_choice
-from research_taste_evals.tastybench.velocity import (
-    DEFAULT_WINDOW_MONTHS,
-    MAX_SERIES_MONTHS,
-    MIN_SLOPE_POINTS,
-    VelocityMode,
-)
+from research_taste_evals.tastybench.solvers import EXTRACTOR_ROLE, judge, read_choice
+from research_taste_evals.tastybench.websearch import CITATION_COUNT_DOMAINS
 
 BOUNDS = {
     "window_months": (MIN_SLOPE_POINTS, MAX_SERIES_MONTHS),
@@ -173,3 +188,79 @@ def tastybench(
         version=task_version(__file__, "tastybench"),
         metadata=tastybench_metadata(settings, loaded.metadata, papers, len(pairs)),
     )
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """The ``tastybench`` arguments its metadata records (typed, as the task received them)."""
+
+    representation: str
+    prompt: str
+    velocity: VelocityMode
+    schedule: str
+    rounds: int
+    seed: int
+    pairs_file: str | None
+    choice_method: str
+    web_search: bool
+    knowledge_cutoff: object
+    recall_probe: bool
+
+
+def tastybench_metadata(
+    settings: RunSettings,
+    loaded_metadata: Mapping[str, Any],
+    papers: Sequence[Paper],
+    comparisons: int,
+) -> dict[str, Any]:
+    """The ``tastybench`` task's metadata: the provenance block and the run's settings.
+
+    With ``schedule=matched`` also ``matching`` (``Matching.summary``: pairs, same-month pairs,
+    the gap cap and the largest gap, papers left unpaired by reason) and the headline
+    ``pairwise_accuracy``.
+    """
+    args = settings
+    cutoff = args.knowledge_cutoff
+    sources = {key: loaded_metadata[key] for key in ("papers_source", "representation_source")}
+    details = {key: value for key, value in loaded_metadata.items() if key not in sources}
+    schedule, pairs_file = args.schedule, args.pairs_file
+    return {
+        **provenance(
+            benchmark="TastyBench",
+            source=sources["papers_source"],
+            revision=loaded_metadata.get("data_revision", UPSTREAM_COMMIT),
+            prompt_variant=args.prompt,
+            paper_faithful={
+                "velocity": args.velocity == "upstream",
+                "choice_method": args.choice_method == "extractor",
+                "schedule": schedule in ("adjacent", "file"),
+            },
+            representation_source=sources["representation_source"],
+        ),
+        "headline_metric": MATCHED_HEADLINE if schedule == "matched" else HEADLINE_METRIC,
+        "upstream_comparable_metric": UPSTREAM_COMPARABLE_METRIC,
+        **details,
+        "papers_judged": len(papers),
+        "representation": args.representation,
+        "prompt": args.prompt,
+        "velocity": args.velocity,
+        "velocity_fetch_date": loaded_metadata.get(
+            "velocity_fetch_date", UPSTREAM_FETCH_DATE.isoformat()
+        ),
+        "schedule": schedule,
+        "rounds": args.rounds if schedule == "adjacent" else None,
+        "seed": args.seed if schedule != "file" else None,
+        "pairs_file": pairs_file,
+        "pairs_file_sha256": sha256_of(Path(pairs_file)) if pairs_file else None,
+        "comparisons": comparisons,
+        "matching": (
+            matching(papers, args.velocity, args.seed).summary() if schedule == "matched" else None
+        ),
+        "choice_method": args.choice_method,
+        "extractor_role": f"{EXTRACTOR_ROLE} (default: the judge model itself)",
+        "web_search": args.web_search,
+        # The run's cutoff (with its source and model-info entry) is in each sample's score.
+        "knowledge_cutoff_arg": None if cutoff is None else str(cutoff),
+        "recall_probe": args.recall_probe,
+        "web_search_blocked_domains": list(CITATION_COUNT_DOMAINS) if args.web_search else None,
+    }

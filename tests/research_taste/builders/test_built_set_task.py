@@ -19,9 +19,8 @@ from research_taste.builders.semantic_scholar import SemanticScholar
 from research_taste.builders.tastybench_set import SetRequest, build
 from research_taste_evals.core.data import DataError
 from research_taste_evals.tastybench.built_set import built_titles_and_abstracts, load_built_set
-from research_taste_evals.tastybench.extract_sources import load_sources
 from research_taste_evals.tastybench.tastybench import tastybench
-from research_taste_evals.tastybench.tastybench_extract import tastybench_extract
+from research_taste_evals.tastybench.tastybench_extract import load_sources, tastybench_extract
 
 MODES = ("upstream", "windowed", "common_window")
 FAST = {"display": "none", "max_connections": 100, "max_samples": 100, "log_realtime": False}

@@ -12,8 +12,9 @@ from fake_graph_api import FakeClock
 from fake_openreview import BROKEN_PDF, FETCH_DATE, FakeOpenReview, make_pdf, serving, venue_notes
 
 from research_taste.builders import http
-from research_taste.builders.openreview.builder import VenueRequest, build
+from research_taste.builders.openreview.builder import build
 from research_taste.builders.openreview.client import OpenReviewClient
+from research_taste.builders.openreview.venue import VenueRequest
 
 PAGE = 3  # submissions per request in the tests: the ICLR fixture's 7 notes take 3 pages
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -35,10 +34,11 @@ from research_taste.builders.openreview.venue import (
     Label,
     Screened,
     Submission,
+    VenueRequest,
     screen,
     submissions,
 )
-from research_taste.builders.openreview.write import write_outputs
+from research_taste.builders.openreview.write import WeaknessItems, write_outputs
 from research_taste.builders.out_dir import out_folder
 from research_taste_evals.core.data import DataError
 
@@ -55,25 +55,6 @@ WRITTEN_NAMES = frozenset(
     }
 )
 _VENUE = re.compile(r"^[A-Za-z0-9][\w.\-]*(/[\w.\-]+)+$")
-
-
-@dataclass(frozen=True)
-class VenueRequest:
-    """What to build: a venue id, the label, an optional date floor, whether to read PDFs."""
-
-    venue: str
-    label: Label = "mean_rating"
-    after: dt.date | None = None
-    pdfs: bool = True
-    page_size: int = PAGE_SIZE
-
-
-@dataclass
-class WeaknessItems:
-    """PaperWeakness records and the papers left out of them, by reason."""
-
-    records: list[dict[str, Any]] = field(default_factory=list)
-    dropped: dict[str, list[str]] = field(default_factory=dict)
 
 
 def parse_after(text: str | None) -> dt.date | None:

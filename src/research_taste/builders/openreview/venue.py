@@ -54,6 +54,17 @@ class Submission:
         return [review.rating for review in self.reviews if review.rating is not None]
 
 
+@dataclass(frozen=True)
+class VenueRequest:
+    """What to build: a venue id, the label, an optional date floor, whether to read PDFs."""
+
+    venue: str
+    label: Label = "mean_rating"
+    after: dt.date | None = None
+    pdfs: bool = True
+    page_size: int = PAGE_SIZE
+
+
 @dataclass
 class Screened:
     """The outcome of reading a venue."""

@@ -8,16 +8,14 @@ import itertools
 import json
 import re
 from collections import defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from research_taste.builders.openreview import forms
 from research_taste.builders.openreview.client import OpenReviewClient
-from research_taste.builders.openreview.venue import Screened, Submission
+from research_taste.builders.openreview.venue import Screened, Submission, VenueRequest
 from research_taste_evals.core.data import sha256_of
-
-if TYPE_CHECKING:
-    from research_taste.builders.openreview.builder import VenueRequest, WeaknessItems
 
 SOURCE = "OpenReview API v2 (public notes: submissions with replies, PDFs)"
 PAPER_COLUMNS = (
@@ -50,6 +48,14 @@ TERMS = (
     "carries its own 'license' (counted under 'licenses'). Share a built set's ids, labels and "
     "counts freely; share texts, reviews and PDF text only as each note's licence allows."
 )
+
+
+@dataclass
+class WeaknessItems:
+    """PaperWeakness records and the papers left out of them, by reason."""
+
+    records: list[dict[str, Any]] = field(default_factory=list)
+    dropped: dict[str, list[str]] = field(default_factory=dict)
 
 
 def weakness_folder(venue: str) -> str:
