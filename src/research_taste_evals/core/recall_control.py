@@ -159,8 +159,13 @@ def declaration(task: str) -> RecallControl:
     return _DECLARED[task]
 
 
-# What the functions below read (TastyBench and SciJudge still declare a RecallControl).
+# What the functions below read (a family not yet moved to its specs.py declares a RecallControl).
 Declared = TaskSpec | RecallControl
+
+
+def shown_items(control: Declared, metadata: Mapping[str, Any]) -> list[ShownItem]:
+    """The items a sample shows (none for an undated task)."""
+    return list(control.items(metadata)) if control.items is not None else []
 
 
 def recall_solvers(
@@ -183,7 +188,7 @@ def recall_solvers(
         known = dict(catalogue or {})
 
         def items_of(state: TaskState) -> list[RecallItem]:
-            shown = control.shown(state.metadata)
+            shown = shown_items(control, state.metadata)
             return [known.get(item.item_id) or item.recall_item() for item in shown]
 
         steps.append(recall_probe(RecallProbe(), items_of))
@@ -195,7 +200,7 @@ def recall_fields(control: Declared, state: TaskState) -> dict[str, Any]:
 
     ``post_cutoff`` (against the stated cutoff) stays for readers of older logs.
     """
-    shown = control.shown(state.metadata)
+    shown = shown_items(control, state.metadata)
     recognitions = state_recognitions(state)
     per_item = {}
     for item in shown:

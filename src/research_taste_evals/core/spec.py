@@ -23,10 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from research_taste_evals.core.recall_control import ShownItem
+from typing import Any
 
 __all__ = ["Controlled", "RoleSpec", "TaskSpec", "Variant"]
 
@@ -63,7 +60,9 @@ class Variant:
     controlled: Controlled | None = None
 
 
-ItemsOf = Callable[[Mapping[str, Any]], "Sequence[ShownItem]"]
+# Sample metadata -> the items it shows, each a ``core.recall_control.ShownItem`` (typed there:
+# this module imports nothing of the package, so that every module may import it).
+ItemsOf = Callable[[Mapping[str, Any]], Sequence[Any]]
 FirstGroup = tuple[str, ...] | Mapping[str, tuple[str, ...]]
 
 
@@ -148,7 +147,3 @@ class TaskSpec:
     def dated(self) -> bool:
         """Whether the task's items carry dates (so it has post-cutoff and clean twins)."""
         return self.items is not None
-
-    def shown(self, metadata: Mapping[str, Any]) -> list[ShownItem]:
-        """The items a sample shows (none for an undated task)."""
-        return list(self.items(metadata)) if self.items is not None else []

@@ -43,7 +43,6 @@ from research_taste_evals.core.metric_groups import (
     bundle_figures,
     copy_score,
     details_metric,
-    first_group,
     first_group_metric,
     with_metrics,
 )
@@ -69,13 +68,9 @@ from research_taste_evals.tastybench.ratings import (
     rating_summary,
     reliability_summary,
 )
-from research_taste_evals.tastybench.recall import (
-    MATCHED_TWINS,
-    TASTYBENCH,
-    bt_statistic,
-    pairwise_statistic,
-)
+from research_taste_evals.tastybench.recall import bt_statistic, pairwise_statistic
 from research_taste_evals.tastybench.solvers import read_pick, stored_pick
+from research_taste_evals.tastybench.specs import MATCHED_TWINS, TASTYBENCH, first_group_key
 
 
 @metric
@@ -170,9 +165,9 @@ def _all_figures(resamples: int, seed: int) -> FiguresOf:
 
 def first_names(scores: list[SampleScore]) -> tuple[str, ...]:
     """The first group for the run's schedule: ``matched`` (pairwise accuracy is the headline)
-    or ``ratings`` (the other schedules), as eval.yaml's ``first_group`` lists them."""
+    or ``ratings`` (the other schedules), as the spec lists them."""
     matched = any((s.sample_metadata or {}).get("pair_id") is not None for s in scores)
-    return first_group(__file__, "tastybench", "matched" if matched else "ratings")
+    return TASTYBENCH.first_names(first_group_key("matched" if matched else None))
 
 
 @metric

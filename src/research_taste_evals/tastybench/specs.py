@@ -7,6 +7,8 @@ step judges nothing, so it is undated.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from research_taste_evals.core.roles import EVALUATED_MODEL
 from research_taste_evals.core.spec import Controlled, RoleSpec, TaskSpec, Variant
 from research_taste_evals.tastybench.recall import shown_papers
@@ -71,3 +73,22 @@ TASTYBENCH_EXTRACT = TaskSpec(
 )
 
 SPECS = (TASTYBENCH, TASTYBENCH_EXTRACT)
+
+
+def first_group_key(schedule: str | None) -> str:
+    """The first group a ``schedule`` picks: ``matched``'s own, else ``ratings``."""
+    return "matched" if schedule == "matched" else "ratings"
+
+
+# schedule=matched's headline (``matched.py``) gets the same twins, over matched pairs; it is
+# not a task of its own, so SPECS does not list it.
+MATCHED_TWINS = replace(
+    TASTYBENCH,
+    first_group=TASTYBENCH.first_names("matched"),
+    configuration=None,
+    variants=(),
+    post_cutoff_count="post_cutoff_pairs",
+    unrecognized_count="unrecognized_pairs",
+    clean_count="clean_pairs",
+    subset_counts=(),
+)
