@@ -55,7 +55,7 @@ DEMO_TOTALS = {
     "eqinfer": 11,
     "expdesign": 37,
     "paper_weakness": 29,
-    "scijudge": 38,
+    "scijudge": 40,  # both orders: answers, incomplete_pairs, single-order and per-order figures
 }
 DEMO_CONFIGURATION = {"tastybench": "ratings", "idea_pairs": "pairs", "eqinfer": "binary"}
 

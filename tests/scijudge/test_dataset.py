@@ -11,7 +11,9 @@ from research_taste_evals.core.data import DataError
 from research_taste_evals.scijudge.dataset import load_rows
 
 
-def test_a_swap_is_the_same_pair_and_variations_count_in_file_order(tmp_path: Path) -> None:
+def test_a_swap_is_the_same_pair_and_variations_count_couples_in_file_order(
+    tmp_path: Path,
+) -> None:
     a, b, c = (
         paper("x1", "2024-01-01", 9),
         paper("x2", "2024-01-02", 1),
@@ -20,11 +22,30 @@ def test_a_swap_is_the_same_pair_and_variations_count_in_file_order(tmp_path: Pa
     rows = [row(a, b), row(b, a), row(a, c), row(a, b, words=" Again.")]
     loaded = load_rows(str(write_rows(tmp_path / "r.jsonl", rows)))
     meta = [s.metadata for s in loaded.dataset if s.metadata]
-    assert [(m["pair_id"], m["variation"]) for m in meta] == [
-        ("x1|x2", 0), ("x1|x2", 1), ("x1|x3", 0), ("x1|x2", 2)
+    # Rows 1 and 2 are one couple (twins); row 3 and row 4 get their swap built.
+    assert [(m["pair_id"], m["variation"], m["order"], m["row"]) for m in meta] == [
+        ("x1|x2", 0, "given", 1), ("x1|x2", 0, "swapped", 2),
+        ("x1|x3", 0, "given", 3), ("x1|x3", 0, "swapped", 3),
+        ("x1|x2", 1, "given", 4), ("x1|x2", 1, "swapped", 4),
     ]  # fmt: skip
-    assert [s.target for s in loaded.dataset] == ["A", "B", "A", "A"]
+    assert [m["couples"] for m in meta] == [2, 2, 1, 1, 2, 2]
+    assert [s.target for s in loaded.dataset] == ["A", "B", "A", "B", "A", "B"]
     assert loaded.metadata["pairs"] == 2 and loaded.metadata["left_out"] == 0
+
+
+def test_twin_rows_with_the_same_answer_are_one_sentence_naming_both(tmp_path: Path) -> None:
+    a, b = paper("x1", "2024-01-01", 9), paper("x2", "2024-01-02", 1)
+    path = write_rows(tmp_path / "r.jsonl", [row(a, b), row(b, a, answer="A")])
+    with pytest.raises(DataError, match="rows 1 and 2 show one pair in swapped orders"):
+        load_rows(str(path))
+
+
+def test_a_user_turn_without_both_paper_blocks_is_left_out_and_counted(tmp_path: Path) -> None:
+    a, b = paper("x1", "2024-01-01", 9), paper("x2", "2024-01-02", 1)
+    bare = row(a, b)
+    bare["messages"][1]["content"] = "Which is cited more, A or B?"
+    loaded = load_rows(str(write_rows(tmp_path / "r.jsonl", [row(a, b), bare])))
+    assert loaded.metadata["left_out_by_reason"]["unswappable_prompt"] == 1
 
 
 def test_an_unknown_answer_is_left_out_and_counted(tmp_path: Path) -> None:

@@ -1,12 +1,13 @@
-"""Issue 43's "Done when": the oracle and position baselines on the demo rows (through the
-``inspect`` command), a local JSONL with left-out rows and variations under a scripted model
-that knows the papers before a month, and the one sentence without network."""
+"""Issue 43's "Done when", scored as issue 50 asks (both orders of every pair): the oracle on
+the demo rows through the ``inspect`` command, a local JSONL with left-out rows, twin rows and
+variations under a scripted model that knows the papers before a month, and the one sentence
+without network."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -26,7 +27,6 @@ from research_taste_evals.core.recognition import NOT_RECOGNISED, is_probe_promp
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.scijudge import scijudge
 from research_taste_evals.scijudge.dataset import DATASET_ID
-from research_taste_evals.scijudge.demo import demo_rows
 
 pytestmark = pytest.mark.slow
 RESAMPLES = 400
@@ -46,17 +46,6 @@ def _inspect(args: list[str], tmp_path: Path, **env: str) -> subprocess.Complete
     )
 
 
-def _pair(record: dict[str, Any]) -> str:
-    return "|".join(sorted((record["paper_a_arxiv_id"], record["paper_b_arxiv_id"])))
-
-
-def _pair_means(records: list[dict[str, Any]], correct: list[bool]) -> dict[str, float]:
-    rows: dict[str, list[bool]] = {}
-    for record, right in zip(records, correct, strict=True):
-        rows.setdefault(_pair(record), []).append(right)
-    return {pair: sum(v) / len(v) for pair, v in sorted(rows.items())}
-
-
 def test_the_citation_oracle_scores_1_offline_through_the_inspect_command(tmp_path: Path) -> None:
     result = _inspect(
         ["--model", "baseline/scijudge-oracle", "-T", "data_path=demo"],
@@ -68,27 +57,10 @@ def test_the_citation_oracle_scores_1_offline_through_the_inspect_command(tmp_pa
     log = read_eval_log(info.name)
     metrics = metrics_of(log)
     assert metrics["accuracy"] == 1.0
-    assert (metrics["pairs"], metrics["rows"]) == (6.0, 14.0)
+    assert (metrics["pairs"], metrics["answers"]) == (6.0, 12.0)
     assert log.eval.metadata is not None
     assert log.eval.metadata["left_out"] == 1
     assert log.eval.metadata["left_out_by_reason"]["equal_citations"] == 1
-
-
-def test_always_a_scores_half_with_the_pair_ci_computed_by_hand(tmp_path: Path) -> None:
-    kept = [r for r in demo_rows() if r["paper_a_citations"] != r["paper_b_citations"]]
-    means = _pair_means(kept, [r["correct_answer"] == "A" for r in kept])
-    # Four pairs asked in both orders (0.5 each), one A,B,A (2/3) and one B,A,B (1/3).
-    assert sorted(means.values()) == pytest.approx([1 / 3, 0.5, 0.5, 0.5, 0.5, 2 / 3])
-    low, high = hand_ci(list(means.values()), RESAMPLES, DEFAULT_BOOTSTRAP_SEED)
-    assert low < 0.5 < high
-    task = scijudge(data_path="demo", bootstrap_resamples=RESAMPLES)
-    (log,) = inspect_eval(task, model="baseline/scijudge-always-a", log_dir=str(tmp_path))
-    metrics = metrics_of(log)
-    assert metrics["accuracy"] == pytest.approx(0.5)
-    assert metrics["accuracy_ci_low"] == pytest.approx(low)
-    assert metrics["accuracy_ci_high"] == pytest.approx(high)
-    assert metrics["position_a_share"] == 1.0
-    assert metrics["unparsed_rate"] == 0.0
 
 
 OLD = {"o1": ("2022-01-10", 100), "o2": ("2022-02-01", 10), "o3": ("2022-11-05", 50),
@@ -106,32 +78,44 @@ def _papers() -> dict[str, dict[str, Any]]:
     return papers
 
 
-def _rows(p: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    return [
-        row(p["o1"], p["o2"]), row(p["o2"], p["o1"]),  # an old pair, both orders
-        row(p["o3"], p["o4"]),
-        row(p["o4"], p["n1"]), row(p["n1"], p["o4"]),  # one known paper: never clean
-        row(p["n1"], p["n2"]), row(p["n2"], p["n1"]),
-        row(p["n1"], p["n2"], words=" Think about the field first."),  # a third variation
-        row(p["n3"], p["n4"]), row(p["n4"], p["n3"]),
-        row(p["n5"], p["n6"]),
-        row(p["n7"], p["n8"], answer="A"),  # equal citations: left out
-        row(p["n9"], p["n10"]),  # missing abstract: left out
-    ]  # fmt: skip
+# (paper A, paper B, extra words) of each row, in file order.
+ROWS = [
+    ("o1", "o2", ""), ("o2", "o1", ""),  # an old pair, both orders: one couple of twin rows
+    ("o3", "o4", ""),  # one order: its swap is built
+    ("o4", "n1", ""), ("n1", "o4", ""),  # one known paper: never clean
+    ("n1", "n2", ""), ("n2", "n1", ""),
+    ("n1", "n2", " Think about the field first."),  # a second variation, its swap built
+    ("n3", "n4", ""), ("n4", "n3", ""),
+    ("n5", "n6", ""),
+    ("n7", "n8", ""),  # equal citations: left out (answer A given)
+    ("n9", "n10", ""),  # missing abstract: left out
+]  # fmt: skip
+COUPLES = [ROWS[i] for i in (0, 2, 3, 5, 7, 8, 10)]  # each row with its twin, by hand
+
+
+def _record(p: dict[str, dict[str, Any]], spec: tuple[str, str, str]) -> dict[str, Any]:
+    a, b, words = spec
+    return row(p[a], p[b], answer="A" if a == "n7" else None, words=words)
+
+
+def _coin(text: str) -> str:
+    """The scripted model's pick after the month: fixed by the prompt, unrelated to the answer."""
+    return "AB"[hashlib.sha256(text.encode()).digest()[0] % 2]
 
 
 def test_local_rows_counts_pair_ci_and_clean_twin_under_a_model_knowing_old_papers(
     tmp_path: Path,
 ) -> None:
     papers = _papers()
-    records = _rows(papers)
-    data = write_rows(tmp_path / "rows.jsonl", records)
-    kept = records[:11]
-    coin = random.Random(11)
-    coins = {r["messages"][1]["content"]: coin.choice("AB") for r in kept}
+    data = write_rows(tmp_path / "rows.jsonl", [_record(papers, spec) for spec in ROWS])
 
     def known(p: dict[str, Any]) -> bool:
         return str(p["date"])[:7] < KNOWN_BEFORE
+
+    def pick(a: dict[str, Any], b: dict[str, Any], text: str) -> str:
+        if known(a) and known(b):
+            return "A" if a["citations"] > b["citations"] else "B"
+        return _coin(text)  # picks at random after the month
 
     def respond(messages: list[ChatMessage]) -> str:
         text = messages[-1].text
@@ -141,19 +125,17 @@ def test_local_rows_counts_pair_ci_and_clean_twin_under_a_model_knowing_old_pape
         a, b = sorted(
             (p for p in papers.values() if p["title"] in text), key=lambda p: text.index(p["title"])
         )
-        if known(a) and known(b):
-            return f"<answer>{'A' if a['citations'] > b['citations'] else 'B'}</answer>"
-        return f"<answer>{coins[text]}</answer>"  # picks at random after the month
+        return f"<answer>{pick(a, b, text)}</answer>"
 
-    picks = [
-        ("A" if r["paper_a_citations"] > r["paper_b_citations"] else "B")
-        if known(papers[r["paper_a_arxiv_id"]]) and known(papers[r["paper_b_arxiv_id"]])
-        else coins[r["messages"][1]["content"]]
-        for r in kept
-    ]
-    means = _pair_means(
-        kept, [pick == r["correct_answer"] for pick, r in zip(picks, kept, strict=True)]
-    )
+    couples: dict[str, list[float]] = {}
+    for a, b, words in COUPLES:
+        right = 1.0
+        for first, second in ((a, b), (b, a)):
+            shown = _record(papers, (first, second, words))
+            text = shown["messages"][1]["content"]
+            right *= pick(papers[first], papers[second], text) == shown["correct_answer"]
+        couples.setdefault("|".join(sorted((a, b))), []).append(right)
+    means = {pair: sum(v) / len(v) for pair, v in sorted(couples.items())}
     clean = {k: v for k, v in means.items() if not any(o in k.split("|") for o in OLD)}
     assert len(means) == 6 and len(clean) == 3
 
@@ -167,8 +149,11 @@ def test_local_rows_counts_pair_ci_and_clean_twin_under_a_model_knowing_old_pape
         "unknown_answer": 0,
         "missing_abstract": 1,
         "equal_citations": 1,
+        "equal_ratings": 0,
+        "unswappable_prompt": 0,
     }
-    assert (metrics["pairs"], metrics["rows"]) == (6.0, 11.0)
+    assert (header["couples"], header["twin_rows"], header["built_swaps"]) == (7, 4, 3)
+    assert (metrics["pairs"], metrics["answers"], metrics["incomplete_pairs"]) == (6.0, 14.0, 0.0)
     assert metrics["accuracy"] == pytest.approx(sum(means.values()) / 6)
     low, high = hand_ci(list(means.values()), RESAMPLES, DEFAULT_BOOTSTRAP_SEED)
     assert (metrics["accuracy_ci_low"], metrics["accuracy_ci_high"]) == pytest.approx((low, high))

@@ -11,6 +11,11 @@ from research_taste_evals.scijudge.parsing import parse_answer
     ("reply", "expected"),
     [
         ("<reason>Paper A is broader.</reason>\n<answer>A</answer>", "A"),
+        ("<reason>...</reason><answer>b</answer>", "B"),  # issue 50: the rows' own format
+        ("<REASON>Answer: A</REASON>\n<Answer> a </Answer>", "A"),
+        ("<reason>So the answer is <answer>A</answer>.</reason>\n<answer>B</answer>", "B"),
+        ("<reason>Unfinished: <answer>A</answer>", None),  # a reason block never closed
+        ("<answer>a or b</answer>", None),
         ("<answer> Paper B </answer>", "B"),
         ("<answer>**B**</answer>", "B"),
         ("Reasoning...\nAnswer: B", "B"),

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from research_taste_evals.scijudge.dataset import left_out_reason, read_paper
 from research_taste_evals.scijudge.demo import DEMO_FILE, demo_rows, demo_text
 from research_taste_evals.scijudge.prompts import TASTYBENCH_JUDGE
+from research_taste_evals.scijudge.rows import left_out_reason, read_paper
 from research_taste_evals.tastybench.prompts import JUDGE_GOODHART
 
 

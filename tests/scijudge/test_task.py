@@ -39,13 +39,31 @@ def test_epochs_keep_every_figure(tmp_path: Path) -> None:
         assert twice[name] == pytest.approx(once[name]), name
 
 
-def test_an_unreadable_answer_is_reasked_once_then_counted_wrong(tmp_path: Path) -> None:
+def test_an_unreadable_answer_is_asked_once_by_default_then_counted_wrong(tmp_path: Path) -> None:
+    calls: list[str] = []
+
+    def respond(messages: list[ChatMessage]) -> str:
+        if is_probe_prompt(messages[-1].text):
+            return NOT_RECOGNISED
+        calls.append(messages[-1].text)
+        return "Hard to say."
+
+    task = scijudge(data_path="demo", bootstrap_resamples=50)
+    assert task.metadata and task.metadata["reask"] == 0
+    assert task.metadata["provenance"]["paper_faithful"]["reask"] is True
+    (log,) = inspect_eval(task, model=scripted_model(respond), log_dir=str(tmp_path))
+    metrics = metrics_of(log)
+    assert len(calls) == len(task.dataset), "one call per answer: the paper asks once"
+    assert (metrics["unparsed_rate"], metrics["reasked_rate"]) == (1.0, 0.0)
+    assert metrics["accuracy"] == 0.0
+    assert metrics["position_a_share"] != metrics["position_a_share"]  # NaN: nothing read
+
+
+def test_a_reask_when_asked_for_is_marked_as_not_the_paper_s_protocol(tmp_path: Path) -> None:
     def respond(messages: list[ChatMessage]) -> str:
         return NOT_RECOGNISED if is_probe_prompt(messages[-1].text) else "Hard to say."
 
-    task = scijudge(data_path="demo", bootstrap_resamples=50)
+    task = scijudge(data_path="demo", reask=1, bootstrap_resamples=50)
+    assert task.metadata and task.metadata["provenance"]["paper_faithful"]["reask"] is False
     (log,) = inspect_eval(task, model=scripted_model(respond), log_dir=str(tmp_path))
-    metrics = metrics_of(log)
-    assert (metrics["unparsed_rate"], metrics["reasked_rate"]) == (1.0, 1.0)
-    assert metrics["accuracy"] == 0.0
-    assert metrics["position_a_share"] != metrics["position_a_share"]  # NaN: nothing read
+    assert metrics_of(log)["reasked_rate"] == 1.0

@@ -41,13 +41,14 @@ from research_taste_evals.core.cutoff_estimate import (
     month_text,
 )
 from research_taste_evals.core.dates import is_post_cutoff
-from research_taste_evals.core.recall_control import RECALL_FIELD, Declared
+from research_taste_evals.core.recall_control import RECALL_FIELD
 from research_taste_evals.core.recall_items import (
     ItemRecord,
     item_records,
     recognition_values,
     stated_cutoff,
 )
+from research_taste_evals.core.spec import TaskSpec
 from research_taste_evals.core.stats import NAN
 
 logger = logging.getLogger(__name__)
@@ -64,7 +65,7 @@ CUTOFF_KEYS = (
 RECOGNITION_KEYS = ("recognized_rate", "recognized_items", "probed_items", "leaked_items")
 
 
-def recall_keys(control: Declared) -> list[str]:
+def recall_keys(control: TaskSpec) -> list[str]:
     """Every key :func:`recall_summary` returns for ``control`` (for a metric's NaN fallback)."""
     counts = {
         "post_cutoff": control.post_cutoff_count,
@@ -79,7 +80,7 @@ def recall_keys(control: Declared) -> list[str]:
 
 
 def recall_summary(
-    control: Declared, statistic: Statistic, run_lines: bool = True
+    control: TaskSpec, statistic: Statistic, run_lines: bool = True
 ) -> Callable[[list[SampleScore]], dict[str, float]]:
     """The run's recall figures for ``control`` from ``statistic`` (module docstring).
 
@@ -192,7 +193,7 @@ def _clean_cutoff(
 
 
 def _cutoff_figures(
-    control: Declared,
+    control: TaskSpec,
     items: Mapping[str, ItemRecord],
     stated: dt.date | None,
     estimate: CutoffEstimate,
@@ -228,7 +229,7 @@ def _cutoff_figures(
 
 
 def _twin(
-    control: Declared,
+    control: TaskSpec,
     subset: str,
     scores: list[SampleScore],
     items: Mapping[str, ItemRecord],

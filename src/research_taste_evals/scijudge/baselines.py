@@ -1,10 +1,11 @@
 """SciJudgeBench baselines for the offline ``baseline/<name>`` provider.
 
-- ``baseline/scijudge-oracle`` picks the paper with more citations, read from the sample's
-  store (``solvers.CITATIONS_KEY``): a ceiling (accuracy 1) no real model can reach, since the
-  prompt shows no citation count;
-- ``baseline/scijudge-always-a`` always picks paper A: position only (accuracy = the share of
-  rows whose answer is A, pair-weighted; 0.5 when the A and B answers balance out).
+- ``baseline/scijudge-oracle`` picks the paper with more citations (on the ICLR split: the
+  higher review rating), read from the sample's store (``solvers.CITATIONS_KEY``): a ceiling
+  (accuracy 1) no real model can reach, since the prompt shows neither;
+- ``baseline/scijudge-always-a`` always picks paper A: position only. Every pair is asked in
+  both orders, so it is right in exactly one order of each couple: ``accuracy`` 0 (the paper's
+  position-swap consistency), ``accuracy_single_order`` 0.5, ``position_a_share`` 1.
 
 Each answers in the prompt's format: ``<answer>A</answer>`` for the dataset prompt, a
 ``Recommendation: Project 1`` line for the TastyBench wording. Neither recognises any paper.

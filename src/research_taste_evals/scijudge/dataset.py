@@ -1,26 +1,28 @@
-"""Load SciJudgeBench rows (Hub split or local JSONL) as one Inspect sample per row.
+"""Load SciJudgeBench rows (Hub split or local JSONL) as two Inspect samples per couple.
 
-The dataset card (Hugging Face ``OpenMOSS-Team/SciJudgeBench``) gives every row ``messages``
-(system + user chat), ``correct_answer`` ("A"/"B") and, for both papers,
-``paper_{a,b}_{citations,title,abstract,date,category,subcategory,arxiv_id}``. A row that is
-not a valid pair (an empty abstract, equal citations, an answer other than A/B) is left out and
-counted (``left_out``, ``left_out_by_reason`` in the log header); any other broken field is a
-``DataError`` naming the file, the row and the field, before any model call.
+The paper asks every pair in both presentation orders and counts it right only when both
+answers are (arXiv 2603.14473 section 4.1, "pairwise accuracy with position-swap
+consistency"). A *couple* is a row and its swapped twin: the row's user turn with the two paper
+blocks exchanged (``prompts.swap_paper_blocks``) and ``correct_answer`` flipped. Where the file
+already holds that twin (the old main split: both orders of ~10 prompt variations a pair), the
+twin row is the couple's second order and no third is asked; otherwise (today's files: one
+order per pair) the swapped order is built from the row. Each order is one sample, the row's
+own order (``order: given``) first and its twin (``order: swapped``) next, so ``--limit`` cuts
+at most one couple.
 
-A pair is the unordered pair of arXiv ids (an A/B swap is the same pair); a row's variation is
-its position among its pair's rows in file order (the card's ``test`` split has ~10 prompt
-variations per pair).
+A pair is the unordered pair of paper ids; a couple's ``variation`` is its position among its
+pair's couples in file order. Reading one row, and why a row is left out: ``rows.py``.
 """
 
 from __future__ import annotations
 
-import logging
+from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageSystem, ChatMessageUser
+from inspect_ai.model import ChatMessage, ChatMessageUser
 
 from research_taste_evals.core.data import (
     DataError,
@@ -33,7 +35,20 @@ from research_taste_evals.core.data import (
 from research_taste_evals.core.dates import date_range, require_item_date
 from research_taste_evals.core.network import OFFLINE_HINT
 from research_taste_evals.core.text import content_id, fill_template
-from research_taste_evals.scijudge.prompts import TASTYBENCH_JUDGE, TASTYBENCH_PROJECT
+from research_taste_evals.scijudge.prompts import (
+    TASTYBENCH_JUDGE,
+    TASTYBENCH_PROJECT,
+    swap_paper_blocks,
+)
+from research_taste_evals.scijudge.rows import (
+    LEFT_OUT_REASONS,
+    SIDES,
+    Paper,
+    left_out_reason,
+    pair_key,
+    read_messages,
+    read_paper,
+)
 
 SplitChoice = Literal["test", "test_ood_iclr", "test_ood_year"]
 PromptChoice = Literal["dataset", "tastybench"]
@@ -41,30 +56,37 @@ DATASET_ID = "OpenMOSS-Team/SciJudgeBench"
 # Not pinned to a commit: the Hub cannot be reached from where this task was written, so the
 # default is the branch; the log records the commit it resolved to (``data_revision``).
 DEFAULT_REVISION = "main"
-SIDES = ("a", "b")
-LEFT_OUT_REASONS = ("unknown_answer", "missing_abstract", "equal_citations")
-_ROLES: dict[str, type[ChatMessage]] = {
-    "system": ChatMessageSystem,
-    "user": ChatMessageUser,
-    "assistant": ChatMessageAssistant,
+# The pairs each Hub split holds (README "Splits and data"): another count is another data
+# version, a local file or a changed Hub file, and the run is not comparable with the tables.
+EXPECTED_PAIRS: dict[str, dict[int, str]] = {
+    "test": {1000: "main test split after the Hub refresh (dataset pull request #3)"},
+    "test_ood_year": {
+        904: "refreshed 2025 set (dataset pull request #5)",
+        514: "2025 set before the refresh",
+    },
+    "test_ood_iclr": {611: "ICLR set"},
 }
-logger = logging.getLogger(__name__)
+FLIP = {"A": "B", "B": "A"}
 
 
 @dataclass(frozen=True)
-class Paper:
-    """One side of a row."""
+class Row:
+    """A kept row: its papers as shown (A first), its chat, its label, where it is."""
 
-    arxiv_id: str
-    title: str
-    abstract: str
-    date: str
-    citations: float | None
-    category: str
-    subcategory: str
+    number: int
+    a: Paper
+    b: Paper
+    messages: list[ChatMessage]
+    answer: str
+    swapped_user: str
 
-    def as_metadata(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+    @property
+    def pair(self) -> str:
+        return pair_key(self.a, self.b)
+
+    def key(self, user: str) -> tuple[str, ...]:
+        """The chat with its user turn replaced by ``user`` (twin rows share it)."""
+        return (*(m.text for m in self.messages[:-1]), user)
 
 
 @dataclass(frozen=True)
@@ -99,76 +121,6 @@ def fetch(data_path: str | None, split: str, revision: str) -> ResolvedData:
         ) from error
 
 
-def _text(row: Mapping[str, Any], field: str, where: str, required: bool = True) -> str:
-    value = row.get(field)
-    if value is None or (isinstance(value, str) and not value.strip()):
-        if required:
-            raise DataError(f"{where}: field '{field}' is missing or empty")
-        return ""
-    if not isinstance(value, str):
-        raise DataError(f"{where}: field '{field}' must be text, got {type(value).__name__}")
-    return value.strip()
-
-
-def _citations(row: Mapping[str, Any], field: str, where: str) -> float | None:
-    value = row.get(field)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise DataError(f"{where}: field '{field}' must be a number, got {value!r}")
-    return float(value)
-
-
-def read_paper(row: Mapping[str, Any], side: str, where: str) -> Paper:
-    """Paper ``side`` of a row; the abstract may be empty (the row is then left out)."""
-    title = _text(row, f"paper_{side}_title", where)
-    date = _text(row, f"paper_{side}_date", where)
-    require_item_date(date, f"{where}: field 'paper_{side}_date'")
-    arxiv_id = _text(row, f"paper_{side}_arxiv_id", where, required=False)
-    return Paper(
-        arxiv_id=arxiv_id or f"title:{content_id(title)}",
-        title=title,
-        abstract=_text(row, f"paper_{side}_abstract", where, required=False),
-        date=date[:10],
-        citations=_citations(row, f"paper_{side}_citations", where),
-        category=_text(row, f"paper_{side}_category", where, required=False) or "unknown",
-        subcategory=_text(row, f"paper_{side}_subcategory", where, required=False),
-    )
-
-
-def read_messages(row: Mapping[str, Any], where: str) -> list[ChatMessage]:
-    """The row's chat (``messages``: system and user turns)."""
-    messages = row.get("messages")
-    if not isinstance(messages, list) or not messages:
-        raise DataError(f"{where}: field 'messages' must be a non-empty list of chat turns")
-    chat: list[ChatMessage] = []
-    for index, turn in enumerate(messages):
-        field = f"messages[{index}]"
-        if not isinstance(turn, Mapping) or turn.get("role") not in _ROLES:
-            raise DataError(f"{where}: field '{field}.role' must be one of {', '.join(_ROLES)}")
-        content = turn.get("content")
-        if not isinstance(content, str) or not content.strip():
-            raise DataError(f"{where}: field '{field}.content' must be non-empty text")
-        chat.append(_ROLES[turn["role"]](content=content))
-    return chat
-
-
-def left_out_reason(answer: object, a: Paper, b: Paper) -> str | None:
-    """Why a row is not a valid pair (the first of :data:`LEFT_OUT_REASONS`), or None."""
-    if str(answer).strip().upper() not in ("A", "B"):
-        return "unknown_answer"
-    if not a.abstract or not b.abstract:
-        return "missing_abstract"
-    if a.citations is not None and a.citations == b.citations:
-        return "equal_citations"
-    return None
-
-
-def pair_key(a: Paper, b: Paper) -> str:
-    """The unordered pair of arXiv ids: an A/B swap is the same pair."""
-    return "|".join(sorted((a.arxiv_id, b.arxiv_id)))
-
-
 def tastybench_prompt(a: Paper, b: Paper) -> str:
     """The pair in TastyBench's judge wording, paper A as Project 1."""
     projects = {
@@ -180,62 +132,116 @@ def tastybench_prompt(a: Paper, b: Paper) -> str:
     return fill_template(TASTYBENCH_JUDGE, **projects)
 
 
-def record_to_sample(
-    row: Mapping[str, Any], where: str, prompt: PromptChoice = "dataset"
-) -> Sample | str:
-    """One row as a sample, or the reason it is left out (:func:`left_out_reason`).
-
-    Reads ``messages``, ``correct_answer`` and, of ``paper_a``/``paper_b``: ``_title``,
-    ``_abstract``, ``_date``, ``_citations``, ``_arxiv_id``, ``_category``, ``_subcategory``.
-    The sample's ``pair_id`` and ``variation`` are set by :func:`samples_of`.
-    """
+def read_row(row: Mapping[str, Any], number: int, where: str) -> Row | str:
+    """A kept row, or the reason it is left out (``rows.LEFT_OUT_REASONS``)."""
     a, b = (read_paper(row, side, where) for side in SIDES)
     messages = read_messages(row, where)
     reason = left_out_reason(row.get("correct_answer"), a, b)
     if reason is not None:
         return reason
+    swapped = swap_paper_blocks(messages[-1].text)
+    if swapped is None:
+        return "unswappable_prompt"
     answer = str(row["correct_answer"]).strip().upper()
-    shown: str | list[ChatMessage] = messages if prompt == "dataset" else tastybench_prompt(a, b)
-    category = a.category if a.category == b.category else f"{a.category} / {b.category}"
-    return Sample(
-        id=content_id(pair_key(a, b), [m.text for m in messages], answer),
-        input=shown,
-        target=answer,
-        metadata={
-            "pair_id": pair_key(a, b),
-            "category": category,
-            "prompt": prompt,
-            "paper_a": a.as_metadata(),
-            "paper_b": b.as_metadata(),
-        },
-    )
+    return Row(number, a, b, messages, answer, swapped)
 
 
-def samples_of(
-    rows: list[Any], source: str, prompt: PromptChoice
-) -> tuple[list[Sample], dict[str, int]]:
-    """The kept rows as samples (with pair and variation) and the left-out counts by reason."""
-    samples: list[Sample] = []
-    left_out = dict.fromkeys(LEFT_OUT_REASONS, 0)
-    seen: dict[str, int] = {}
-    ids: set[str] = set()
-    for number, row in enumerate(rows, start=1):
-        where = f"{source}: row {number}"
-        if not isinstance(row, Mapping):
-            raise DataError(f"{where}: expected a JSON object, got {type(row).__name__}")
-        sample = record_to_sample(row, where, prompt)
-        if isinstance(sample, str):
-            left_out[sample] += 1
+def couples_of(rows: list[Row], source: str) -> list[tuple[Row, Row | None]]:
+    """Each row with its swapped twin row (None: the swap is built), in file order."""
+    waiting: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    for index, row in enumerate(rows):
+        waiting[row.key(row.messages[-1].text)].append(index)
+    matched: set[int] = set()
+    couples: list[tuple[Row, Row | None]] = []
+    for index, row in enumerate(rows):
+        if index in matched:
             continue
-        assert sample.metadata is not None
-        pair = sample.metadata["pair_id"]
-        sample.metadata["variation"] = seen.get(pair, 0)
-        seen[pair] = seen.get(pair, 0) + 1
-        if sample.id in ids:  # the same row twice: keep both, told apart by variation
-            sample.id = f"{sample.id}-{sample.metadata['variation']}"
-        ids.add(str(sample.id))
-        samples.append(sample)
-    return samples, left_out
+        matched.add(index)
+        twins = [j for j in waiting[row.key(row.swapped_user)] if j not in matched]
+        twin = rows[twins[0]] if twins else None
+        if twin is not None:
+            matched.add(twins[0])
+            if twin.answer == row.answer:
+                raise DataError(
+                    f"{source}: rows {row.number} and {twin.number} show one pair in swapped "
+                    f"orders with the same field 'correct_answer' ({row.answer})"
+                )
+        couples.append((row, twin))
+    return couples
+
+
+def _order(
+    row: Row, twin: Row | None, swapped: bool, prompt: PromptChoice
+) -> tuple[str | list[ChatMessage], str, Paper, Paper, str]:
+    """One order of a couple: input, target, papers as shown, where the order comes from."""
+    if not swapped:
+        a, b, chat, answer, origin = row.a, row.b, row.messages, row.answer, "row"
+    elif twin is not None:
+        a, b, chat, answer, origin = twin.a, twin.b, twin.messages, twin.answer, "twin_row"
+    else:
+        chat = [*row.messages[:-1], ChatMessageUser(content=row.swapped_user)]
+        a, b, answer, origin = row.b, row.a, FLIP[row.answer], "built"
+    shown: str | list[ChatMessage] = chat if prompt == "dataset" else tastybench_prompt(a, b)
+    return shown, answer, a, b, origin
+
+
+def samples_of(couples: list[tuple[Row, Row | None]], prompt: PromptChoice) -> list[Sample]:
+    """Two samples per couple (its given order, then its swapped one)."""
+    per_pair: dict[str, int] = defaultdict(int)
+    for row, _ in couples:
+        per_pair[row.pair] += 1
+    seen: dict[str, int] = defaultdict(int)
+    ids: set[str] = set()
+    samples: list[Sample] = []
+    for row, twin in couples:
+        variation = seen[row.pair]
+        seen[row.pair] += 1
+        for order in ("given", "swapped"):
+            shown, answer, a, b, origin = _order(row, twin, order == "swapped", prompt)
+            text = shown if isinstance(shown, str) else [m.text for m in shown]
+            sample_id = content_id(row.pair, text, answer)
+            if sample_id in ids:  # the same row twice: keep both, told apart by their place
+                sample_id = f"{sample_id}-{len(samples)}"
+            ids.add(sample_id)
+            category = " / ".join(sorted({a.category, b.category}))  # one name in both orders
+            samples.append(
+                Sample(
+                    id=sample_id,
+                    input=shown,
+                    target=answer,
+                    metadata={
+                        "pair_id": row.pair,
+                        "couple_id": f"{row.pair}#{variation}",
+                        "variation": variation,
+                        "couples": per_pair[row.pair],
+                        "order": order,
+                        "order_source": origin,
+                        "row": (twin or row).number if origin == "twin_row" else row.number,
+                        "category": category,
+                        "prompt": prompt,
+                        "paper_a": a.as_metadata(),
+                        "paper_b": b.as_metadata(),
+                    },
+                )
+            )
+    return samples
+
+
+def _counts(split: str | None, pairs_in_file: int) -> dict[str, Any]:
+    """The expected pair counts of the split and what this file's count means."""
+    expected = EXPECTED_PAIRS.get(split or "", {})
+    version = expected.get(pairs_in_file)
+    if split is None:
+        meaning = "a local file: compare its pair count with the README's split counts"
+    elif version is None:
+        listed = ", ".join(f"{n} ({what})" for n, what in expected.items())
+        meaning = (
+            f"{pairs_in_file} pairs is not a count the README lists for {split} ({listed}): "
+            "another data version or a changed Hub file, not comparable with the paper's tables"
+        )
+    else:
+        meaning = version
+    return {"expected_pairs": sorted(expected), "data_version": meaning}
 
 
 def load_rows(
@@ -244,43 +250,82 @@ def load_rows(
     revision: str = DEFAULT_REVISION,
     prompt: PromptChoice = "dataset",
 ) -> LoadedRows:
-    """The kept rows of a split (or of ``data_path``), one sample per row.
+    """The kept rows of a split (or of ``data_path``), two samples per couple.
 
     Raises:
-        DataError: the data cannot be had, a row is broken, or no row is a valid pair.
+        DataError: the data cannot be had, a row is broken, no row is a valid pair, or the
+            TastyBench wording is asked of the ICLR rows (their label is not citations).
     """
     resolved = fetch(data_path, split, revision)
     if resolved.path.is_dir():
         raise DataError(f"{resolved.path}: data_path must be a JSONL file, not a folder")
-    rows = read_jsonl(resolved.path)
-    samples, left_out = samples_of(rows, str(resolved.path), prompt)
-    if not samples:
+    records = read_jsonl(resolved.path)
+    source = str(resolved.path)
+    kept: list[Row] = []
+    left_out = dict.fromkeys(LEFT_OUT_REASONS, 0)
+    all_pairs: set[str] = set()
+    for number, record in enumerate(records, start=1):
+        where = f"{source}: row {number}"
+        if not isinstance(record, Mapping):
+            raise DataError(f"{where}: expected a JSON object, got {type(record).__name__}")
+        row = read_row(record, number, where)
+        all_pairs.add(pair_key(*(read_paper(record, side, where) for side in SIDES)))
+        if isinstance(row, str):
+            left_out[row] += 1
+        else:
+            kept.append(row)
+    if not kept:
         raise DataError(
-            f"{resolved.path}: no row is a valid pair ({len(rows)} rows; left out by reason: "
-            f"{left_out}); give rows with both abstracts, different citations and answer A or B"
+            f"{source}: no row is a valid pair ({len(records)} rows; left out by reason: "
+            f"{left_out}); give rows with both abstracts, different citations (or ratings), "
+            "answer A or B, and one 'Paper A' and one 'Paper B' block in the user turn"
         )
+    iclr = any(row.a.year is not None for row in kept)
+    if iclr and prompt == "tastybench":
+        raise DataError(
+            f"{source}: -T prompt=tastybench asks about citations, but these ICLR rows are "
+            "labelled by review rating; use -T prompt=dataset (the rows' own prompt)"
+        )
+    couples = couples_of(kept, source)
+    samples = samples_of(couples, prompt)
     dated = date_range(
         require_item_date(s.metadata[side]["date"], "kept row")
         for s in samples
         if s.metadata
         for side in ("paper_a", "paper_b")
     )
-    pairs = {s.metadata["pair_id"] for s in samples if s.metadata}
+    shown_split = split if data_path is None else None
+    higher = [r for r in kept if r.a.value is not None and r.b.value is not None]
     return LoadedRows(
         dataset=MemoryDataset(samples=samples, name=f"scijudge-{split}", shuffled=False),
         metadata={
             "dataset_id": DATASET_ID,
-            "split": split if data_path is None else None,
-            "data_path": str(resolved.path) if data_path is not None else None,
+            "split": shown_split,
+            "data_path": source if data_path is not None else None,
             "revision_requested": revision if data_path is None else None,
             "data_revision": resolved.revision,
             "data_sha256": sha256_of(resolved.path),
             "prompt": prompt,
-            "rows": len(rows),
-            "kept_rows": len(samples),
+            "label": "higher review rating (ICLR)" if iclr else "more citations",
+            "rows": len(records),
+            "kept_rows": len(kept),
             "left_out": sum(left_out.values()),
             "left_out_by_reason": left_out,
-            "pairs": len(pairs),
-            "item_dates": f"papers by day, {dated[0]} to {dated[1]}" if dated else "none",
+            "pairs_in_file": len(all_pairs),
+            "pairs": len({row.pair for row in kept}),
+            "couples": len(couples),
+            "twin_rows": sum(twin is not None for _, twin in couples),
+            "built_swaps": sum(twin is None for _, twin in couples),
+            "orders_asked": len(samples),
+            "answer_not_higher": sum(
+                r.answer != ("A" if (r.a.value or 0) > (r.b.value or 0) else "B") for r in higher
+            ),
+            **_counts(shown_split, len(all_pairs)),
+            "item_dates": (
+                f"papers {'by ICLR year Y, dated 1 September of Y-1' if iclr else 'by day'}, "
+                f"{dated[0]} to {dated[1]}"
+                if dated
+                else "none"
+            ),
         },
     )

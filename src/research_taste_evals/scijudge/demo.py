@@ -1,12 +1,13 @@
-"""Demo rows the project writes, in the dataset card's row format: invented papers, no real row.
+"""Demo rows the project writes, in the main split's row format: invented papers, no real row.
 
-Six invented pairs (four fields, 2019 to 2025) in prompt variations: four pairs are asked in
-both orders (A then B, B then A), two in three variations (the order, swapped, then the first
-order in other words), so the answer is "A" in exactly half of the pair-weighted rows (the
-always-A baseline scores 0.5 with a CI that is not a point) and the citation oracle scores 1.
-One more row has equal citations and is left out (``left_out_by_reason``). The rows are shipped
-as ``demo_rows.jsonl`` beside this module (``python -m research_taste_evals.scijudge.demo``
-writes it again; tests/scijudge/test_demo.py fails if it drifts). Nothing here is real research.
+Six invented pairs (four fields, 2019 to 2025), one presentation order each, as the Hub's
+main split holds them today (its user turn is ``prompts.MAIN_USER_TEMPLATE``); the task asks
+each in both orders. Three answers are "A" and three "B": the citation oracle scores 1, the
+always-A baseline 0 (right in one order of every pair; ``accuracy_single_order`` 0.5). One
+more row has equal citations and is left out (``left_out_by_reason``). The rows are shipped as
+``demo_rows.jsonl`` beside this module (``python -m research_taste_evals.scijudge.demo`` writes
+it again; tests/scijudge/test_prompts_and_demo.py fails if it drifts). Nothing here is real
+research.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from research_taste_evals.core.demo import DemoRun
+from research_taste_evals.core.text import fill_template
+from research_taste_evals.scijudge.prompts import MAIN_USER_TEMPLATE
 from research_taste_evals.scijudge.scijudge import scijudge
 
 DEMO_FILE = Path(__file__).with_name("demo_rows.jsonl")
@@ -25,20 +28,9 @@ SYSTEM = (
     "You are a helpful assistant. You first think about the reasoning process in your mind "
     "and then provide the user with the answer."
 )
-# Our restatement of the task prompt the paper prints (arXiv 2603.14473, section 2.1).
-ASK = (
-    "Today is {today}. Based on the titles, abstracts, and publication dates of the following "
-    "two papers A and B, determine which paper has a higher citation count.\n"
-    "Show your reasoning process in <reason> </reason> tags. And return the final answer in "
-    "<answer> </answer> tags. The final answer should contain only the letter A or B.\n\n"
-)
-ASK_REWORDED = (
-    "Today is {today}. Two papers from the same field and period follow, A and B. Which of "
-    "them has been cited more? Reason inside <reason> </reason> tags, then give only the "
-    "letter A or B inside <answer> </answer> tags.\n\n"
-)
 # (arxiv id, title, abstract, date, citations, category, subcategory)
 Paper = tuple[str, str, str, str, int, str, str]
+FIELDS = (("title", 1), ("abstract", 2), ("date", 3))  # MAIN_USER_TEMPLATE's paper fields
 _CS, _PHYS, _MATH, _OTHER = "Computer Science", "Physics", "Mathematics", "Others"
 PAPERS: dict[str, Paper] = {
     "d1": ("demo.0001", "Routing tokens through sparse experts in small encoders",
@@ -86,15 +78,10 @@ PAPERS: dict[str, Paper] = {
             "We collect the licence terms of public speech corpora.", "2023-07-11", 40, _CS,
             "cs.SD"),
 }  # fmt: skip
-# (paper shown as A, paper shown as B, wording): each pair's variations, in file order.
-ROWS: tuple[tuple[str, str, str], ...] = (
-    ("d1", "d2", "ask"), ("d2", "d1", "ask"),
-    ("d4", "d3", "ask"), ("d3", "d4", "ask"),
-    ("d5", "d6", "ask"), ("d6", "d5", "ask"),
-    ("d8", "d7", "ask"), ("d7", "d8", "ask"),
-    ("d9", "d10", "ask"), ("d10", "d9", "ask"), ("d9", "d10", "reworded"),
-    ("d11", "d12", "ask"), ("d12", "d11", "ask"), ("d11", "d12", "reworded"),
-    ("d13", "d14", "ask"),  # equal citations: left out
+# (paper shown as A, paper shown as B): one order per pair, in file order.
+ROWS: tuple[tuple[str, str], ...] = (
+    ("d1", "d2"), ("d4", "d3"), ("d5", "d6"), ("d8", "d7"), ("d9", "d10"), ("d11", "d12"),
+    ("d13", "d14"),  # equal citations: left out
 )  # fmt: skip
 
 
@@ -111,17 +98,17 @@ def _side(side: str, paper: Paper) -> dict[str, Any]:
     }
 
 
-def demo_row(a: Paper, b: Paper, wording: str) -> dict[str, Any]:
-    """One row in the card's format: messages, correct_answer, both papers' fields."""
-    ask = (ASK if wording == "ask" else ASK_REWORDED).format(today=TODAY)
-    shown = "\n\n".join(
-        f"Paper {side} (Published: {p[3]}):\nTitle: {p[1]}\nAbstract: {p[2]}"
-        for side, p in (("A", a), ("B", b))
+def demo_row(a: Paper, b: Paper) -> dict[str, Any]:
+    """One row in the main split's format: messages, correct_answer, both papers' fields."""
+    user = fill_template(
+        MAIN_USER_TEMPLATE,
+        today=TODAY,
+        **{f"{key}_{side}": str(p[i]) for side, p in (("a", a), ("b", b)) for key, i in FIELDS},
     )
     return {
         "messages": [
             {"role": "system", "content": SYSTEM},
-            {"role": "user", "content": ask + shown},
+            {"role": "user", "content": user},
         ],
         "correct_answer": "A" if a[4] > b[4] else "B",
         **_side("a", a),
@@ -131,7 +118,7 @@ def demo_row(a: Paper, b: Paper, wording: str) -> dict[str, Any]:
 
 def demo_rows() -> list[dict[str, Any]]:
     """Every demo row, in file order."""
-    return [demo_row(PAPERS[a], PAPERS[b], wording) for a, b, wording in ROWS]
+    return [demo_row(PAPERS[a], PAPERS[b]) for a, b in ROWS]
 
 
 def demo_text() -> str:

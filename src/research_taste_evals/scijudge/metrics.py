@@ -1,17 +1,27 @@
 """Dataset-level SciJudgeBench metrics, in two score groups (``core/metric_groups.py``).
 
-``Score.value`` of a row (``scorer.py``): ``correct`` (an unparsed answer is wrong, as the paper
-scores a prediction it cannot extract), ``unparsed``, ``reasked``, ``picked_a`` (NaN when
-unparsed). Rows of one pair (its prompt variations, and epochs) are not independent: the
-accuracy is the mean over pairs of each pair's mean over its rows, and its 95% CI a seeded
-percentile bootstrap resampling pairs (``core.stats.bootstrap_ci``).
+``Score.value`` of one answer (one order of a couple, ``scorer.py``): ``correct`` (an unparsed
+answer is wrong, as the paper scores a prediction it cannot extract), ``unparsed``,
+``reasked``, ``picked_a`` (NaN when unparsed).
 
-- :func:`scijudge_metrics`: every figure: ``accuracy`` with its CI, ``pairs`` and ``rows``, the
-  clean twin ``accuracy_clean`` with its CI, ``clean_pairs`` and ``clean_items``,
-  ``recognized_rate``, ``estimated_cutoff``, ``unparsed_rate``, ``reasked_rate``,
-  ``accuracy_by_variation/<v>`` and their spread (max - min), ``position_a_share`` (share of the
-  read answers that pick A), ``accuracy_by_category/<c>`` and the other recall figures
-  (post-cutoff and unrecognised twins, counts, cutoff figures).
+The headline is the paper's "pairwise accuracy with position-swap consistency" (arXiv
+2603.14473 section 4.1): a couple (a row and its swapped twin, ``dataset.py``) is right only
+when both its orders are; a pair's figure is the share of its couples right (one couple a pair
+on today's Hub files, ~5 on the old file's ~10 variations), and ``accuracy`` the mean over pairs
+(chance 0.25; an always-A model scores 0). Its 95% CI is a seeded percentile bootstrap
+resampling pairs (``core.stats.bootstrap_ci``). A pair with an order missing (``--limit``, an
+errored sample) is left out of it and counted (``incomplete_pairs``). Under epochs Inspect
+reduces each answer over its epochs first (mean), and a couple counts the product of its two
+orders' means (exact for one epoch).
+
+- :func:`scijudge_metrics`: every figure: ``accuracy`` with its CI, ``pairs``,
+  ``incomplete_pairs``, ``accuracy_single_order`` (mean over answers, chance 0.5) and per order
+  (``accuracy_order/given``, ``/swapped``), ``answers``, the clean twin ``accuracy_clean`` with
+  its CI, ``clean_pairs`` and ``clean_items``, ``recognized_rate``, ``estimated_cutoff``,
+  ``unparsed_rate``, ``reasked_rate``, ``accuracy_by_variation/<v>`` and their spread
+  (max - min), ``position_a_share`` (share of the read answers that pick A),
+  ``accuracy_by_category/<c>`` and the other recall figures (post-cutoff and unrecognised
+  twins, counts, cutoff figures).
 - Two score groups of them (``core/metric_groups.py``): :func:`scijudge_headline`, the names
   eval.yaml's ``first_group`` lists, and :func:`scijudge_figures`, every other figure.
 
@@ -35,7 +45,6 @@ from research_taste_evals.core.metric_groups import (
     FiguresOf,
     bundle_figures,
     details_metric,
-    first_group,
     first_group_metric,
 )
 from research_taste_evals.core.metrics import nan_on_error, score_dict
@@ -47,7 +56,9 @@ from research_taste_evals.core.stats import (
     NAN,
     bootstrap_ci,
 )
-from research_taste_evals.scijudge.recall import HEADLINE, SCIJUDGE
+from research_taste_evals.scijudge.specs import SCIJUDGE
+
+HEADLINE = SCIJUDGE.headline  # the statistic the twins compute under its name
 
 HEADLINE_RECALL_KEYS = (
     "accuracy_clean",
@@ -57,12 +68,15 @@ HEADLINE_RECALL_KEYS = (
     "recognized_rate",
     "estimated_cutoff",
 )
+ORDERS = ("given", "swapped")
 HEADLINE_KEYS = (
     "accuracy",
     "accuracy_ci_low",
     "accuracy_ci_high",
     "pairs",
-    "rows",
+    "incomplete_pairs",
+    "accuracy_single_order",
+    "answers",
     *HEADLINE_RECALL_KEYS,
     "clean_items",
     "unparsed_rate",
@@ -80,13 +94,47 @@ def _value(score: SampleScore, key: str) -> float:
     return NAN if value is None else float(value)
 
 
-def pair_accuracies(scores: list[SampleScore]) -> dict[str, float]:
-    """Each pair's mean correctness over its rows (variations and epochs), by pair id (sorted,
-    so the seeded bootstrap does not depend on the order samples finished in)."""
-    rows: dict[str, list[float]] = defaultdict(list)
+def _couples(
+    scores: list[SampleScore], every_couple: bool = True
+) -> tuple[dict[str, list[float]], set[str]]:
+    """Each complete pair's couples (1 when both orders are right, else 0; under epochs the
+    product of the two orders' means) and the pairs with an order missing (or, when
+    ``every_couple``, a whole couple: figures per variation read one couple of each pair)."""
+    orders: dict[str, dict[str, float]] = defaultdict(dict)
+    pair_of: dict[str, str] = {}
+    expected: dict[str, int] = {}
     for score in scores:
-        rows[str(_meta(score).get("pair_id"))].append(_value(score, "correct"))
-    return {pair: sum(values) / len(values) for pair, values in sorted(rows.items())}
+        meta = _meta(score)
+        couple, pair = str(meta.get("couple_id")), str(meta.get("pair_id"))
+        orders[couple][str(meta.get("order"))] = _value(score, "correct")
+        pair_of[couple] = pair
+        expected[pair] = int(meta.get("couples") or 1) if every_couple else 1
+    by_pair: dict[str, list[float]] = defaultdict(list)
+    incomplete: set[str] = set()
+    for couple, values in orders.items():
+        if set(values) != set(ORDERS):
+            incomplete.add(pair_of[couple])
+            continue
+        by_pair[pair_of[couple]].append(values["given"] * values["swapped"])
+    incomplete |= {pair for pair, values in by_pair.items() if len(values) < expected[pair]}
+    return {p: v for p, v in by_pair.items() if p not in incomplete}, incomplete
+
+
+def pair_accuracies(scores: list[SampleScore], every_couple: bool = True) -> dict[str, float]:
+    """Each complete pair's share of couples right in both orders, by pair id (sorted, so the
+    seeded bootstrap does not depend on the order samples finished in)."""
+    complete, _ = _couples(scores, every_couple)
+    return {pair: sum(values) / len(values) for pair, values in sorted(complete.items())}
+
+
+def incomplete_pairs(scores: list[SampleScore]) -> float:
+    """Pairs left out of the headline: an order (or a whole couple) of theirs is not scored."""
+    return float(len(_couples(scores)[1]))
+
+
+def _mean_correct(scores: list[SampleScore]) -> float:
+    values = [_value(s, "correct") for s in scores]
+    return sum(values) / len(values) if values else NAN
 
 
 def accuracy_statistic(scores: list[SampleScore], resamples: int, seed: int) -> dict[str, float]:
@@ -142,18 +190,25 @@ def _grouped(scores: list[SampleScore], key: str) -> dict[str, float]:
     groups: dict[str, list[SampleScore]] = defaultdict(list)
     for score in scores:
         groups[str(_meta(score).get(key))].append(score)
+    every_couple = key != "variation"  # a variation is one couple of each pair
     return {
         name: float(sum(means) / len(means))
         for name, members in groups.items()
-        if (means := list(pair_accuracies(members).values()))
+        if (means := list(pair_accuracies(members, every_couple).values()))
     }
 
 
 def details_figures(scores: list[SampleScore], recall: dict[str, float]) -> dict[str, float]:
-    """Variation spread, position bias, categories, and the recall figures not in the headline."""
+    """Per order, variation spread, position bias, categories, the other recall figures."""
     by_variation = _grouped(scores, "variation")
     picks = [v for s in scores if not math.isnan(v := _value(s, "picked_a"))]
     result = {
+        f"accuracy_order/{order}": _mean_correct(
+            [s for s in scores if _meta(s).get("order") == order]
+        )
+        for order in ORDERS
+    }
+    result |= {
         f"accuracy_by_variation/{name}": value
         for name, value in sorted(by_variation.items(), key=lambda kv: int(kv[0]))
     }
@@ -170,14 +225,16 @@ def details_figures(scores: list[SampleScore], recall: dict[str, float]) -> dict
 def headline_figures(
     scores: list[SampleScore], recall: dict[str, float], resamples: int, seed: int
 ) -> dict[str, float]:
-    """The headline, its CI and n, the rows, the clean twin and the failure rates."""
+    """The headline, its CI and n, the single-order figure, the clean twin, failure rates."""
     head = accuracy_statistic(scores, resamples, seed)
     return {
         HEADLINE: head[HEADLINE],
         "accuracy_ci_low": head["accuracy_ci_low"],
         "accuracy_ci_high": head["accuracy_ci_high"],
         "pairs": head["n"],
-        "rows": float(len(scores)),
+        "incomplete_pairs": incomplete_pairs(scores),
+        "accuracy_single_order": _mean_correct(scores),
+        "answers": float(len(scores)),
         **{key: recall[key] for key in HEADLINE_RECALL_KEYS},
         "clean_items": clean_items(scores, recall),
         **answer_rates(scores),
@@ -192,6 +249,7 @@ def scijudge_metrics(
     recall = _recall(resamples, seed, run_lines=True)
     fallback = [
         *HEADLINE_KEYS,
+        *(f"accuracy_order/{order}" for order in ORDERS),
         "accuracy_variation_spread",
         "position_a_share",
         *(key for key in recall_keys(SCIJUDGE) if key not in HEADLINE_KEYS),
@@ -216,7 +274,7 @@ def _figures(resamples: int, seed: int) -> FiguresOf:
 
 
 def _first_names(scores: list[SampleScore]) -> tuple[str, ...]:
-    return first_group(__file__, "scijudge")
+    return SCIJUDGE.first_names()
 
 
 @metric

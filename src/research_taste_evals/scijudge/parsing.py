@@ -1,11 +1,14 @@
 """The SciJudgeBench answer contract: which paper, A or B, a reply picks.
 
-Read once ``<think>...</think>``-style reasoning blocks are stripped
-(``core.answers.strip_reasoning``). The choice is written ``A``/``B`` (also ``Paper A``) under
+Read once reasoning blocks are stripped: the rows' own ``<reason>...</reason>`` (the dataset
+prompt asks for them, arXiv 2603.14473 Table 2) exactly as ``<think>...</think>``-style blocks
+(``core.answers.strip_reasoning``: a closed block anywhere, a closing tag without its opening
+one, an opening tag never closed). The choice is written ``A``/``B`` (also ``Paper A``) under
 ``prompt=dataset``, and ``Project 1``/``Project 2`` (= A/B) under ``prompt=tastybench``. In
 order of precedence, the first kind of answer present decides:
 
-1. ``<answer> A </answer>`` tags (the dataset prompt's own format, arXiv 2603.14473 Table 2);
+1. ``<answer> A </answer>`` tags (the dataset prompt's own format, arXiv 2603.14473 Table 2),
+   read case-insensitively (``<ANSWER>b</ANSWER>`` is B: inside the tags a letter is no article);
 2. ``\\boxed{B}`` and ``Final answer: ...`` lines;
 3. labelled answers: ``Answer: A``, ``**Answer:** Paper B``, ``The answer is **A**``,
    ``Verdict: ...``, ``Recommendation: Project 2`` (the value on the next line when the
@@ -15,11 +18,12 @@ order of precedence, the first kind of answer present decides:
 6. ``prompt=tastybench`` only: unhedged decisions, ``I recommend (pursuing) Project 2``,
    ``go with Project 1``, ``pursue Project 1``.
 
-Every answer of the deciding kind must name the same paper. Unreadable on purpose (re-asked
-once, then counted as ``unparsed`` and scored wrong, as the paper scores a prediction it cannot
-extract): both papers named as the answer (``Answer: A or B``), answers that disagree, prose
-without a labelled decision, a decision only inside a reasoning block, a lower-case ``a`` (an
-article), and a decision in a hedged sentence (``if``, ``not``, ``unless``).
+Every answer of the deciding kind must name the same paper. Unreadable on purpose (counted as
+``unparsed`` and scored wrong, as the paper scores a prediction it cannot extract; re-asked
+only under ``-T reask=N``): both papers named as the answer (``Answer: A or B``), answers that
+disagree, prose without a labelled decision, a decision only inside a reasoning block, a
+lower-case ``a`` outside the answer tags (an article), and a decision in a hedged sentence
+(``if``, ``not``, ``unless``).
 """
 
 from __future__ import annotations
@@ -47,6 +51,13 @@ _CHOICE = {
     "dataset": re.compile(_OPEN + r"(?:[Pp]aper\s+)?([AB])(?![A-Za-z0-9])"),
     "tastybench": re.compile(_OPEN + r"project\s*#?\s*([12])(?!\d)", re.IGNORECASE),
 }
+# Inside <answer> tags the letter is read in either case (the rows ask for "only the letter").
+_TAGGED = {
+    "dataset": re.compile(_OPEN + r"(?:paper\s+)?([AB])(?![A-Za-z0-9])", re.IGNORECASE),
+    "tastybench": _CHOICE["tastybench"],
+}
+# The rows' reasoning tags, read as the reasoning blocks core.answers.strip_reasoning strips.
+_REASON_TAG = re.compile(r"<(/?)reason\s*>", re.IGNORECASE)
 _OTHER = {
     "dataset": r"(?:[Pp]aper\s+)?[AB](?![A-Za-z0-9])",
     "tastybench": r"project\s*#?\s*[12](?!\d)",
@@ -62,9 +73,9 @@ _MARKUP = " \t*_`#>\"'()[].:;!,"
 _LETTERS: dict[str, Letter] = {"A": "A", "B": "B", "1": "A", "2": "B"}
 
 
-def _value(text: str, prompt: PromptKind) -> str | None:
+def _value(text: str, prompt: PromptKind, tagged: bool = False) -> str | None:
     """The paper a label's value names, ``both`` when it names both, None when none."""
-    match = _CHOICE[prompt].match(text)
+    match = (_TAGGED if tagged else _CHOICE)[prompt].match(text)
     if match is None:
         return None
     rest = text[match.end() :]
@@ -76,10 +87,10 @@ def _value(text: str, prompt: PromptKind) -> str | None:
     return _BOTH if both else _LETTERS[match.group(1).upper()]
 
 
-def _whole(text: str, prompt: PromptKind) -> str | None:
+def _whole(text: str, prompt: PromptKind, tagged: bool = False) -> str | None:
     """The choice when ``text`` (markup stripped) is nothing but one choice."""
-    value = _value(text, prompt)
-    match = _CHOICE[prompt].match(text)
+    value = _value(text, prompt, tagged)
+    match = (_TAGGED if tagged else _CHOICE)[prompt].match(text)
     if value is None or match is None or text[match.end() :].strip(_MARKUP):
         return None
     return value
@@ -109,8 +120,11 @@ def _labelled(lines: list[str], prompt: PromptKind) -> tuple[list[str], list[str
 
 def parse_answer(text: str, prompt: PromptKind = "dataset") -> Letter | None:
     """``"A"`` or ``"B"``, the paper the reply picks under the answer contract, else None."""
-    reply = strip_reasoning(text)
-    tags = [_whole(tag, prompt) or _value(tag, prompt) for tag in _TAG.findall(reply)]
+    reply = strip_reasoning(_REASON_TAG.sub(r"<\1think>", text))
+    tags = [
+        _whole(tag, prompt, tagged=True) or _value(tag, prompt, tagged=True)
+        for tag in _TAG.findall(reply)
+    ]
     if tags:
         return _agreed([t for t in tags if t is not None]) if all(tags) else None
     lines = [line for line in reply.splitlines() if line.strip()]

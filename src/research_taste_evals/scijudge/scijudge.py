@@ -1,8 +1,10 @@
 """SciJudgeBench: which of two arXiv papers (title, abstract, date) has more citations?
 
 Tong et al., "AI Can Learn Scientific Taste" (arXiv 2603.14473); data: the Hugging Face dataset
-``OpenMOSS-Team/SciJudgeBench`` (Apache-2.0). One sample per row; the headline is the accuracy
-over pairs (each pair's rows averaged) with a pair-bootstrap CI, beside its clean twin.
+``OpenMOSS-Team/SciJudgeBench`` (Apache-2.0). Every pair is asked in both orders (a row and its
+swapped twin, one sample each); the headline is the paper's pairwise accuracy with
+position-swap consistency (a couple counts only when both orders are right), the mean over
+pairs with a pair-bootstrap CI, beside its clean twin.
 Parameters: ``scijudge/README.md``.
 """
 
@@ -13,7 +15,6 @@ from typing import Any
 from inspect_ai import Task, task
 from inspect_ai.log import HeadlineMetric
 
-from research_taste_evals.core.answers import DEFAULT_REASK
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
@@ -24,11 +25,22 @@ from research_taste_evals.scijudge.dataset import (
     SplitChoice,
     load_rows,
 )
-from research_taste_evals.scijudge.recall import HEADLINE
 from research_taste_evals.scijudge.scorer import scijudge_scorers
 from research_taste_evals.scijudge.solvers import scijudge_solver
+from research_taste_evals.scijudge.specs import SCIJUDGE
 
 BENCHMARK = "SciJudgeBench (Tong et al. 2026)"
+# The paper states no decoding for the API models it evaluates; the SciJudge models' cards
+# sample at temperature 0.7, top-p 0.8, top-k 20, 2,048 new tokens. The task sets none, so
+# Inspect's flags apply; the values in effect are the log's plan config.
+GENERATION_NOTE = {
+    "task_default": "none: the model's own defaults, or --temperature/--top-p/--max-tokens",
+    "in_effect": "the log's plan.config (Inspect records the generation settings of the run)",
+    "paper": "unstated for API models; SciJudge model cards: temperature 0.7, top-p 0.8, "
+    "top-k 20, 2,048 new tokens",
+}
+# The paper asks each order once (section 4.1): no re-ask of an unreadable answer by default.
+PAPER_REASK = 0
 
 
 @task
@@ -38,7 +50,7 @@ def scijudge(
     split: SplitChoice = "test",
     revision: str = DEFAULT_REVISION,
     prompt: PromptChoice = "dataset",
-    reask: int = DEFAULT_REASK,
+    reask: int = PAPER_REASK,
     knowledge_cutoff: str | None = None,
     recall_probe: bool = True,
     bootstrap_resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
@@ -58,7 +70,9 @@ def scijudge(
         prompt (Literal['dataset', 'tastybench']): ``dataset``: each row's own messages (the
             paper's prompt); ``tastybench``: the pair in TastyBench's judge wording. Defaults
             to ``'dataset'``.
-        reask (int): Times an unreadable answer is asked again, afresh. Defaults to ``1``.
+        reask (int): Times an unreadable answer is asked again, afresh (0: the paper's
+            protocol; above 0 the log marks the run ``paper_faithful.reask: false``).
+            Defaults to ``0``.
         knowledge_cutoff (str | None): ``YYYY-MM`` or ``YYYY-MM-DD``: the evaluated model's
             knowledge cutoff, overriding Inspect's model info. Defaults to ``None``.
         recall_probe (bool): Ask the model once per paper which paper its abstract describes.
@@ -74,7 +88,7 @@ def scijudge(
         dataset=loaded.dataset,
         solver=solver,
         scorer=scijudge_scorers(bootstrap_resamples, bootstrap_seed),
-        headline_metric=HeadlineMetric(metric=HEADLINE),
+        headline_metric=HeadlineMetric(metric=SCIJUDGE.headline),
         version=task_version(__file__, "scijudge"),
         metadata={
             **provenance(
@@ -85,17 +99,18 @@ def scijudge(
                 revision=loaded.metadata["data_revision"],
                 sha256=loaded.metadata["data_sha256"],
                 prompt_variant=prompt,
-                # The paper scores a pair right only when both presentation orders are
-                # (position-swap consistency, section 4.1); here each row counts on its own
-                # and a pair is the mean of its rows, as the card's ~10 variations per pair need.
+                # Both orders of every pair, a pair right only when both are (position-swap
+                # consistency, section 4.1): the paper's metric.
                 paper_faithful={
                     "data": data_path is None,
                     "prompt": prompt == "dataset",
-                    "metric": False,
+                    "metric": True,
+                    "reask": reask == PAPER_REASK,
                 },
             ),
             **loaded.metadata,
             "reask": reask,
+            "generation": GENERATION_NOTE,
             "knowledge_cutoff_arg": None if knowledge_cutoff is None else str(knowledge_cutoff),
             "recall_probe": recall_probe,
             "bootstrap_resamples": bootstrap_resamples,

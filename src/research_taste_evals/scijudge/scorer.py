@@ -1,9 +1,10 @@
 """Per-row scoring: the paper the answer picks against ``correct_answer``.
 
-``Score.value``: ``correct`` (1/0; an answer that does not parse after its re-ask is wrong, and
-counted), ``unparsed``, ``reasked`` and ``picked_a`` (NaN when unparsed). ``Score.metadata``:
-the row's ``pair_id``, ``variation`` and ``category`` (the metrics group by them) and the
-recall fields (``core/recall_control.py``) the twins read.
+One sample is one order of a couple (``dataset.py``). ``Score.value``: ``correct`` (1/0; an
+answer that does not parse is wrong, and counted), ``unparsed``, ``reasked`` and ``picked_a``
+(NaN when unparsed). ``Score.metadata``: the sample's ``pair_id``, ``couple_id``, ``order``,
+``couples``, ``variation`` and ``category`` (the metrics group by them) and the recall fields
+(``core/recall_control.py``) the twins read.
 
 Two score groups (``core/metric_groups.py``): :func:`scijudge_scorer` reports eval.yaml's
 ``first_group``; :func:`scijudge_details` copies its score (no model call) and reports every
@@ -22,7 +23,9 @@ from research_taste_evals.core.recall_control import recall_fields
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.scijudge.metrics import scijudge_figures, scijudge_headline
 from research_taste_evals.scijudge.parsing import parse_answer
-from research_taste_evals.scijudge.recall import SCIJUDGE
+from research_taste_evals.scijudge.specs import SCIJUDGE
+
+SCORE_KEYS = ("pair_id", "couple_id", "order", "couples", "variation", "category")
 
 
 def _row_score(state: TaskState, target: Target) -> Score:
@@ -37,7 +40,7 @@ def _row_score(state: TaskState, target: Target) -> Score:
         answer=letter or "unparsed",
         explanation=f"picked {letter}, answer {target.text}" if letter else "unparsed answer",
         reason=INVALID_RESPONSE_FORMAT if letter is None else None,
-        metadata={key: state.metadata.get(key) for key in ("pair_id", "variation", "category")}
+        metadata={key: state.metadata.get(key) for key in SCORE_KEYS}
         | recall_fields(SCIJUDGE, state),
     )
 

@@ -2,10 +2,11 @@
 
 1. ``core.recall_control.recall_solvers``: record the evaluated model's knowledge cutoff, then
    (``recall_probe``) probe both papers of the row, once per paper per run (memoised, cached);
-2. :func:`share_citations`: the row's citation counts go into the sample's store, where only
-   the offline ``baseline/scijudge-oracle`` reads them (a deliberate peek no real model has);
-3. ``core.answers.generate_until_parsed``: the judge's answer, asked afresh up to ``reask``
-   times while it does not parse (``parsing.py``).
+2. :func:`share_citations`: the shown papers' citation counts (review ratings on the ICLR
+   split) go into the sample's store, where only the offline ``baseline/scijudge-oracle`` reads
+   them (a deliberate peek no real model has);
+3. ``core.answers.generate_until_parsed``: the judge's answer (asked once by default, as the
+   paper does; afresh up to ``reask`` times while it does not parse, ``parsing.py``).
 """
 
 from __future__ import annotations
@@ -18,18 +19,25 @@ from inspect_ai.util import store
 from research_taste_evals.core.answers import generate_until_parsed
 from research_taste_evals.core.recall_control import recall_solvers
 from research_taste_evals.scijudge.parsing import PromptKind, parse_answer
-from research_taste_evals.scijudge.recall import SCIJUDGE
+from research_taste_evals.scijudge.specs import SCIJUDGE
 
-CITATIONS_KEY = "scijudge_citations"  # store: {"A": citations, "B": citations}
+CITATIONS_KEY = "scijudge_citations"  # store: {"A": value, "B": value} (citations or rating)
 
 
 @solver
 def share_citations() -> Solver:
-    """Put the row's citation counts (by position) in the sample store, for offline baselines."""
+    """Put what the label compares (citations, else the ICLR rating), by shown position, in the
+    sample store, for offline baselines."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         papers = {"A": state.metadata["paper_a"], "B": state.metadata["paper_b"]}
-        store().set(CITATIONS_KEY, {side: paper["citations"] for side, paper in papers.items()})
+        store().set(
+            CITATIONS_KEY,
+            {
+                side: paper["citations"] if paper["citations"] is not None else paper["rating"]
+                for side, paper in papers.items()
+            },
+        )
         return state
 
     return solve

@@ -11,13 +11,15 @@ from research_taste_evals.scijudge.recall import pair_papers
 
 SCIJUDGE = TaskSpec(
     task="scijudge",
-    # No figure is directly comparable with the paper's (its pairs count only when both
-    # orders are right).
+    # accuracy is the paper's metric (both orders right); on today's main split it is
+    # comparable with the later paper version's 1,000-pair table, not with v1's 728-pair one.
     first_group=(
         "accuracy",
         "accuracy_ci_low",
         "accuracy_ci_high",
         "pairs",
+        "incomplete_pairs",
+        "accuracy_single_order",
         "accuracy_clean",
         "clean_pairs",
         "clean_items",
@@ -26,7 +28,7 @@ SCIJUDGE = TaskSpec(
         "unparsed_rate",
         "reasked_rate",
     ),
-    columns=("accuracy_clean", "position_a_share"),
+    columns=("accuracy_clean", "accuracy_single_order", "position_a_share"),
     controlled=Controlled(floor=100, n="clean_pairs"),
     items=pair_papers,
     probes=True,
