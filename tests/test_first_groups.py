@@ -5,7 +5,8 @@ first) holds at most ~12 figures for the configuration the run used: the headlin
 and n, its clean twin with n, ``recognized_rate`` and ``estimated_cutoff`` where items are
 dated, the failure rates and the paper's comparable figure; no figure of another schedule or
 variant. The task's spec (``core/spec.py``, the family's ``specs.py``) is the one statement of
-the group; a run must show exactly it.
+the group; a run must show exactly it, as its only score group, and every other figure is
+derived from the log's samples (``core.metric_groups.log_figures``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from inspect_ai.log import EvalLog
 
 from research_taste.cli.demo import DEMO_RUNS, run_demo
 from research_taste_evals.core.families import task_specs
+from research_taste_evals.core.metric_groups import log_figures
 
 MOST = 13  # "at most ~12"
 
@@ -77,10 +79,11 @@ def test_every_task_with_a_spec_has_a_demo_run() -> None:
 
 
 def _groups(log: EvalLog) -> tuple[list[str], list[str]]:
+    """The log's one score group, and the figures derived from its samples beside it."""
     assert log.status == "success", log.error
     assert log.results is not None
-    first, *rest = log.results.scores
-    return list(first.metrics), [name for score in rest for name in score.metrics]
+    (first,) = log.results.scores
+    return list(first.metrics), [name for name in log_figures(log) if name not in first.metrics]
 
 
 def _check(log: EvalLog, task: str, configuration: str | None) -> tuple[list[str], list[str]]:

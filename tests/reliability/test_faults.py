@@ -220,7 +220,7 @@ def test_a_model_that_only_answers_malformed_bodies_is_retried_within_limits(
     details = {
         grader["detail"]
         for sample in log.samples or []
-        # the panel's score (lft_details holds a copy of it: the second score group)
+        # the panel's score
         for grader in ((sample.scores or {})["lft_scorer"].metadata or {}).get("graders", [])
         if grader.get("failure") == "model_error"
     }
@@ -249,7 +249,7 @@ def test_a_grader_that_always_fails_is_retried_within_limits_then_reported_in_wo
     details = [
         grader["detail"]
         for sample in log.samples or []
-        # the panel's score (lft_details holds a copy of it: the second score group)
+        # the panel's score
         for grader in ((sample.scores or {})["lft_scorer"].metadata or {}).get("graders", [])
         if grader.get("failure") == "model_error"
     ]

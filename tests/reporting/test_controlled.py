@@ -180,11 +180,13 @@ def test_every_undated_task_says_why_from_its_spec() -> None:
 
 
 def _with_metrics(log: EvalLog, values: dict[str, float], out: Path) -> None:
-    """A log fixture: ``log`` with ``values`` as its first scorer's metrics, written to ``out``."""
+    """A log fixture: ``log`` with ``values`` as its first scorer's metrics, written to ``out``;
+    without its samples, so that no other figure is derived from them."""
     assert log.results is not None
     scores = log.results.scores[0]
     scores.metrics = {name: EvalMetric(name=name, value=v) for name, v in values.items()}
     log.results.scores = [scores]
+    log = log.model_copy(update={"samples": None, "reductions": None})
     write_eval_log(log, str(out))
 
 

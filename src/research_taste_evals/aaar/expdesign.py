@@ -30,7 +30,6 @@ from research_taste_evals.aaar.scorer.expdesign_judge import (
     JudgePrompt,
     judge_spec,
 )
-from research_taste_evals.aaar.scorer.groups import expdesign_details
 from research_taste_evals.aaar.solvers import ExplainMode, expdesign_solver
 from research_taste_evals.aaar.specs import EXPDESIGN
 from research_taste_evals.core.provenance import task_version
@@ -122,7 +121,6 @@ def expdesign(
         ],
         scorer=[
             expdesign_scorer(judge_model, *embedding, judge_prompt, judge_cache),
-            expdesign_details(),
         ],
         headline_metric=HeadlineMetric(metric=EXPDESIGN.headline),
         config=upstream_decoding(EXPDESIGN_MAX_TOKENS),

@@ -29,7 +29,6 @@ from research_taste_evals.aaar.itf_idf_metrics import (
     mean_keeping_epoch_lists,
     warn_partial_itf_idf,
 )
-from research_taste_evals.aaar.scorer.groups import weakness_details
 from research_taste_evals.aaar.scorer.paper_weakness import weakness_scorer
 from research_taste_evals.aaar.solvers import weakness_solver
 from research_taste_evals.aaar.specs import PAPER_WEAKNESS
@@ -104,7 +103,7 @@ def paper_weakness(
             *cutoff_steps,
             weakness_solver(split, window_words, word_counting),
         ],
-        scorer=[weakness_scorer(*models, embedding_device), weakness_details()],
+        scorer=weakness_scorer(*models, embedding_device),
         headline_metric=HeadlineMetric(metric=PAPER_WEAKNESS.headline),
         # ITF-IDF compares lists of the same run: keep every epoch's lists (see itf_idf_metrics.py).
         epochs=Epochs(1, mean_keeping_epoch_lists()),

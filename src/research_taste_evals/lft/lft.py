@@ -33,7 +33,6 @@ from research_taste_evals.lft.grader import (
 )
 from research_taste_evals.lft.nudges import DEFAULT_MAX_NUDGES
 from research_taste_evals.lft.panel_agreement import lft_epochs_reducer
-from research_taste_evals.lft.score_groups import lft_details
 from research_taste_evals.lft.scorer import lft_scorer
 from research_taste_evals.lft.solvers import DEFAULT_FOLLOWUP_ROUNDS, lft_solver
 from research_taste_evals.lft.specs import LFT
@@ -129,7 +128,6 @@ def lft(
                 allow_self_grading,
                 median,
             ),
-            lft_details(),
         ],
         headline_metric=HeadlineMetric(metric=LFT.headline),
         # Counts are summed and every epoch's panel kept (see lft_epochs_reducer), so

@@ -36,7 +36,6 @@ from research_taste_evals.lft.references import (
     select_references,
 )
 from research_taste_evals.lft.rubric_files import load_rubrics
-from research_taste_evals.lft.score_groups import grader_check_details
 from research_taste_evals.lft.solvers import reference_answer
 from research_taste_evals.lft.specs import LFT_GRADER_CHECK
 
@@ -96,7 +95,6 @@ def lft_grader_check(
         ],
         scorer=[
             grader_check_scorer(grader_repeats, quorum, partial_credit, grader_cache),
-            grader_check_details(),
         ],
         headline_metric=HeadlineMetric(metric=LFT_GRADER_CHECK.headline),
         version=task_version(__file__, "lft_grader_check"),

@@ -26,7 +26,8 @@ from research_taste_evals.reviewcritique.dataset import (
     reviewcritique_metadata,
 )
 from research_taste_evals.reviewcritique.explanation import PAPER_BERTSCORE_MODEL, load_bertscore
-from research_taste_evals.reviewcritique.scorer import reviewcritique_scorers
+from research_taste_evals.reviewcritique.metrics import reviewcritique_figures
+from research_taste_evals.reviewcritique.scorer import reviewcritique_scorer
 from research_taste_evals.reviewcritique.solvers import critique_solver
 from research_taste_evals.reviewcritique.specs import REVIEW_CRITIQUE
 
@@ -86,7 +87,13 @@ def review_critique(
     return Task(
         dataset=reviewcritique_dataset(reviews, paper_words, name=f"review_critique_{subset}"),
         solver=critique_solver(structured_output, reask),
-        scorer=reviewcritique_scorers(bert, bootstrap_resamples, bootstrap_seed),
+        scorer=reviewcritique_scorer(bert),
+        # The first group, with the run's bootstrap settings (core/metric_groups.py).
+        metrics=[
+            reviewcritique_figures(
+                bootstrap_resamples, bootstrap_seed, bert.baseline_f1, part="first"
+            )
+        ],
         headline_metric=HeadlineMetric(metric=REVIEW_CRITIQUE.headline),
         version=task_version(__file__, "review_critique"),
         metadata=reviewcritique_metadata(settings, reviews, resolved, duplicates, bert)

@@ -51,7 +51,7 @@ from research_taste_evals.tastybench.schedule import (
     comparison_dataset,
     judged_papers,
 )
-from research_taste_evals.tastybench.scorer import tastybench_scorers
+from research_taste_evals.tastybench.scorer import tastybench_scorer, tastybench_task_metric
 from research_taste_evals.tastybench.solvers import EXTRACTOR_ROLE, judge, read_choice
 from research_taste_evals.tastybench.specs import TASTYBENCH, first_group_key
 from research_taste_evals.tastybench.websearch import CITATION_COUNT_DOMAINS
@@ -181,7 +181,8 @@ def tastybench(
     return Task(
         dataset=comparison_dataset(pairs, papers, JUDGE_PROMPTS[prompt], velocity),
         solver=[*steps, judge(web_search), read_choice(choice_method)],
-        scorer=tastybench_scorers(choice_method, bootstrap_resamples, DEFAULT_BOOTSTRAP_SEED),
+        scorer=tastybench_scorer(choice_method),
+        metrics=[tastybench_task_metric(schedule, bootstrap_resamples, DEFAULT_BOOTSTRAP_SEED)],
         headline_metric=HeadlineMetric(metric=TASTYBENCH.headline_of(first_group_key(schedule))),
         version=task_version(__file__, "tastybench"),
         metadata=tastybench_metadata(settings, loaded.metadata, papers, len(pairs)),
