@@ -1,12 +1,12 @@
-"""The headline first: every task's first score group, per configuration, listed here.
+"""The headline first: every task's first score group, per configuration, as its spec declares.
 
 A log's first score group (``results.scores[0]``: what Inspect's viewer and console show
 first) holds at most ~12 figures for the configuration the run used: the headline with its CI
 and n, its clean twin with n, ``recognized_rate`` and ``estimated_cutoff`` where items are
 dated, the failure rates and the paper's comparable figure; no figure of another schedule or
-variant. Every other figure is in the second group (``core/metric_groups.py``), under the name
-the single group gave it. The lists below are the contract; each family's ``eval.yaml``
-(``first_group``) must say the same, and a run must show exactly them.
+variant. The task's spec (``core/spec.py``, the family's ``specs.py``) is the one statement of
+the group; a run must show exactly it, as its only score group, and every other figure is
+derived from the log's samples (``core.metric_groups.log_figures``).
 """
 
 from __future__ import annotations
@@ -18,189 +18,24 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 
-import research_taste_evals
 from research_taste.cli.demo import DEMO_RUNS, run_demo
-from research_taste_evals.core.metric_groups import first_group
+from research_taste_evals.core.families import task_specs
+from research_taste_evals.core.metric_groups import log_figures
 
 MOST = 13  # "at most ~12"
 
-# (task, configuration) -> its first group, in order; configuration None: the task has one.
-FIRST_GROUPS: dict[tuple[str, str | None], list[str]] = {
-    ("tastybench", "ratings"): [
-        "bt_spearman",
-        "bt_spearman_ci_low",
-        "bt_spearman_ci_high",
-        "papers_correlated",
-        "bt_spearman_clean",
-        "clean_items",
-        "recognized_rate",
-        "estimated_cutoff",
-        "elo_upstream_rank_pearson",  # upstream's statistic, the paper's comparable figure
-        "unclear_rate",
-        "extractor_failure_rate",
-        "unparsed_rate",
-        "reasked_rate",
-    ],
-    ("tastybench", "matched"): [
-        "pairwise_accuracy",
-        "pairwise_accuracy_ci_low",
-        "pairwise_accuracy_ci_high",
-        "matched_pairs",
-        "pairwise_accuracy_clean",
-        "clean_pairs",
-        "recognized_rate",
-        "estimated_cutoff",
-        "unclear_rate",
-        "extractor_failure_rate",
-        "unparsed_rate",
-        "reasked_rate",
-    ],
-    ("tastybench_extract", None): [
-        "extraction_rate",
-        "unparsed_rate",
-        "withheld_rate",
-        "reasked_rate",
-    ],
-    ("idea_pairs", "pairs"): [
-        "accuracy",
-        "accuracy/ci_low",
-        "accuracy/ci_high",
-        "pairs",
-        "accuracy_clean",
-        "clean_items",
-        "recognized_rate",
-        "estimated_cutoff",
-        "unparsed_rate",
-        "reasked_rate",
-    ],
-    ("idea_pairs", "ranking"): [
-        "accuracy",
-        "accuracy/ci_low",
-        "accuracy/ci_high",
-        "pairs",
-        "accuracy_clean",
-        "clean_items",
-        "recognized_rate",
-        "estimated_cutoff",
-        "top1_accuracy",
-        "rank_rmse_median",
-        "unparsed_rate",
-        "reasked_rate",
-    ],
-    ("review_critique", None): [
-        "labeling_all_f1",
-        "labeling_all_f1_ci_low",
-        "labeling_all_f1_ci_high",
-        "select_deficient_f1",
-        "both_no_f1",
-        "either_no_f1",
-        "unparsed_rate",
-        "reasked_rate",
-        "labeling_all_unparsed_rate",
-        "select_deficient_unparsed_rate",
-        "labeling_all_unscored_segments",
-        "select_deficient_unscored_segments",
-    ],
-    ("lft", None): [
-        "end_to_end",
-        "end_to_end_stderr",
-        "end_to_end_pct",
-        "feasible_share",
-        "partial_credit",
-        "grader_alpha",
-        "grader_failure_rate",
-        "unscored",
-        "grade_contradiction_rate",
-        "unparsed_rate",
-        "reasked_rate",
-    ],
-    ("lft_grader_check", None): [
-        "exact",
-        "exact_stderr",
-        "within_one",
-        "abs_error",
-        "bias",
-        "member_exact",
-        "grader_failure_rate",
-        "unscored",
-        "grade_contradiction_rate",
-        "unparsed_rate",
-        "reasked_rate",
-    ],
-    ("eqinfer", "binary"): [
-        "decision_f1",
-        "decision_precision",
-        "decision_recall",
-        "decision_accuracy",
-        "unparsed_rate",
-        "reasked_rate",
-        "faithful_f1",
-        "faithful_precision",
-        "faithful_recall",
-        "faithful_accuracy",
-        "faithful_forced_rate",
-    ],
-    ("eqinfer", "multiple_choice"): [
-        "choice_accuracy",
-        "choice_unparsed_rate",
-        "faithful_choice_accuracy",
-        "unparsed_rate",
-        "reasked_rate",
-    ],
-    ("expdesign", None): [
-        "en_f1",
-        "en_f1_clean",
-        "clean_items",
-        "recognized_rate",
-        "estimated_cutoff",
-        "faithful_en_f1",
-        "judge_failure_rate",
-        "judge_unparsed_rate",
-        "explanation_failure_rate",
-        "empty_prediction_rate",
-        "unparsed_rate",
-        "reasked_rate",
-    ],
-    ("paper_weakness", None): [
-        "s_f1",
-        "s_f1_clean",
-        "clean_items",
-        "recognized_rate",
-        "estimated_cutoff",
-        "itf_idf_score",
-        "itf_idf_papers",
-        "empty_prediction_rate",
-        "unparsed_rate",
-        "reasked_rate",
-    ],
-    ("scijudge", None): [
-        "accuracy",
-        "accuracy_ci_low",
-        "accuracy_ci_high",
-        "pairs",
-        "incomplete_pairs",
-        "accuracy_single_order",
-        "accuracy_clean",
-        "clean_pairs",
-        "clean_items",
-        "recognized_rate",
-        "estimated_cutoff",
-        "unparsed_rate",
-        "reasked_rate",
-    ],
-}
-FAMILY = {
-    "tastybench": "tastybench",
-    "tastybench_extract": "tastybench",
-    "idea_pairs": "ideapairs",
-    "review_critique": "reviewcritique",
-    "lft": "lft",
-    "lft_grader_check": "lft",
-    "eqinfer": "aaar",
-    "expdesign": "aaar",
-    "paper_weakness": "aaar",
-    "scijudge": "scijudge",
-}
+# (task, configuration) of every first group; configuration None: the task has one.
+GROUPS = [
+    (task, configuration)
+    for task, spec in task_specs().items()
+    for configuration in spec.configurations() or (None,)
+]
+
+
+def _first(task: str, configuration: str | None) -> list[str]:
+    return list(task_specs()[task].first_names(configuration))
+
+
 # Figures of another configuration, which that configuration's first group must not show.
 FOREIGN = {
     ("tastybench", "ratings"): ("pairwise_accuracy", "matched_", "clean_pairs"),
@@ -227,34 +62,33 @@ DEMO_TOTALS = {
 DEMO_CONFIGURATION = {"tastybench": "ratings", "idea_pairs": "pairs", "eqinfer": "binary"}
 
 
-def _eval_yaml(task: str) -> str:
-    return str(Path(research_taste_evals.__file__).parent / FAMILY[task] / "eval.yaml")
-
-
-@pytest.mark.parametrize(("task", "configuration"), sorted(FIRST_GROUPS, key=str))
-def test_eval_yaml_lists_the_first_group(task: str, configuration: str | None) -> None:
-    expected = FIRST_GROUPS[(task, configuration)]
-    assert list(first_group(_eval_yaml(task), task, configuration)) == expected
+@pytest.mark.parametrize(("task", "configuration"), GROUPS, ids=str)
+def test_each_first_group_is_short_and_its_configuration_s_own(
+    task: str, configuration: str | None
+) -> None:
+    expected = _first(task, configuration)
     assert len(expected) <= MOST
     assert len(set(expected)) == len(expected)
     foreign = FOREIGN.get((task, configuration), ())
     assert not [name for name in expected if name.startswith(foreign)], foreign
 
 
-def test_every_task_has_a_first_group() -> None:
-    assert {task for task, _ in FIRST_GROUPS} == {run.name for run in DEMO_RUNS}
+def test_every_task_with_a_spec_has_a_demo_run() -> None:
+    assert set(task_specs()) == {run.name for run in DEMO_RUNS}
+    assert set(DEMO_TOTALS) == set(task_specs())
 
 
 def _groups(log: EvalLog) -> tuple[list[str], list[str]]:
+    """The log's one score group, and the figures derived from its samples beside it."""
     assert log.status == "success", log.error
     assert log.results is not None
-    first, *rest = log.results.scores
-    return list(first.metrics), [name for score in rest for name in score.metrics]
+    (first,) = log.results.scores
+    return list(first.metrics), [name for name in log_figures(log) if name not in first.metrics]
 
 
 def _check(log: EvalLog, task: str, configuration: str | None) -> tuple[list[str], list[str]]:
     first, rest = _groups(log)
-    assert first == FIRST_GROUPS[(task, configuration)], (task, configuration)
+    assert first == _first(task, configuration), (task, configuration)
     assert not set(first) & set(rest), (task, set(first) & set(rest))
     assert log.results is not None and log.results.headline is not None
     assert log.results.headline.metric == first[0]

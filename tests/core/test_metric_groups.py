@@ -1,34 +1,31 @@
-"""core/metric_groups.py: two score groups from one computation, under Inspect's own names."""
+"""core/metric_groups.py: one score group in the log, every figure derived from the log."""
 
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
-from inspect_ai import Task
+from inspect_ai import Epochs, Task
 from inspect_ai import eval as inspect_eval
+from inspect_ai import score as inspect_score
 from inspect_ai.dataset import Sample
-from inspect_ai.log import EvalLog
+from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import TaskState
 from mock_models import scripted_model
 
-from research_taste_evals.core.metric_groups import (
-    bundle_figures,
-    copy_score,
-    details_metric,
-    first_group_metric,
-    with_metrics,
-)
+from research_taste_evals.core.metric_groups import Part, figures, group_metric, log_figures
 
-CALLS: list[int] = []  # one entry per computation of the toy bundle
+CALLS: list[int] = []  # one entry per computation of the toy figures
 
 
 @metric
-def toy_counted() -> Metric:
+def toy_counted(scale: float = 1.0) -> Metric:
     def compute(scores: list[SampleScore]) -> Value:
         CALLS.append(len(scores))
-        xs = [float(s.score.value["x"]) for s in scores]  # type: ignore[index]
-        return {"mean_x": sum(xs) / len(xs), "n": float(len(xs)), "skipped": None}
+        xs = [float(s.score.value) for s in scores]  # type: ignore[arg-type]
+        tagged = sum(1 for s in scores if (s.sample_metadata or {}).get("tag"))
+        return {"mean_x": scale * sum(xs) / len(xs), "n": float(len(xs)), "tagged": float(tagged)}
 
     return compute
 
@@ -49,95 +46,66 @@ def toy_list() -> Metric:
     return compute
 
 
-def _bundle() -> list[Metric]:
-    return [toy_counted(), toy_half(), toy_half(), toy_list()]
-
-
-async def _toy_score(state: TaskState, target: Target) -> Score:
-    return Score(value={"x": float(len(state.input_text))}, metadata={"big": "packed", "k": 1})
-
-
-@scorer(metrics=_bundle())
-def toy_single() -> Scorer:
-    return _toy_score
-
-
-TOY = bundle_figures("toy", _bundle(), ignore=("big",))
-FIRST = ("n", "toy_half")
-
-
-def _first(scores: list[SampleScore]) -> tuple[str, ...]:
-    return FIRST
+FIRST = ("mean_x", "toy_half2")
 
 
 @metric
-def toy_first() -> Metric:
-    return first_group_metric(TOY, _first)
+def toy_figures(scale: float = 1.0, part: Part = "first") -> Metric:
+    return group_metric(FIRST, [toy_counted(scale), toy_half(), toy_half(), toy_list()], part)
 
 
-@metric
-def toy_rest() -> Metric:
-    return details_metric(TOY, _first)
-
-
-@scorer(metrics=[])
+@scorer(metrics=[toy_figures(part="first")])
 def toy_scorer() -> Scorer:
-    return _toy_score
+    async def score(state: TaskState, target: Target) -> Score:
+        return Score(value=float(len(state.input_text)))
+
+    return score
 
 
-@scorer(metrics=[])
-def toy_details() -> Scorer:
-    return copy_score("toy_scorer", without=("big",))
+SAMPLES = [Sample(input="ab", id="a", metadata={"tag": 1}), Sample(input="abcd", id="b")]
 
 
-def _run(*scorers: Scorer) -> EvalLog:
-    samples = [Sample(input="ab", id="a"), Sample(input="abcd", id="b")]
-    task = Task(dataset=samples, scorer=list(scorers))
-    return inspect_eval(task, model=scripted_model(lambda _: "ok"), display="none", log_dir=None)[0]
+def _run(task: Task, log_dir: Path | None = None) -> EvalLog:
+    model = scripted_model(lambda _: "ok")
+    logs = inspect_eval(
+        task, model=model, display="none", log_dir=str(log_dir) if log_dir else None
+    )
+    assert logs[0].status == "success", logs[0].error
+    return logs[0]
 
 
-def _groups(log: EvalLog) -> list[dict[str, float]]:
-    assert log.status == "success", log.error
+def test_the_log_holds_the_first_group_and_every_figure_is_derived_from_it(
+    tmp_path: Path,
+) -> None:
+    CALLS.clear()
+    # The task gives the metric its settings: recorded in the header, as inspect score reads it.
+    task = Task(
+        dataset=SAMPLES, scorer=toy_scorer(), metrics=[toy_figures(scale=2.0, part="first")]
+    )
+    log = _run(task, tmp_path)
     assert log.results is not None
-    return [{n: m.value for n, m in s.metrics.items()} for s in log.results.scores]
-
-
-def test_both_groups_hold_every_figure_of_one_group_under_inspects_names() -> None:
-    (single,) = _groups(_run(toy_single()))
-    # Inspect's own names: dict keys (None skipped), a repeated scalar numbered, a list -1, -2.
-    assert single == {
-        "mean_x": 3.0,
-        "n": 2.0,
-        "toy_half": 0.5,
+    (group,) = log.results.scores
+    assert {n: m.value for n, m in group.metrics.items()} == {"mean_x": 6.0, "toy_half2": 0.5}
+    calls = len(CALLS)
+    # Inspect's own names: dict keys, a repeated scalar numbered, a list -1, -2; the sample
+    # metadata reaches the derived figures, and a header-only log is read whole for them.
+    header = read_eval_log(log.location, header_only=True)
+    assert log_figures(header) == {
+        "mean_x": 6.0,
         "toy_half2": 0.5,
+        "n": 2.0,
+        "tagged": 1.0,
+        "toy_half": 0.5,
         "toy_list-1": 1.0,
         "toy_list-2": 2.0,
     }
-    CALLS.clear()
-    first = with_metrics(toy_scorer, toy_first())()
-    details = with_metrics(toy_details, toy_rest())()
-    log = _run(first, details)
-    head, rest = _groups(log)
-    assert list(head) == list(FIRST)
-    assert head | rest == single and not set(head) & set(rest)
-    assert [n for n in CALLS if n] == [2]  # the second group reads the first's computation
-    assert log.samples is not None
-    copied = log.samples[0].scores["toy_details"]  # type: ignore[index]
-    original = log.samples[0].scores["toy_scorer"]  # type: ignore[index]
-    assert copied.value == original.value and copied.metadata == {"k": 1}
+    assert len(CALLS) == calls + 1  # one computation derives every other figure
 
 
-def test_the_second_group_alone_says_which_score_it_copies() -> None:
-    log = inspect_eval(
-        Task(dataset=[Sample(input="ab", id="a")], scorer=toy_details()),
-        model=scripted_model(lambda _: "ok"),
-        display="none",
-        log_dir=None,
-    )[0]
-    assert log.status == "error"
-    assert log.error is not None and "the toy_scorer score of sample a is missing" in (
-        log.error.message
-    )
+def test_derived_figures_use_the_epoch_reduced_scores() -> None:
+    task = Task(dataset=SAMPLES, scorer=toy_scorer(), epochs=Epochs(2, "mean"))
+    found = log_figures(_run(task))
+    assert found["n"] == 2.0 and found["mean_x"] == 3.0
 
 
 def test_nan_figures_stay_nan() -> None:
@@ -148,6 +116,16 @@ def test_nan_figures_stay_nan() -> None:
 
         return compute
 
-    found = bundle_figures("nan", [nan_metric()])
     scores = [SampleScore(score=Score(value=1.0), sample_id="a")]
-    assert math.isnan(found(scores)["undefined"])
+    assert math.isnan(figures([nan_metric()], scores)["undefined"])
+    body = group_metric(("undefined",), [nan_metric()], "first")
+    assert math.isnan(body(scores)["undefined"])  # type: ignore[call-arg,index,operator]
+
+
+def test_inspect_score_recreates_the_metric_with_the_settings_it_ran_with(tmp_path: Path) -> None:
+    figures_metric = toy_figures(scale=2.0, part="first")
+    log = _run(Task(dataset=SAMPLES, scorer=toy_scorer(), metrics=[figures_metric]), tmp_path)
+    rescored = inspect_score(log, toy_scorer(), action="overwrite", display="none")
+    assert rescored.results is not None
+    (group,) = rescored.results.scores
+    assert {n: m.value for n, m in group.metrics.items()} == {"mean_x": 6.0, "toy_half2": 0.5}

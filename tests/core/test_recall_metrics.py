@@ -10,19 +10,16 @@ from typing import Any
 import pytest
 from inspect_ai.scorer import SampleScore, Score
 
-from research_taste_evals.core.recall_control import (
-    RecallControl,
-    ShownItem,
-    declaration,
-    declarations,
-)
+from research_taste_evals.core.families import task_specs
+from research_taste_evals.core.recall_control import ShownItem
 from research_taste_evals.core.recall_items import item_records, recognition_values
 from research_taste_evals.core.recall_metrics import recall_summary
+from research_taste_evals.core.spec import TaskSpec
 
-CONTROL = RecallControl(
-    task="toy", headline="accuracy", items=lambda m: [ShownItem(i, None) for i in m["items"]]
+CONTROL = TaskSpec(
+    task="toy", first_group=("accuracy",), items=lambda m: [ShownItem(i, None) for i in m["items"]]
 )
-UNPROBED = RecallControl(task="toy_unprobed", headline="accuracy", items=CONTROL.items)
+UNPROBED = TaskSpec(task="toy_unprobed", first_group=("accuracy",), items=CONTROL.items)
 
 
 def _accuracy(scores: list[SampleScore]) -> Mapping[str, float]:
@@ -122,22 +119,20 @@ def test_every_item_recognised_no_clean_items_one_warning(
     assert any("recognises every item, through 2025-02" in m for m in infos)
 
 
-def test_declaration_lookup() -> None:
-    tasty = declaration("tastybench")
+def test_every_task_is_declared_once_with_its_roles() -> None:
+    specs = task_specs()
+    tasty = specs["tastybench"]
     assert (tasty.headline, tasty.probes, tasty.post_cutoff_count) == (
         "bt_spearman",
         True,
         "post_cutoff_papers",
     )
-    assert not declaration("eqinfer").dated and declaration("eqinfer").undated_reason
-    with pytest.raises(KeyError, match="no task named 'nope'"):
-        declaration("nope")
-    # Every registered task declares once, with the roles it reads (the sweep checks these).
+    assert not specs["eqinfer"].dated and specs["eqinfer"].undated_reason
+    # Every registered task is declared once, with the roles it reads (the sweep checks these).
     from research_taste_evals._registry import TASKS
 
-    declared = declarations()
-    assert set(declared) == {getattr(t, "__name__", "") for t in TASKS}
-    assert {name: tuple(r.role for r in d.roles) for name, d in declared.items()} == {
+    assert list(specs) == [getattr(t, "__name__", "") for t in TASKS]
+    assert {name: tuple(r.role for r in d.roles) for name, d in specs.items()} == {
         "eqinfer": (),
         "expdesign": ("grader",),
         "paper_weakness": (),

@@ -27,12 +27,8 @@ from research_taste_evals.ideapairs.pairs_schema import (
     PairRecord,
     write_pairs,
 )
-from research_taste_evals.ideapairs.recall import (
-    IDEA_PAIRS,
-    accuracy_statistic,
-    method_names,
-    pair_ideas,
-)
+from research_taste_evals.ideapairs.recall import accuracy_statistic, method_names, pair_ideas
+from research_taste_evals.ideapairs.specs import IDEA_PAIRS
 
 CUTOFF = dt.date(2024, 6, 30)
 FAST = {"display": "none", "log_realtime": False, "max_samples": 200, "max_connections": 200}

@@ -17,6 +17,7 @@ from inspect_ai.scorer import SampleScore, Score
 from inspect_ai.solver import generate
 from mock_models import counting_model
 
+from research_taste_evals.core.metric_groups import log_figures
 from research_taste_evals.core.reasons import GRADER_FAILED
 from research_taste_evals.lft.grader import grading_prompt, panel_median
 from research_taste_evals.lft.metrics import (
@@ -31,7 +32,6 @@ from research_taste_evals.lft.panel_agreement import (
 )
 from research_taste_evals.lft.parsing import extract_json_object, parse_lft_grade
 from research_taste_evals.lft.rubric import Rubric
-from research_taste_evals.lft.score_groups import lft_details
 from research_taste_evals.lft.scorer import lft_scorer
 
 # Hand-worked rubric: one criterion per level, points 3,2,1,4 then 1 x 6 -> 16 points in all.
@@ -132,10 +132,8 @@ def run_lft(
         metadata={"rubric": rubric.model_dump(mode="json"), "task_id": rubric.task_id},
     )
     grader, calls = counting_model(lambda n: answers[n])
-    # Both score groups, as the lft task scores (the per-task figures are in lft_details).
-    task = Task(
-        dataset=[sample], solver=generate(), scorer=[lft_scorer(**scorer_args), lft_details()]
-    )
+    # As the lft task scores: one scorer (the per-task figures are derived from the log).
+    task = Task(dataset=[sample], solver=generate(), scorer=lft_scorer(**scorer_args))
     log = inspect_eval(
         task, model=solver_model(solution), model_roles={"grader": grader}, display="none"
     )[0]
@@ -150,7 +148,7 @@ def only_score(log: EvalLog) -> Score:
 
 def metrics(log: EvalLog) -> dict[str, float]:
     assert log.results is not None
-    return {name: m.value for s in log.results.scores for name, m in s.metrics.items()}
+    return log_figures(log)
 
 
 def test_six_fours_and_four_sevens_give_end_to_end_four() -> None:

@@ -24,6 +24,7 @@ from research_taste_evals._registry import TASKS
 from research_taste_evals.aaar.demo import write_demo_eqinfer
 from research_taste_evals.aaar.eqinfer import eqinfer
 from research_taste_evals.core.grading import grade_member
+from research_taste_evals.core.metric_groups import log_figures
 from research_taste_evals.core.packaged_models import PackagedModelError
 from research_taste_evals.core.reasons import CONTEXT_OVERFLOW
 from research_taste_evals.lft.lft import lft
@@ -161,7 +162,7 @@ def test_tasks_count_an_overflowed_answer_and_finish(tmp_path: Path) -> None:
     logs = inspect_eval(tasks, model=model, limit=2, log_dir=str(tmp_path / "logs"))
     for log in logs:
         assert log.status == "success", log.error
-        metrics = {n: m.value for s in log.results.scores for n, m in s.metrics.items()}
+        metrics = log_figures(log)
         unparsed = {n: v for n, v in metrics.items() if n.endswith("unparsed_rate")}
         assert unparsed and all(v == 1.0 for v in unparsed.values()), metrics
 
@@ -181,10 +182,10 @@ def test_an_lft_protocol_lost_to_overflow_is_unscored_not_level_0(tmp_path: Path
     )
     assert log.status == "success", log.error
     [sample] = log.samples or []
-    score = (sample.scores or {})["lft_scorer"]  # lft_details holds its copy
+    score = (sample.scores or {})["lft_scorer"]
     assert score.reason == CONTEXT_OVERFLOW
     assert "context overflow: the prompt has 9000 tokens" in (score.explanation or "")
-    metrics = {n: m.value for s in log.results.scores for n, m in s.metrics.items()}
+    metrics = log_figures(log)
     assert metrics["unscored"] == 1.0
 
 

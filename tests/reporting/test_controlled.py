@@ -21,6 +21,7 @@ from research_taste.reporting.controlled import controlled_specs as declared_spe
 from research_taste.reporting.families import task_specs
 from research_taste.reporting.leaderboard import leaderboards_markdown, table_rows
 from research_taste.reporting.runs import Run, newest_per_row, read_runs
+from research_taste_evals.core.families import task_specs as task_specs_declared
 from research_taste_evals.ideapairs.demo import DEMO_PAIRS_FILE
 from research_taste_evals.ideapairs.ideapairs import idea_pairs
 
@@ -170,24 +171,22 @@ def test_an_undated_task_says_recall_is_not_controlled() -> None:
     assert "recognized_rate" not in text
 
 
-def test_recall_controlled_false_is_read_from_either_place(monkeypatch: pytest.MonkeyPatch) -> None:
-    yamls = {
-        "fam": {
-            "tasks": [{"name": "t1", "recall_controlled": False, "recall_reason": "no dates."}],
-            "metadata": {"extras": {"tasks": {"t2": {"recall_controlled": False}, "t3": {}}}},
-        }
-    }
-    monkeypatch.setattr(controlled, "family_eval_yamls", lambda: yamls)
+def test_every_undated_task_says_why_from_its_spec() -> None:
     found = uncontrolled_reasons.__wrapped__()  # the cached reader, uncached
-    assert found == {"t1": "no dates.", "t2": "its items carry no dates"}
+    undated = {task for task, spec in task_specs_declared().items() if not spec.dated}
+    assert set(found) == undated and {"eqinfer", "lft", "review_critique"} <= undated
+    assert all(reason.strip() for reason in found.values())
+    assert "Recall is not controlled for this task: " in controlled.recall_note("eqinfer")
 
 
 def _with_metrics(log: EvalLog, values: dict[str, float], out: Path) -> None:
-    """A log fixture: ``log`` with ``values`` as its first scorer's metrics, written to ``out``."""
+    """A log fixture: ``log`` with ``values`` as its first scorer's metrics, written to ``out``;
+    without its samples, so that no other figure is derived from them."""
     assert log.results is not None
     scores = log.results.scores[0]
     scores.metrics = {name: EvalMetric(name=name, value=v) for name, v in values.items()}
     log.results.scores = [scores]
+    log = log.model_copy(update={"samples": None, "reductions": None})
     write_eval_log(log, str(out))
 
 

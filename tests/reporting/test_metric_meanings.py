@@ -18,6 +18,7 @@ from research_taste.reporting.runs import Run, read_runs
 from research_taste_evals.aaar.demo import write_demo_eqinfer
 from research_taste_evals.aaar.eqinfer import eqinfer
 from research_taste_evals.core.data import DataError
+from research_taste_evals.core.metric_groups import log_figures
 from research_taste_evals.ideapairs.demo import write_demo_pairs
 from research_taste_evals.ideapairs.ideapairs import idea_pairs
 
@@ -31,7 +32,7 @@ def _undescribed(task: str, names: list[str]) -> list[str]:
 
 def _logged(log: EvalLog) -> list[str]:
     assert log.status == "success" and log.results is not None, log.error
-    return [name for score in log.results.scores for name in score.metrics]
+    return list(log_figures(log))  # the first group and every figure derived from the log
 
 
 @pytest.mark.slow  # a whole task or a fresh interpreter: out of the inner loop

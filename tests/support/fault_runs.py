@@ -24,6 +24,8 @@ import inspect_ai
 from fault_server import SERVICE, Faults, FaultServer, Message, Rule, ServerStats
 from inspect_ai.log import EvalLog
 
+from research_taste_evals.core.metric_groups import log_figures
+
 EVALUATED = "evaluated"
 GRADERS = ("grader-a", "grader-b", "grader-c")
 JUDGE = "judge"
@@ -357,7 +359,7 @@ def metrics(log: EvalLog) -> dict[str, float]:
     """Every metric of a log by name (empty when the run has no results)."""
     if log.results is None:
         return {}
-    return {name: m.value for s in log.results.scores for name, m in s.metrics.items()}
+    return log_figures(log)
 
 
 # Embedding metrics (S-Match, S-F1, ITF-IDF, BERTScore) come from float32 matrix products whose

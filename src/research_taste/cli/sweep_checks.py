@@ -20,20 +20,19 @@ from research_taste_evals.core.baselines import registered_baselines
 from research_taste_evals.core.data import DataError
 from research_taste_evals.core.errors import UserError, is_inspect_prerequisite_error
 from research_taste_evals.core.failure_text import plain_message
-from research_taste_evals.core.recall_control import declaration
+from research_taste_evals.core.families import task_specs
 
 if TYPE_CHECKING:
     from research_taste.cli.sweep_schema import ModelRoles, SweepConfig
 
 
 def task_roles(task: str) -> tuple[str, ...]:
-    """The model roles ``task`` reads besides the evaluated model, from the task's own
-    declaration (``core.recall_control.declaration``); a role a task does not read would be
-    ignored by Inspect, so a sweep naming one is almost always a typo or a wrong entry."""
-    try:
-        return tuple(spec.role for spec in declaration(task).roles)
-    except KeyError:  # an unknown task is named by the sweep's own check
-        return ()
+    """The model roles ``task`` reads besides the evaluated model, from the task's spec
+    (``core/spec.py``); a role a task does not read would be ignored by Inspect, so a sweep
+    naming one is almost always a typo or a wrong entry. An unknown task reads none (the
+    sweep's own check names it)."""
+    spec = task_specs().get(task)
+    return tuple(role.role for role in spec.roles) if spec is not None else ()
 
 
 # A remote log folder (s3://, ...) cannot be checked from here: eval_set reports it.

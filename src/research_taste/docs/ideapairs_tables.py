@@ -13,6 +13,8 @@ from typing import Any
 
 from inspect_ai.log import EvalLog
 
+from research_taste_evals.core.metric_groups import log_figures
+
 REFERENCE_SOURCE = Path("sota-extractor/data/tasks/nlp-progress.json")  # under the upstream dir
 BASELINE_HEADER = [
     "judge",
@@ -54,7 +56,7 @@ def _fmt(value: float) -> str:
 
 def _metrics(log: EvalLog) -> dict[str, float]:
     assert log.results is not None
-    return {k: float(m.value) for s in log.results.scores for k, m in s.metrics.items()}
+    return log_figures(log)
 
 
 def _bias(m: dict[str, float], name: str) -> str:

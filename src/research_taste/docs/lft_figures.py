@@ -25,11 +25,11 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import EvalLog, read_eval_log
 
 import research_taste_evals.lft as lft_family
+from research_taste_evals.core.metric_groups import log_figures
 from research_taste_evals.lft.dataset import rubric_to_sample
 from research_taste_evals.lft.lft import lft
 from research_taste_evals.lft.lft_grader_check import lft_grader_check
 from research_taste_evals.lft.rubric import Rubric, load_rubrics
-from research_taste_evals.lft.score_groups import lft_details
 from research_taste_evals.lft.scorer import lft_scorer
 from research_taste_evals.lft.solvers import reference_answer
 
@@ -44,9 +44,9 @@ WRITE_README_FLAG = "--write-readme"
 
 
 def metrics(log: EvalLog) -> dict[str, float]:
-    """Every metric of a log, by name."""
+    """Every figure of a log, by name (``core.metric_groups.log_figures``)."""
     assert log.results is not None, log.error
-    return {n: float(m.value) for s in log.results.scores for n, m in s.metrics.items()}
+    return log_figures(log)
 
 
 def documents_sample(rubric: Rubric) -> Sample:
@@ -64,7 +64,7 @@ def documents_alone_task() -> Task:
     return Task(
         dataset=MemoryDataset([documents_sample(r) for r in rubrics], name="lft_documents"),
         solver=reference_answer(),
-        scorer=[lft_scorer(DETERMINISTIC_REPEATS), lft_details()],  # both score groups
+        scorer=lft_scorer(DETERMINISTIC_REPEATS),
         name="lft_documents_alone",
     )
 

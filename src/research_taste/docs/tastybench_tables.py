@@ -26,6 +26,7 @@ from typing import Any
 from inspect_ai.log import EvalLog
 
 from research_taste_evals.core.data import read_csv
+from research_taste_evals.core.metric_groups import log_figures
 from research_taste_evals.core.resampling import rank_correlation_with_ci
 from research_taste_evals.core.stats import (
     DEFAULT_BOOTSTRAP_RESAMPLES,
@@ -161,9 +162,7 @@ def upstream_runs_table(upstream: Path, resamples: int = DEFAULT_BOOTSTRAP_RESAM
 
 
 def _metrics(log: EvalLog) -> dict[str, float]:
-    results = log.results
-    scores = results.scores if results is not None else []
-    return {name: float(m.value) for score in scores for name, m in score.metrics.items()}
+    return log_figures(log)
 
 
 def baseline_row(log: EvalLog, label: str) -> list[str]:

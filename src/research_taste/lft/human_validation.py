@@ -73,7 +73,7 @@ def collect_candidates(log_dir: str, min_level: float = FEASIBLE_LEVEL) -> list[
     found = []
     for log in _lft_logs(log_dir):
         for sample in log.samples or []:
-            # The first score is lft_scorer's; a second (lft_details) is a copy of it.
+            # The first score is lft_scorer's (older logs hold a copy of it second).
             for score in list((sample.scores or {}).values())[:1]:
                 value = score.value
                 if not isinstance(value, dict) or "end_to_end" not in value:

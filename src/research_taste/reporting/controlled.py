@@ -1,14 +1,11 @@
 """The controlled headline beside the raw one: the headline on items the model cannot recall.
 
-A dated task declares, in its family's ``eval.yaml`` (``metadata.extras.tasks.<task>``)::
-
-    controlled_headline: {metric: bt_spearman_clean, n: clean_items, floor: 10}
-
-``metric`` is the task's headline (the first of ``headline_metrics``) on its clean items only
+A dated task's spec (``core/spec.py``) declares ``controlled=Controlled(floor=10)``: the
+controlled headline is the task's headline on its clean items only, ``<headline>_clean``
 (after the run's cutoff, not recognised by the probe, not named by their text: issue 34),
-``n`` the log's count of those items, ``floor`` the least ``n`` worth ranking by. An undated
-task declares ``recall_controlled: false`` and ``recall_reason: <sentence>`` instead (in the
-same block or its ``tasks:`` entry); its tables say that recall is not controlled, and why.
+``n`` the log's count of those items (``clean_items`` unless the spec names another), ``floor``
+the least ``n`` worth ranking by. An undated task's spec gives its ``undated_reason`` instead;
+its tables say that recall is not controlled, and why.
 
 A dated table shows ``<metric> (n)`` beside the raw headline and, for every row, the log's
 ``recognized_rate``, ``post_cutoff_recognized`` and ``clean_cutoff`` (the month that made items
@@ -29,10 +26,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
 from research_taste.reporting.cells import DASH, Cell, cell, interval
-from research_taste.reporting.families import EVAL_YAML, VARIANTS_KEY, family_eval_yamls
 from research_taste.reporting.recognition import (
     CONTRADICTED,
     RECOGNITION_COLUMNS,
@@ -40,10 +35,9 @@ from research_taste.reporting.recognition import (
     value_of,
 )
 from research_taste.reporting.runs import Run
-from research_taste_evals.core.data import DataError
+from research_taste_evals.core.families import task_specs as declared_specs
+from research_taste_evals.core.spec import Controlled
 
-CONTROLLED_KEY = "controlled_headline"
-RECALL_CONTROLLED_KEY, RECALL_REASON_KEY = "recall_controlled", "recall_reason"
 BELOW_FLOOR = "†"
 MIN_CLEAN = 3  # fewer clean items than this: no controlled figure is shown at all
 PREDATES = "log predates clean items"
@@ -65,52 +59,24 @@ class ControlledHeadline:
         return f"{self.metric} (n)"
 
 
-def _parse(family: str, task: str, raw: str, block: object) -> ControlledHeadline:
-    where = f"{family}/{EVAL_YAML}: field 'metadata.extras.tasks.{task}.{CONTROLLED_KEY}'"
-    if not isinstance(block, dict):
-        raise DataError(f"{where}: expected a mapping with metric, n and floor")
-    metric, count, floor = block.get("metric"), block.get("n"), block.get("floor")
-    if not isinstance(metric, str) or not isinstance(count, str):
-        raise DataError(f"{where}: 'metric' and 'n' must be metric names")
-    if not isinstance(floor, int) or isinstance(floor, bool) or floor < 1:
-        raise DataError(f"{where}.floor: expected a whole number >= 1, got {floor!r}")
-    return ControlledHeadline(task=task, raw=raw, metric=metric, count=count, floor=floor)
-
-
-def _task_blocks() -> list[tuple[str, str, dict[str, Any], dict[str, Any]]]:
-    """(family, task, its ``metadata.extras.tasks`` block, its ``tasks:`` entry) per task."""
-    found = []
-    for family, data in family_eval_yamls().items():
-        extras = ((data.get("metadata") or {}).get("extras") or {}).get("tasks") or {}
-        entries = {e.get("name"): e for e in data.get("tasks") or [] if isinstance(e, dict)}
-        for task in dict.fromkeys([*extras, *entries]):
-            declared = extras.get(task)
-            block = declared if isinstance(declared, dict) else {}
-            found.append((family, str(task), block, entries.get(task) or {}))
-    return found
-
-
 @cache
 def controlled_specs() -> dict[str, ControlledHeadline]:
-    """Every task's declared controlled headline, by task name."""
-    found: dict[str, ControlledHeadline] = {}
-    for family, task, declared, _ in _task_blocks():
-        if CONTROLLED_KEY in declared:
-            raw = str((declared.get("headline_metrics") or [""])[0])
-            found[task] = _parse(family, task, raw, declared[CONTROLLED_KEY])
-    return found
+    """Every task's controlled headline (its spec's ``controlled``), by task name."""
+    return {
+        task: _headline(task, spec.headline, spec.controlled)
+        for task, spec in declared_specs().items()
+        if spec.controlled is not None
+    }
 
 
 @cache
 def uncontrolled_reasons() -> dict[str, str]:
-    """Every task declaring ``recall_controlled: false``, with its stated reason."""
-    found: dict[str, str] = {}
-    for _, task, declared, entry in _task_blocks():
-        for block in (declared, entry):
-            if block.get(RECALL_CONTROLLED_KEY) is False:
-                reason = str(block.get(RECALL_REASON_KEY) or "").strip()
-                found[task] = reason or "its items carry no dates"
-    return found
+    """Every undated task (its spec has no ``items``), with its spec's ``undated_reason``."""
+    return {
+        task: str(spec.undated_reason or "its items carry no dates")
+        for task, spec in declared_specs().items()
+        if not spec.dated
+    }
 
 
 def recall_note(task: str) -> str:
@@ -123,14 +89,20 @@ def recall_note(task: str) -> str:
 
 @cache
 def variant_controlled_specs() -> dict[tuple[str, str], ControlledHeadline]:
-    """The controlled headlines of headline variants (``headline_variants``), by (task, raw)."""
+    """The controlled headlines of headline variants (a spec's ``variants``), by (task, raw)."""
     found: dict[tuple[str, str], ControlledHeadline] = {}
-    for family, task, declared, _ in _task_blocks():
-        for entry in declared.get(VARIANTS_KEY) or []:
-            if isinstance(entry, dict) and CONTROLLED_KEY in entry:
-                raw = str((entry.get("headline_metrics") or [""])[0])
-                found[task, raw] = _parse(family, task, raw, entry[CONTROLLED_KEY])
+    for task, spec in declared_specs().items():
+        for variant in spec.variants:
+            if variant.controlled is not None:
+                raw = spec.headline_of(variant.configuration)
+                found[task, raw] = _headline(task, raw, variant.controlled)
     return found
+
+
+def _headline(task: str, raw: str, declared: Controlled) -> ControlledHeadline:
+    return ControlledHeadline(
+        task=task, raw=raw, metric=f"{raw}_clean", count=declared.n, floor=declared.floor
+    )
 
 
 def controlled_for(task: str, metrics: list[str]) -> ControlledHeadline | None:

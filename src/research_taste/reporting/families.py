@@ -1,16 +1,16 @@
-"""What each family declares once in its ``eval.yaml``: tasks, versions and report metadata.
+"""How each task is reported: its spec's headlines with its ``eval.yaml``'s prose and numbers.
 
-A family folder's ``eval.yaml`` is in the inspect_evals register format. Its
-``metadata.extras.tasks`` block holds, per task, what the reports need and nothing else
-declares: the few headline metrics, the metrics that count unparsed/unscored answers, the
-approximate model calls per sample (for ``sweep --dry-run``), each reported metric's one-line
+A task's headline, its further headline columns and the argument values with a headline of
+their own (``Variant``: TastyBench's ``schedule=matched``, ranked in a table of their own, never
+with the task's other runs) are its spec's (``core/spec.py``, the family's ``specs.py``). A
+family folder's ``eval.yaml`` is in the inspect_evals register format; its
+``metadata.extras.tasks`` block holds, per task, the metrics that count unparsed/unscored
+answers, the approximate model calls per sample (for ``sweep --dry-run``), each reported
+metric's one-line
 meaning (``metrics``: name -> sentence, or name -> ``{meaning: sentence, range: [low, high]}``
 where the metric has a fixed range, which its plot's axis then spans; a family-wide
 ``metadata.extras.metrics`` block holds the meanings its tasks share) and the paper's numbers
-(or the reason there are none) for the evaluation report. ``headline_variants`` lists the
-runs whose task arguments change what the headline is (``when: {schedule: matched}``, with
-their own ``headline_metrics`` and optional ``controlled_headline``): the reports rank them in
-a table of their own, never with the task's other runs.
+(or the reason there are none) for the evaluation report.
 
 The meanings are the only description of a metric the reports show, and every metric a task
 logs has one (tests/reporting/test_metric_meanings.py): besides its own name, a metric is
@@ -32,9 +32,10 @@ from typing import Any
 import yaml
 
 from research_taste_evals.core.data import DataError
+from research_taste_evals.core.families import task_specs as declared_specs
+from research_taste_evals.core.spec import TaskSpec
 
 EVAL_YAML = "eval.yaml"
-VARIANTS_KEY = "headline_variants"
 # The two answer-shape figures every task logs (issue #17), the same meaning in every family.
 ANSWER_SHAPE_MEANINGS = {
     "unparsed_rate": "share of answers the task could not read (after any re-ask); each is "
@@ -148,11 +149,13 @@ def _spec(family: str, data: dict[str, Any], entry: dict[str, Any]) -> TaskRepor
     extras_root = (data.get("metadata") or {}).get("extras") or {}
     extras = extras_root.get("tasks") or {}
     if name not in extras:
-        raise DataError(f"{where}: missing (every task declares its headline metrics)")
+        raise DataError(f"{where}: missing (every task declares its metrics' meanings)")
     declared = extras[name]
-    headline = tuple(declared.get("headline_metrics") or ())
-    if not headline:
-        raise DataError(f"{where}.headline_metrics: at least one metric is required")
+    spec = declared_specs().get(name)
+    if spec is None:
+        raise DataError(
+            f"{family}/specs.py: SPECS declares no task {name!r} (its eval.yaml lists it)"
+        )
     paper = declared.get("paper") or {}
     entries = {**ANSWER_SHAPE_MEANINGS, **(extras_root.get("metrics") or {})}
     entries.update(declared.get("metrics") or {})
@@ -165,7 +168,7 @@ def _spec(family: str, data: dict[str, Any], entry: dict[str, Any]) -> TaskRepor
         title=str(data.get("title", family)),
         version=str(declared.get("version") or data.get("version", "")),
         dataset_samples=entry.get("dataset_samples"),
-        headline_metrics=headline,
+        headline_metrics=spec.headline_metrics,
         failure_metrics=tuple(declared.get("failure_metrics") or ()),
         model_calls_per_sample={
             role: float(calls)
@@ -178,28 +181,19 @@ def _spec(family: str, data: dict[str, Any], entry: dict[str, Any]) -> TaskRepor
         ),
         metric_meanings=meanings,
         metric_ranges=ranges,
-        variants=_variants(
-            declared.get(VARIANTS_KEY),
-            f"{family}/{EVAL_YAML}: field 'metadata.extras.tasks.{name}.{VARIANTS_KEY}",
-        ),
+        variants=_variants(spec),
     )
 
 
-def _variants(entries: object, where: str) -> tuple[HeadlineVariant, ...]:
-    """The ``headline_variants`` list: ``{when: {arg: value}, headline_metrics: [...]}`` each."""
-    if entries is None:
-        return ()
-    if not isinstance(entries, list):
-        raise DataError(f"{where}': expected a list of {{when, headline_metrics}}")
-    found = []
-    for index, entry in enumerate(entries):
-        when = entry.get("when") if isinstance(entry, dict) else None
-        headline = entry.get("headline_metrics") if isinstance(entry, dict) else None
-        if not (isinstance(when, dict) and when and isinstance(headline, list) and headline):
-            raise DataError(f"{where}.{index}': expected 'when' and 'headline_metrics'")
-        pairs = tuple(sorted((str(key), str(value)) for key, value in when.items()))
-        found.append(HeadlineVariant(pairs, tuple(str(name) for name in headline)))
-    return tuple(found)
+def _variants(spec: TaskSpec) -> tuple[HeadlineVariant, ...]:
+    """The spec's variants: each its configuration's headline, then its columns."""
+    return tuple(
+        HeadlineVariant(
+            tuple(sorted(variant.when)),
+            (spec.headline_of(variant.configuration), *variant.columns),
+        )
+        for variant in spec.variants
+    )
 
 
 def _meanings_and_ranges(

@@ -7,8 +7,10 @@ different versions are not comparable), or when it comes from the test suite. A 
 recognised by a model (evaluated or in any role) of Inspect's mock provider (``mockllm/...``,
 which only tests use) or by a ``test`` tag. The suite's other runs (offline baselines) cannot
 reach a user's folder: tests/conftest.py sends every default log to a scratch folder.
-Only headers are read (``read_eval_log(header_only=True)``), so large folders stay fast; a
-folder may hold the logs of several sweep shards and of several dates.
+Headers are read first (``read_eval_log(header_only=True)``); a fit log is then read whole once,
+for the figures its first score group leaves to be derived from its samples
+(``core.metric_groups.log_figures``). A folder may hold the logs of several sweep shards and
+of several dates.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from research_taste.completeness import PARTIAL, run_completeness
 from research_taste.reporting.families import TaskReportSpec, task_specs
 from research_taste.reporting.paths import header_paths, scrub_text, scrub_value
+from research_taste_evals.core.metric_groups import log_figures
 from research_taste_evals.core.provenance import PROVENANCE_KEY
 
 TEST_TAG = "test"
@@ -148,11 +151,8 @@ def _counts_note(log: EvalLog) -> str:
 
 
 def _metrics(log: EvalLog) -> dict[str, float]:
-    values: dict[str, float] = {}
-    for eval_score in log.results.scores if log.results else []:
-        for name, metric in eval_score.metrics.items():
-            values.setdefault(name, float(metric.value))
-    return values
+    # The log's first group and every figure derived from its samples (core/metric_groups.py).
+    return log_figures(log)
 
 
 def run_of(log: EvalLog, location: str, relpath: str = "") -> Run:

@@ -26,17 +26,12 @@ from research_taste_evals.aaar.parsing import FaithfulReader
 from research_taste_evals.aaar.recall import EQINFER_UNDATED
 from research_taste_evals.aaar.scorer.eqinfer import eqinfer_binary_scorer, eqinfer_choice_scorer
 from research_taste_evals.aaar.solvers import eqinfer_solver
+from research_taste_evals.aaar.specs import EQINFER
 from research_taste_evals.core.dates import undated_source
 from research_taste_evals.core.provenance import task_version
-from research_taste_evals.core.recall_control import RecallControl, declare
 from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 
-__all__ = ["EQINFER", "UPSTREAM_CHOICE_RETRIES", "UPSTREAM_PARSE_RETRIES", "eqinfer"]
-
-# Recall control (core/recall_control.py): the items carry no dates, so no twins.
-EQINFER = declare(
-    RecallControl(task="eqinfer", headline="decision_f1", undated_reason=EQINFER_UNDATED)
-)
+__all__ = ["UPSTREAM_CHOICE_RETRIES", "UPSTREAM_PARSE_RETRIES", "eqinfer"]
 
 
 @task
@@ -98,7 +93,7 @@ def eqinfer(
         dataset=eqinfer_dataset(records, variant, context_words, shuffle_options, name="eqinfer"),
         solver=eqinfer_solver(variant, parse_retries, choice_retries),
         scorer=eqinfer_binary_scorer(faithful_reader) if binary else eqinfer_choice_scorer(),
-        headline_metric=HeadlineMetric(metric="decision_f1" if binary else "choice_accuracy"),
+        headline_metric=HeadlineMetric(metric=EQINFER.headline_of(variant)),
         config=upstream_decoding(EQINFER_MAX_TOKENS),
         version=task_version(__file__, "eqinfer"),
         metadata=eqinfer_metadata(settings, len(records), resolved)

@@ -23,7 +23,6 @@ from research_taste_evals.aaar.dataset.expdesign import (
 )
 from research_taste_evals.aaar.decoding import EXPDESIGN_MAX_TOKENS, upstream_decoding
 from research_taste_evals.aaar.embedding_models import S_METRIC_MODEL, aaar_embedder
-from research_taste_evals.aaar.recall import shown_paper
 from research_taste_evals.aaar.scorer.expdesign import expdesign_scorer
 from research_taste_evals.aaar.scorer.expdesign_judge import (
     DEFAULT_JUDGE_MODEL,
@@ -31,10 +30,10 @@ from research_taste_evals.aaar.scorer.expdesign_judge import (
     JudgePrompt,
     judge_spec,
 )
-from research_taste_evals.aaar.scorer.groups import expdesign_details
 from research_taste_evals.aaar.solvers import ExplainMode, expdesign_solver
+from research_taste_evals.aaar.specs import EXPDESIGN
 from research_taste_evals.core.provenance import task_version
-from research_taste_evals.core.recall_control import RecallControl, declare, recall_solvers
+from research_taste_evals.core.recall_control import recall_solvers
 from research_taste_evals.core.roles import roles_ready
 from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 from research_taste_evals.core.text import WordCounting, load_word_counting
@@ -42,17 +41,6 @@ from research_taste_evals.core.text import WordCounting, load_word_counting
 # The release code re-asks a whole-list explanation up to 3 times when its length differs from
 # the experiment list's, then records an empty list (scored 0).
 UPSTREAM_EXPLANATION_RETRIES = 3
-# Recall control (core/recall_control.py): one dated paper per sample (its arXiv id's month),
-# no probe (the texts are whole papers), so clean = after the stated cutoff.
-EXPDESIGN = declare(
-    RecallControl(
-        task="expdesign",
-        headline="en_f1",
-        items=shown_paper,
-        roles=(judge_spec(None),),
-        demo_arg="data_path",
-    )
-)
 
 
 @task
@@ -133,9 +121,8 @@ def expdesign(
         ],
         scorer=[
             expdesign_scorer(judge_model, *embedding, judge_prompt, judge_cache),
-            expdesign_details(),
         ],
-        headline_metric=HeadlineMetric(metric="en_f1"),
+        headline_metric=HeadlineMetric(metric=EXPDESIGN.headline),
         config=upstream_decoding(EXPDESIGN_MAX_TOKENS),
         version=task_version(__file__, "expdesign"),
         metadata=expdesign_metadata(

@@ -29,22 +29,15 @@ from research_taste_evals.aaar.itf_idf_metrics import (
     mean_keeping_epoch_lists,
     warn_partial_itf_idf,
 )
-from research_taste_evals.aaar.recall import shown_paper
-from research_taste_evals.aaar.scorer.groups import weakness_details
 from research_taste_evals.aaar.scorer.paper_weakness import weakness_scorer
 from research_taste_evals.aaar.solvers import weakness_solver
+from research_taste_evals.aaar.specs import PAPER_WEAKNESS
 from research_taste_evals.aaar.weakness_round import weakness_round_task
 from research_taste_evals.core.provenance import task_version
-from research_taste_evals.core.recall_control import RecallControl, declare, recall_solvers
+from research_taste_evals.core.recall_control import recall_solvers
 from research_taste_evals.core.rounds import is_round
 from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 from research_taste_evals.core.text import WordCounting, load_word_counting
-
-# Recall control (core/recall_control.py): one paper per sample, dated by the venue year; no
-# probe (the texts are whole papers), so clean = after the stated cutoff.
-PAPER_WEAKNESS = declare(
-    RecallControl(task="paper_weakness", headline="s_f1", items=shown_paper, demo_arg="data_path")
-)
 
 
 @task
@@ -110,8 +103,8 @@ def paper_weakness(
             *cutoff_steps,
             weakness_solver(split, window_words, word_counting),
         ],
-        scorer=[weakness_scorer(*models, embedding_device), weakness_details()],
-        headline_metric=HeadlineMetric(metric="s_f1"),
+        scorer=weakness_scorer(*models, embedding_device),
+        headline_metric=HeadlineMetric(metric=PAPER_WEAKNESS.headline),
         # ITF-IDF compares lists of the same run: keep every epoch's lists (see itf_idf_metrics.py).
         epochs=Epochs(1, mean_keeping_epoch_lists()),
         config=upstream_decoding(WEAKNESS_MAX_TOKENS),

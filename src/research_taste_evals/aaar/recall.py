@@ -1,7 +1,7 @@
 """AAAR-1.0's recall control: dates of the dated tasks' papers, and their twins' statistic.
 
 A model that read a paper (or its reviews) before its knowledge cutoff can answer from memory.
-The mechanism is ``core/recall_control.py``; the tasks declare themselves in their task files
+The mechanism is ``core/recall_control.py``; the tasks are declared in ``specs.py``
 (``EXPDESIGN``, ``PAPER_WEAKNESS``, ``EQINFER``). Each sample shows one paper
 (:func:`shown_paper`), dated as follows:
 
@@ -22,7 +22,7 @@ nothing was probed), each the headline's mean with a seeded bootstrap CI (:func:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +31,9 @@ from inspect_ai.scorer import Metric, SampleScore, Value, metric
 from research_taste_evals.core.data import DataError
 from research_taste_evals.core.dates import ItemDate, date_range, parse_item_date
 from research_taste_evals.core.metrics import finite_values, nan_on_error
-from research_taste_evals.core.recall_control import ShownItem, declaration
+from research_taste_evals.core.recall_control import ShownItem
 from research_taste_evals.core.recall_metrics import Statistic, recall_keys, recall_summary
+from research_taste_evals.core.spec import TaskSpec
 from research_taste_evals.core.stats import NAN, bootstrap_ci
 
 ITEM_DATES_KEY = "item_dates"  # sample metadata: the dates (as written) of what it shows
@@ -102,19 +103,15 @@ def mean_with_ci(headline: str) -> Statistic:
 
 
 @metric
-def recall_twins(task: str) -> Metric:
-    """The declared task's headline on clean and post-cutoff papers, and their counts.
+def recall_twins(spec: TaskSpec) -> Metric:
+    """The task's headline on clean and post-cutoff papers, and their counts.
 
     No probe here: the unrecognised twin is NaN and clean = after the stated cutoff.
     """
-    built: list[Callable[[list[SampleScore]], dict[str, float]]] = []
+    summary = recall_summary(spec, mean_with_ci(spec.headline))
+    keys = recall_keys(spec)
 
     def compute(scores: list[SampleScore]) -> Value:
-        # Looked up when first computed: the task module declaring it is imported by then.
-        control = declaration(task)
-        if not built:
-            built.append(recall_summary(control, mean_with_ci(control.headline)))
-        keys = recall_keys(control)
-        return nan_on_error(f"{task} metric recall_twins", keys, lambda: built[0](scores))
+        return nan_on_error(f"{spec.task} metric recall_twins", keys, lambda: summary(scores))
 
     return compute

@@ -16,6 +16,7 @@ from research_taste_evals.aaar.dataset.weakness_round import (
 from research_taste_evals.aaar.decoding import WEAKNESS_MAX_TOKENS, upstream_decoding
 from research_taste_evals.aaar.scorer.weakness_round import round_weakness_scorer
 from research_taste_evals.aaar.solvers import weakness_solver
+from research_taste_evals.aaar.specs import PAPER_WEAKNESS
 from research_taste_evals.core.provenance import provenance
 from research_taste_evals.core.text import WordCounting, load_word_counting
 
@@ -59,7 +60,7 @@ def weakness_round_task(
                 revision=f"round {round_.name}, opened {manifest.get('opened_at')}",
                 paper_faithful={"data": False},
             ),
-            "headline_metric": "s_f1",
+            "headline_metric": PAPER_WEAKNESS.headline,
             "round": {
                 "name": round_.name,
                 "folder": str(round_.folder),

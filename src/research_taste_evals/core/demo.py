@@ -9,7 +9,6 @@ resolved: ``inspect eval ... -T data_path=demo`` (a step of every task's entry,
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +16,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from research_taste_evals.core.errors import ConfigError
-from research_taste_evals.core.families import families
+from research_taste_evals.core.families import families, family_module
 
 if TYPE_CHECKING:
     from inspect_ai import Task
@@ -70,23 +69,18 @@ def demo_data_dir() -> Path:
 
 def family_demo_modules() -> tuple[ModuleType, ...]:
     """The ``demo.py`` of every family folder that has one, in family order."""
-    return tuple(
-        importlib.import_module(f"{family.package}.demo")
-        for family in families()
-        if family.has_module("demo")
-    )
+    found = (family_module(family, "demo") for family in families())
+    return tuple(module for module in found if module is not None)
 
 
 def family_demo_run(task_module: str, task: str) -> DemoRun | None:
     """The demo run of ``task`` from its family's ``demo.py`` (the package above
     ``task_module``, the module defining the task function), or None (no run of that name, or
     a family without a ``demo.py``)."""
-    family = task_module.rsplit(".", 1)[0]
-    try:
-        module = importlib.import_module(f"{family}.demo")
-    except ModuleNotFoundError as error:
-        if error.name != f"{family}.demo":
-            raise
+    package = task_module.rsplit(".", 1)[0]
+    family = next((found for found in families() if found.package == package), None)
+    module = family_module(family, "demo") if family is not None else None
+    if module is None:
         return None
     return next((run for run in module.DEMO_RUNS if run.name == task), None)
 

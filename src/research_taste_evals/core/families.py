@@ -2,26 +2,35 @@
 
 A family is a folder of ``research_taste_evals`` holding an ``eval.yaml`` (its register
 metadata, in the inspect_evals format) and an ``__init__.py`` whose ``__all__`` names the tasks
-it exports (``from research_taste_evals.<family> import <task>``). The registry
-(``_registry.py``), the package's task table (``TASK_PACKAGES``), ``research-taste list``, the
-demo (the folder's ``demo.py`` and its ``DEMO_RUNS``) and the sweep all read this list, so a new
+it exports (``from research_taste_evals.<family> import <task>``), and a ``specs.py`` whose
+``SPECS`` declares each of those tasks once (``core/spec.py``). The Inspect entry point, the
+package's task table (``TASK_PACKAGES``), ``research-taste list``, the demo (the folder's
+``demo.py`` and its ``DEMO_RUNS``), the sweep and the reports all read this list, so a new
 family is its folder and nothing else. Families come in folder-name order, their tasks in
 ``__all__`` order.
 
-Only the standard library and source text are read here (no task is imported), so importing
-the package, or ``research-taste list``, stays light.
+This is the one module of ``core/`` that finds and imports the families: :func:`family_module`
+and :func:`task_specs` import them when first called; the listing itself reads only source text,
+so importing the package, or ``research-taste list``, stays light.
 """
 
 from __future__ import annotations
 
 import ast
 import functools
+import importlib
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from research_taste_evals.core.spec import TaskSpec
 
 PACKAGE = "research_taste_evals"
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 REGISTER_FILE = "eval.yaml"
+SPECS_MODULE = "specs"  # each family's ``specs.py``, whose ``SPECS`` declares its tasks
 
 
 @dataclass(frozen=True)
@@ -96,3 +105,32 @@ def family_named_tasks() -> frozenset[str]:
     package, so these import from the family only."""
     names = {family.name for family in families()}
     return frozenset(task for task in task_packages() if task in names)
+
+
+def family_module(family: Family, module: str) -> ModuleType | None:
+    """The family's ``<module>.py`` (e.g. ``demo``, ``baselines``) imported, or None."""
+    if not family.has_module(module):
+        return None
+    return importlib.import_module(f"{family.package}.{module}")
+
+
+@functools.cache
+def task_specs() -> dict[str, TaskSpec]:
+    """Every task's declaration (``specs.py``'s ``SPECS`` in each family), by task name.
+
+    Raises:
+        ValueError: a family's ``SPECS`` does not declare exactly the tasks it exports.
+    """
+    found: dict[str, TaskSpec] = {}
+    for family in families():
+        module = family_module(family, SPECS_MODULE)
+        specs = tuple(getattr(module, "SPECS", ()))
+        declared = tuple(spec.task for spec in specs)
+        if sorted(declared) != sorted(family.tasks):
+            raise ValueError(
+                f"{family.folder / SPECS_MODULE}.py: SPECS declares {list(declared)}, but the "
+                f"family exports {list(family.tasks)}; declare each exported task once"
+            )
+        by_name = {spec.task: spec for spec in specs}
+        found.update((task, by_name[task]) for task in family.tasks)
+    return found

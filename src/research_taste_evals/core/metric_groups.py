@@ -1,55 +1,43 @@
-"""Two score groups: the headline first, every other figure in a second group shown apart.
+"""One scorer and one score group per task: the first group in the log, every figure from it.
 
 Inspect's viewer, its console summary and ``log.results.scores[0]`` show a task's first score
-group first. A task keeps its scorer (name, arguments, grader calls) and gives it the *first
-group*: the headline with its CI and n, its clean twin with n, ``recognized_rate`` and
-``estimated_cutoff`` where items are dated, the failure rates and the paper's comparable figure,
-for the configuration the run used. A second scorer, ``<family>_details``
-(:func:`copy_score`), returns a copy of that scorer's ``Score`` from ``state.scores`` (no
-model call, under ``inspect eval`` and ``inspect score`` alike) and reports every other figure,
-under the names the single group gave them before, so a reader looping over
-``log.results.scores`` finds every figure as before.
+group first. A task has one scorer, which computes each sample's score once; its one metric
+(the family's ``<task>_figures``, a body made by :func:`group_metric`) computes the family's
+figures over the run's scores and reports the *first group* the task's spec declares
+(``core/spec.py``): the headline with its CI and n, its clean twin with n, ``recognized_rate``
+and ``estimated_cutoff`` where items are dated, the failure rates and the paper's comparable
+figure. The configuration that picks the group (a schedule, a mode) and the bootstrap settings
+are that metric's arguments, given when the task is built (``Task(metrics=[...])``): Inspect
+records them in the log's header, and ``inspect score`` re-creates the metric from there as it
+ran (``_eval/score.py``, ``metrics_from_log_header``).
 
-Both groups come from one computation of the family's metrics (:func:`figures`, remembered
-for the last score list seen), so the split costs no second bootstrap. Which names form the
-first group is the task's ``first_group`` in its family's ``eval.yaml`` (:func:`first_group`):
-a list, or a list per configuration (e.g. per pair schedule).
+Every other figure is derived from what the log holds: :func:`log_figures` re-creates the
+log's metrics with ``part="all"`` (the same arguments otherwise) and applies them to the log's
+epoch-reduced sample scores (``log.reductions``), under the names one group gave them
+(:func:`figures`). ``research-taste report``, the docs' tables and the tests read it. A
+figures metric is known by the ``part`` argument its header records, so a task and a scorer
+give it explicitly (``<task>_figures(..., part="first")``).
 
-A metric's settings (bootstrap resamples, seed) are task arguments, and Inspect takes a
-scorer's metrics from its ``@scorer`` declaration (``Task(metrics=...)`` would give both
-scorers the same list), so :func:`with_metrics` declares a family's scorer again with the
-run's metric objects. ``inspect score`` re-creates a scorer from its registered declaration:
-the module-level one, with the default settings.
+Why not a dict-valued ``Score`` with a metrics mapping (one group per key): Inspect applies a
+mapping's metrics to each key's values on their own (``_eval/task/results.py``,
+``scorers_from_metric_dict``), so each group would compute the family's figures again (the
+bootstraps included) or share a memo between them; a sample whose value under a key is NaN is
+left out of that key's metrics (an unscored answer would leave a rate's denominator); and each
+sample's value would change shape for every reader of the log.
 """
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Callable, Mapping, Sequence
-from functools import cache
-from pathlib import Path
-from typing import Any, ParamSpec, cast
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, cast
 
-from inspect_ai.scorer import (
-    Metric,
-    MetricProtocol,
-    SampleScore,
-    Score,
-    Scorer,
-    Target,
-    Value,
-    scorer,
-)
-from inspect_ai.solver import TaskState
-from inspect_ai.util import registry_info
+from inspect_ai.log import EvalLog, read_eval_log
+from inspect_ai.scorer import Metric, MetricProtocol, SampleScore, Score, Value
+from inspect_ai.util import registry_create, registry_info
 
-from research_taste_evals.core.data import read_yaml
-
-P = ParamSpec("P")
 Figures = dict[str, float]
-FiguresOf = Callable[[list[SampleScore]], Figures]  # a metric body returning figures
-NamesOf = Callable[[list[SampleScore]], Sequence[str]]  # the first group's names for a run
-FIRST_GROUP_FIELD = "first_group"
+Part = Literal["first", "all"]  # the first group only, or every figure
+PART_ARG = "part"  # the figures metric's argument that says which
 
 
 def figures(metrics: Sequence[Metric], scores: list[SampleScore]) -> Figures:
@@ -84,120 +72,90 @@ def _unique(key: str, taken: Mapping[str, Any]) -> str:
     return f"{key}{index}"
 
 
-_LAST: dict[str, tuple[str, Figures]] = {}  # per family and settings: the last score list's
-
-
-def _fingerprint(scores: list[SampleScore], ignore: Sequence[str]) -> str:
-    """Everything a metric reads of the scores (a copy's left-out metadata aside)."""
-    digest = hashlib.sha1(usedforsecurity=False)
-    for s in scores:
-        score = s.score
-        metadata = {k: v for k, v in (score.metadata or {}).items() if k not in ignore}
-        seen = (score.value, score.answer, score.explanation, score.reason, metadata)
-        digest.update(repr((s.sample_id, s.sample_metadata, seen)).encode())
-    return digest.hexdigest()
-
-
-def remembered(label: str, compute: FiguresOf, ignore: Sequence[str] = ()) -> FiguresOf:
-    """``compute`` remembering its last result per ``label`` (family and settings).
-
-    The first group's metric and the second's see copies of the same scores (the second's
-    without the metadata keys ``ignore`` names); the second reads the figures the first
-    computed instead of computing them again.
-    """
-
-    def run(scores: list[SampleScore]) -> Figures:
-        key = _fingerprint(scores, ignore)
-        last = _LAST.get(label)
-        if last is not None and last[0] == key:
-            return last[1]
-        result = compute(scores)
-        _LAST[label] = (key, result)
-        return result
-
-    return run
-
-
-def bundle_figures(label: str, metrics: Sequence[Metric], ignore: Sequence[str] = ()) -> FiguresOf:
-    """Every figure of ``metrics`` (:func:`figures`), remembered per ``label`` (family+settings).
-
-    ``ignore``: metadata keys the second group's copies leave out (:func:`copy_score`).
-    """
-    return remembered(label, lambda scores: figures(metrics, scores), ignore)
-
-
-def first_group_metric(found: FiguresOf, names_of: NamesOf) -> Metric:
-    """A metric's body reporting the first group: the figures ``names_of`` names, in order."""
-
-    # Annotated: Inspect passes SampleScores only to a metric whose hints say so.
-    def compute(scores: list[SampleScore]) -> Value:
-        return first_of(found(scores), names_of(scores))
-
-    return compute
-
-
-def details_metric(found: FiguresOf, names_of: NamesOf) -> Metric:
-    """A metric's body reporting the second group: every figure ``names_of`` does not name."""
-
-    def compute(scores: list[SampleScore]) -> Value:
-        return rest_of(found(scores), names_of(scores))
-
-    return compute
-
-
 def first_of(found: Figures, names: Sequence[str]) -> Figures:
     """The first group: ``names`` in their order, those the run reported."""
     return {name: found[name] for name in names if name in found}
 
 
-def rest_of(found: Figures, names: Sequence[str]) -> Figures:
-    """The second group: every figure not in ``names``."""
-    first = set(names)
-    return {name: value for name, value in found.items() if name not in first}
+def group_metric(names: Sequence[str], metrics: Sequence[Metric], part: Part) -> Metric:
+    """A figures metric's body: ``metrics``' figures, the first group (``names``) or all.
 
-
-@cache
-def _declared(family_dir: str, task: str) -> Any:
-    declared = read_yaml(Path(family_dir) / "eval.yaml")
-    return declared["metadata"]["extras"]["tasks"][task][FIRST_GROUP_FIELD]
-
-
-def first_group(family_file: str, task: str, configuration: str | None = None) -> tuple[str, ...]:
-    """The first group's names for ``task`` (and ``configuration``) from the family's eval.yaml.
-
-    Args:
-        family_file: ``__file__`` of a module in the family folder (beside its ``eval.yaml``).
-        task: The task name (``metadata.extras.tasks.<task>.first_group``).
-        configuration: The key when ``first_group`` is a mapping (one list per configuration).
+    Raises:
+        ValueError: ``part`` is neither ``first`` nor ``all``.
     """
-    declared = _declared(str(Path(family_file).parent), task)
-    if isinstance(declared, Mapping):
-        declared = declared[configuration]
-    return tuple(str(name) for name in declared)
+    if part not in ("first", "all"):
+        raise ValueError(f"{PART_ARG}={part!r}: expected 'first' or 'all'")
+
+    # Annotated: Inspect passes SampleScores only to a metric whose hints say so.
+    def compute(scores: list[SampleScore]) -> Value:
+        found = figures(metrics, scores)
+        return cast(Value, found if part == "all" else first_of(found, names))
+
+    return compute
 
 
-def copy_score(of: str, without: Sequence[str] = ()) -> Scorer:
-    """A scorer returning a copy of the ``of`` scorer's score of this sample (run before it).
+def log_figures(log: EvalLog) -> Figures:
+    """Every figure of a log: its score groups', then those its figures metrics derive from
+    its sample scores (module docstring). A log read without its samples (a header) is read
+    again, whole, from its location when it has figures to derive."""
+    found: Figures = {}
+    for group in log.results.scores if log.results else []:
+        for name, value in group.metrics.items():
+            found.setdefault(name, float(value.value))
+    derived = _figures_metrics(log)
+    if derived and log.samples is None and log.location:
+        log = read_eval_log(log.location)
+    for scorer, definition in derived:
+        scores = _sample_scores(log, scorer)
+        if not scores:
+            continue
+        options = {**(definition.options or {}), PART_ARG: "all"}
+        derive = registry_create("metric", definition.name, **options)
+        for name, figure in figures([derive], scores).items():
+            found.setdefault(name, figure)
+    return found
 
-    ``without``: metadata keys only first-group figures read (e.g. packed embeddings), left out
-    of the copy so that the log does not hold them twice.
-    """
 
-    async def score(state: TaskState, target: Target) -> Score:
-        found = (state.scores or {}).get(of)
-        if found is None:
-            raise ValueError(
-                f"the {of} score of sample {state.sample_id} is missing: run the {of} scorer "
-                "before this one (its figures are the second group of that score)"
+def _definitions(declared: object) -> list[Any]:
+    """The metric definitions (``name``, ``options``) of a header's metrics list."""
+    if not isinstance(declared, list):  # none, or a metrics mapping: no figures metric
+        return []
+    return [entry for entry in declared if not isinstance(entry, dict)]
+
+
+def _figures_metrics(log: EvalLog) -> list[tuple[str, Any]]:
+    """(scorer, metric definition) for every metric of the log with a ``part`` argument;
+    ``Task(metrics=...)`` applies to every scorer, else each scorer's own."""
+    shared = _definitions(log.eval.metrics)
+    found = []
+    for scorer in log.eval.scorers or []:
+        declared = shared or _definitions(scorer.metrics)
+        found += [(scorer.name, m) for m in declared if PART_ARG in (m.options or {})]
+    return found
+
+
+def _sample_scores(log: EvalLog, scorer: str) -> list[SampleScore]:
+    """The scores the log's metrics saw: epoch-reduced where the log keeps them, else each
+    sample's own, with the sample's metadata."""
+    metadata = {sample.id: sample.metadata for sample in log.samples or []}
+    reduced = next((r for r in log.reductions or [] if r.scorer == scorer), None)
+    if reduced is not None:
+        return [
+            SampleScore(
+                score=Score(**{k: v for k, v in s.__dict__.items() if k != "sample_id"}),
+                sample_id=s.sample_id,
+                sample_metadata=metadata.get(s.sample_id) if s.sample_id is not None else None,
+                scorer=scorer,
             )
-        copy = found.model_copy(deep=True)
-        if without and copy.metadata:
-            copy.metadata = {k: v for k, v in copy.metadata.items() if k not in without}
-        return copy
-
-    return score
-
-
-def with_metrics(factory: Callable[P, Scorer], *metrics: Metric) -> Callable[P, Scorer]:
-    """``factory`` (an ``@scorer``) declared again, under its name, with these metric objects."""
-    return scorer(metrics=list(metrics), name=factory.__name__)(factory)
+            for s in reduced.samples
+        ]
+    return [
+        SampleScore(
+            score=sample.scores[scorer],
+            sample_id=sample.id,
+            sample_metadata=sample.metadata,
+            scorer=scorer,
+        )
+        for sample in log.samples or []
+        if sample.scores and scorer in sample.scores
+    ]

@@ -1,12 +1,11 @@
 """Recall control, one mechanism for every family: a task declares once, this module does the rest.
 
-A family declares its task ONCE, as a :class:`RecallControl` module constant passed to
-:func:`declare`: the task name, its headline metric, whether its items are dated (and why not),
+A family declares each task ONCE, as a :class:`~research_taste_evals.core.spec.TaskSpec` in
+its ``specs.py`` (``core/spec.py``): among the rest, whether its items are dated (and why not),
 how to read the items a sample shows (ids, texts, dates) from the sample's metadata, whether it
-probes recognition, the names of its counts, its model roles and its demo-data argument. Tooling
-(the sweep, reports) looks a task up with :func:`declaration`.
+probes recognition and the names of its counts. The modules that need a spec import it.
 
-From a declaration this module builds:
+From a spec this module builds:
 
 - the solver steps (:func:`recall_solvers`): record the evaluated model's cutoff
   (``core/cutoff.py``), then, when the task probes, the recognition probe
@@ -20,8 +19,7 @@ From a declaration this module builds:
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,18 +41,15 @@ from research_taste_evals.core.recognition import (
     recall_probe,
     state_recognitions,
 )
-from research_taste_evals.core.roles import RoleSpec
+from research_taste_evals.core.spec import TaskSpec
 
 __all__ = [
     "CUTOFF_ARG",
     "RECALL_FIELD",
-    "RecallControl",
     "ShownItem",
-    "declaration",
-    "declarations",
-    "declare",
     "recall_fields",
     "recall_solvers",
+    "shown_items",
 ]
 
 RECALL_FIELD = "recall"  # Score.metadata: {item_id: {date, recognized, identity_leak}}
@@ -80,86 +75,13 @@ class ShownItem:
         return RecallItem(self.item_id, self.text, self.title, self.method_names, self.kind)
 
 
-ItemsOf = Callable[[Mapping[str, Any]], Sequence[ShownItem]]
-
-
-@dataclass(frozen=True)
-class RecallControl:
-    """What recall control and the tooling need to know about one task, declared once.
-
-    Attributes:
-        task: The task's registered name.
-        headline: Its headline metric; the twins are ``<headline>_<subset>``.
-        items: Sample metadata -> the items it shows with ids and dates; None when undated.
-        undated_reason: Why the task's items carry no dates (required when ``items`` is None).
-        probes: Whether the task runs the recognition probe (its ``recall_probe`` argument).
-        post_cutoff_count: Name of the post-cutoff twin's count (kept from older logs).
-        unrecognized_count: Name of the unrecognised twin's count.
-        clean_count: Name of the clean twin's count (``clean_items``, the contract's name).
-        subset_counts: Further counts the statistic returns, logged per subset
-            (``comparisons`` -> ``post_cutoff_comparisons``, ``clean_comparisons``, ...).
-        roles: The model roles the task uses, with their documented defaults.
-        demo_arg: The task argument that points it at its data (the demo writes there).
-    """
-
-    task: str
-    headline: str
-    items: ItemsOf | None = None
-    undated_reason: str | None = None
-    probes: bool = False
-    post_cutoff_count: str = "post_cutoff_samples"
-    unrecognized_count: str = "unrecognized_samples"
-    clean_count: str = "clean_items"
-    subset_counts: tuple[str, ...] = ()
-    roles: tuple[RoleSpec, ...] = ()
-    demo_arg: str | None = "data_path"
-
-    def __post_init__(self) -> None:
-        if self.items is None and not self.undated_reason:
-            raise ValueError(f"{self.task}: an undated task declares why (undated_reason)")
-
-    @property
-    def dated(self) -> bool:
-        """Whether the task's items carry dates (so it has post-cutoff and clean twins)."""
-        return self.items is not None
-
-    def shown(self, metadata: Mapping[str, Any]) -> list[ShownItem]:
-        """The items a sample shows (none for an undated task)."""
-        return list(self.items(metadata)) if self.items is not None else []
-
-
-_DECLARED: dict[str, RecallControl] = {}
-# The module that imports every task (and so every declaration).
-_TASKS_MODULE = "research_taste_evals._registry"
-
-
-def declare(control: RecallControl) -> RecallControl:
-    """Register a family's declaration (a module constant) and return it."""
-    _DECLARED[control.task] = control
-    return control
-
-
-def declarations() -> dict[str, RecallControl]:
-    """Every task's declaration, by task name."""
-    importlib.import_module(_TASKS_MODULE)
-    return dict(_DECLARED)
-
-
-def declaration(task: str) -> RecallControl:
-    """The declaration of the task registered as ``task``.
-
-    Raises:
-        KeyError: no task of that name declares recall control.
-    """
-    if task not in _DECLARED:
-        importlib.import_module(_TASKS_MODULE)
-    if task not in _DECLARED:
-        raise KeyError(f"no task named '{task}'; tasks: {', '.join(sorted(_DECLARED))}")
-    return _DECLARED[task]
+def shown_items(control: TaskSpec, metadata: Mapping[str, Any]) -> list[ShownItem]:
+    """The items a sample shows (none for an undated task)."""
+    return list(control.items(metadata)) if control.items is not None else []
 
 
 def recall_solvers(
-    control: RecallControl,
+    control: TaskSpec,
     knowledge_cutoff: object,
     probe: bool,
     catalogue: Mapping[str, RecallItem] | None = None,
@@ -178,19 +100,19 @@ def recall_solvers(
         known = dict(catalogue or {})
 
         def items_of(state: TaskState) -> list[RecallItem]:
-            shown = control.shown(state.metadata)
+            shown = shown_items(control, state.metadata)
             return [known.get(item.item_id) or item.recall_item() for item in shown]
 
         steps.append(recall_probe(RecallProbe(), items_of))
     return steps
 
 
-def recall_fields(control: RecallControl, state: TaskState) -> dict[str, Any]:
+def recall_fields(control: TaskSpec, state: TaskState) -> dict[str, Any]:
     """The ``Score.metadata`` recall fields of this sample (module docstring).
 
     ``post_cutoff`` (against the stated cutoff) stays for readers of older logs.
     """
-    shown = control.shown(state.metadata)
+    shown = shown_items(control, state.metadata)
     recognitions = state_recognitions(state)
     per_item = {}
     for item in shown:

@@ -1,7 +1,7 @@
 """A run's recall figures, built from a task's declaration and its family's own statistic.
 
 :func:`recall_summary` (``core/recall_control.py`` declares, this module measures) turns a
-:class:`~research_taste_evals.core.recall_control.RecallControl` and the family's statistic
+:class:`~research_taste_evals.core.spec.TaskSpec` and the family's statistic
 (``list[SampleScore] -> {H, H_ci_low, H_ci_high[, n, <subset_counts>]}``, the headline H as
 the family computes it; ``n`` is the twin's count, by default the number of samples) into one
 function over the run's scores returning, from the same answers as the headline:
@@ -41,13 +41,14 @@ from research_taste_evals.core.cutoff_estimate import (
     month_text,
 )
 from research_taste_evals.core.dates import is_post_cutoff
-from research_taste_evals.core.recall_control import RECALL_FIELD, RecallControl
+from research_taste_evals.core.recall_control import RECALL_FIELD
 from research_taste_evals.core.recall_items import (
     ItemRecord,
     item_records,
     recognition_values,
     stated_cutoff,
 )
+from research_taste_evals.core.spec import TaskSpec
 from research_taste_evals.core.stats import NAN
 
 logger = logging.getLogger(__name__)
@@ -64,7 +65,7 @@ CUTOFF_KEYS = (
 RECOGNITION_KEYS = ("recognized_rate", "recognized_items", "probed_items", "leaked_items")
 
 
-def recall_keys(control: RecallControl) -> list[str]:
+def recall_keys(control: TaskSpec) -> list[str]:
     """Every key :func:`recall_summary` returns for ``control`` (for a metric's NaN fallback)."""
     counts = {
         "post_cutoff": control.post_cutoff_count,
@@ -79,7 +80,7 @@ def recall_keys(control: RecallControl) -> list[str]:
 
 
 def recall_summary(
-    control: RecallControl, statistic: Statistic, run_lines: bool = True
+    control: TaskSpec, statistic: Statistic, run_lines: bool = True
 ) -> Callable[[list[SampleScore]], dict[str, float]]:
     """The run's recall figures for ``control`` from ``statistic`` (module docstring).
 
@@ -192,7 +193,7 @@ def _clean_cutoff(
 
 
 def _cutoff_figures(
-    control: RecallControl,
+    control: TaskSpec,
     items: Mapping[str, ItemRecord],
     stated: dt.date | None,
     estimate: CutoffEstimate,
@@ -228,7 +229,7 @@ def _cutoff_figures(
 
 
 def _twin(
-    control: RecallControl,
+    control: TaskSpec,
     subset: str,
     scores: list[SampleScore],
     items: Mapping[str, ItemRecord],

@@ -6,7 +6,6 @@ from __future__ import annotations
 import difflib
 import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from inspect_ai.model import Model, get_model, model_roles
 from inspect_ai.solver import Generate, Solver, TaskState, solver
@@ -14,6 +13,7 @@ from inspect_ai.util import display_type
 
 from research_taste_evals.core.errors import UserError, say_user_error
 from research_taste_evals.core.failure_text import plain_message
+from research_taste_evals.core.spec import RoleSpec  # declared with the task's spec
 
 _TOLD: weakref.WeakSet[Generate] = weakref.WeakSet()  # runs whose stop sentence is on stderr
 EVALUATED_MODEL = "evaluated-model"  # ``default=EVALUATED_MODEL``: the evaluated model plays it
@@ -21,18 +21,6 @@ EVALUATED_MODEL = "evaluated-model"  # ``default=EVALUATED_MODEL``: the evaluate
 
 class RoleError(UserError):
     """A role is unbound and has no usable default (no key, no client package, or none)."""
-
-
-@dataclass(frozen=True)
-class RoleSpec:
-    """A role: the model(s) a task argument (``parameter``) gives, the default (a model,
-    ``EVALUATED_MODEL``, or None: required) and the sentence when it is missing."""
-
-    role: str
-    explicit: str | Sequence[str] | None = None
-    default: str | None = None
-    parameter: str | None = None
-    missing: str | None = None
 
 
 def role_models(spec: RoleSpec) -> list[Model]:

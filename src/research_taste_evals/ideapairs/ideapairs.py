@@ -29,8 +29,9 @@ from research_taste_evals.ideapairs.dataset import (
     parse_tiers,
 )
 from research_taste_evals.ideapairs.metrics import PAPER_BOOTSTRAP_RESAMPLES
-from research_taste_evals.ideapairs.scorer import idea_pairs_scorers
+from research_taste_evals.ideapairs.scorer import idea_pairs_scorer, idea_pairs_task_metric
 from research_taste_evals.ideapairs.solvers import TOP_LOGPROBS, idea_pairs_solver
+from research_taste_evals.ideapairs.specs import IDEA_PAIRS
 
 ReasoningEffort = Literal["minimal", "low", "medium", "high"]
 REASONING_EFFORTS: tuple[ReasoningEffort, ...] = ("minimal", "low", "medium", "high")
@@ -106,8 +107,9 @@ def idea_pairs(
     return Task(
         dataset=loaded.dataset,
         solver=solver,
-        scorer=idea_pairs_scorers(bootstrap_resamples, bootstrap_seed),
-        headline_metric=HeadlineMetric(metric="accuracy"),
+        scorer=idea_pairs_scorer(),
+        metrics=[idea_pairs_task_metric(mode, bootstrap_resamples, bootstrap_seed)],
+        headline_metric=HeadlineMetric(metric=IDEA_PAIRS.headline_of(mode)),
         config=GenerateConfig(reasoning_effort=reasoning_effort),
         version=task_version(__file__, "idea_pairs"),
         metadata=_metadata(settings, loaded.metadata),

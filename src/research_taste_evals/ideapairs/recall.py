@@ -1,8 +1,9 @@
-"""Idea pairs' recall declaration: a pair shows two ideas, each dated by its paper.
+"""Idea pairs' recall control: a pair shows two ideas, each dated by its paper.
 
 A judge that has read the leaderboard can answer a pair from memory of which paper won. The
-mechanism is ``core/recall_control.py``; this module declares the task once (:data:`IDEA_PAIRS`)
-and gives the headline's statistic (consistency-aware accuracy with its seeded bootstrap CI):
+mechanism is ``core/recall_control.py``; ``specs.py`` declares the task (``IDEA_PAIRS``) with
+the items of :func:`pair_ideas`; this module gives the headline's statistic
+(consistency-aware accuracy with its seeded bootstrap CI):
 
 - an idea is dated by its paper (``paper_date`` where the pairs file has it, else ``year``);
   the probe shows the model exactly one idea's text, as the judge sees it, once per idea per
@@ -25,8 +26,9 @@ from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
 from research_taste_evals.core.dates import ItemDate, parse_item_date, require_item_date
 from research_taste_evals.core.metrics import nan_on_error
-from research_taste_evals.core.recall_control import RecallControl, ShownItem, declare
+from research_taste_evals.core.recall_control import ShownItem
 from research_taste_evals.core.recall_metrics import recall_keys, recall_summary
+from research_taste_evals.core.spec import TaskSpec
 from research_taste_evals.ideapairs.metrics import accuracy_with_ci
 
 # A method name's trailing citation ("CRF Tagger (Demo et al., 2018)") is not part of its name.
@@ -63,19 +65,6 @@ def pair_ideas(metadata: Mapping[str, Any]) -> list[ShownItem]:
     ]
 
 
-IDEA_PAIRS = declare(
-    RecallControl(
-        task="idea_pairs",
-        headline=HEADLINE,
-        items=pair_ideas,
-        probes=True,
-        post_cutoff_count="post_cutoff_pairs",
-        unrecognized_count="unrecognized_pairs",
-        demo_arg="pairs_file",
-    )
-)
-
-
 def accuracy_statistic(scores: list[SampleScore]) -> dict[str, float]:
     """The headline's accuracy and CI on a subset of pairs (``n``: the pairs)."""
     values = accuracy_with_ci(scores)
@@ -88,14 +77,12 @@ def accuracy_statistic(scores: list[SampleScore]) -> dict[str, float]:
 
 
 @metric
-def recall_controls() -> Metric:
+def recall_controls(spec: TaskSpec) -> Metric:
     """The headline on clean, post-cutoff and unrecognised pairs, and the cutoff figures."""
-    summary = recall_summary(IDEA_PAIRS, accuracy_statistic)
-    keys = recall_keys(IDEA_PAIRS)
+    summary = recall_summary(spec, accuracy_statistic)
+    keys = recall_keys(spec)
 
     def compute(scores: list[SampleScore]) -> Value:
-        return nan_on_error(
-            f"{IDEA_PAIRS.task} metric recall_controls", keys, lambda: summary(scores)
-        )
+        return nan_on_error(f"{spec.task} metric recall_controls", keys, lambda: summary(scores))
 
     return compute

@@ -24,19 +24,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
+from inspect_ai.scorer import Metric, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
 from research_taste_evals.core.answers import reasked
-from research_taste_evals.core.metric_groups import (
-    FiguresOf,
-    bundle_figures,
-    copy_score,
-    details_metric,
-    first_group,
-    first_group_metric,
-    with_metrics,
-)
+from research_taste_evals.core.metric_groups import Part, group_metric
 from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.recall_control import recall_fields
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_SEED, NAN, import_scipy
@@ -51,8 +43,9 @@ from research_taste_evals.ideapairs.metrics import (
     tier_accuracy,
 )
 from research_taste_evals.ideapairs.parsing import parse_answer, parse_confidence
-from research_taste_evals.ideapairs.recall import IDEA_PAIRS, recall_controls
+from research_taste_evals.ideapairs.recall import recall_controls
 from research_taste_evals.ideapairs.solvers import ANSWERS_KEY
+from research_taste_evals.ideapairs.specs import IDEA_PAIRS
 
 
 def read_answer(text: str, prompt: str) -> str | None:
@@ -118,10 +111,6 @@ def pair_value(
     return value, details
 
 
-# Both score groups (``core/metric_groups.py``): the first from eval.yaml's ``first_group`` for
-# the run's mode, every other figure in ``idea_pairs_details`` (a copy of the score).
-
-
 def idea_pairs_metrics(mode: str, resamples: int, seed: int) -> list[Metric]:
     """Tier figures on the tier pairs; B.10's Top-1 and rank RMSE only in ranking mode."""
     return [
@@ -129,64 +118,33 @@ def idea_pairs_metrics(mode: str, resamples: int, seed: int) -> list[Metric]:
         tier_accuracy() if mode == "pairs" else leaderboard_ranking(),
         calibration(),
         bias_report(resamples=resamples, seed=seed),
-        recall_controls(),
+        recall_controls(IDEA_PAIRS),
     ]
-
-
-def mode_of(scores: list[SampleScore]) -> str:
-    """``ranking`` when no pair has a sigma tier (appendix B.10's pairs), else ``pairs``."""
-    tiers = [(s.sample_metadata or {}).get("tier") for s in scores]
-    return "ranking" if tiers and all(tier is None for tier in tiers) else "pairs"
-
-
-def _figures(resamples: int, seed: int) -> FiguresOf:
-    by_mode = {
-        mode: bundle_figures(
-            f"idea_pairs:{mode}:{resamples}:{seed}",
-            idea_pairs_metrics(mode, resamples, seed),
-        )
-        for mode in ("pairs", "ranking")
-    }
-    return lambda scores: by_mode[mode_of(scores)](scores)
-
-
-def _first_names(scores: list[SampleScore]) -> tuple[str, ...]:
-    return first_group(__file__, "idea_pairs", mode_of(scores))
-
-
-@metric
-def idea_pairs_headline(
-    resamples: int = PAPER_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
-) -> Metric:
-    """The first score group for the run's mode (eval.yaml ``first_group``)."""
-    return first_group_metric(_figures(resamples, seed), _first_names)
 
 
 @metric
 def idea_pairs_figures(
-    resamples: int = PAPER_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
+    mode: str = "pairs",
+    resamples: int = PAPER_BOOTSTRAP_RESAMPLES,
+    seed: int = DEFAULT_BOOTSTRAP_SEED,
+    part: Part = "first",
 ) -> Metric:
-    """Every other figure of the idea-pair metrics (the second score group)."""
-    return details_metric(_figures(resamples, seed), _first_names)
+    """The idea-pair figures of the run's ``mode``: its first group (``part="first"``, the
+    spec's) or every figure (``all``, ``core.metric_groups.log_figures``)."""
+    return group_metric(
+        IDEA_PAIRS.first_names(mode), idea_pairs_metrics(mode, resamples, seed), part
+    )
 
 
-@scorer(metrics=[idea_pairs_figures()])
-def idea_pairs_details(of: str = "idea_pairs_scorer") -> Scorer:
-    """The second score group: a copy of ``idea_pairs_scorer``'s score, every other figure."""
-    return copy_score(of)
-
-
-def idea_pairs_scorers(resamples: int, seed: int) -> list[Scorer]:
-    """Both score groups, their metrics with the run's bootstrap settings."""
+def idea_pairs_task_metric(mode: str, resamples: int, seed: int) -> Metric:
+    """The task's metric: the first group of its mode, with its bootstrap settings."""
     import_scipy()  # the metrics' libraries, before the run rather than on its event loop
     import_sklearn()
-    first = with_metrics(idea_pairs_scorer, idea_pairs_headline(resamples, seed))
-    details = with_metrics(idea_pairs_details, idea_pairs_figures(resamples, seed))
-    return [first(), details()]
+    return idea_pairs_figures(mode=mode, resamples=resamples, seed=seed, part="first")
 
 
-# The first score group; the task declares it again with its bootstrap settings.
-@scorer(metrics=[idea_pairs_headline()])
+# The task gives the metric its mode and bootstrap settings (idea_pairs_task_metric).
+@scorer(metrics=[idea_pairs_figures(part="first")])
 def idea_pairs_scorer() -> Scorer:
     """Consistency-aware correctness of a pair judged in both orders, with its probability."""
 

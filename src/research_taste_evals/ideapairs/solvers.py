@@ -26,7 +26,7 @@ from research_taste_evals.core.calls import gather_calls, generate_reply
 from research_taste_evals.core.recall_control import recall_solvers
 from research_taste_evals.ideapairs.dataset import ORDERS, forecast_prompt
 from research_taste_evals.ideapairs.parsing import parse_answer
-from research_taste_evals.ideapairs.recall import IDEA_PAIRS
+from research_taste_evals.ideapairs.specs import IDEA_PAIRS
 
 TOP_LOGPROBS = 5
 ANSWERS_KEY = "answers"

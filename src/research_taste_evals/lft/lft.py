@@ -15,8 +15,6 @@ from inspect_ai.log import HeadlineMetric
 
 from research_taste_evals.core.access import Access
 from research_taste_evals.core.provenance import task_version
-from research_taste_evals.core.recall_control import RecallControl, declare
-from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec
 from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 from research_taste_evals.lft.dataset import (
     DEFAULT_RUNS,
@@ -32,32 +30,18 @@ from research_taste_evals.lft.grader import (
     DEFAULT_MEDIAN_RULE,
     LFT_GRADER_REPEATS,
     MedianRule,
-    grader_spec,
 )
 from research_taste_evals.lft.nudges import DEFAULT_MAX_NUDGES
 from research_taste_evals.lft.panel_agreement import lft_epochs_reducer
-from research_taste_evals.lft.score_groups import lft_details
 from research_taste_evals.lft.scorer import lft_scorer
 from research_taste_evals.lft.solvers import DEFAULT_FOLLOWUP_ROUNDS, lft_solver
-from research_taste_evals.lft.turns import CRITIC_ROLE
+from research_taste_evals.lft.specs import LFT
 
 BOUNDS = {
     "grader_repeats": (1, None),
     "quorum": (1, None),
     "runs": (1, None),
 }
-
-
-# Recall control (core/recall_control.py): the questions carry no publication date.
-LFT = declare(
-    RecallControl(
-        task="lft",
-        headline="end_to_end",
-        undated_reason="research questions written for the benchmark, with no publication date",
-        roles=(grader_spec(False), RoleSpec(CRITIC_ROLE, default=EVALUATED_MODEL)),
-        demo_arg="rubric_dir",
-    )
-)
 
 
 @task
@@ -144,9 +128,8 @@ def lft(
                 allow_self_grading,
                 median,
             ),
-            lft_details(),
         ],
-        headline_metric=HeadlineMetric(metric="end_to_end"),
+        headline_metric=HeadlineMetric(metric=LFT.headline),
         # Counts are summed and every epoch's panel kept (see lft_epochs_reducer), so
         # ``--epochs`` cannot hide an unscored panel or drop grades from the agreement.
         epochs=Epochs(1, lft_epochs_reducer()),

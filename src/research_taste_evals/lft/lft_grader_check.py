@@ -23,16 +23,11 @@ from inspect_ai import Task, task
 from inspect_ai.log import HeadlineMetric
 
 from research_taste_evals.core.provenance import task_version
-from research_taste_evals.core.recall_control import RecallControl, declare
 from research_taste_evals.core.roles import roles_ready
 from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 from research_taste_evals.lft.check_scorer import grader_check_scorer
 from research_taste_evals.lft.dataset import parse_task_ids
-from research_taste_evals.lft.grader import (
-    LFT_GRADER_REPEATS,
-    grader_spec,
-    require_reachable_quorum,
-)
+from research_taste_evals.lft.grader import LFT_GRADER_REPEATS, require_reachable_quorum
 from research_taste_evals.lft.references import (
     GraderCheckSettings,
     grader_check_dataset,
@@ -41,22 +36,10 @@ from research_taste_evals.lft.references import (
     select_references,
 )
 from research_taste_evals.lft.rubric import load_rubrics
-from research_taste_evals.lft.score_groups import grader_check_details
 from research_taste_evals.lft.solvers import reference_answer
+from research_taste_evals.lft.specs import LFT_GRADER_CHECK
 
 __all__ = ["lft_grader_check"]
-
-
-# Recall control (core/recall_control.py): a check of the grader, nothing dated is judged.
-LFT_GRADER_CHECK = declare(
-    RecallControl(
-        task="lft_grader_check",
-        headline="exact",
-        undated_reason="a check of the grader on the benchmark's reference answers",
-        roles=(grader_spec(True),),
-        demo_arg="references_dir",
-    )
-)
 
 
 @task
@@ -112,9 +95,8 @@ def lft_grader_check(
         ],
         scorer=[
             grader_check_scorer(grader_repeats, quorum, partial_credit, grader_cache),
-            grader_check_details(),
         ],
-        headline_metric=HeadlineMetric(metric="exact"),
+        headline_metric=HeadlineMetric(metric=LFT_GRADER_CHECK.headline),
         version=task_version(__file__, "lft_grader_check"),
         metadata=grader_check_metadata(settings, references, rubrics),
     )

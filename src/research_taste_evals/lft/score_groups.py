@@ -1,23 +1,16 @@
-"""The two score groups of ``lft`` and ``lft_grader_check`` (``core/metric_groups.py``).
+"""The figures of ``lft`` and ``lft_grader_check``: one metric per task (``core/metric_groups.py``).
 
-Each task's scorer reports the first group (eval.yaml ``first_group``: the headline with its
-standard error, the other overall figures the paper reports, the grader agreement and the
-failure rates); ``lft_details`` and ``grader_check_details`` copy its score (no grader call)
-and report every other figure (per-task breakdowns, standard errors of the others), under the
-names the single group gave them.
+Each task's scorer reports the first group its spec declares (``specs.py``: the headline with
+its standard error, the other overall figures the paper reports, the grader agreement and the
+failure rates); every other figure (per-task breakdowns, standard errors of the others) is
+derived from the log (``part="all"``, ``core.metric_groups.log_figures``).
 """
 
 from __future__ import annotations
 
-from inspect_ai.scorer import Metric, SampleScore, Scorer, metric, scorer
+from inspect_ai.scorer import Metric, metric
 
-from research_taste_evals.core.metric_groups import (
-    bundle_figures,
-    copy_score,
-    details_metric,
-    first_group,
-    first_group_metric,
-)
+from research_taste_evals.core.metric_groups import Part, group_metric
 from research_taste_evals.lft.metrics import (
     grader_error,
     grader_recovery,
@@ -28,63 +21,27 @@ from research_taste_evals.lft.metrics import (
     lft_partial_credit,
 )
 from research_taste_evals.lft.panel_agreement import lft_grader_agreement
+from research_taste_evals.lft.specs import LFT, LFT_GRADER_CHECK
 
-# The metrics each scorer declared when they were one group, in that order.
-_LFT = bundle_figures(
-    "lft",
-    [
-        lft_end_to_end(),
-        lft_feasible(),
-        lft_partial_credit(),
-        lft_grader_agreement(),
-        lft_grader_failures(),
-        lft_nudges(),
-    ],
+# Each task's metrics, in the order their figures are named (``core.metric_groups.figures``).
+_LFT = (
+    lft_end_to_end(),
+    lft_feasible(),
+    lft_partial_credit(),
+    lft_grader_agreement(),
+    lft_grader_failures(),
+    lft_nudges(),
 )
-_CHECK = bundle_figures(
-    "lft_grader_check", [grader_recovery(), grader_error(), lft_grader_failures()]
-)
-
-
-def _lft_names(scores: list[SampleScore]) -> tuple[str, ...]:
-    return first_group(__file__, "lft")
-
-
-def _check_names(scores: list[SampleScore]) -> tuple[str, ...]:
-    return first_group(__file__, "lft_grader_check")
+_CHECK = (grader_recovery(), grader_error(), lft_grader_failures())
 
 
 @metric
-def lft_headline() -> Metric:
-    """``lft``'s first score group (eval.yaml ``first_group``)."""
-    return first_group_metric(_LFT, _lft_names)
+def lft_figures(part: Part = "first") -> Metric:
+    """``lft``'s figures: the first group (``part="first"``) or every figure (``all``)."""
+    return group_metric(LFT.first_names(), _LFT, part)
 
 
 @metric
-def lft_figures() -> Metric:
-    """Every other ``lft`` figure (the second score group)."""
-    return details_metric(_LFT, _lft_names)
-
-
-@metric
-def grader_check_headline() -> Metric:
-    """``lft_grader_check``'s first score group (eval.yaml ``first_group``)."""
-    return first_group_metric(_CHECK, _check_names)
-
-
-@metric
-def grader_check_figures() -> Metric:
-    """Every other ``lft_grader_check`` figure (the second score group)."""
-    return details_metric(_CHECK, _check_names)
-
-
-@scorer(metrics=[lft_figures()])
-def lft_details(of: str = "lft_scorer") -> Scorer:
-    """The second score group: a copy of ``lft_scorer``'s score, every other figure."""
-    return copy_score(of)
-
-
-@scorer(metrics=[grader_check_figures()])
-def grader_check_details(of: str = "grader_check_scorer") -> Scorer:
-    """The second score group: a copy of ``grader_check_scorer``'s score, every other figure."""
-    return copy_score(of)
+def grader_check_figures(part: Part = "first") -> Metric:
+    """``lft_grader_check``'s figures: the first group or every figure (``all``)."""
+    return group_metric(LFT_GRADER_CHECK.first_names(), _CHECK, part)

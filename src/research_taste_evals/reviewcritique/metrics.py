@@ -19,13 +19,7 @@ from collections.abc import Callable, Sequence
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
 from research_taste_evals.core.answers import answer_rates
-from research_taste_evals.core.metric_groups import (
-    FiguresOf,
-    bundle_figures,
-    details_metric,
-    first_group,
-    first_group_metric,
-)
+from research_taste_evals.core.metric_groups import Part, group_metric
 from research_taste_evals.core.metrics import COUNT_KEYS, nan_on_error
 from research_taste_evals.core.stats import (
     DEFAULT_BOOTSTRAP_RESAMPLES,
@@ -34,6 +28,7 @@ from research_taste_evals.core.stats import (
     bootstrap_ci,
     precision_recall_f1,
 )
+from research_taste_evals.reviewcritique.specs import REVIEW_CRITIQUE
 
 STRATEGIES = ("labeling_all", "select_deficient", "both_no", "either_no")
 PROMPT_NAMES = ("labeling_all", "select_deficient")
@@ -210,34 +205,14 @@ def reviewcritique_metrics(
     return compute
 
 
-# Both score groups (``core/metric_groups.py``): the first from eval.yaml's ``first_group``,
-# every other figure in the second (``reviewcritique_details``).
-
-
-def _figures(resamples: int, seed: int, bertscore_baseline: float | None) -> FiguresOf:
-    bundle = [reviewcritique_metrics(resamples, seed, bertscore_baseline)]
-    return bundle_figures(f"review_critique:{resamples}:{seed}:{bertscore_baseline}", bundle)
-
-
-def _first_names(scores: list[SampleScore]) -> tuple[str, ...]:
-    return first_group(__file__, "review_critique")
-
-
-@metric
-def reviewcritique_headline(
-    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
-    seed: int = DEFAULT_BOOTSTRAP_SEED,
-    bertscore_baseline: float | None = None,
-) -> Metric:
-    """The first score group (eval.yaml ``first_group``) of :func:`reviewcritique_metrics`."""
-    return first_group_metric(_figures(resamples, seed, bertscore_baseline), _first_names)
-
-
 @metric
 def reviewcritique_figures(
     resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
     seed: int = DEFAULT_BOOTSTRAP_SEED,
     bertscore_baseline: float | None = None,
+    part: Part = "first",
 ) -> Metric:
-    """Every other figure of :func:`reviewcritique_metrics` (the second score group)."""
-    return details_metric(_figures(resamples, seed, bertscore_baseline), _first_names)
+    """The figures of :func:`reviewcritique_metrics`: the first group its spec declares
+    (``part="first"``) or every figure (``all``, ``core.metric_groups.log_figures``)."""
+    bundle = [reviewcritique_metrics(resamples, seed, bertscore_baseline)]
+    return group_metric(REVIEW_CRITIQUE.first_names(), bundle, part)

@@ -15,7 +15,6 @@ from inspect_ai.log import HeadlineMetric
 from research_taste_evals.core.answers import DEFAULT_REASK
 from research_taste_evals.core.dates import undated_source
 from research_taste_evals.core.provenance import task_version
-from research_taste_evals.core.recall_control import RecallControl, declare
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 from research_taste_evals.reviewcritique.dataset import (
@@ -27,22 +26,10 @@ from research_taste_evals.reviewcritique.dataset import (
     reviewcritique_metadata,
 )
 from research_taste_evals.reviewcritique.explanation import PAPER_BERTSCORE_MODEL, load_bertscore
-from research_taste_evals.reviewcritique.scorer import reviewcritique_scorers
+from research_taste_evals.reviewcritique.metrics import reviewcritique_figures
+from research_taste_evals.reviewcritique.scorer import reviewcritique_scorer
 from research_taste_evals.reviewcritique.solvers import critique_solver
-
-# Why this task has no post-cutoff twin (logged once at build, in the task's metadata).
-REVIEWCRITIQUE_UNDATED = (
-    "ReviewCritique's records carry a title, decision, paper text and reviews, but no date or venue"
-)
-# Recall control (core/recall_control.py): undated, so no twins.
-REVIEW_CRITIQUE = declare(
-    RecallControl(
-        task="review_critique",
-        headline="labeling_all_f1",
-        undated_reason=REVIEWCRITIQUE_UNDATED,
-        demo_arg="data_path",
-    )
-)
+from research_taste_evals.reviewcritique.specs import REVIEW_CRITIQUE
 
 
 @task
@@ -100,10 +87,16 @@ def review_critique(
     return Task(
         dataset=reviewcritique_dataset(reviews, paper_words, name=f"review_critique_{subset}"),
         solver=critique_solver(structured_output, reask),
-        scorer=reviewcritique_scorers(bert, bootstrap_resamples, bootstrap_seed),
-        headline_metric=HeadlineMetric(metric="labeling_all_f1"),
+        scorer=reviewcritique_scorer(bert),
+        # The first group, with the run's bootstrap settings (core/metric_groups.py).
+        metrics=[
+            reviewcritique_figures(
+                bootstrap_resamples, bootstrap_seed, bert.baseline_f1, part="first"
+            )
+        ],
+        headline_metric=HeadlineMetric(metric=REVIEW_CRITIQUE.headline),
         version=task_version(__file__, "review_critique"),
         metadata=reviewcritique_metadata(settings, reviews, resolved, duplicates, bert)
         # No post-cutoff twin: README, "Recall and contamination".
-        | undated_source("review_critique", REVIEWCRITIQUE_UNDATED),
+        | undated_source(REVIEW_CRITIQUE.task, str(REVIEW_CRITIQUE.undated_reason)),
     )

@@ -30,7 +30,6 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from research_taste_evals.core.answers import reasked
-from research_taste_evals.core.metric_groups import copy_score, with_metrics
 from research_taste_evals.core.metrics import COUNT_KEYS, decision_value
 from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
 from research_taste_evals.reviewcritique.explanation import (
@@ -42,7 +41,6 @@ from research_taste_evals.reviewcritique.metrics import (
     EXPLANATION_MEASURES,
     STRATEGIES,
     reviewcritique_figures,
-    reviewcritique_headline,
     type_key,
 )
 from research_taste_evals.reviewcritique.parsing import (
@@ -162,7 +160,7 @@ def explanation_value(
 
 # The first score group; the task declares it again with its bootstrap settings and BERTScore
 # baseline (reviewcritique_scorers).
-@scorer(metrics=[reviewcritique_headline()])
+@scorer(metrics=[reviewcritique_figures(part="first")])  # the task gives its settings
 def reviewcritique_scorer(bert: BertScore) -> Scorer:
     """Score both answers on one review; ROUGE/BERTScore run in a worker thread."""
     rouge_scorer_instance()  # import rouge_score/NLTK now, not in a worker mid-run
@@ -205,17 +203,3 @@ def reviewcritique_scorer(bert: BertScore) -> Scorer:
         )
 
     return score
-
-
-@scorer(metrics=[reviewcritique_figures()])
-def reviewcritique_details(of: str = "reviewcritique_scorer") -> Scorer:
-    """The second score group: a copy of ``reviewcritique_scorer``'s score, every other figure."""
-    return copy_score(of)
-
-
-def reviewcritique_scorers(bert: BertScore, resamples: int, seed: int) -> list[Scorer]:
-    """Both score groups, their metrics with the run's bootstrap settings and BERTScore baseline."""
-    settings = (resamples, seed, bert.baseline_f1)
-    first = with_metrics(reviewcritique_scorer, reviewcritique_headline(*settings))
-    details = with_metrics(reviewcritique_details, reviewcritique_figures(*settings))
-    return [first(bert), details()]

@@ -1,4 +1,4 @@
-"""Dataset-level SciJudgeBench metrics, in two score groups (``core/metric_groups.py``).
+"""Dataset-level SciJudgeBench metrics: the first group in the log (``core/metric_groups.py``).
 
 ``Score.value`` of one answer (one order of a couple, ``scorer.py``): ``correct`` (an unparsed
 answer is wrong, as the paper scores a prediction it cannot extract), ``unparsed``,
@@ -22,8 +22,8 @@ orders' means (exact for one epoch).
   (max - min), ``position_a_share`` (share of the read answers that pick A),
   ``accuracy_by_category/<c>`` and the other recall figures (post-cutoff and unrecognised
   twins, counts, cutoff figures).
-- Two score groups of them (``core/metric_groups.py``): :func:`scijudge_headline`, the names
-  eval.yaml's ``first_group`` lists, and :func:`scijudge_figures`, every other figure.
+- :func:`scijudge_figures`: the task's metric, the first group its spec declares (``specs.py``)
+  or, with ``part="all"``, every figure (``core.metric_groups.log_figures`` reads it).
 
 Every figure is NaN where undefined, never 0, and a metric never raises.
 """
@@ -41,13 +41,7 @@ from inspect_ai.scorer import Metric, SampleScore, Value, metric
 from research_taste_evals.core.answers import answer_rates
 from research_taste_evals.core.cutoff_estimate import month_end
 from research_taste_evals.core.dates import is_post_cutoff
-from research_taste_evals.core.metric_groups import (
-    FiguresOf,
-    bundle_figures,
-    details_metric,
-    first_group,
-    first_group_metric,
-)
+from research_taste_evals.core.metric_groups import Part, group_metric
 from research_taste_evals.core.metrics import nan_on_error, score_dict
 from research_taste_evals.core.recall_items import item_records
 from research_taste_evals.core.recall_metrics import recall_keys, recall_summary
@@ -57,7 +51,9 @@ from research_taste_evals.core.stats import (
     NAN,
     bootstrap_ci,
 )
-from research_taste_evals.scijudge.recall import HEADLINE, SCIJUDGE
+from research_taste_evals.scijudge.specs import SCIJUDGE
+
+HEADLINE = SCIJUDGE.headline  # the statistic the twins compute under its name
 
 HEADLINE_RECALL_KEYS = (
     "accuracy_clean",
@@ -264,29 +260,12 @@ def scijudge_metrics(
     return compute
 
 
-# Both score groups (``core/metric_groups.py``): the first from eval.yaml's ``first_group``,
-# every other figure in the second (``scijudge_details``).
-
-
-def _figures(resamples: int, seed: int) -> FiguresOf:
-    return bundle_figures(f"scijudge:{resamples}:{seed}", [scijudge_metrics(resamples, seed)])
-
-
-def _first_names(scores: list[SampleScore]) -> tuple[str, ...]:
-    return first_group(__file__, "scijudge")
-
-
-@metric
-def scijudge_headline(
-    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
-) -> Metric:
-    """The first score group (eval.yaml ``first_group``) of :func:`scijudge_metrics`."""
-    return first_group_metric(_figures(resamples, seed), _first_names)
-
-
 @metric
 def scijudge_figures(
-    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
+    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
+    seed: int = DEFAULT_BOOTSTRAP_SEED,
+    part: Part = "first",
 ) -> Metric:
-    """Every other figure of :func:`scijudge_metrics` (the second score group)."""
-    return details_metric(_figures(resamples, seed), _first_names)
+    """The figures of :func:`scijudge_metrics`: the first group its spec declares
+    (``part="first"``) or every figure (``all``, ``core.metric_groups.log_figures``)."""
+    return group_metric(SCIJUDGE.first_names(), [scijudge_metrics(resamples, seed)], part)

@@ -1,8 +1,9 @@
-"""SciJudgeBench's recall declaration: a pair shows two arXiv papers, each dated by the row.
+"""SciJudgeBench's recall items: a pair shows two arXiv papers, each dated by the row.
 
 A judge that knows a paper (and how it was received) can answer from memory rather than from
 taste, and SciJudgeBench shows exactly what identifies a paper: its title and abstract. The
-mechanism is ``core/recall_control.py``; this module declares the task once (:data:`SCIJUDGE`):
+mechanism is ``core/recall_control.py``; ``specs.py`` declares the task (``SCIJUDGE``) with the
+items of :func:`pair_papers`:
 
 - a paper is dated by its row (``paper_{a,b}_date``, a day; on the ICLR split by its venue
   year, ICLR year Y as 1 September of Y-1, ``rows.iclr_date``) and identified by its arXiv id
@@ -23,9 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from research_taste_evals.core.dates import parse_item_date
-from research_taste_evals.core.recall_control import RecallControl, ShownItem, declare
-
-HEADLINE = "accuracy"
+from research_taste_evals.core.recall_control import ShownItem
 
 
 def pair_papers(metadata: Mapping[str, Any]) -> list[ShownItem]:
@@ -41,17 +40,3 @@ def pair_papers(metadata: Mapping[str, Any]) -> list[ShownItem]:
         for paper in (metadata.get("paper_a") or {}, metadata.get("paper_b") or {})
         if paper
     ]
-
-
-SCIJUDGE = declare(
-    RecallControl(
-        task="scijudge",
-        headline=HEADLINE,
-        items=pair_papers,
-        probes=True,
-        post_cutoff_count="post_cutoff_pairs",
-        unrecognized_count="unrecognized_pairs",
-        clean_count="clean_pairs",
-        demo_arg="data_path",
-    )
-)

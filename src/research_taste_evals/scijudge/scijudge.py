@@ -25,9 +25,10 @@ from research_taste_evals.scijudge.dataset import (
     SplitChoice,
     load_rows,
 )
-from research_taste_evals.scijudge.recall import HEADLINE
-from research_taste_evals.scijudge.scorer import scijudge_scorers
+from research_taste_evals.scijudge.metrics import scijudge_figures
+from research_taste_evals.scijudge.scorer import scijudge_scorer
 from research_taste_evals.scijudge.solvers import scijudge_solver
+from research_taste_evals.scijudge.specs import SCIJUDGE
 
 BENCHMARK = "SciJudgeBench (Tong et al. 2026)"
 # The paper states no decoding for the API models it evaluates; the SciJudge models' cards
@@ -87,8 +88,9 @@ def scijudge(
     return Task(
         dataset=loaded.dataset,
         solver=solver,
-        scorer=scijudge_scorers(bootstrap_resamples, bootstrap_seed),
-        headline_metric=HeadlineMetric(metric=HEADLINE),
+        scorer=scijudge_scorer(),
+        metrics=[scijudge_figures(bootstrap_resamples, bootstrap_seed, part="first")],
+        headline_metric=HeadlineMetric(metric=SCIJUDGE.headline),
         version=task_version(__file__, "scijudge"),
         metadata={
             **provenance(

@@ -6,9 +6,8 @@ answer that does not parse is wrong, and counted), ``unparsed``, ``reasked`` and
 ``couples``, ``variation`` and ``category`` (the metrics group by them) and the recall fields
 (``core/recall_control.py``) the twins read.
 
-Two score groups (``core/metric_groups.py``): :func:`scijudge_scorer` reports eval.yaml's
-``first_group``; :func:`scijudge_details` copies its score (no model call) and reports every
-other figure.
+One score group (``core/metric_groups.py``): :func:`scijudge_scorer` reports the first group
+its spec declares (``specs.py``); every other figure is derived from the log.
 """
 
 from __future__ import annotations
@@ -17,13 +16,12 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from research_taste_evals.core.answers import ATTEMPTS_KEY, reasked
-from research_taste_evals.core.metric_groups import copy_score, with_metrics
 from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.recall_control import recall_fields
 from research_taste_evals.core.stats import NAN
-from research_taste_evals.scijudge.metrics import scijudge_figures, scijudge_headline
+from research_taste_evals.scijudge.metrics import scijudge_figures
 from research_taste_evals.scijudge.parsing import parse_answer
-from research_taste_evals.scijudge.recall import SCIJUDGE
+from research_taste_evals.scijudge.specs import SCIJUDGE
 
 SCORE_KEYS = ("pair_id", "couple_id", "order", "couples", "variation", "category")
 
@@ -45,9 +43,8 @@ def _row_score(state: TaskState, target: Target) -> Score:
     )
 
 
-# The first score group; the task declares it again with its bootstrap settings
-# (scijudge_scorers).
-@scorer(metrics=[scijudge_headline()])
+# The task gives the metric its bootstrap settings (core/metric_groups.py).
+@scorer(metrics=[scijudge_figures(part="first")])
 def scijudge_scorer() -> Scorer:
     """The paper the answer picks against ``correct_answer``."""
 
@@ -55,16 +52,3 @@ def scijudge_scorer() -> Scorer:
         return _row_score(state, target)
 
     return score
-
-
-@scorer(metrics=[scijudge_figures()])
-def scijudge_details(of: str = "scijudge_scorer") -> Scorer:
-    """The second score group: a copy of ``scijudge_scorer``'s score, every other figure."""
-    return copy_score(of)
-
-
-def scijudge_scorers(resamples: int, seed: int) -> list[Scorer]:
-    """Both score groups, their metrics with the run's bootstrap settings."""
-    first = with_metrics(scijudge_scorer, scijudge_headline(resamples, seed))
-    details = with_metrics(scijudge_details, scijudge_figures(resamples, seed))
-    return [first(), details()]

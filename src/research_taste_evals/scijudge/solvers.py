@@ -19,7 +19,7 @@ from inspect_ai.util import store
 from research_taste_evals.core.answers import generate_until_parsed
 from research_taste_evals.core.recall_control import recall_solvers
 from research_taste_evals.scijudge.parsing import PromptKind, parse_answer
-from research_taste_evals.scijudge.recall import SCIJUDGE
+from research_taste_evals.scijudge.specs import SCIJUDGE
 
 CITATIONS_KEY = "scijudge_citations"  # store: {"A": value, "B": value} (citations or rating)
 

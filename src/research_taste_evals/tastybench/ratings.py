@@ -44,7 +44,6 @@ RATING_METHODS: dict[str, Callable[..., dict[str, float]]] = {
     "bt": bradley_terry,
     "elo": elo_ratings,
 }
-HEADLINE_METRIC = "bt_spearman"
 UPSTREAM_COMPARABLE_METRIC = "elo_upstream_rank_pearson"
 
 

@@ -1,9 +1,10 @@
-"""TastyBench's recall declaration and the Bradley-Terry statistic its twins use.
+"""TastyBench's recall items and the Bradley-Terry statistic its twins use.
 
 A judge that remembers which papers became famous can rank them without judging the ideas.
-The mechanism is ``core/recall_control.py``; this module declares the task once
-(:data:`TASTYBENCH`: a comparison shows ``paper_1`` and ``paper_2``, dated by ``pub_date_1``/
-``pub_date_2``; the probe reads exactly the judge's text) and gives the headline's statistic
+The mechanism is ``core/recall_control.py``; ``specs.py`` declares the task once
+(``TASTYBENCH``), with the items of :func:`shown_papers` (a comparison shows ``paper_1`` and
+``paper_2``, dated by ``pub_date_1``/``pub_date_2``; the probe reads exactly the judge's text,
+:func:`recall_catalogue`). This module gives the headline's statistic
 on a subset of comparisons (:func:`subset_bt_spearman`): Bradley-Terry fitted on those
 comparisons alone (a comparison with a known paper would leak through the fit), Spearman
 against velocity over the papers they connect, with the headline's seeded bootstrap CI.
@@ -18,23 +19,20 @@ Fewer than three connected papers: NaN, with the reason logged.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from inspect_ai.scorer import SampleScore
 
 from research_taste_evals.core.dates import parse_item_date
 from research_taste_evals.core.leaks import title_names
-from research_taste_evals.core.recall_control import RecallControl, ShownItem, declare
+from research_taste_evals.core.recall_control import ShownItem
 from research_taste_evals.core.recognition import RecallItem
 from research_taste_evals.core.resampling import rank_correlation_with_ci
-from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec
 from research_taste_evals.core.stats import MIN_CORRELATION_POINTS, NAN
 from research_taste_evals.tastybench.dataset import Paper
 from research_taste_evals.tastybench.matched import pairwise_accuracy_summary
 from research_taste_evals.tastybench.pairwise import bradley_terry
 from research_taste_evals.tastybench.ratings import collect
-from research_taste_evals.tastybench.solvers import EXTRACTOR_ROLE
 
 HEADLINE = "bt_spearman"
 
@@ -49,45 +47,6 @@ def shown_papers(metadata: Mapping[str, Any]) -> list[ShownItem]:
         )
         for i in (1, 2)
     ]
-
-
-TASTYBENCH = declare(
-    RecallControl(
-        task="tastybench",
-        headline=HEADLINE,
-        items=shown_papers,
-        probes=True,
-        post_cutoff_count="post_cutoff_papers",
-        unrecognized_count="unrecognized_papers",
-        subset_counts=("comparisons",),
-        roles=(RoleSpec(EXTRACTOR_ROLE, default=EVALUATED_MODEL),),
-        demo_arg="data_path",
-    )
-)
-
-
-# The extraction step judges nothing: no recall control, but declared for the tooling.
-TASTYBENCH_EXTRACT = declare(
-    RecallControl(
-        task="tastybench_extract",
-        headline="extraction_rate",
-        undated_reason="an extraction step: it writes texts and judges nothing",
-        roles=(RoleSpec(EXTRACTOR_ROLE, default=EVALUATED_MODEL),),
-        demo_arg="data_path",
-    )
-)
-
-
-# schedule=matched's headline (``matched.py``) gets the same twins, over matched pairs; it is
-# not a task of its own, so it is not declared (the lookup gives TASTYBENCH).
-MATCHED_TWINS = replace(
-    TASTYBENCH,
-    headline="pairwise_accuracy",
-    post_cutoff_count="post_cutoff_pairs",
-    unrecognized_count="unrecognized_pairs",
-    clean_count="clean_pairs",
-    subset_counts=(),
-)
 
 
 def pairwise_statistic(

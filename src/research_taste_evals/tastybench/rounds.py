@@ -61,6 +61,7 @@ from research_taste_evals.tastybench.schedule import (
     comparison_dataset,
 )
 from research_taste_evals.tastybench.solvers import judge, read_choice, stored_pick
+from research_taste_evals.tastybench.specs import TASTYBENCH
 
 logger = logging.getLogger(__name__)
 
@@ -180,7 +181,7 @@ def round_task(
                 paper_faithful={"schedule": False, "velocity": False},
                 representation_source="round abstracts",
             ),
-            "headline_metric": "pairwise_accuracy",
+            "headline_metric": TASTYBENCH.headline_of("matched"),
             "round": {
                 "name": round_.name,
                 "folder": str(round_.folder),

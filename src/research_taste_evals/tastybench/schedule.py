@@ -98,7 +98,6 @@ logger = logging.getLogger(__name__)
 
 Schedule = Literal["adjacent", "all_pairs", "file", "matched"]
 SCHEDULES: tuple[Schedule, ...] = ("adjacent", "all_pairs", "file", "matched")
-MATCHED_HEADLINE = "pairwise_accuracy"
 # Upstream's curated runs used 20 epochs (rounds) of N - 1 neighbour comparisons.
 DEFAULT_ROUNDS = 20
 DEFAULT_SCHEDULE_SEED = 20251108

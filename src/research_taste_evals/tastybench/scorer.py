@@ -6,9 +6,9 @@ pick has the higher velocity), ``extractor_used`` and ``extractor_failed`` (the 
 failed: provider error or refusal; reason ``grader_failed``, while an answer nobody could read
 is ``invalid_response_format``). ``Score.metadata`` also holds the run's knowledge cutoff, its
 source, ``post_cutoff`` and the recognition probe's result per paper (``recall.py``). The
-dataset-level metrics (below) rebuild the comparisons from them: the first score group here,
-every other figure in ``tastybench_details`` (``core/metric_groups.py``); the task declares both
-again with its bootstrap settings.
+dataset-level metrics (below) rebuild the comparisons from them; ``tastybench_figures``, the
+task's one metric, reports the first group its spec declares for the run's schedule, and every
+other figure is derived from the log (``core/metric_groups.py``).
 
 The dataset-level metrics: ratings vs velocity, their reliability, the picks' habits.
 
@@ -38,15 +38,7 @@ from inspect_ai.solver import TaskState
 
 from research_taste_evals.core.answers import answer_rates
 from research_taste_evals.core.leaks import name_leaks, title_names
-from research_taste_evals.core.metric_groups import (
-    FiguresOf,
-    bundle_figures,
-    copy_score,
-    details_metric,
-    first_group,
-    first_group_metric,
-    with_metrics,
-)
+from research_taste_evals.core.metric_groups import Part, group_metric
 from research_taste_evals.core.metrics import nan_on_error
 from research_taste_evals.core.reasons import GRADER_FAILED, INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.recall_control import recall_fields
@@ -69,13 +61,9 @@ from research_taste_evals.tastybench.ratings import (
     rating_summary,
     reliability_summary,
 )
-from research_taste_evals.tastybench.recall import (
-    MATCHED_TWINS,
-    TASTYBENCH,
-    bt_statistic,
-    pairwise_statistic,
-)
+from research_taste_evals.tastybench.recall import bt_statistic, pairwise_statistic
 from research_taste_evals.tastybench.solvers import read_pick, stored_pick
+from research_taste_evals.tastybench.specs import MATCHED_TWINS, TASTYBENCH, first_group_key
 
 
 @metric
@@ -128,18 +116,20 @@ def tastybench_decisions() -> Metric:
 
 @metric
 def tastybench_recall(
-    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
+    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
+    seed: int = DEFAULT_BOOTSTRAP_SEED,
+    matched: bool = False,
 ) -> Metric:
-    """``bt_spearman`` on clean, post-cutoff and unrecognised papers, and the cutoff figures."""
+    """``bt_spearman`` on clean, post-cutoff and unrecognised papers, and the cutoff figures;
+    ``matched`` (schedule=matched): ``pairwise_accuracy``'s twins too."""
     summary = recall_summary(TASTYBENCH, bt_statistic(resamples, seed))
-    matched = recall_summary(MATCHED_TWINS, pairwise_statistic(resamples, seed), run_lines=False)
+    pairwise = recall_summary(MATCHED_TWINS, pairwise_statistic(resamples, seed), run_lines=False)
     own = [k for k in recall_keys(MATCHED_TWINS) if k not in recall_keys(TASTYBENCH)]
     keys = recall_keys(TASTYBENCH) + own
 
     def both(scores: list[SampleScore]) -> dict[str, float]:
         # schedule=matched: pairwise_accuracy's twins too (NaN, unlogged, for other schedules).
-        is_matched = any((s.sample_metadata or {}).get("pair_id") is not None for s in scores)
-        twins = matched(scores) if is_matched else {}
+        twins = pairwise(scores) if matched else {}
         return summary(scores) | {key: twins.get(key, NAN) for key in own}
 
     def compute(scores: list[SampleScore]) -> Value:
@@ -148,47 +138,39 @@ def tastybench_recall(
     return compute
 
 
-def tastybench_metrics(resamples: int, seed: int) -> list[Metric]:
+def tastybench_metrics(group: str, resamples: int, seed: int) -> list[Metric]:
     """The ``tastybench`` task's dataset-level metrics (ratings, recall, reliability, decisions).
 
-    Their figures form both score groups (``tastybench_headline``, ``tastybench_figures``);
-    scipy is imported when the task builds them (``scorer.tastybench_scorers``), not here: the
-    scorers' declarations build these when the registry is imported.
+    ``group``: the run's first group (``specs.first_group_key``: ``matched`` or ``ratings``).
+    scipy is imported when the task is built (``tastybench_task_metrics``), not here.
     """
     return [
         tastybench_ratings(resamples=resamples, seed=seed),
-        tastybench_recall(resamples=resamples, seed=seed),
+        tastybench_recall(resamples=resamples, seed=seed, matched=group == "matched"),
         tastybench_reliability(seed=seed),
         tastybench_decisions(),
         tastybench_pairwise(resamples=resamples, seed=seed),
     ]
 
 
-def _all_figures(resamples: int, seed: int) -> FiguresOf:
-    return bundle_figures(f"tastybench:{resamples}:{seed}", tastybench_metrics(resamples, seed))
-
-
-def first_names(scores: list[SampleScore]) -> tuple[str, ...]:
-    """The first group for the run's schedule: ``matched`` (pairwise accuracy is the headline)
-    or ``ratings`` (the other schedules), as eval.yaml's ``first_group`` lists them."""
-    matched = any((s.sample_metadata or {}).get("pair_id") is not None for s in scores)
-    return first_group(__file__, "tastybench", "matched" if matched else "ratings")
-
-
-@metric
-def tastybench_headline(
-    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
-) -> Metric:
-    """The first score group for the run's schedule (eval.yaml ``first_group``)."""
-    return first_group_metric(_all_figures(resamples, seed), first_names)
-
-
 @metric
 def tastybench_figures(
-    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
+    group: str = "ratings",
+    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
+    seed: int = DEFAULT_BOOTSTRAP_SEED,
+    part: Part = "first",
 ) -> Metric:
-    """Every other figure of the ``tastybench`` metrics (the second score group)."""
-    return details_metric(_all_figures(resamples, seed), first_names)
+    """The ``tastybench`` figures: the first group of the run's schedule (``group``, the spec's)
+    or every figure (``part="all"``, ``core.metric_groups.log_figures``)."""
+    bundle = tastybench_metrics(group, resamples, seed)
+    return group_metric(TASTYBENCH.first_names(group), bundle, part)
+
+
+def tastybench_task_metric(schedule: str, resamples: int, seed: int) -> Metric:
+    """The task's metric: the first group of its ``schedule``, with its bootstrap settings."""
+    import_scipy()  # before the run, not on its event loop
+    group = first_group_key(schedule)
+    return tastybench_figures(group=group, resamples=resamples, seed=seed, part="first")
 
 
 # ``tastybench_extract``
@@ -218,7 +200,7 @@ def extraction_rate() -> Metric:
 EXTRACTOR_FAILURES = ("extractor_failed", "extractor_refused")
 
 
-@scorer(metrics=[tastybench_headline()])  # the task declares it again with its settings
+@scorer(metrics=[tastybench_figures(part="first")])  # the task gives its settings
 def tastybench_scorer(choice_method: ChoiceMethod = "parser_then_extractor") -> Scorer:
     """Score the pick that ``read_choice`` stored (or read it now when the solver did not)."""
 
@@ -257,20 +239,6 @@ def tastybench_scorer(choice_method: ChoiceMethod = "parser_then_extractor") -> 
         )
 
     return score
-
-
-@scorer(metrics=[tastybench_figures()])
-def tastybench_details(of: str = "tastybench_scorer") -> Scorer:
-    """The second score group: a copy of ``tastybench_scorer``'s score, every other figure."""
-    return copy_score(of)
-
-
-def tastybench_scorers(choice_method: ChoiceMethod, resamples: int, seed: int) -> list[Scorer]:
-    """Both score groups, their metrics with the run's bootstrap settings."""
-    import_scipy()  # before the run, not on its event loop
-    first = with_metrics(tastybench_scorer, tastybench_headline(resamples, seed))
-    details = with_metrics(tastybench_details, tastybench_figures(resamples, seed))
-    return [first(choice_method), details()]
 
 
 # ``tastybench_extract``: did the extractor's reply hold the tagged text?

@@ -40,20 +40,20 @@ from research_taste_evals.tastybench.matched import matching
 from research_taste_evals.tastybench.paper_rows import Representation
 from research_taste_evals.tastybench.parsing import ChoiceMethod
 from research_taste_evals.tastybench.prompts import JUDGE_PROMPTS, PromptVariant, prompt_for_set
-from research_taste_evals.tastybench.ratings import HEADLINE_METRIC, UPSTREAM_COMPARABLE_METRIC
-from research_taste_evals.tastybench.recall import TASTYBENCH, recall_catalogue
+from research_taste_evals.tastybench.ratings import UPSTREAM_COMPARABLE_METRIC
+from research_taste_evals.tastybench.recall import recall_catalogue
 from research_taste_evals.tastybench.rounds import refuse_unused_on_a_round, round_task
 from research_taste_evals.tastybench.schedule import (
     DEFAULT_ROUNDS,
     DEFAULT_SCHEDULE_SEED,
-    MATCHED_HEADLINE,
     Schedule,
     build_schedule,
     comparison_dataset,
     judged_papers,
 )
-from research_taste_evals.tastybench.scorer import tastybench_scorers
+from research_taste_evals.tastybench.scorer import tastybench_scorer, tastybench_task_metric
 from research_taste_evals.tastybench.solvers import EXTRACTOR_ROLE, judge, read_choice
+from research_taste_evals.tastybench.specs import TASTYBENCH, first_group_key
 from research_taste_evals.tastybench.websearch import CITATION_COUNT_DOMAINS
 
 BOUNDS = {
@@ -181,10 +181,9 @@ def tastybench(
     return Task(
         dataset=comparison_dataset(pairs, papers, JUDGE_PROMPTS[prompt], velocity),
         solver=[*steps, judge(web_search), read_choice(choice_method)],
-        scorer=tastybench_scorers(choice_method, bootstrap_resamples, DEFAULT_BOOTSTRAP_SEED),
-        headline_metric=HeadlineMetric(
-            metric="pairwise_accuracy" if schedule == "matched" else "bt_spearman"
-        ),
+        scorer=tastybench_scorer(choice_method),
+        metrics=[tastybench_task_metric(schedule, bootstrap_resamples, DEFAULT_BOOTSTRAP_SEED)],
+        headline_metric=HeadlineMetric(metric=TASTYBENCH.headline_of(first_group_key(schedule))),
         version=task_version(__file__, "tastybench"),
         metadata=tastybench_metadata(settings, loaded.metadata, papers, len(pairs)),
     )
@@ -237,7 +236,7 @@ def tastybench_metadata(
             },
             representation_source=sources["representation_source"],
         ),
-        "headline_metric": MATCHED_HEADLINE if schedule == "matched" else HEADLINE_METRIC,
+        "headline_metric": TASTYBENCH.headline_of(first_group_key(schedule)),
         "upstream_comparable_metric": UPSTREAM_COMPARABLE_METRIC,
         **details,
         "papers_judged": len(papers),

@@ -54,6 +54,7 @@ from research_taste_evals.tastybench.prompts import (
 )
 from research_taste_evals.tastybench.scorer import extraction_scorer
 from research_taste_evals.tastybench.solvers import generate_as_extractor
+from research_taste_evals.tastybench.specs import TASTYBENCH_EXTRACT
 
 __all__ = ["tastybench_extract"]
 _PROMPTS = {("idea", "seed"): EXTRACT_IDEA, ("idea", "curated"): EXTRACT_IDEA_CURATED}
@@ -99,7 +100,7 @@ def tastybench_extract(
         dataset=extraction_dataset(found, kind, template),
         solver=generate_as_extractor(),
         scorer=extraction_scorer(kind, anonymize),
-        headline_metric=HeadlineMetric(metric="extraction_rate"),
+        headline_metric=HeadlineMetric(metric=TASTYBENCH_EXTRACT.headline),
         version=task_version(__file__, "tastybench_extract"),
         metadata={
             **provenance(

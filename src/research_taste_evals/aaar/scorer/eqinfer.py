@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.scorer import Metric, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
 from research_taste_evals.aaar.dataset.eqinfer import LETTERS
@@ -36,7 +36,9 @@ from research_taste_evals.aaar.parsing import (
     strict_choice,
     vllm_binary,
 )
+from research_taste_evals.aaar.specs import EQINFER
 from research_taste_evals.core.answers import ATTEMPTS_KEY, reasked
+from research_taste_evals.core.metric_groups import Part, group_metric
 from research_taste_evals.core.metrics import (
     decision_accuracy,
     decision_f1,
@@ -58,21 +60,37 @@ def first_read(attempts: list[str], read: Callable[[str], int | None]) -> int | 
     return None
 
 
-@scorer(
-    metrics=[
-        decision_f1(),
-        decision_precision(),
-        decision_recall(),
-        decision_accuracy(),
-        unparsed_rate(),
-        reasked_rate(),
-        faithful_f1(),
-        faithful_precision(),
-        faithful_recall(),
-        faithful_accuracy(),
-        faithful_forced_rate(),
-    ]
+# Each variant's metrics; its spec (``specs.py``) says which figures the log shows, in order.
+_BINARY = (
+    decision_f1(),
+    decision_precision(),
+    decision_recall(),
+    decision_accuracy(),
+    unparsed_rate(),
+    reasked_rate(),
+    faithful_f1(),
+    faithful_precision(),
+    faithful_recall(),
+    faithful_accuracy(),
+    faithful_forced_rate(),
 )
+_CHOICE = (
+    choice_accuracy(),
+    choice_unparsed_rate(),
+    faithful_choice_accuracy(),
+    unparsed_rate(),  # the agreed name, = choice_unparsed_rate
+    reasked_rate(),
+)
+
+
+@metric
+def eqinfer_figures(variant: str = "binary", part: Part = "first") -> Metric:
+    """The ``variant``'s figures: its first group (all of them: at most eleven) or all."""
+    bundle = _BINARY if variant == "binary" else _CHOICE
+    return group_metric(EQINFER.first_names(variant), bundle, part)
+
+
+@scorer(metrics=[eqinfer_figures("binary", part="first")])
 def eqinfer_binary_scorer(faithful_reader: FaithfulReader = "api") -> Scorer:
     """Score one (instance, option) decision against its 0/1 label, in both parse modes.
 
@@ -118,15 +136,7 @@ def eqinfer_binary_scorer(faithful_reader: FaithfulReader = "api") -> Scorer:
     return score
 
 
-@scorer(
-    metrics=[
-        choice_accuracy(),
-        choice_unparsed_rate(),
-        faithful_choice_accuracy(),
-        unparsed_rate(),  # the agreed name, = choice_unparsed_rate
-        reasked_rate(),
-    ]
-)
+@scorer(metrics=[eqinfer_figures("multiple_choice", part="first")])
 def eqinfer_choice_scorer() -> Scorer:
     """Score a four-way answer: strict letter (unparsed excluded) and released exact match."""
 

@@ -29,19 +29,20 @@ from research_taste_evals.aaar.scorer.expdesign_judge import (
     judge_spec,
     strict_decision,
 )
-from research_taste_evals.aaar.scorer.groups import expdesign_headline
+from research_taste_evals.aaar.scorer.groups import expdesign_figures
 from research_taste_evals.aaar.similarity import rouge_scorer_instance, rouge_scores, s_match
 from research_taste_evals.aaar.solvers import (
     EXPLANATION_ATTEMPTS_KEY,
     PREDICTED_EXPERIMENTS_KEY,
     PREDICTED_EXPLANATIONS_KEY,
 )
+from research_taste_evals.aaar.specs import EXPDESIGN
 from research_taste_evals.core.reasons import GRADER_FAILED, INVALID_RESPONSE_FORMAT
-from research_taste_evals.core.recall_control import declaration, recall_fields
+from research_taste_evals.core.recall_control import recall_fields
 from research_taste_evals.core.roles import role_models
 
 
-@scorer(metrics=[expdesign_headline()])  # every other figure: groups.expdesign_details
+@scorer(metrics=[expdesign_figures(part="first")])  # every figure: core.metric_groups
 def expdesign_scorer(
     judge_model: str | None,
     embedding_model: str,
@@ -125,7 +126,7 @@ def expdesign_scorer(
                 "embedding_model": embedder.model_id,
                 "embedding_revision": embedder.revision,
             }
-            | recall_fields(declaration("expdesign"), state),
+            | recall_fields(EXPDESIGN, state),
         )
 
     return score

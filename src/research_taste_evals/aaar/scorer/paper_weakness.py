@@ -24,14 +24,15 @@ from research_taste_evals.aaar.itf_idf_metrics import (
     ITF_IDF_EMBEDDINGS_KEY,
     pack_embeddings,
 )
-from research_taste_evals.aaar.scorer.groups import weakness_headline
+from research_taste_evals.aaar.scorer.groups import weakness_figures
 from research_taste_evals.aaar.similarity import soft_precision_recall, with_placeholder
 from research_taste_evals.aaar.solvers import PIECE_ANSWERS_KEY, PREDICTED_WEAKNESSES_KEY
+from research_taste_evals.aaar.specs import PAPER_WEAKNESS
 from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
-from research_taste_evals.core.recall_control import declaration, recall_fields
+from research_taste_evals.core.recall_control import recall_fields
 
 
-@scorer(metrics=[weakness_headline()])  # every other figure: groups.weakness_details
+@scorer(metrics=[weakness_figures(part="first")])  # every figure: core.metric_groups
 def weakness_scorer(
     embedding_model: str,
     itf_idf_model: str,
@@ -78,7 +79,7 @@ def weakness_scorer(
                 "itf_idf_embedding_revision": itf_embedder.revision,
                 ITF_IDF_EMBEDDINGS_KEY: pack_embeddings(itf_embeddings),
             }
-            | recall_fields(declaration("paper_weakness"), state),
+            | recall_fields(PAPER_WEAKNESS, state),
         )
 
     return score

@@ -1,0 +1,149 @@
+"""One declaration per task: what every reader of a task needs, stated once, as plain data.
+
+Each family folder's ``specs.py`` holds one :class:`TaskSpec` per task it exports (a module
+constant, imported where it is used) and lists them in ``SPECS``; ``core/families.py`` collects
+them by folder (:func:`~research_taste_evals.core.families.task_specs`). A spec states:
+
+- the task's name and its **first score group**: the figures the log shows first, the first
+  of them the headline (``Task(headline_metric=...)``, the report's first column), one list or
+  one per configuration (``configuration`` names the task argument that picks it);
+- the report's further headline columns, its controlled headline (the headline on clean items,
+  :class:`Controlled`) and the argument values with a headline of their own (:class:`Variant`);
+- the data argument (what ``-T <data_arg>=demo`` and a sweep's ``<data_arg>: demo`` name);
+- the model roles it reads besides the evaluated model (what a sweep may bind);
+- whether its items are dated (``items`` reads them from sample metadata) or why not, whether
+  it probes recognition and the names of its recall counts (``core/recall_control.py``);
+- a slot for round support (``rounds``: None until a task supports rounds through it).
+
+The family's ``eval.yaml`` keeps the inspect_evals listing metadata and the prose: the metric
+meanings, the paper's numbers. This module imports nothing beyond the standard library.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Controlled", "RoleSpec", "TaskSpec", "Variant"]
+
+
+@dataclass(frozen=True)
+class RoleSpec:
+    """A role: the model(s) a task argument (``parameter``) gives, the default (a model,
+    ``EVALUATED_MODEL``, or None: required) and the sentence when it is missing."""
+
+    role: str
+    explicit: str | Sequence[str] | None = None
+    default: str | None = None
+    parameter: str | None = None
+    missing: str | None = None
+
+
+@dataclass(frozen=True)
+class Controlled:
+    """The controlled headline: the headline's ``_clean`` twin, the count behind it (``n``)
+    and the least count worth ranking by (``floor``; reporting/controlled.py)."""
+
+    floor: int
+    n: str = "clean_items"
+
+
+@dataclass(frozen=True)
+class Variant:
+    """Runs whose task arguments hold ``when`` report the ``configuration``'s headline (its
+    first group's first figure) and ``columns``, ranked in a table of their own."""
+
+    when: tuple[tuple[str, str], ...]
+    configuration: str
+    columns: tuple[str, ...] = ()
+    controlled: Controlled | None = None
+
+
+# Sample metadata -> the items it shows, each a ``core.recall_control.ShownItem`` (typed there:
+# this module imports nothing of the package, so that every module may import it).
+ItemsOf = Callable[[Mapping[str, Any]], Sequence[Any]]
+FirstGroup = tuple[str, ...] | Mapping[str, tuple[str, ...]]
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    """Everything about one task that more than one module reads, declared once.
+
+    Attributes:
+        task: The task's registered name.
+        first_group: The log's first score group, in order (the headline first): one tuple,
+            or a mapping from configuration to its tuple (the first key is the default).
+        configuration: The task argument whose value picks the first group (a mapping only).
+        columns: The report's headline columns after the headline.
+        controlled: The controlled headline (dated tasks), or None.
+        variants: Argument values whose runs have a headline (and table) of their own.
+        data_arg: The task argument that points it at its data, or None (it ships its data).
+        roles: The model roles the task reads, with their documented defaults.
+        items: Sample metadata -> the items it shows with ids and dates; None when undated.
+        undated_reason: Why the task's items carry no dates (required when ``items`` is None).
+        probes: Whether the task runs the recognition probe (its ``recall_probe`` argument).
+        post_cutoff_count: Name of the post-cutoff twin's count (kept from older logs).
+        unrecognized_count: Name of the unrecognised twin's count.
+        clean_count: Name of the clean twin's count (``clean_items``, the contract's name).
+        subset_counts: Further counts the statistic returns, logged per subset.
+        rounds: Round support (a later issue's), None for now.
+    """
+
+    task: str
+    first_group: FirstGroup
+    configuration: str | None = None
+    columns: tuple[str, ...] = ()
+    controlled: Controlled | None = None
+    variants: tuple[Variant, ...] = ()
+    data_arg: str | None = "data_path"
+    roles: tuple[RoleSpec, ...] = ()
+    items: ItemsOf | None = None
+    undated_reason: str | None = None
+    probes: bool = False
+    post_cutoff_count: str = "post_cutoff_samples"
+    unrecognized_count: str = "unrecognized_samples"
+    clean_count: str = "clean_items"
+    subset_counts: tuple[str, ...] = ()
+    rounds: Any = None
+
+    def __post_init__(self) -> None:
+        if self.items is None and not self.undated_reason:
+            raise ValueError(f"{self.task}: an undated task declares why (undated_reason)")
+        if isinstance(self.first_group, Mapping) != (self.configuration is not None):
+            raise ValueError(
+                f"{self.task}: a first group per configuration names the task argument that "
+                "picks it (configuration), and only then"
+            )
+        groups = self.configurations() or (None,)
+        if not all(self.first_names(key) for key in groups):
+            raise ValueError(f"{self.task}: every first group names at least the headline")
+
+    def configurations(self) -> tuple[str, ...]:
+        """The configurations with a first group of their own (none: one group)."""
+        return tuple(self.first_group) if isinstance(self.first_group, Mapping) else ()
+
+    def first_names(self, configuration: str | None = None) -> tuple[str, ...]:
+        """The first group of ``configuration`` (None: the default one)."""
+        if not isinstance(self.first_group, Mapping):
+            return self.first_group
+        return self.first_group[configuration or next(iter(self.first_group))]
+
+    def headline_of(self, configuration: str | None = None) -> str:
+        """The headline of ``configuration``: its first group's first figure."""
+        return self.first_names(configuration)[0]
+
+    @property
+    def headline(self) -> str:
+        """The task's headline (the default configuration's); twins are ``<headline>_<subset>``."""
+        return self.headline_of()
+
+    @property
+    def headline_metrics(self) -> tuple[str, ...]:
+        """The report's headline columns: the headline, then ``columns``."""
+        return (self.headline, *self.columns)
+
+    @property
+    def dated(self) -> bool:
+        """Whether the task's items carry dates (so it has post-cutoff and clean twins)."""
+        return self.items is not None

@@ -1,0 +1,33 @@
+"""The declaration of ``review_critique`` (``core/spec.py``): undated, so no recall twins."""
+
+from __future__ import annotations
+
+from research_taste_evals.core.spec import TaskSpec
+
+# Why this task has no post-cutoff twin (logged once at build, in the task's metadata).
+REVIEWCRITIQUE_UNDATED = (
+    "ReviewCritique's records carry a title, decision, paper text and reviews, but no date or venue"
+)
+
+REVIEW_CRITIQUE = TaskSpec(
+    task="review_critique",
+    # The paper's comparable figures are the Either-No and Select-Deficient F1s.
+    first_group=(
+        "labeling_all_f1",
+        "labeling_all_f1_ci_low",
+        "labeling_all_f1_ci_high",
+        "select_deficient_f1",
+        "both_no_f1",
+        "either_no_f1",
+        "unparsed_rate",
+        "reasked_rate",
+        "labeling_all_unparsed_rate",
+        "select_deficient_unparsed_rate",
+        "labeling_all_unscored_segments",
+        "select_deficient_unscored_segments",
+    ),
+    columns=("select_deficient_f1", "both_no_f1", "either_no_f1"),
+    undated_reason=REVIEWCRITIQUE_UNDATED,
+)
+
+SPECS = (REVIEW_CRITIQUE,)

@@ -1,0 +1,94 @@
+"""The declarations of ``tastybench`` and ``tastybench_extract`` (``core/spec.py``).
+
+Recall control (``recall.py``): a comparison shows two papers, each dated by its publication
+date; the probe asks once per paper and run whether the model recognises it. The extraction
+step judges nothing, so it is undated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from research_taste_evals.core.roles import EVALUATED_MODEL
+from research_taste_evals.core.spec import Controlled, RoleSpec, TaskSpec, Variant
+from research_taste_evals.tastybench.recall import shown_papers
+from research_taste_evals.tastybench.solvers import EXTRACTOR_ROLE
+
+_EXTRACTOR = RoleSpec(EXTRACTOR_ROLE, default=EVALUATED_MODEL)
+_FAILURES = ("unclear_rate", "extractor_failure_rate", "unparsed_rate", "reasked_rate")
+
+TASTYBENCH = TaskSpec(
+    task="tastybench",
+    first_group={
+        "ratings": (  # schedule adjacent, all_pairs or file
+            "bt_spearman",
+            "bt_spearman_ci_low",
+            "bt_spearman_ci_high",
+            "papers_correlated",
+            "bt_spearman_clean",
+            "clean_items",
+            "recognized_rate",
+            "estimated_cutoff",
+            "elo_upstream_rank_pearson",  # upstream's statistic, the paper's comparable figure
+            *_FAILURES,
+        ),
+        "matched": (  # schedule matched
+            "pairwise_accuracy",
+            "pairwise_accuracy_ci_low",
+            "pairwise_accuracy_ci_high",
+            "matched_pairs",
+            "pairwise_accuracy_clean",
+            "clean_pairs",
+            "recognized_rate",
+            "estimated_cutoff",
+            *_FAILURES,
+        ),
+    },
+    configuration="schedule",
+    columns=("elo_upstream_rank_pearson", "order_consistency", "position_bias"),
+    # Reports show it beside bt_spearman and rank by it when every row has >= 10 clean papers.
+    controlled=Controlled(floor=10),
+    # schedule=matched has its own headline; reports rank such runs in a table of their own.
+    variants=(
+        Variant(
+            when=(("schedule", "matched"),),
+            configuration="matched",
+            columns=("pairwise_accuracy_consistent", "order_consistency", "position_bias"),
+            controlled=Controlled(floor=10, n="clean_pairs"),
+        ),
+    ),
+    roles=(_EXTRACTOR,),
+    items=shown_papers,
+    probes=True,
+    post_cutoff_count="post_cutoff_papers",
+    unrecognized_count="unrecognized_papers",
+    subset_counts=("comparisons",),
+)
+
+TASTYBENCH_EXTRACT = TaskSpec(
+    task="tastybench_extract",
+    first_group=("extraction_rate", "unparsed_rate", "withheld_rate", "reasked_rate"),
+    roles=(_EXTRACTOR,),
+    undated_reason="an extraction step: it writes texts and judges nothing",
+)
+
+SPECS = (TASTYBENCH, TASTYBENCH_EXTRACT)
+
+
+def first_group_key(schedule: str | None) -> str:
+    """The first group a ``schedule`` picks: ``matched``'s own, else ``ratings``."""
+    return "matched" if schedule == "matched" else "ratings"
+
+
+# schedule=matched's headline (``matched.py``) gets the same twins, over matched pairs; it is
+# not a task of its own, so SPECS does not list it.
+MATCHED_TWINS = replace(
+    TASTYBENCH,
+    first_group=TASTYBENCH.first_names("matched"),
+    configuration=None,
+    variants=(),
+    post_cutoff_count="post_cutoff_pairs",
+    unrecognized_count="unrecognized_pairs",
+    clean_count="clean_pairs",
+    subset_counts=(),
+)
