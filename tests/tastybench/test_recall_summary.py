@@ -11,7 +11,7 @@ from inspect_ai.scorer import SampleScore, Score
 from research_taste_evals.core.cutoff import KnowledgeCutoff, cutoff_fields
 from research_taste_evals.core.dates import ItemDate
 from research_taste_evals.core.recall_metrics import recall_summary as core_summary
-from research_taste_evals.tastybench.recall import bt_statistic
+from research_taste_evals.tastybench.ratings import bt_statistic
 from research_taste_evals.tastybench.specs import TASTYBENCH
 
 CUTOFF = dt.date(2024, 6, 30)

@@ -7,7 +7,7 @@ The rows of a paper file and of a representations file: each ``paperId`` once, a
 What the loaders check for the recall controls (dates and names in the texts): both call
 :func:`recall_facts`, so every paper set has checked ``pub_date``s (the post-cutoff metrics
 read them) and an ``identity_leak`` list (texts that name their paper: the recognition probe
-is moot for them; ``recall.py``).
+is moot for them; ``specs.py``).
 
 What every built set shares: its two files, the row columns, the report check, the one fetch
 date and the texts (citation sets from ``research-taste tastybench build``, review-label sets
@@ -108,7 +108,7 @@ def _check_pub_date(record: PaperRecord, index: int, path: Path) -> None:
     try:
         date = parse_item_date(record.pub_date)
     except ValueError:
-        date = None  # unreadable: named, with the paper, where the record is read (recall.py)
+        date = None  # unreadable: named, with the paper, where the record is read (specs.py)
     if date is None:
         return
     today = dt.date.today()

@@ -28,6 +28,7 @@ from research_taste_evals.core.stats import (
     RankMethod,
     partial_spearman,
 )
+from research_taste_evals.tastybench.matched import pairwise_accuracy_summary
 from research_taste_evals.tastybench.pairwise import (
     Decision,
     bradley_terry,
@@ -250,3 +251,48 @@ def decision_summary(run: RunJudgements) -> dict[str, float]:
         "extractor_rate": run.extractor_used / run.total if run.total else NAN,
         "extractor_failure_rate": run.extractor_failed / run.total if run.total else NAN,
     }
+
+
+# The recall twins' statistics (bt_spearman_clean and its kin, ``core/recall_metrics.py``): the
+# headline on a subset of comparisons. Bradley-Terry is fitted on those comparisons alone (a
+# comparison with a known paper would leak through the fit), Spearman against velocity over the
+# papers they connect, with the headline's seeded bootstrap CI; fewer than three connected
+# papers: NaN, with the reason logged.
+HEADLINE = "bt_spearman"
+
+
+def pairwise_statistic(
+    resamples: int, seed: int
+) -> Callable[[list[SampleScore]], dict[str, float]]:
+    """``pairwise_accuracy`` with its CI on a subset of a matched run (``n``: its pairs)."""
+
+    def statistic(scores: list[SampleScore]) -> dict[str, float]:
+        values = pairwise_accuracy_summary(scores, resamples, seed)
+        return values | {"n": values["matched_pairs"]}
+
+    return statistic
+
+
+def subset_bt_spearman(scores: list[SampleScore], resamples: int, seed: int) -> dict[str, float]:
+    """Bradley-Terry on these comparisons alone, Spearman over the papers they connect.
+
+    Returns ``bt_spearman`` with its CI, ``n`` (connected papers) and ``comparisons``.
+    """
+    run = collect(scores)
+    connected = list(dict.fromkeys(paper for decision in run.decisions for paper in decision[:2]))
+    counts = {"n": float(len(connected)), "comparisons": float(len(run.decisions))}
+    if len(connected) < MIN_CORRELATION_POINTS:
+        return {HEADLINE: NAN, f"{HEADLINE}_ci_low": NAN, f"{HEADLINE}_ci_high": NAN} | counts
+    ratings = bradley_terry(run.comparisons, paper_ids=connected)
+    truth = {paper: run.truth[paper] for paper in connected}
+    corr = rank_correlation_with_ci(ratings, truth, "spearman", seed=seed, resamples=resamples)
+    return {
+        HEADLINE: corr["rho"],
+        f"{HEADLINE}_ci_low": corr["ci_low"],
+        f"{HEADLINE}_ci_high": corr["ci_high"],
+    } | counts
+
+
+def bt_statistic(resamples: int, seed: int) -> Callable[[list[SampleScore]], dict[str, float]]:
+    """:func:`subset_bt_spearman` with the run's bootstrap settings (the twins' statistic)."""
+    return lambda scores: subset_bt_spearman(scores, resamples, seed)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -21,7 +21,11 @@ from typing import Any, Literal
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from research_taste_evals.core.data import DataError, read_csv
+from research_taste_evals.core.dates import parse_item_date
 from research_taste_evals.core.errors import ConfigError
+from research_taste_evals.core.leaks import title_names
+from research_taste_evals.core.recall_control import ShownItem
+from research_taste_evals.core.recognition import RecallItem
 from research_taste_evals.core.text import content_id, fill_template
 from research_taste_evals.tastybench.dataset import (
     SHORT_WINDOWS,
@@ -310,3 +314,30 @@ def judged_papers(papers: list[Paper], velocity: VelocityMode, window_months: in
             "sooner, with noisier velocities)"
         )
     return kept
+
+
+# The recall control's view of a comparison (specs.py declares it; core/recall_control.py is
+# the mechanism): the two papers a sample shows, and each paper as the probe sees it.
+def shown_papers(metadata: Mapping[str, Any]) -> list[ShownItem]:
+    """The two papers a comparison shows, with their dates (texts: :func:`recall_item`)."""
+    return [
+        ShownItem(
+            item_id=str(metadata[f"paper_{i}"]),
+            date=parse_item_date(metadata.get(f"pub_date_{i}")),
+            title=str(metadata.get(f"title_{i}", "")),
+        )
+        for i in (1, 2)
+    ]
+
+
+def recall_catalogue(papers: Sequence[Paper]) -> dict[str, RecallItem]:
+    """Each paper as the probe sees it: exactly the judge's text, its title and method names."""
+    return {
+        paper.paper_id: RecallItem(
+            item_id=paper.paper_id,
+            text=paper.text,
+            title=paper.title,
+            method_names=title_names(paper.title)[1:],
+        )
+        for paper in papers
+    }

@@ -3,9 +3,10 @@ and the dataset-level figures rebuilt from them.
 
 Values: ``first_won`` (1 = Project 1, 0 = Project 2, NaN = unclear), ``unclear``, ``agree`` (the
 pick has the higher velocity), ``extractor_used`` and ``extractor_failed`` (the extractor call
-failed: provider error or refusal; reason ``grader_failed``, while an answer nobody could read
-is ``invalid_response_format``). ``Score.metadata`` also holds the run's knowledge cutoff, its
-source, ``post_cutoff`` and the recognition probe's result per paper (``recall.py``). The
+refused, or its prompt overflowed its context; reason ``grader_failed``, while an answer nobody
+could read is ``invalid_response_format``; a provider error left after Inspect's retries fails
+the sample instead). ``Score.metadata`` also holds the run's knowledge cutoff, its source,
+``post_cutoff`` and the recognition probe's result per paper (``schedule.py``, ``ratings.py``). The
 dataset-level metrics (below) rebuild the comparisons from them; ``tastybench_figures``, the
 task's one metric, reports the first group its spec declares for the run's schedule, and every
 other figure is derived from the log (``core/metric_groups.py``).
@@ -18,7 +19,7 @@ The dataset-level metrics: ratings vs velocity, their reliability, the picks' ha
   month (``*_partial_spearman``); ``elo_upstream_rank_pearson`` is upstream's own statistic.
 - ``tastybench_reliability``: split-half Spearman of each rating (halves split by unordered
   pair, so repeats of a pair never straddle the halves) and its Spearman-Brown correction.
-- ``tastybench_recall``: the headline's recall twins (``recall.py``, ``core/recall_metrics.py``):
+- ``tastybench_recall``: the headline's recall twins (``ratings.py``, ``core/recall_metrics.py``):
   ``bt_spearman_clean`` (comparisons between two clean papers: after the run's clean cutoff,
   not recognised), ``bt_spearman_post_cutoff`` (two papers after the stated cutoff) and
   ``bt_spearman_unrecognized``, with CIs and counts, ``recognized_rate`` and the cutoff figures.
@@ -56,12 +57,13 @@ from research_taste_evals.tastybench.ratings import (
     DECISION_KEYS,
     RATING_KEYS,
     RELIABILITY_KEYS,
+    bt_statistic,
     collect,
     decision_summary,
+    pairwise_statistic,
     rating_summary,
     reliability_summary,
 )
-from research_taste_evals.tastybench.recall import bt_statistic, pairwise_statistic
 from research_taste_evals.tastybench.solvers import read_pick, stored_pick
 from research_taste_evals.tastybench.specs import MATCHED_TWINS, TASTYBENCH, first_group_key
 

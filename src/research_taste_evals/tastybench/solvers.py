@@ -8,20 +8,35 @@
   only turns the pick into numbers.
 - :func:`generate_as_extractor` is the ``tastybench_extract`` task's step: the ``extractor``
   role writes a core idea or methods summary.
+
+Web access for the judge without the answer key (:func:`guarded_web_search`):
+The ground truth is citation velocity, which Semantic Scholar, Google Scholar and similar
+services display next to every paper; a judge that can search them is reading the answer, not
+exercising taste. With ``-T web_search=true`` the judge gets Inspect's ``web_search`` tool,
+configured by the package's one block-list builder (``core.access.web_search_providers``) with
+every default provider that can honour this whole list:
+
+- ``anthropic`` (Claude's built-in search): ``blocked_domains``;
+- ``tavily`` (any other model; needs ``TAVILY_API_KEY``): ``exclude_domains``.
+
+Grok's own search is left out here because xAI caps its ``excluded_domains`` at five and this
+list is longer, so Grok models search through Tavily; OpenAI's and Gemini's built-in searches
+take no block list in Inspect, Google CSE and Exa none at all (see ``core/access.py``).
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Any
+from typing import Any, cast
 
 from inspect_ai.solver import Generate, Solver, TaskState, chain, solver, use_tools
+from inspect_ai.tool import Tool, WebSearchProviders, web_search
 
+from research_taste_evals.core.access import web_search_providers
 from research_taste_evals.core.calls import reply_step
 from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models
 from research_taste_evals.core.solvers import generate_with_role
 from research_taste_evals.tastybench.parsing import ChoiceMethod, ChoiceResult, extract_choice
-from research_taste_evals.tastybench.websearch import guarded_web_search
 
 EXTRACTOR_ROLE = "extractor"
 CHOICE_STORE_KEY = "tastybench_choice"
@@ -29,6 +44,33 @@ CHOICE_STORE_KEY = "tastybench_choice"
 # offline reference judge ``baseline/citation-oracle`` reads (the judged model never sees the
 # store; the same values are in the sample's metadata).
 TRUTH_STORE_KEY = "tastybench_truth"
+
+# Sites whose pages show a paper's citation count or citing papers.
+CITATION_COUNT_DOMAINS: tuple[str, ...] = (
+    "semanticscholar.org",
+    "scholar.google.com",
+    "scholar.archive.org",
+    "researchgate.net",
+    "connectedpapers.com",
+    "openalex.org",
+    "dimensions.ai",
+    "scite.ai",
+    "lens.org",
+    "crossref.org",
+    "opencitations.net",
+    "inciteful.xyz",
+    "litmaps.com",
+    "researchrabbit.ai",
+    "citationgecko.com",
+    "consensus.app",
+    "elicit.com",
+)
+
+
+def guarded_web_search(blocked: tuple[str, ...] = CITATION_COUNT_DOMAINS) -> Tool:
+    """Inspect's ``web_search`` tool with the citation-count sites blocked on every provider."""
+    config = web_search_providers(sorted(set(blocked)))
+    return web_search(cast(WebSearchProviders, config))
 
 
 @solver

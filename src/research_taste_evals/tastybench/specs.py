@@ -1,7 +1,7 @@
 """The declarations of ``tastybench`` and ``tastybench_extract`` (``core/spec.py``).
 
-Recall control (``recall.py``): a comparison shows two papers, each dated by its publication
-date; the probe asks once per paper and run whether the model recognises it. The extraction
+Recall control (``schedule.py``: ``shown_papers``, ``recall_catalogue``; the twins' statistic
+in ``ratings.py``): a comparison shows two papers, each dated by its publication date; the probe asks once per paper and run whether the model recognises it. The extraction
 step judges nothing, so it is undated.
 """
 
@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from research_taste_evals.core.roles import EVALUATED_MODEL
 from research_taste_evals.core.spec import Controlled, RoleSpec, TaskSpec, Variant
-from research_taste_evals.tastybench.recall import shown_papers
+from research_taste_evals.tastybench.schedule import shown_papers
 from research_taste_evals.tastybench.solvers import EXTRACTOR_ROLE
 
 _EXTRACTOR = RoleSpec(EXTRACTOR_ROLE, default=EVALUATED_MODEL)

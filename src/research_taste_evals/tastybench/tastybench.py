@@ -41,7 +41,6 @@ from research_taste_evals.tastybench.paper_rows import Representation
 from research_taste_evals.tastybench.parsing import ChoiceMethod
 from research_taste_evals.tastybench.prompts import JUDGE_PROMPTS, PromptVariant, prompt_for_set
 from research_taste_evals.tastybench.ratings import UPSTREAM_COMPARABLE_METRIC
-from research_taste_evals.tastybench.recall import recall_catalogue
 from research_taste_evals.tastybench.rounds import refuse_unused_on_a_round, round_task
 from research_taste_evals.tastybench.schedule import (
     DEFAULT_ROUNDS,
@@ -50,11 +49,16 @@ from research_taste_evals.tastybench.schedule import (
     build_schedule,
     comparison_dataset,
     judged_papers,
+    recall_catalogue,
 )
 from research_taste_evals.tastybench.scorer import tastybench_scorer, tastybench_task_metric
-from research_taste_evals.tastybench.solvers import EXTRACTOR_ROLE, judge, read_choice
+from research_taste_evals.tastybench.solvers import (
+    CITATION_COUNT_DOMAINS,
+    EXTRACTOR_ROLE,
+    judge,
+    read_choice,
+)
 from research_taste_evals.tastybench.specs import TASTYBENCH, first_group_key
-from research_taste_evals.tastybench.websearch import CITATION_COUNT_DOMAINS
 
 BOUNDS = {
     "window_months": (MIN_SLOPE_POINTS, MAX_SERIES_MONTHS),
