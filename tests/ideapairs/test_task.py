@@ -12,7 +12,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, Model
 from log_metrics import metrics_of
-from mock_models import scripted_model
+from mock_models import answering_probes, scripted_model
 
 from research_taste_evals.core.data import DataError
 from research_taste_evals.core.text import content_id
@@ -68,7 +68,7 @@ def run(
 
 
 def test_always_first_scores_zero(synthetic_pairs: Callable[[int], Path], tmp_path: Path) -> None:
-    metrics = run(synthetic_pairs(60), scripted_model(always_first), tmp_path)
+    metrics = run(synthetic_pairs(60), scripted_model(answering_probes(always_first)), tmp_path)
     assert metrics["accuracy"] == 0.0
     assert metrics["consistency"] == 0.0
     assert metrics["single_order_accuracy"] == 0.5
@@ -78,7 +78,7 @@ def test_always_first_scores_zero(synthetic_pairs: Callable[[int], Path], tmp_pa
 def test_oracle_scores_one_in_every_tier(
     synthetic_pairs: Callable[[int], Path], tmp_path: Path
 ) -> None:
-    metrics = run(synthetic_pairs(60), scripted_model(oracle), tmp_path, epochs=2)
+    metrics = run(synthetic_pairs(60), scripted_model(answering_probes(oracle)), tmp_path, epochs=2)
     assert metrics["accuracy"] == 1.0
     assert metrics["consistency"] == 1.0
     assert metrics["conditional_accuracy"] == 1.0
@@ -94,7 +94,10 @@ def test_seeded_random_is_near_chance(
 ) -> None:
     # Per-sample logs are left out only to keep this large run quick; metrics are unaffected.
     metrics = run(
-        synthetic_pairs(LARGE), scripted_model(seeded_random), tmp_path, log_samples=False
+        synthetic_pairs(LARGE),
+        scripted_model(answering_probes(seeded_random)),
+        tmp_path,
+        log_samples=False,
     )
     assert abs(metrics["accuracy"] - 0.25) <= RANDOM_TOLERANCE
     assert abs(metrics["consistency"] - 0.5) <= 2 * RANDOM_TOLERANCE
@@ -107,7 +110,7 @@ def test_unparsed_answers_are_counted_not_dropped(
         first, _ = _ideas(messages)
         return "Hard to say." if " better:" in first else "Answer: B\nConfidence: 0.7"
 
-    metrics = run(synthetic_pairs(20), scripted_model(mumble), tmp_path)
+    metrics = run(synthetic_pairs(20), scripted_model(answering_probes(mumble)), tmp_path)
     assert metrics["accuracy"] == 0.0
     assert metrics["unparsed_rate"] == 0.5
     assert metrics["pairs"] == 20
@@ -115,7 +118,9 @@ def test_unparsed_answers_are_counted_not_dropped(
 
 
 def test_split_and_tiers_filter(synthetic_pairs: Callable[[int], Path], tmp_path: Path) -> None:
-    metrics = run(synthetic_pairs(30), scripted_model(oracle), tmp_path, tiers="2")
+    metrics = run(
+        synthetic_pairs(30), scripted_model(answering_probes(oracle)), tmp_path, tiers="2"
+    )
     assert metrics["pairs"] == 10 and metrics["pairs/2sigma"] == 10
     with pytest.raises(DataError, match="no pairs with split=train"):
         idea_pairs(pairs_file=str(synthetic_pairs(5)), split="train")

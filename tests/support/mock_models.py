@@ -29,6 +29,8 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
+from research_taste_evals.core.recognition import NOT_RECOGNISED, is_probe_prompt
+
 MOCK_MODEL = "mockllm/model"
 # An in-flight model stops waiting for the others after this long (a sequential caller would
 # otherwise wait forever); the test then sees fewer calls in flight than expected and fails.
@@ -63,6 +65,21 @@ def scripted_outputs(
         return answer
 
     return output
+
+
+def answering_probes(
+    respond: Callable[[list[ChatMessage]], str | ModelOutput],
+) -> Callable[[list[ChatMessage]], str | ModelOutput]:
+    """``respond``, with every recognition probe (``core.recognition``) answered "not
+    recognised": a probe that fails now fails its sample, so a scripted judge that reads only
+    its task's prompt answers the probe too."""
+
+    def respond_or_decline(messages: list[ChatMessage]) -> str | ModelOutput:
+        if is_probe_prompt(messages[-1].text):
+            return NOT_RECOGNISED
+        return respond(messages)
+
+    return respond_or_decline
 
 
 def scripted_model(respond: Callable[[list[ChatMessage]], str | ModelOutput]) -> Model:

@@ -7,7 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from inspect_ai.model import ChatMessage, Model
+from inspect_ai.model import ChatMessage, Model, ModelOutput
+from mock_models import model_output
 
 from research_taste_evals.tastybench.parsing import (
     extract_choice,
@@ -89,21 +90,31 @@ def test_extract_choice_paths(scripted_model: ScriptedModel) -> None:
     assert (no_model.choice, no_model.unclear_reason) == (None, "ambiguous")
 
 
-def test_extractor_provider_error_is_a_typed_unclear_not_a_crash(
-    scripted_model: ScriptedModel,
-) -> None:
+def test_an_extractor_provider_error_fails_the_call(scripted_model: ScriptedModel) -> None:
+    """A provider error left after Inspect's retries is raised (the sample fails and
+    ``--retry-on-error`` runs it again), never read as the judge's unclear answer."""
+
     def broken(messages: list[ChatMessage]) -> str:
         raise RuntimeError("provider down")
 
+    with pytest.raises(RuntimeError, match="provider down"):
+        asyncio.run(
+            extract_choice("Both have merit.", "parser_then_extractor", scripted_model(broken))
+        )
+
+
+def test_an_extractor_refusal_is_a_typed_unclear(scripted_model: ScriptedModel) -> None:
+    def refuses(messages: list[ChatMessage]) -> ModelOutput:
+        return model_output("I can't help with that.", stop_reason="content_filter")
+
     result = asyncio.run(
-        extract_choice("Both have merit.", "parser_then_extractor", scripted_model(broken))
+        extract_choice("Both have merit.", "parser_then_extractor", scripted_model(refuses))
     )
     assert (result.choice, result.method, result.unclear_reason) == (
         None,
         "extractor",
-        "extractor_failed",
+        "extractor_refused",
     )
-    assert result.extractor_reply is not None and "provider down" in result.extractor_reply
 
 
 def test_extractor_calls_have_their_own_cache_scope(scripted_model: ScriptedModel) -> None:

@@ -11,14 +11,15 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
-from inspect_ai.model import ChatMessage, Model
+from inspect_ai.model import ChatMessage, Model, ModelOutput
 from inspect_ai.tool import ToolDef
+from mock_models import answering_probes, model_output
 
 from research_taste.tastybench.log_ratings import ratings_from_log
 from research_taste_evals.tastybench.baselines import project_texts
 from research_taste_evals.tastybench.dataset import load_papers
+from research_taste_evals.tastybench.solvers import CITATION_COUNT_DOMAINS, guarded_web_search
 from research_taste_evals.tastybench.tastybench import tastybench
-from research_taste_evals.tastybench.websearch import CITATION_COUNT_DOMAINS, guarded_web_search
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]
 Metrics = Callable[[EvalLog], dict[str, float]]
@@ -99,7 +100,7 @@ def test_a_velocity_oracle_ranks_perfectly(
         return f"Project {1 if velocity[projects[0]] > velocity[projects[1]] else 2} is better."
 
     task = tastybench(data_path=str(demo_dir), schedule="all_pairs", bootstrap_resamples=100)
-    metrics = metrics_of(_run(task, scripted_model(oracle), tmp_path))
+    metrics = metrics_of(_run(task, scripted_model(answering_probes(oracle)), tmp_path))
     assert metrics["bt_spearman"] == pytest.approx(1.0)
     assert metrics["bt_kendall"] == pytest.approx(1.0)
     assert metrics["pairwise_agreement"] == 1.0 and metrics["order_consistency"] == 1.0
@@ -164,7 +165,10 @@ def test_both_neither_and_empty_answers_are_unclear(
         data_path=str(demo_dir), schedule="file", pairs_file=str(pairs), bootstrap_resamples=10
     )
     log = _run(
-        task, scripted_model(judge), tmp_path, model_roles={"extractor": scripted_model(extractor)}
+        task,
+        scripted_model(answering_probes(judge)),
+        tmp_path,
+        model_roles={"extractor": scripted_model(extractor)},
     )
     metrics = metrics_of(log)
     assert metrics["unclear_rate"] == 0.75
@@ -184,21 +188,37 @@ def test_both_neither_and_empty_answers_are_unclear(
     assert math.isnan(metrics["order_consistency"])
 
 
-def test_a_failing_extractor_is_counted_not_a_failed_sample(
+def test_a_refusing_extractor_is_counted_not_a_failed_sample(
     demo_dir: Path, tmp_path: Path, scripted_model: ScriptedModel, metrics_of: Metrics
 ) -> None:
-    def broken(messages: list[ChatMessage]) -> str:
-        raise RuntimeError("provider down")
+    def refuses(messages: list[ChatMessage]) -> ModelOutput:
+        return model_output("I can't help with that.", stop_reason="content_filter")
 
     task = tastybench(data_path=str(demo_dir), rounds=1, bootstrap_resamples=10)
-    judge = scripted_model(lambda messages: "Both have merit.")  # ambiguous: needs the extractor
-    log = _run(task, judge, tmp_path, model_roles={"extractor": scripted_model(broken)})
+    judge = scripted_model(answering_probes(lambda messages: "Both have merit."))  # ambiguous
+    log = _run(task, judge, tmp_path, model_roles={"extractor": scripted_model(refuses)})
     assert log.status == "success"
     metrics = metrics_of(log)
     assert metrics["extractor_failure_rate"] == 1.0 and metrics["unclear_rate"] == 1.0
     score = (log.samples or [])[0].scores["tastybench_scorer"]  # type: ignore[index]
-    assert score.metadata is not None and score.metadata["unclear_reason"] == "extractor_failed"
+    assert score.metadata is not None and score.metadata["unclear_reason"] == "extractor_refused"
     assert score.reason == "grader_failed"
+
+
+def test_a_failing_extractor_fails_its_samples(
+    demo_dir: Path, tmp_path: Path, scripted_model: ScriptedModel
+) -> None:
+    """An extractor call that still fails after Inspect's retries fails the sample (to be
+    retried with ``--retry-on-error``), never an unclear answer charged to the judge."""
+
+    def broken(messages: list[ChatMessage]) -> str:
+        raise RuntimeError("provider down")
+
+    task = tastybench(data_path=str(demo_dir), rounds=1, bootstrap_resamples=10)
+    judge = scripted_model(answering_probes(lambda messages: "Both have merit."))
+    log = _run(task, judge, tmp_path, model_roles={"extractor": scripted_model(broken)})
+    assert log.status == "error" and log.error is not None
+    assert "provider down" in log.error.message
 
 
 def test_metadata_records_the_variant(demo_dir: Path) -> None:
