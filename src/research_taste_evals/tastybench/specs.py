@@ -1,8 +1,9 @@
 """The declarations of ``tastybench`` and ``tastybench_extract`` (``core/spec.py``).
 
 Recall control (``schedule.py``: ``shown_papers``, ``recall_catalogue``; the twins' statistic
-in ``ratings.py``): a comparison shows two papers, each dated by its publication date; the probe asks once per paper and run whether the model recognises it. The extraction
-step judges nothing, so it is undated.
+in ``ratings.py``): a comparison shows two papers, each dated by its publication date; the probe
+asks once per paper and run whether the model recognises it. The extraction step judges
+nothing, so it is undated.
 """
 
 from __future__ import annotations
