@@ -12,7 +12,7 @@ from inspect_ai.model import CachePolicy, ModelOutput, ModelUsage
 from inspect_ai.model._model import init_model_roles
 from mock_models import counting_model, failing_model, in_flight_model, model_output, scripted_model
 
-from research_taste_evals.core.answers import EmptyReplyError
+from research_taste_evals.core.calls import EmptyReplyError
 from research_taste_evals.core.grading import (
     CACHE_SCOPE_KEY,
     check_quorum,

@@ -1,5 +1,5 @@
 """A reply without choices (Inspect caches it as it is): asked once more with ``cache=False``,
-counted, and raised when the second has none either (core/answers.py). Every other fault is
+counted, and raised when the second has none either (core/calls.py). Every other fault is
 Inspect's: nothing here retries a provider error."""
 
 from __future__ import annotations
@@ -13,13 +13,8 @@ from inspect_ai.dataset import Sample
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage
 from mock_models import scripted_model, scripted_outputs
 
-from research_taste_evals.core.answers import (
-    ATTEMPTS_KEY,
-    EMPTY_REASKS_KEY,
-    generate_until_parsed,
-    parse_binary,
-    reply_step,
-)
+from research_taste_evals.core.answers import ATTEMPTS_KEY, generate_until_parsed, parse_binary
+from research_taste_evals.core.calls import EMPTY_REASKS_KEY, reply_step
 
 
 def _empty() -> ModelOutput:

@@ -47,6 +47,11 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line(
         "markers",
+        "faults: the fast fault tests (one task under the whole fault mix, replies without"
+        " choices, the server itself, a sweep's defaults): -m faults, for a run on another Inspect",
+    )
+    config.addinivalue_line(
+        "markers",
         "reliability: runs real tasks against the fault server (minutes; part of the normal run,"
         " select with -m reliability or skip with -m 'not reliability')",
     )

@@ -1,9 +1,15 @@
-"""Real tasks against a fault-injecting model server: nothing lost, nothing twice, same numbers.
+"""Real tasks against a fault-injecting model server: nothing lost, nothing paid twice.
 
-Each test runs a task fault-free and again under faults, with the same scripted answers (a pure
-function of model and prompt), and prints per run: calls made, faults injected by kind, calls
-retried, sample-level retries and samples completed (``pytest -s`` shows them; every assertion
-message carries them too).
+The contract (docs/running.md): model calls are Inspect's. Under 30% HTTP 429/500 and 20%
+malformed 200 bodies, run with ``--retry-on-error`` and ``--cache``, every sample of every task
+completes with the fault-free first score group, and no call that had finished is made again
+(the server counts successful answers per model and prompt). Inspect retries the HTTP errors at
+the call; a malformed body fails the sample, which runs again reading its finished calls from
+the cache. Each test prints per run: calls made, faults injected by kind, calls retried,
+sample-level retries and samples completed (``pytest -s``; every assertion message has them).
+
+The fast subset is marked ``faults`` (``pytest tests/reliability -m faults``): one task under the
+whole mix, the empty-choices path, and the server's own checks, for a job on another Inspect.
 """
 
 from __future__ import annotations
@@ -13,36 +19,45 @@ from pathlib import Path
 import pytest
 from fault_runs import (
     EVALUATED,
+    FAULT_EVAL_ARGS,
     GRADERS,
-    JUDGE,
     LATENCY,
+    SAMPLE_RETRIES,
     TASKS,
+    VARIANTS,
     CleanRuns,
     FaultTask,
     RunFigures,
     differing_metrics,
     figures,
+    first_group,
     metrics,
     model_name,
     report_lines,
     run,
     same_metrics,
 )
-from fault_server import BODY_FAULTS, Faults, FaultServer, ServerStats
+from fault_server import Faults, FaultServer, ServerStats
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 pytestmark = pytest.mark.slow  # whole tasks, sweeps or fresh interpreters: -m 'not slow' skips it
 
-TRANSIENT = Faults(latency=LATENCY, http_429=0.1, http_500=0.1)  # 20% transient HTTP errors
-# 30% bad 200 bodies: empty, not JSON (truncated JSON or an HTML page), or ``choices: []``.
-BAD_BODIES = Faults(
-    latency=LATENCY, empty=0.075, truncated=0.075, malformed=0.075, no_choices=0.075
+HTTP_KINDS = {"http_429", "http_500"}
+MALFORMED_KINDS = {"truncated", "empty", "malformed"}  # a 200 body that is no JSON completion
+# 30% transient HTTP errors plus 20% malformed 200 bodies (truncated JSON, empty, an HTML page).
+MIXED = Faults(
+    latency=LATENCY,
+    http_429=0.15,
+    http_500=0.15,
+    truncated=0.07,
+    empty=0.07,
+    malformed=0.06,
 )
 ALL_TASKS = sorted(TASKS)  # every task of `research-taste list` (checked below)
+FAST = {"eqinfer"}  # the task of the fast subset (a few calls a sample)
 ATTEMPT_TIMEOUT = 1  # seconds Inspect waits for one attempt
 HANG_SECONDS = 2.5  # a "timeout" fault holds the request longer than that
 PERSISTENT_MAX_RETRIES = 1  # Inspect's retries per call when a model never answers
-OPENAI_CLIENT_RETRIES = 2  # the OpenAI client's own default retries below Inspect's
 
 
 def _pair(
@@ -115,29 +130,55 @@ ANSWER_CHECKS = {
 }
 
 
-@pytest.mark.parametrize("task", ["eqinfer", "tastybench", "lft", "expdesign", "review_critique"])
-def test_transient_http_errors_lose_nothing_and_change_no_metric(
+ANSWER_CHECKS = {
+    "lft": _unparseable_grades_are_counted,
+    "expdesign": _unparseable_judgements_are_counted,
+    "review_critique": _review_answers_are_all_read,
+}
+CASES = [
+    pytest.param(task, marks=[pytest.mark.faults] if task in FAST else [pytest.mark.heavy])
+    for task in [*ALL_TASKS, *VARIANTS]
+]
+
+
+@pytest.mark.parametrize("task", CASES)
+def test_faults_keep_the_first_score_group_and_pay_no_finished_call_twice(
     task: str, fault_server: FaultServer, clean_runs: CleanRuns, tmp_path: Path
 ) -> None:
-    spec = TASKS[task]
+    spec = {**TASKS, **VARIANTS}[task]
     clean_log, clean_stats = clean_runs.get(task)
-    log, stats = run(fault_server, spec, tmp_path / "faulty", TRANSIENT)
+    log, stats = run(fault_server, spec, tmp_path / "faulty", MIXED, **FAULT_EVAL_ARGS)
     clean, faulty = figures(f"{task} fault-free", clean_log, clean_stats), figures(task, log, stats)
     report = _report(clean, faulty)
     assert not clean_stats.rule_errors and not stats.rule_errors, report
     assert clean.status == faulty.status == "success", f"{report}\n{faulty.sample_errors}"
     assert faulty.samples_completed == faulty.samples_total == clean.samples_total > 0, report
-    assert set(faulty.faults) <= {"http_429", "http_500"} and stats.total_faults > 0, report
-    # Every unanswered call was retried until answered: calls = answers + faults.
-    assert faulty.retried_calls == stats.total_faults and faulty.sample_retries == 0, report
-    # Each (model, prompt) was answered exactly as often as without faults: no sample was
-    # generated or scored twice, no cached grader call was made again.
+    assert set(faulty.faults) <= HTTP_KINDS | MALFORMED_KINDS, report
+    # Every model the task calls met faults (graders, judges and probes too), of both kinds.
+    assert set(stats.faulted) == set(clean_stats.calls), report
+    assert faulty.faults.keys() & HTTP_KINDS and faulty.faults.keys() & MALFORMED_KINDS, report
+    # Each (model, prompt) was answered exactly as often as without faults: a retried sample
+    # read every call that had finished from the cache, and no call went missing.
     assert stats.answered == clean_stats.answered, report
     _scored_once(log)
-    assert same_metrics(metrics(log), metrics(clean_log)), report
+    # Equal up to the embedding metrics' last float bits (fault_runs.REL_TOL), NaN equal NaN.
+    assert first_group(log) and same_metrics(first_group(log), first_group(clean_log)), (
+        f"{report}\n{differing_metrics(first_group(log), first_group(clean_log))}"
+    )
+    assert same_metrics(metrics(log), metrics(clean_log)), (
+        f"{report}\n{differing_metrics(metrics(log), metrics(clean_log))}"
+    )
     if task in ANSWER_CHECKS:  # unparseable grader/judge answers counted; scripted ones read
         ANSWER_CHECKS[task](clean_log, report)
         ANSWER_CHECKS[task](log, report)
+
+
+def test_the_clean_twin_is_in_the_first_group(clean_runs: CleanRuns) -> None:
+    """The TastyBench variant has a clean twin (papers after the cutoff) in its first group,
+    so the test above compares it."""
+    group = first_group(clean_runs.get("tastybench_cutoff")[0])
+    report_lines(f"tastybench knowledge_cutoff=2024-12 first group: {group}")
+    assert group["clean_items"] == 4 and "bt_spearman_clean" in group, group  # the demo set
 
 
 def test_the_fault_tests_cover_every_task() -> None:
@@ -146,118 +187,77 @@ def test_the_fault_tests_cover_every_task() -> None:
     assert sorted(task.__name__ for task in REGISTERED) == ALL_TASKS
 
 
-def _no_grader_model_errors(log: EvalLog, report: str) -> None:
-    """No grader/judge call ended as a model_error: every bad body was retried."""
-    errors = [
-        grader
-        for sample in log.samples or []
-        for score in (sample.scores or {}).values()
-        for grader in (score.metadata or {}).get("graders", [])
-        if grader.get("failure") == "model_error"
-    ]
-    assert errors == [], f"{errors}\n{report}"
+def test_the_sample_retries_are_the_sweeps_default() -> None:
+    from research_taste.cli.sweep_schema import DEFAULT_RETRY_ON_ERROR
+
+    assert SAMPLE_RETRIES == DEFAULT_RETRY_ON_ERROR
 
 
-@pytest.mark.heavy
-@pytest.mark.parametrize("task", ALL_TASKS)
-def test_bad_response_bodies_are_retried_and_change_no_metric(
-    task: str, fault_server: FaultServer, clean_runs: CleanRuns, tmp_path: Path
-) -> None:
-    """30% of 200 responses empty, not JSON or ``choices: []``, on every call (evaluated model,
-    graders, judges, extractors): each is retried as a transient error, so the run completes
-    with no sample retry, no call answered twice and the fault-free metrics."""
-    spec = TASKS[task]
-    clean_log, clean_stats = clean_runs.get(task)
-    log, stats = run(fault_server, spec, tmp_path / "faulty", BAD_BODIES)
-    faulty = figures(f"{task} bad bodies", log, stats)
-    report = _report(figures(f"{task} fault-free", clean_log, clean_stats), faulty)
-    assert not stats.rule_errors, report
-    assert faulty.status == "success", f"{report}\n{faulty.sample_errors}"
-    assert faulty.samples_completed == faulty.samples_total == len(clean_log.samples or []), report
-    assert set(faulty.faults) <= set(BODY_FAULTS) and stats.total_faults > 0, report
-    # Every model the task calls met bad bodies (graders and judges too, not only the first).
-    assert set(stats.faulted) == set(clean_stats.calls), report
-    # Every bad body was retried at the call, none at the sample: calls = answers + faults.
-    assert faulty.retried_calls == stats.total_faults and faulty.sample_retries == 0, report
-    assert stats.answered == clean_stats.answered, report  # no (model, prompt) answered twice
-    _scored_once(log)
-    _no_grader_model_errors(log, report)
-    assert same_metrics(metrics(log), metrics(clean_log)), (
-        f"{report}\n{differing_metrics(metrics(log), metrics(clean_log))}"
-    )
-
-
-def test_expdesign_judge_bad_bodies_keep_the_fault_free_en_f1(
-    fault_server: FaultServer, clean_runs: CleanRuns, tmp_path: Path
-) -> None:
-    """30% malformed bodies on the ExpDesign judge alone (~10 judge calls a sample)."""
-    spec = TASKS["expdesign"]
-    clean_log, _ = clean_runs.get("expdesign")
-    judge_faults = Faults(
-        latency=LATENCY, empty=0.1, malformed=0.1, no_choices=0.1, models=frozenset({JUDGE})
-    )
-    log, stats = run(fault_server, spec, tmp_path, judge_faults)
-    report = _report(figures("expdesign judge bodies", log, stats))
-    assert log.status == "success" and stats.faulted[JUDGE] == stats.total_faults > 0, report
-    assert metrics(log)["en_f1"] == metrics(clean_log)["en_f1"], report
-    assert same_metrics(metrics(log), metrics(clean_log)), report
-    _no_grader_model_errors(log, report)
-
-
-def test_a_model_that_only_answers_malformed_bodies_is_retried_within_limits(
+@pytest.mark.faults
+def test_a_reply_without_choices_is_asked_once_more_uncached(
     fault_server: FaultServer, tmp_path: Path
 ) -> None:
-    """A grader whose every answer is ``choices: []``: each call is tried 1 + max_retries times
-    (the SDK does not retry a 200), then recorded as that member's failure in words."""
+    """30% of replies are 200 with ``choices: []`` (Inspect caches them): each is asked once
+    more with ``cache=False`` and counted, so the run completes with the fault-free figures."""
+    spec = TASKS["eqinfer"]
+    empties = Faults(latency=LATENCY, no_choices=0.3, models=frozenset({EVALUATED}))
+    (clean_log, clean_stats), (log, stats) = _pair(
+        fault_server, spec, tmp_path, empties, **FAULT_EVAL_ARGS
+    )
+    report = _report(figures("eqinfer choices-less replies", log, stats))
+    assert log.status == "success" and stats.faults["no_choices"] > 0, report
+    counted = sum(int((s.store or {}).get("empty_replies_reasked", 0)) for s in log.samples or [])
+    assert counted > 0, report
+    # The same answers; only the re-ask figures count the empty replies.
+    kept = {k: v for k, v in metrics(clean_log).items() if "reask" not in k}
+    assert same_metrics({k: metrics(log)[k] for k in kept}, kept), report
+    assert metrics(log)["reasked_rate"] > metrics(clean_log)["reasked_rate"], report
+    assert set(stats.answered) == set(clean_stats.answered), report
+
+
+@pytest.mark.faults
+def test_a_grader_that_only_answers_without_choices_fails_its_samples_in_words(
+    fault_server: FaultServer, tmp_path: Path
+) -> None:
+    """Every reply of one panel member has no choices: each call is asked once more uncached,
+    then the sample fails (never a missing grade) and is retried within ``retry_on_error``."""
     spec = TASKS["lft"]
     broken = GRADERS[-1]
     faults = Faults(latency=LATENCY, no_choices=1.0, models=frozenset({broken}))
-    log, stats = run(fault_server, spec, tmp_path, faults, max_retries=PERSISTENT_MAX_RETRIES)
+    log, stats = run(
+        fault_server, spec, tmp_path, faults, cache=True, retry_on_error=1, fail_on_error=False
+    )
     report = _report(figures("lft choices-less grader", log, stats))
-    assert log.status == "success", report
-    member_calls = len(log.samples or []) * spec.args["grader_repeats"]
-    assert stats.calls[broken] == member_calls * (1 + PERSISTENT_MAX_RETRIES), report
-    details = {
-        grader["detail"]
-        for sample in log.samples or []
-        # the panel's score (lft_details holds a copy of it: the second score group)
-        for grader in ((sample.scores or {})["lft_scorer"].metadata or {}).get("graders", [])
-        if grader.get("failure") == "model_error"
-    }
-    host = fault_server.base_url.split("//")[1].split("/")[0]
-    expected = f"openai-api ({host}): HTTP 200 MalformedResponseError: a completion without choices"
-    assert details == {expected}, report
+    samples = log.samples or []
+    assert samples and all(s.error is not None for s in samples), report
+    expected = f"{model_name(broken)}: a completion without choices, twice"
+    errors = figures("", log, stats).sample_errors
+    assert all(expected in error for error in errors) and len(errors) == len(samples), errors
+    # Each failed member call is two requests (the uncached re-ask); two attempts per sample.
+    member_calls = len(samples) * spec.args["grader_repeats"] * 2
+    assert 2 * len(samples) <= stats.calls[broken] <= 2 * member_calls, report
 
 
-def test_a_grader_that_always_fails_is_retried_within_limits_then_reported_in_words(
+@pytest.mark.heavy
+def test_a_grader_that_always_fails_fails_its_samples_after_inspects_retries(
     fault_server: FaultServer, tmp_path: Path
 ) -> None:
-    """One panel member's model answers HTTP 500 every time: each of its calls is tried
-    (1 + max_retries) times by Inspect, each of those up to 1 + 2 times by the OpenAI client, and
-    then recorded as that member's failure in words; the other members still grade."""
+    """One panel member's model answers HTTP 500 every time: Inspect retries each call
+    (1 + max_retries) times, then the sample fails with the provider's error as Inspect
+    records it, never a missing grade or a 0."""
     spec = TASKS["lft"]
     broken = GRADERS[-1]
     faults = Faults(latency=LATENCY, http_500=1.0, models=frozenset({broken}))
-    log, stats = run(fault_server, spec, tmp_path, faults, max_retries=PERSISTENT_MAX_RETRIES)
+    retries = {"max_retries": PERSISTENT_MAX_RETRIES, "fail_on_error": False}
+    log, stats = run(fault_server, spec, tmp_path, faults, **retries)
     report = _report(figures("lft broken grader", log, stats))
-    assert log.status == "success", report
-    member_calls = len(log.samples or []) * spec.args["grader_repeats"]
-    attempts = member_calls * (1 + PERSISTENT_MAX_RETRIES) * (1 + OPENAI_CLIENT_RETRIES)
-    # Bounded: Inspect retried every member call, and nobody retried beyond both limits.
+    samples = log.samples or []
+    assert samples and not any(s.scores for s in samples), report
+    # Inspect records the provider's error as it is: its retries' RetryError, caused by it.
+    tracebacks = [s.error.traceback if s.error else "" for s in samples]
+    assert all("server error (injected)" in text for text in tracebacks), report
     assert stats.calls[broken] == stats.faults["http_500"], report
-    assert member_calls * (1 + PERSISTENT_MAX_RETRIES) <= stats.calls[broken] <= attempts, report
-    details = [
-        grader["detail"]
-        for sample in log.samples or []
-        # the panel's score (lft_details holds a copy of it: the second score group)
-        for grader in ((sample.scores or {})["lft_scorer"].metadata or {}).get("graders", [])
-        if grader.get("failure") == "model_error"
-    ]
-    assert len(details) == member_calls, report
-    host = fault_server.base_url.split("//")[1].split("/")[0]
-    expected = f"openai ({host}): HTTP 500 InternalServerError: server error (injected)"
-    assert set(details) == {expected}, report
-    assert metrics(log)["grader_failure_rate"] > 0, report
+    assert stats.calls[broken] >= len(samples) * (1 + PERSISTENT_MAX_RETRIES), report
 
 
 def test_timeouts_are_retried_and_change_no_metric(
@@ -283,6 +283,7 @@ def test_timeouts_are_retried_and_change_no_metric(
     assert same_metrics(metrics(log), metrics(clean_log)), report
 
 
+@pytest.mark.faults
 def test_fault_server_counts_and_stops_by_itself() -> None:
     """The server answers on loopback only, within its request budget and lifetime."""
     import json
@@ -315,14 +316,14 @@ def test_fault_server_counts_and_stops_by_itself() -> None:
     assert model_name(EVALUATED) == "openai-api/fault/evaluated"
 
 
-def test_sweep_retries_bad_bodies_by_default(
+@pytest.mark.faults
+def test_a_sweep_survives_the_fault_mix_by_default(
     fault_server: FaultServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``research-taste sweep`` at 30% bad bodies: every one retried at its call, no loss (the
-    sweep also sets Inspect's sample retry on error, for errors no call retry covers)."""
+    """``research-taste sweep`` with no retry or cache setting: its defaults (``cache: true``,
+    ``retry_on_error: 20``) complete every sample under the mix, each prompt answered once."""
     from research_taste.cli.sweep import run_sweep
     from research_taste.cli.sweep_load import load_sweep
-    from research_taste.cli.sweep_schema import DEFAULT_RETRY_ON_ERROR
 
     spec = TASKS["eqinfer"]
     sweep_file = tmp_path / "sweep.yaml"
@@ -333,16 +334,17 @@ def test_sweep_retries_bad_bodies_by_default(
         f"tasks:\n  - task: eqinfer\n    args: {{data_path: {data}}}\n"
     )
     config = load_sweep(sweep_file)
-    assert config.retry_on_error == DEFAULT_RETRY_ON_ERROR > 0
+    assert config.cache is True and config.retry_on_error == SAMPLE_RETRIES
     monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
     fault_server.set_rule(spec.rule)
-    fault_server.set_faults(BAD_BODIES, seed=0)
+    fault_server.set_faults(MIXED, seed=0)
     fault_server.reset_stats()
     assert run_sweep(config)
     stats = fault_server.reset_stats()
     (log,) = [read_eval_log(info.name) for info in list_eval_logs(str(tmp_path / "logs"))]
     faulty = figures("eqinfer sweep", log, stats)
     report = _report(faulty)
-    assert faulty.status == "success" and stats.total_faults > 0, report
-    assert faulty.sample_retries == 0 and faulty.retried_calls == stats.total_faults, report
+    assert faulty.status == "success" and stats.faults.keys() & MALFORMED_KINDS, report
+    assert faulty.sample_retries > 0, report  # malformed bodies failed samples: they ran again
     assert faulty.samples_completed == faulty.samples_total, report
+    assert set(stats.answered.values()) == {1}, report  # no finished call paid twice

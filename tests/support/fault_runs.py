@@ -34,6 +34,10 @@ EMBEDDING_MODEL = "offline-minilm"  # the packaged MiniLM: expdesign scores offl
 DEFAULT_SEED = 14
 CACHE_VAR = "INSPECT_CACHE_DIR"
 MODEL_MAX_RETRIES = 6  # Inspect's own retries per call (each after the client's two quick ones)
+# How the fault tests run a task (docs/running.md): Inspect's cache on, and a sample failed by
+# a malformed body run again, as many times as a sweep does by default.
+SAMPLE_RETRIES = 20  # research_taste.cli.sweep_schema.DEFAULT_RETRY_ON_ERROR (checked there)
+FAULT_EVAL_ARGS: dict[str, Any] = {"cache": True, "retry_on_error": SAMPLE_RETRIES}
 LATENCY = 0.005  # seconds before every answer
 
 # Every fault and resume figure line a test printed, shown again at the end of the session by
@@ -230,6 +234,16 @@ TASKS: dict[str, FaultTask] = {
     ),
     "scijudge": FaultTask("scijudge", _scijudge_rule, demo="scijudge"),
 }
+# A task run again with other arguments: TastyBench with its clean twin (the papers a 2024-12
+# cutoff leaves unseen, scored apart in the first group).
+VARIANTS: dict[str, FaultTask] = {
+    "tastybench_cutoff": FaultTask(
+        "tastybench",
+        _tastybench_rule,
+        demo="tastybench",
+        args={"schedule": "all_pairs", "bootstrap_resamples": 50, "knowledge_cutoff": "2024-12"},
+    ),
+}
 
 
 @dataclass
@@ -314,8 +328,8 @@ def run(
 
 
 class CleanRuns:
-    """Each task's fault-free run, made once per session and shared by the tests comparing
-    a faulty run with it (same default eval arguments, its own folder)."""
+    """Each task's fault-free run (``FAULT_EVAL_ARGS``), made once per session and shared by
+    the tests comparing a faulty run with it (its own folder and cache)."""
 
     def __init__(self, server: FaultServer, folder: Path) -> None:
         self.server = server
@@ -324,10 +338,19 @@ class CleanRuns:
 
     def get(self, task: str) -> tuple[EvalLog, ServerStats]:
         if task not in self._runs:
-            log, stats = run(self.server, TASKS[task], self.folder / task, Faults(latency=LATENCY))
+            spec = {**TASKS, **VARIANTS}[task]
+            clean = Faults(latency=LATENCY)
+            log, stats = run(self.server, spec, self.folder / task, clean, **FAULT_EVAL_ARGS)
             assert log.status == "success", log.error
             self._runs[task] = (log, stats)
         return self._runs[task]
+
+
+def first_group(log: EvalLog) -> dict[str, float]:
+    """The first score group's metrics (``results.scores[0]``: what Inspect shows first)."""
+    if log.results is None or not log.results.scores:
+        return {}
+    return {name: m.value for name, m in log.results.scores[0].metrics.items()}
 
 
 def metrics(log: EvalLog) -> dict[str, float]:

@@ -46,7 +46,8 @@ from research_taste_evals.aaar.prompts import (
     WEAKNESS_PROMPT,
     WEAKNESS_SYSTEM,
 )
-from research_taste_evals.core.answers import generate_reply, generate_until_parsed, reply_step
+from research_taste_evals.core.answers import generate_until_parsed
+from research_taste_evals.core.calls import gather_calls, generate_reply, reply_step
 from research_taste_evals.core.text import WordCounting, content_id, fill_template
 
 PREDICTED_EXPERIMENTS_KEY = "expdesign:predicted_experiments"
@@ -98,7 +99,7 @@ async def explain_one_by_one(model: Model, context: str, experiments: list[str])
         output = await generate_reply(model, _messages(EXPLANATION_ONE_SYSTEM, prompt))
         return f"{index + 1}. {output.completion.strip()}"
 
-    return list(await asyncio.gather(*(explain(i, e) for i, e in enumerate(experiments))))
+    return list(await gather_calls(*(explain(i, e) for i, e in enumerate(experiments))))
 
 
 async def explain_whole_list(
@@ -138,13 +139,13 @@ def expdesign_solver(explain_mode: ExplainMode, explanation_retries: int) -> Sol
             EXPDESIGN_SYSTEM, fill_template(EXPDESIGN_PROMPT, context_input=context)
         )
         if explain_mode == "one_by_one":
-            design, explanations = await asyncio.gather(
+            design, explanations = await gather_calls(
                 generate_reply(model, design_messages),
                 explain_one_by_one(model, context, oracle),
             )
             attempts = 1
         else:
-            design, (explanations, attempts) = await asyncio.gather(
+            design, (explanations, attempts) = await gather_calls(
                 generate_reply(model, design_messages),
                 explain_whole_list(model, context, oracle, explanation_retries),
             )
@@ -197,7 +198,7 @@ def weakness_solver(split: Split, window_words: int, counting: WordCounting) -> 
             pieces = await asyncio.to_thread(
                 split_pieces, state.input_text, split, window_words, counting
             )
-            outputs = await asyncio.gather(
+            outputs = await gather_calls(
                 *(
                     generate_reply(
                         model,

@@ -9,7 +9,7 @@ prompt and a ``parse`` function (model text -> typed grade, raising ``ValueError
 is not a grade) and gets back one :class:`MemberGrade` per member, each either a grade or a
 typed failure (``unparseable``, ``refusal``, ``model_error`` for a prompt longer than the
 grader's context) -- never a silent 0. A call that fails after Inspect's own retries raises: the
-sample fails and ``--retry-on-error`` runs it again, never a missing grade (core/answers.py).
+sample fails and ``--retry-on-error`` runs it again, never a missing grade (core/calls.py).
 
 Members are every (grader model, repeat) pair. Each member has its own cache scope, so with
 caching on (the run's ``--cache``, or the task's own grader cache), ten identical calls are ten
@@ -19,7 +19,6 @@ ten times.
 
 from __future__ import annotations
 
-import asyncio
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -35,7 +34,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.util import span
 
-from research_taste_evals.core.answers import generate_reply, run_cache
+from research_taste_evals.core.calls import gather_calls, generate_reply, run_cache
 from research_taste_evals.core.reasons import OVERFLOW_STOP_REASON
 from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models
 from research_taste_evals.core.stats import NAN
@@ -234,7 +233,7 @@ async def run_panel(
     members = [(model, r) for model in graders for r in range(repeats)]
     names = ", ".join(str(model) for model in graders)
     async with span(f"grader panel ({size} calls: {names} x {repeats})", type="grader"):
-        outcomes = await asyncio.gather(
+        outcomes = await gather_calls(
             *(
                 grade_member(model, index, r, input, parse, cache, config)
                 for index, (model, r) in enumerate(members)

@@ -33,7 +33,8 @@ from typing import Any, Literal
 from inspect_ai.model import CachePolicy, Model, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from research_taste_evals.core.answers import generate_reply, last_json_object, strip_reasoning
+from research_taste_evals.core.answers import last_json_object, strip_reasoning
+from research_taste_evals.core.calls import generate_reply
 from research_taste_evals.core.leaks import name_leaks, normalise_hyphens
 from research_taste_evals.core.text import fill_template
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from inspect_ai.model import CachePolicy
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from research_taste_evals.core.answers import generate_reply
+from research_taste_evals.core.calls import generate_reply
 from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models
 
 

@@ -9,7 +9,6 @@ the calls go through the evaluated model.
 
 from __future__ import annotations
 
-import asyncio
 import math
 import re
 from functools import partial
@@ -20,10 +19,10 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from research_taste_evals.core.answers import (
     DEFAULT_REASK,
-    generate_reply,
     last_parses,
     until_parsed,
 )
+from research_taste_evals.core.calls import gather_calls, generate_reply
 from research_taste_evals.core.recall_control import recall_solvers
 from research_taste_evals.ideapairs.dataset import ORDERS, forecast_prompt
 from research_taste_evals.ideapairs.parsing import parse_answer
@@ -144,10 +143,10 @@ def judge_both_orders(
         # Facts only the offline baselines read (never in a prompt): no module state needed.
         state.store.set(FACTS_STORE_KEY, idea_facts(state.metadata))
         prompts = [order_prompt(state.metadata, order) for order in ORDERS]
-        results = await asyncio.gather(
+        results = await gather_calls(
             *(
                 until_parsed(
-                    partial(generate_reply, model, p, config=config),
+                    partial(generate_reply, model, p, config),
                     lambda output: output.completion,
                     last_parses(partial(parse_answer, prompt=prompt)),  # type: ignore[arg-type]
                     reask,

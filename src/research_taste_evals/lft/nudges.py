@@ -16,7 +16,7 @@ from inspect_ai.model import (
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
-from research_taste_evals.core.answers import generate_reply, generate_turn
+from research_taste_evals.core.calls import generate_reply, generate_turn
 from research_taste_evals.core.grading import resolve_graders
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.lft.dataset import RUN_KEY, run_cache

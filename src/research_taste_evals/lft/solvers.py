@@ -36,7 +36,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver, system_messag
 from inspect_ai.util import span
 
 from research_taste_evals.core.access import Document, information_access
-from research_taste_evals.core.answers import generate_reply, generate_turn, reply_step
+from research_taste_evals.core.calls import generate_reply, generate_turn, reply_step
 from research_taste_evals.core.roles import roles_ready
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.lft.dataset import FollowUp, LftSettings

@@ -8,8 +8,6 @@ that breaks the answer contract (``parsing.py``) is asked again afresh, ``reask`
 
 from __future__ import annotations
 
-import asyncio
-
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageAssistant,
@@ -25,10 +23,10 @@ from inspect_ai.util import json_schema
 
 from research_taste_evals.core.answers import (
     DEFAULT_REASK,
-    generate_reply,
     last_parses,
     until_parsed,
 )
+from research_taste_evals.core.calls import gather_calls, generate_reply
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.reviewcritique.parsing import ANSWER_MODELS, PROMPTS, Prompt, parses
 from research_taste_evals.reviewcritique.prompts import (
@@ -85,7 +83,7 @@ def critique_solver(structured_output: bool = True, reask: int = DEFAULT_REASK) 
                 reask,
             )
 
-        results = await asyncio.gather(*(ask(prompt) for prompt in PROMPTS))
+        results = await gather_calls(*(ask(prompt) for prompt in PROMPTS))
         answers = {
             prompt: output.completion for prompt, (output, _) in zip(PROMPTS, results, strict=True)
         }

@@ -17,7 +17,7 @@ from typing import Any
 
 from inspect_ai.solver import Generate, Solver, TaskState, chain, solver, use_tools
 
-from research_taste_evals.core.answers import reply_step
+from research_taste_evals.core.calls import reply_step
 from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models
 from research_taste_evals.core.solvers import generate_with_role
 from research_taste_evals.tastybench.parsing import ChoiceMethod, ChoiceResult, extract_choice
