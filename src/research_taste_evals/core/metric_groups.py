@@ -28,7 +28,9 @@ sample's value would change shape for every reader of the log.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import contextlib
+import logging
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Literal, cast
 
 from inspect_ai.log import EvalLog, read_eval_log
@@ -105,15 +107,30 @@ def log_figures(log: EvalLog) -> Figures:
     derived = _figures_metrics(log)
     if derived and log.samples is None and log.location:
         log = read_eval_log(log.location)
-    for scorer, definition in derived:
-        scores = _sample_scores(log, scorer)
-        if not scores:
-            continue
-        options = {**(definition.options or {}), PART_ARG: "all"}
-        derive = registry_create("metric", definition.name, **options)
-        for name, figure in figures([derive], scores).items():
-            found.setdefault(name, figure)
+    with _lines_already_said():
+        for scorer, definition in derived:
+            scores = _sample_scores(log, scorer)
+            if not scores:
+                continue
+            options = {**(definition.options or {}), PART_ARG: "all"}
+            derive = registry_create("metric", definition.name, **options)
+            for name, figure in figures([derive], scores).items():
+                found.setdefault(name, figure)
     return found
+
+
+@contextlib.contextmanager
+def _lines_already_said() -> Iterator[None]:
+    """The metrics' lines (a NaN's reason, a contradicted cutoff: ``core/recall_metrics.py``
+    says each once per run) were said when the log's run computed them; a figure derived again
+    from the log (a report, a docs table) says them not again. Errors still pass."""
+    logger = logging.getLogger(__name__.split(".")[0])
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 def _definitions(declared: object) -> list[Any]:
