@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from inspect_ai import eval as inspect_eval
+from inspect_ai.log import read_eval_log
 from inspect_ai.model import (
     ChatMessage,
     GenerateConfig,
@@ -23,6 +24,7 @@ from log_metrics import metrics_of
 from reviewcritique_responders import Responder, gold_responder, is_select
 
 from research_taste_evals.core.embeddings import OFFLINE_MODEL
+from research_taste_evals.core.metric_groups import log_figures
 from research_taste_evals.reviewcritique.demo import write_demo_reviewcritique
 from research_taste_evals.reviewcritique.metrics import STRATEGIES
 from research_taste_evals.reviewcritique.reviewcritique import review_critique
@@ -150,9 +152,8 @@ def test_flag_all_on_upstream_llm_file_from_the_command_line(
     subprocess.run(command, check=True, env=environment, capture_output=True, timeout=600)
     (log_file,) = tmp_path.glob("*.json")
     log = json.loads(log_file.read_text())
-    # Both score groups: the first (reviewcritique_scorer) and every other figure after it.
-    groups = log["results"]["scores"]
-    metrics = {name: m["value"] for group in groups for name, m in group["metrics"].items()}
+    # The first group is in the log's results; every other figure is derived from the log.
+    metrics = log_figures(read_eval_log(str(log_file)))
     assert metrics["labeling_all_recall"] == 1.0
     assert metrics["labeling_all_precision"] == pytest.approx(226 / 1610)
     assert metrics["select_deficient_precision"] == pytest.approx(226 / 1610)
