@@ -9,6 +9,10 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import re
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -24,6 +28,9 @@ from research_taste_evals.core.rounds import load_round, newest_labels, paired_c
 from research_taste_evals.tastybench.tastybench import tastybench
 
 pytestmark = pytest.mark.slow
+
+README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+CLI = [sys.executable, "-c", "import sys; from research_taste.cli import main; sys.exit(main())"]
 
 # No credential shape: only its being a model argument's value names it. Inspect drops an
 # ``api_key`` argument from the log (not every version does), never a ``*_token`` one.
@@ -46,7 +53,7 @@ def test_round_logs_alone_make_a_default_report(
 ) -> None:
     now = [T0]
     venue = venue_with_pdfs(lambda: now[0])
-    folder, logs = tmp_path / "rounds" / "r1", tmp_path / "logs"
+    folder, logs = tmp_path / "rounds" / "r1", tmp_path / "logs" / "rounds"  # as in README.md
     with serving(venue):
         open_openreview(
             venue.venue, folder, base_url=venue.base_url, now=lambda: now[0], judge_days=JUDGE_DAYS
@@ -97,3 +104,11 @@ def test_round_logs_alone_make_a_default_report(
     assert KEY not in _files_text(out)
     listing = json.loads((out / "viewer" / "logs" / "listing.json").read_text("utf-8"))
     assert len(listing) == 2
+
+    # the README's command, as printed, from the folder that holds logs/rounds
+    [command] = re.findall(r"`(research-taste report logs/rounds[^`]*)`", README)
+    done = subprocess.run(
+        [*CLI, *shlex.split(command)[1:]], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert (tmp_path / "reports" / "rounds" / "viewer" / "index.html").is_file()
