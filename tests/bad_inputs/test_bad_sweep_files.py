@@ -43,6 +43,17 @@ SWEEPS = [
         ("field 'model_roles.grader'", "eqinfer, idea_pairs", "reads a model role 'grader'"),
     ),
     (
+        "lft-without-graders",
+        HEAD + "tasks: [{{task: lft}}]\n",
+        ("field 'tasks.0' (lft)", "no 'grader' model role"),
+    ),
+    (
+        "quorum-beyond-the-panel",
+        HEAD + "tasks: [{{task: lft, model_roles: {{grader: [baseline/lft-grader]}}, "
+        "args: {{quorum: 3, grader_repeats: 2}}}}]\n",
+        ("field 'tasks.0.args.quorum'", "1 grader model(s) x grader_repeats 2", "1..2"),
+    ),
+    (
         "duplicate-task-entries",
         HEAD + "tasks: [{{task: eqinfer}}, {{task: idea_pairs}}, {{task: eqinfer}}]\n",
         ("task eqinfer", "'tasks.0' and 'tasks.2'", "listed twice"),

@@ -51,7 +51,9 @@ def test_each_resolve_writes_a_new_version_and_lists_it(tmp_path: Path) -> None:
         "version": "2026-03-02",
         "file": "labels/2026-03-02.csv",
         "resolved_at": "2026-03-02T18:30:00Z",
-        "labelled_share": 0.5,
+        "labelled_share": 0.5,  # of the paired items (all four here)
+        "paired_items": 4,
+        "pending_items": 2,
         "horizon_reached_share": 0.5,
         "dropped": {},
         "resolved": False,

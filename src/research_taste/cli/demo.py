@@ -80,9 +80,14 @@ def summarize(log: EvalLog) -> str:
 def closing(log_dir: str) -> str:
     """The demo's last lines: where the logs are, and the commands that show every figure."""
     return (
-        f"logs written to {log_dir}/ (every figure: research-taste report {log_dir}; "
+        f"logs written to {log_dir}/ (every figure: {report_command(log_dir)}; "
         f"the logs themselves: inspect view --log-dir {log_dir})"
     )
+
+
+def report_command(log_dir: str) -> str:
+    """The report command the demo prints, runnable as printed (``--out`` is required)."""
+    return f"research-taste report {log_dir} --out reports/demo"
 
 
 def run_demo(log_dir: str = DEFAULT_LOG_DIR, only: list[str] | None = None) -> list[EvalLog]:

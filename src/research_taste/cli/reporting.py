@@ -121,6 +121,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
     from research_taste.reporting.leaderboard import check_metrics, leaderboards_markdown
+    from research_taste.reporting.round_logs import split_round_logs
     from research_taste.reporting.rounds import rounds_section, section_markdown
     from research_taste.reporting.runs import newest_per_row, read_runs
     from research_taste_evals.core.data import DataError
@@ -128,6 +129,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     try:
         check_log_folder(args.log_dir)
         runs, excluded = read_runs(args.log_dir)
+        excluded = split_round_logs(excluded)[1]  # round logs: the Rounds section's
         rounds = rounds_section(args.log_dir)  # docs/rounds.md
         if not runs and rounds is None:
             raise DataError(f"{args.log_dir}: no successful current-version logs")

@@ -73,14 +73,21 @@ def _cmd_open(args: argparse.Namespace) -> int:
 def _cmd_resolve(args: argparse.Namespace) -> int:
     from research_taste.rounds.arxiv import resolve_arxiv
     from research_taste.rounds.openreview import resolve_openreview
-    from research_taste_evals.core.rounds import read_manifest
+    from research_taste_evals.core.rounds import (
+        load_round,
+        paired_counts,
+        read_labels,
+        read_manifest,
+    )
 
     source = read_manifest(args.round).get("source")
     resolve = resolve_arxiv if source == "arxiv" else resolve_openreview
     entry = resolve(args.round, progress=True)
+    round_ = load_round(args.round)
     print(
         f"wrote {args.round}/{entry['file']}: labels version {entry['version']}, "
-        f"{entry['labelled_share']:.0%} of items labelled; score with: research-taste round "
+        f"{paired_counts(round_, read_labels(Path(args.round) / entry['file'])).text()}; "
+        "score with: research-taste round "
         f"score {args.round} --log-dir <log dir>"
     )
     return 0

@@ -1,10 +1,11 @@
 """Checks of a sweep file beyond its schema: roles, repeated runs, the log folder, API keys.
 
 Each failure is one :class:`DataError` sentence naming the sweep file and the entry (``field
-'tasks.1.model_roles.grder'``), raised before any run starts: a role nobody reads, a run listed
-twice, a ``log_dir`` that is a file, or a provider that cannot be used (no API key, no client
-package). Roles, repeats and the log folder are checked when the file is read (so ``--dry-run``
-finds them too); keys only before a real run, so a dry run needs none.
+'tasks.1.model_roles.grder'``), raised before any run starts: a role nobody reads, a required
+role missing, a quorum the grader panel cannot reach, a run listed twice, a ``log_dir`` that is
+a file, or a provider that cannot be used (no API key, no client package). Roles, repeats and
+the log folder are checked when the file is read (so ``--dry-run`` finds them too); keys only
+before a real run, so a dry run needs none.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ def check_sweep(source: Path, config: SweepConfig) -> None:
     """The checks that need no API key: roles, repeated runs and the log folder."""
     check_roles(source, config)
     check_required_roles(source, config)
+    check_quorums(source, config)
     check_repeats(source, config)
     check_log_dir(f"{source}: field 'log_dir'", config.log_dir)
 
@@ -103,6 +105,35 @@ def check_required_roles(source: Path, config: SweepConfig) -> None:
                 f"{source}: field 'tasks.{index}' ({entry.task}) has no '{role}' model role: "
                 f"add 'model_roles: {{{role}: <model>}}' to the entry or the file (or "
                 f"'args: {{{waiver}: true}}')"
+            )
+
+
+# Tasks whose grader panel needs ``quorum`` valid grades of (grader models x grader_repeats).
+QUORUM_TASKS = ("lft", "lft_grader_check")
+
+
+def check_quorums(source: Path, config: SweepConfig) -> None:
+    """A quorum the panel cannot reach: refused here, since at run time it stops every sample
+    inside Inspect's task display (a traceback panel, not this sentence).
+
+    Raises:
+        DataError: naming the sweep file, the entry's ``args.quorum`` and the panel's size.
+    """
+    from research_taste_evals.lft.grader import LFT_GRADER_REPEATS
+
+    for index, entry in enumerate(config.tasks):
+        quorum = entry.args.get("quorum")
+        if entry.task not in QUORUM_TASKS or quorum is None:
+            continue
+        roles = entry.model_roles if entry.model_roles is not None else config.model_roles
+        graders = roles.get("grader")
+        members = len(graders) if isinstance(graders, list) else 1  # none: the evaluated model
+        repeats = int(entry.args.get("grader_repeats", LFT_GRADER_REPEATS))
+        if not 1 <= int(quorum) <= members * repeats:
+            raise DataError(
+                f"{source}: field 'tasks.{index}.args.quorum': {quorum} valid grades cannot come "
+                f"from a panel of {members} grader model(s) x grader_repeats {repeats}; give a "
+                f"quorum of 1..{members * repeats} or more graders"
             )
 
 

@@ -11,7 +11,8 @@ layout of the machine does not travel. :func:`local_paths` finds the paths in a 
 
 No key either: Inspect records a provider's error text as it is (a proxy may echo the request's
 key in it), so everything published is also redacted here (``core/redaction.redact``: the
-environment's key values and credential shapes), the copied logs string by string.
+environment's key values and credential shapes), the copied logs string by string, after their
+model arguments' keys (``-M api_key=...``) and those keys' values (``core/redaction.keyless_log``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import Any
 
 from inspect_ai.log import EvalLog
 
-from research_taste_evals.core.redaction import redact
+from research_taste_evals.core.redaction import keyless_log, redact
 
 PLACEHOLDER = "<local>"
 _SEGMENT = r"[^\s'\"<>|,;()\[\]{}/\\]+"
@@ -121,6 +122,7 @@ def scrubbed_log(log: EvalLog, paths: Iterable[str] = ()) -> EvalLog:
     wherever they occur: a model's answer that mentions some other path is transcript content
     and stays as it is.
     """
+    log = keyless_log(log)
     recorded = header_paths(log) | local_paths([sample.metadata for sample in log.samples or []])
     known = sorted(recorded | set(paths), key=len, reverse=True)
     text = log.model_dump_json()

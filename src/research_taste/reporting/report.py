@@ -37,7 +37,13 @@ from research_taste.reporting.leaderboard import (
 from research_taste.reporting.paths import scrub_text
 from research_taste.reporting.plots import plot_metric, plot_trend
 from research_taste.reporting.publish import check_target, publish
-from research_taste.reporting.rounds import rounds_section, section_html, section_markdown
+from research_taste.reporting.round_logs import RoundLogs, split_round_logs
+from research_taste.reporting.rounds import (
+    RoundsSection,
+    rounds_section,
+    section_html,
+    section_markdown,
+)
 from research_taste.reporting.runs import Excluded, Run, newest_per_row, read_runs
 from research_taste.reporting.viewer import bundle_viewer, transcript_link
 from research_taste_evals.core.data import DataError
@@ -120,6 +126,7 @@ def write_report(
     out = Path(out_dir)
     check_target(out, log_dir, force)
     runs, excluded = read_runs(log_dir)
+    round_logs, excluded = split_round_logs(excluded)  # counted under Rounds, not excluded
     rounds = rounds_section(log_dir)  # docs/rounds.md
     if not runs and rounds is None:
         reasons = "; ".join(f"{Path(e.log).name}: {e.reason}" for e in excluded[:5])
@@ -151,7 +158,8 @@ def write_report(
         partial = sum(run.partial for run in rows)
         intro = (
             f"{len(rows)} rows from {len(runs)} runs in <code>{html.escape(_shown(log_dir))}"
-            f"</code>; {len(excluded)} logs excluded (listed at the end)"
+            f"</code>; {rounds_count(rounds, round_logs)}"
+            f"{len(excluded)} logs excluded (listed at the end)"
             + (f"; {partial} partial rows marked" if partial else "")
             + ". Intervals are 95% where the log has them; nan = undefined, never 0; "
             "– = not in the log. Figures have three significant digits."
@@ -163,13 +171,23 @@ def write_report(
             text = scrub_text(eval_report_markdown(rows), paths)
             (work / "evaluation_report.md").write_text(text, encoding="utf-8")
         if bundle:
-            bundle_viewer(runs, work)
+            bundle_viewer(runs, work, round_logs.logs)
         publish(work, out)
     finally:
         if work.exists():
             shutil.rmtree(work)
     sections_written = tasks_in(rows) + (["rounds"] if rounds is not None else [])
     return ReportFiles(out_dir=out, tasks=sections_written, excluded=excluded)
+
+
+def rounds_count(section: RoundsSection | None, logs: RoundLogs) -> str:
+    """The header's count of the Rounds section ("" without one): its rows and the logs read."""
+    if section is None:
+        return ""
+    return (
+        f"{section.rows} Rounds rows from {len(logs.judgments)} round judgments "
+        f"({len(logs.scored)} scored logs); "
+    )
 
 
 def _shown(log_dir: str) -> str:

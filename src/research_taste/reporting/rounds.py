@@ -8,11 +8,12 @@ name: ``created`` counts seconds). A partial judgment (marked) is shown only whe
 complete, as the leaderboards never let a partial run replace a complete one
 (``runs.newest_per_row``); the others are set aside and counted under the tables.
 
-- TastyBench: judged at (the judgment's start), labels as of (the labels version), labelled
-  share, prospective share and the headline ``pairwise_accuracy`` with its CI. The pooled figure
-  pools the pairs of every resolved round (no pending item) per model and bootstraps over pairs;
-  it counts prospective decisions only, so a model judged after a round's labels existed is not
-  ranked on that round, and it leaves partial judgments out.
+- TastyBench: judged at (the judgment's start), labels as of (the labels version), the pairs
+  the headline scores, the labelled share and pending items (over the round's paired items:
+  ``core.rounds.ItemCounts``), prospective share and the headline ``pairwise_accuracy`` with
+  its CI. The pooled figure pools the pairs of every resolved round (no pending item) per model
+  and bootstraps over pairs; it counts prospective decisions only, so a model judged after a
+  round's labels existed is not ranked on that round, and it leaves partial judgments out.
 - PaperWeakness: S-F1 (with S-Precision and S-Recall) against the reviewers' weaknesses of the
   labels version, the prospective share and the papers still pending.
 """
@@ -52,6 +53,7 @@ class RoundsSection:
 
     tables: list[tuple[str, list[list[str]]]]
     set_aside: int
+    rows: int = 0  # the rows shown (one per task, model and round), for the report's header
 
 
 def _figure(value: float | None) -> str:
@@ -160,13 +162,15 @@ def _shown_model(row: RoundRow) -> str:
 
 
 def _tastybench_tables(rows: list[RoundRow]) -> list[tuple[str, list[list[str]]]]:
-    head = ["model", "round", "judged at", "labels as of", "labelled share"]
-    lines = [[*head, "prospective share", "pairwise_accuracy [95% CI]"]]
+    head = ["model", "round", "judged at", "labels as of", "pairs", "labelled share"]
+    lines = [[*head, "pending items", "prospective share", "pairwise_accuracy [95% CI]"]]
     for row in rows:
         m = row.metrics
+        shares = [m.get(name) for name in ("pairs", "labelled_share", "pending_items")]
         lines.append(
             [_shown_model(row), row.round, row.judged_at, row.labels]
-            + [_figure(m.get("labelled_share")), _figure(m.get("prospective_share")), _headline(m)]
+            + [_figure(value) for value in shares]
+            + [_figure(m.get("prospective_share")), _headline(m)]
         )
 
     def rank(item: tuple[str, dict[str, float]]) -> float:
@@ -207,7 +211,7 @@ def rounds_section(log_dir: str) -> RoundsSection | None:
         tables += _tastybench_tables(pairwise)
     if weakness := [row for row in rows if row.task == PAPER_WEAKNESS]:
         tables.append(_weakness_table(weakness))
-    return RoundsSection(tables, sum(row.set_aside for row in rows))
+    return RoundsSection(tables, sum(row.set_aside for row in rows), len(rows))
 
 
 def set_aside_note(section: RoundsSection) -> str:

@@ -30,6 +30,7 @@ from research_taste_evals.core.metric_groups import log_figures
 from research_taste_evals.core.provenance import PROVENANCE_KEY
 
 TEST_TAG = "test"
+ROUND_REASON = "a round's judgment: reported in the Rounds section (docs/rounds.md)"
 MOCK_PROVIDER_PREFIX = "mockllm/"
 # Task arguments that say where data lives: a row's configuration holds only their last part
 # (the file or folder name), so runs on the same data in different folders belong in one row
@@ -98,6 +99,7 @@ class Excluded:
     task: str
     model: str
     reason: str
+    location: str = ""  # as Inspect listed it (the viewer bundle reads a round's logs from it)
 
 
 def _short(task: str) -> str:
@@ -128,7 +130,7 @@ def exclusion_reason(log: EvalLog, specs: dict[str, TaskReportSpec]) -> str | No
     if reason:
         return reason
     if (log.eval.metadata or {}).get("round"):
-        return "a round's judgment: reported in the Rounds section (docs/rounds.md)"
+        return ROUND_REASON
     if log.status == "error":
         message = log.error.message.strip().splitlines()[0] if log.error else "no message"
         return f"errored: {message}{_counts_note(log)}"
@@ -240,7 +242,8 @@ def read_runs(log_dir: str) -> tuple[list[Run], list[Excluded]]:
             runs.append(run_of(log, info.name, where))
         else:
             reason = scrub_text(reason, header_paths(log) | {root})
-            excluded.append(Excluded(where, _short(log.eval.task), log.eval.model, reason))
+            task = _short(log.eval.task)
+            excluded.append(Excluded(where, task, log.eval.model, reason, info.name))
     return runs, excluded
 
 

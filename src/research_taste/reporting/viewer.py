@@ -2,8 +2,9 @@
 
 ``inspect view bundle`` copies a log folder and Inspect's viewer into ``viewer/``; the viewer
 opens a log at ``viewer/index.html#/logs/<path below the log folder>``. Only the logs the
-report shows are bundled (they are copied to a scratch folder first, under the same relative
-paths, each rewritten with its local paths as placeholders: ``reporting.paths``), so an
+report shows are bundled: the leaderboards' runs and the Rounds section's judgments and scored
+logs (copied to a scratch folder first, under the same relative paths, each rewritten with its
+local paths as placeholders and no key: ``reporting.paths``), so an
 unreadable or excluded log can neither sink the bundle nor be published. The
 bundle's ``index.html`` records the absolute log folder it was built from; that entry is
 removed, so no path of the building machine is published. Without a bundle, a row links to
@@ -18,13 +19,14 @@ import re
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import quote
 
 from inspect_ai.log import read_eval_log, write_eval_log
 
 from research_taste.reporting.paths import scrubbed_log
-from research_taste.reporting.runs import Run
+from research_taste.reporting.runs import Excluded, Run
 from research_taste_evals.core.data import DataError
 
 VIEWER_DIR = "viewer"
@@ -42,17 +44,18 @@ def transcript_link(run: Run, log_dir: str, out_dir: Path, bundled: bool) -> str
     return quote(Path(relative).as_posix())
 
 
-def _stage(runs: list[Run], stage: Path) -> None:
-    """Write each run's log to ``stage/<relpath>`` with its local paths as placeholders.
+def _stage(logs: list[tuple[str, str, tuple[str, ...]]], stage: Path) -> None:
+    """Write each (location, relpath, local paths) log to ``stage/<relpath>`` with its local
+    paths as placeholders and no key (``paths.scrubbed_log``).
 
     Read and written with Inspect's log API (local or remote logs, same format); the
     original log is never touched.
     """
-    for run in runs:
-        target = stage / run.relpath
+    for location, relpath, local_paths in logs:
+        target = stage / relpath
         target.parent.mkdir(parents=True, exist_ok=True)
-        log = read_eval_log(run.log)
-        write_eval_log(scrubbed_log(log, run.local_paths), target.as_posix())
+        log = read_eval_log(location)
+        write_eval_log(scrubbed_log(log, local_paths), target.as_posix())
 
 
 def _scrub(index: Path) -> None:
@@ -67,12 +70,16 @@ def _scrub(index: Path) -> None:
     index.write_text(CONTEXT.sub(keep_relative, text), encoding="utf-8")
 
 
-def bundle_viewer(runs: list[Run], out_dir: Path) -> Path:
-    """``inspect view bundle`` of ``runs``' logs into ``out_dir/viewer``."""
+def bundle_viewer(runs: list[Run], out_dir: Path, rounds: Sequence[Excluded] = ()) -> Path:
+    """``inspect view bundle`` of ``runs``' logs and the Rounds section's logs (``rounds``:
+    judgments and their scored copies, ``round_logs``) into ``out_dir/viewer``."""
     target = out_dir / VIEWER_DIR
+    staged = [(run.log, run.relpath, run.local_paths) for run in runs]
+    staged += [(entry.location, entry.log, ()) for entry in rounds]
     with tempfile.TemporaryDirectory(prefix="research-taste-bundle-") as scratch:
         stage = Path(scratch) / "logs"
-        _stage(runs, stage)
+        stage.mkdir()  # Inspect refuses a missing folder
+        _stage(staged, stage)
         command = [sys.executable, "-m", "inspect_ai", "view", "bundle"]
         command += ["--log-dir", str(stage), "--output-dir", str(target), "--overwrite"]
         done = subprocess.run(command, capture_output=True, text=True, check=False)

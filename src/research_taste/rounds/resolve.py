@@ -31,7 +31,10 @@ from research_taste_evals.core.rounds import (
     LABELS_DIR,
     ROUND_FILE,
     Round,
+    item_counts,
+    item_state,
     load_round,
+    paired_item_ids,
     read_manifest,
 )
 
@@ -124,20 +127,27 @@ def record_labels_version(
     **notes: Any,
 ) -> dict[str, Any]:
     """Write ``rows``, settled (:func:`settle`), to the version's labels file and list it in
-    ``round.json``; its entry (the share of items labelled, the share whose label's horizon is
-    reached, the items dropped by reason, whether the round is resolved, and ``notes``)."""
+        ``round.json``; its entry (the paired items' labelled share and pending count, as the scorer
+    counts them: ``core.rounds.ItemCounts``; the share of items whose label's horizon is
+        reached, the items dropped by reason, whether the round is resolved, and ``notes``)."""
     rows = settle(version, rows)
     write_atomic(version.path, csv_text([*columns, "dropped"], rows))
-    labelled = sum(row["label"] != "" for row in rows)
     dropped: dict[str, int] = {}
     for row in rows:
         if row["dropped"]:
             dropped[row["dropped"]] = dropped.get(row["dropped"], 0) + 1
+    by_id = {str(row["item_id"]): row for row in rows}
+    found = [by_id.get(item_id) or {} for item_id in paired_item_ids(version.round_)]
+    states = [item_state(bool(row.get("label")), bool(row.get("dropped"))) for row in found]
+    counts = item_counts(states)
     entry = {
         "version": version.path.stem,
         "file": str(version.path.relative_to(version.folder)),
         "resolved_at": utc_iso(version.resolved_at),
-        "labelled_share": labelled / len(rows) if rows else None,
+        # over the paired items, as the judging warning and the scorer (core.rounds.ItemCounts)
+        "labelled_share": counts.labelled_share if counts.paired else None,
+        "paired_items": counts.paired,
+        "pending_items": counts.pending,
         "horizon_reached_share": sum(map(horizon_reached, rows)) / len(rows) if rows else None,
         "dropped": dropped,
         "resolved": all(row["label"] != "" or row["dropped"] for row in rows),

@@ -7,7 +7,8 @@ scored in-process by Inspect's own re-scoring (``inspect_ai.score``, action ``ov
 the round's scorer and the labels file, and written beside it as
 ``<judgment log stem>-scored-<labels version>.eval``. The judgment log is never modified,
 ``eval.model`` is kept, and no model is called: the scorer reads the stored picks, and the
-re-scoring context gets ``mockllm/model``, which needs no provider key.
+re-scoring context gets ``mockllm/model``, which needs no provider key. The scored log names
+no key: a judgment run with ``-M api_key=...`` records it, and the copy has it redacted.
 """
 
 from __future__ import annotations
@@ -107,6 +108,7 @@ def score_round(
     from inspect_ai.model import get_model
 
     from research_taste_evals.aaar.scorer.weakness_round import round_weakness_scorer
+    from research_taste_evals.core.redaction import keyless_log
     from research_taste_evals.tastybench.rounds import round_pairwise_scorer
 
     factories: dict[str, Any] = {
@@ -137,6 +139,6 @@ def score_round(
         }
         scored.eval.metadata = metadata
         out = scored_location(path, labels.stem)
-        write_eval_log(scored, out)
+        write_eval_log(keyless_log(scored), out)  # a judgment run with -M api_key=... logs it
         done.append(ScoredLog(path, out, task, log.eval.model))
     return done

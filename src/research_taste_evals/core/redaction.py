@@ -6,6 +6,7 @@ and every text they copy goes through :func:`redact`."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterable
@@ -49,3 +50,44 @@ def redact(value: Any, secrets: Iterable[str] = (), depth: int = 0) -> Any:
     for pattern in _PATTERNS:
         value = pattern.sub(_replacement, value)
     return value
+
+
+# A model argument that holds a credential (``-M api_key=...``, ``-M token=...``): only the model
+# arguments are searched by name, since a transcript's own ``token`` fields (logprobs) are text.
+KEY_ARGUMENT = re.compile(r"(?i)(?:^|[_-])(?:api[_-]?key|key|token|secret|password)$")
+
+
+def _key_arguments(log: Any) -> list[dict[str, Any]]:
+    """The model-argument dicts of a log: the evaluated model's and each role's (a role may be
+    a panel: a list of models)."""
+    found = [log.eval.model_args]
+    for configs in (log.eval.model_roles or {}).values():
+        for config in configs if isinstance(configs, list) else [configs]:
+            found.append(getattr(config, "args", None))
+    return [args for args in found if isinstance(args, dict)]
+
+
+def keyless_log(log: Any) -> Any:
+    """A copy of an Inspect ``EvalLog`` with its model arguments' keys ``[REDACTED]`` and each
+    key's value redacted wherever the log repeats it (a header, an event, a provider's error).
+
+    Every log the package copies (a round's scored log, the report's viewer bundle) goes through
+    this: Inspect records ``-M api_key=...`` in the log as given.
+    """
+    copy = log.model_copy(deep=True)
+    secrets: set[str] = set()
+    for args in _key_arguments(copy):
+        for name, value in list(args.items()):
+            if KEY_ARGUMENT.search(str(name)) and value not in (None, ""):
+                secrets.add(str(value))
+                args[name] = REDACTED
+    if not secrets:
+        return copy
+    text = copy.model_dump_json()
+    for secret in sorted(secrets, key=len, reverse=True):
+        if len(secret) < MIN_SECRET_CHARS:  # would redact everyday text: the argument alone
+            continue
+        text = text.replace(json.dumps(secret)[1:-1], REDACTED)
+    out = type(log).model_validate_json(text)
+    out.location = log.location
+    return out

@@ -220,3 +220,86 @@ def decision_time(events: Iterable[Any]) -> dt.datetime | None:
         return None
     stamp = getattr(last, "completed", None) or last.timestamp
     return stamp if stamp.tzinfo else stamp.replace(tzinfo=dt.UTC)
+
+
+LABELLED, DROPPED, PENDING = "labelled", "dropped", "pending"
+
+
+def item_state(labelled: bool, dropped: bool) -> str:
+    """An item's state in a labels version: labelled, dropped (left with no label) or pending."""
+    return LABELLED if labelled else DROPPED if dropped else PENDING
+
+
+@dataclass(frozen=True)
+class ItemCounts:
+    """A round's paired items (those in a frozen pair: the only ones a figure scores) by state.
+
+    The one definition the judging warning, ``round resolve``, the scorer's ``labelled_share``
+    and ``pending_items`` and the report share: an item never paired is in none of them.
+    """
+
+    paired: int
+    labelled: int
+    dropped: int
+
+    @property
+    def pending(self) -> int:
+        return self.paired - self.labelled - self.dropped
+
+    @property
+    def labelled_share(self) -> float:
+        return self.labelled / self.paired if self.paired else math.nan
+
+    def text(self) -> str:
+        """As every command prints it (the report's three significant digits)."""
+        share = "nan" if not self.paired else f"{self.labelled_share:.3g}"
+        return (
+            f"labelled share {share} ({self.labelled} of {self.paired} paired items), "
+            f"{self.pending} pending, {self.dropped} dropped"
+        )
+
+
+def item_counts(states: Iterable[str]) -> ItemCounts:
+    """The counts of the paired items' states (:func:`item_state`), one state per item."""
+    listed = list(states)
+    return ItemCounts(len(listed), listed.count(LABELLED), listed.count(DROPPED))
+
+
+def paired_item_ids(round_: Round) -> list[str]:
+    """The ids of the items in at least one frozen pair, in pair order."""
+    return list(dict.fromkeys(i for pair in round_.pairs for i in (pair.item_1, pair.item_2)))
+
+
+def newest_labels(round_: Round) -> Labels | None:
+    """The round's newest labels version (None before its first resolve)."""
+    versions = round_.manifest.get("label_versions") or []
+    return read_labels(round_.folder / str(versions[-1]["file"])) if versions else None
+
+
+def paired_counts(round_: Round, labels: Labels | None) -> ItemCounts:
+    """:class:`ItemCounts` of the round's paired items in ``labels`` (None: all pending)."""
+    states = []
+    for item_id in paired_item_ids(round_):
+        label = labels.label(item_id) if labels else Label(math.nan, None)
+        states.append(item_state(math.isfinite(label.value), bool(label.dropped)))
+    return item_counts(states)
+
+
+def judging_note(round_: Round, data_path: str) -> str:
+    """The line a judgment run logs: the paired items' counts in the newest labels version, and
+    how to score the log (after a resolve, decisions are no longer prospective)."""
+    labels = newest_labels(round_)
+    counts = paired_counts(round_, labels)
+    score = f"research-taste round score {data_path} --log-dir <log dir>"
+    if labels is None:
+        return (
+            f"round {round_.name}: no labels yet, {counts.pending} of its {counts.paired} paired "
+            f"items pending; once `research-taste round resolve {data_path}` has run, score this "
+            f"log with `{score}`"
+        )
+    late = " a decision on a labelled pair made now is not prospective;"
+    return (
+        f"round {round_.name}: labels version {labels.version}: {counts.text()};"
+        + (late if counts.labelled else "")
+        + f" score this log with `{score}`"
+    )

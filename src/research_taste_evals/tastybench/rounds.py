@@ -23,8 +23,9 @@ their pair existed (prospective), with its seeded bootstrap CI over pairs
 the higher label; an unclear answer is a wrong decision); decisions made after a label existed,
 or after the round's ``judge_by`` (its judging window), are reported apart
 (``pairwise_accuracy_after_label``); pairs with equal labels are left out and
-counted (``tied_pairs``); ``pending_items`` counts items without a label, ``dropped_items`` those
-that left the round with none (the labels file's ``dropped``: never pending).
+counted (``tied_pairs``); ``labelled_share``, ``pending_items`` (no label yet) and
+``dropped_items`` (left the round with none: the labels file's ``dropped``, never pending) are
+over the paired items (``core.rounds.ItemCounts``, as the judging warning and ``round resolve``).
 """
 
 from __future__ import annotations
@@ -46,6 +47,9 @@ from research_taste_evals.core.rounds import (
     ITEMS_FILE,
     Round,
     decision_time,
+    item_counts,
+    item_state,
+    judging_note,
     load_round,
     read_labels,
 )
@@ -157,14 +161,7 @@ def round_task(
     round_prompt = round_.prompt
     papers = round_papers(round_)
     pairs = round_schedule(round_)
-    logger.warning(
-        "round %s: labels pending for its %d items; once `research-taste round resolve %s` has "
-        "run, score this log with `research-taste round score %s --log-dir <log dir>`",
-        round_.name,
-        len(papers),
-        data_path,
-        data_path,
-    )
+    logger.warning("%s", judging_note(round_, data_path))
     manifest = round_.manifest
     return Task(
         dataset=comparison_dataset(pairs, papers, ROUND_PROMPTS[round_prompt], "windowed"),
@@ -300,17 +297,16 @@ def round_summary(scores: list[SampleScore], resamples: int, seed: int) -> dict[
             label = value.get(f"label_{k}", NAN)
             labelled = isinstance(label, float) and math.isfinite(label)
             dropped = value.get(f"dropped_{k}", 0.0) == 1.0
-            state = "labelled" if labelled else "dropped" if dropped else "pending"
-            items[str(metadata.get(f"paper_{k}"))] = state
+            items[str(metadata.get(f"paper_{k}"))] = item_state(labelled, dropped)
         (before if _prospective(value) else after).append(_as_matched(sample_score, value))
         first, second = value.get("label_1", NAN), value.get("label_2", NAN)
         if math.isfinite(first) and first == second:
             ties.add(metadata.get("pair_id"))
     decisions = len(before) + len(after)
-    states = list(items.values())
-    result["labelled_share"] = states.count("labelled") / len(states) if states else NAN
-    result["dropped_items"] = float(states.count("dropped"))
-    result["pending_items"] = float(states.count("pending"))
+    counts = item_counts(items.values())  # the paired items: core.rounds.ItemCounts
+    result["labelled_share"] = counts.labelled_share
+    result["dropped_items"] = float(counts.dropped)
+    result["pending_items"] = float(counts.pending)
     result["prospective_share"] = len(before) / decisions if decisions else NAN
     result["tied_pairs"] = float(len(ties))
     result["unclear"] = float(sum(_value(s).get("unclear", 0) == 1 for s in before + after))
