@@ -37,6 +37,7 @@ from research_taste.reporting.leaderboard import (
 from research_taste.reporting.paths import scrub_text
 from research_taste.reporting.plots import plot_metric, plot_trend
 from research_taste.reporting.publish import check_target, publish
+from research_taste.reporting.round_board import DEFAULT_MIN_PAIRS
 from research_taste.reporting.rounds import rounds_section, section_html, section_markdown
 from research_taste.reporting.runs import Excluded, Run, newest_per_row, read_runs
 from research_taste.reporting.viewer import bundle_viewer, transcript_link
@@ -60,6 +61,11 @@ def _excluded_markdown(excluded: list[Excluded]) -> str:
     lines = [["log", "task", "model", "reason"]]
     lines += [[Path(e.log).name, e.task, e.model, e.reason] for e in excluded]
     return "## Excluded logs\n\n" + markdown_table(lines) + "\n"
+
+
+def _write_rows(lines: list[list[str]], path: Path) -> None:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows(lines)
 
 
 def _write_excluded_csv(excluded: list[Excluded], path: Path) -> None:
@@ -110,6 +116,7 @@ def write_report(
     bundle: bool = True,
     force: bool = False,
     include_partial: bool = False,
+    min_pairs: int = DEFAULT_MIN_PAIRS,
 ) -> ReportFiles:
     """Read ``log_dir`` and write the report folder ``out_dir`` (see ``publish``).
 
@@ -120,7 +127,7 @@ def write_report(
     out = Path(out_dir)
     check_target(out, log_dir, force)
     runs, excluded = read_runs(log_dir)
-    rounds = rounds_section(log_dir)  # docs/rounds.md
+    rounds = rounds_section(log_dir, min_pairs)  # docs/rounds.md
     if not runs and rounds is None:
         reasons = "; ".join(f"{Path(e.log).name}: {e.reason}" for e in excluded[:5])
         raise DataError(f"{log_dir}: no successful current-version logs. {reasons}".strip())
@@ -148,6 +155,8 @@ def write_report(
         (work / "report.md").write_text(text, encoding="utf-8")
         write_full_csv(runs, work / "metrics.csv")
         _write_excluded_csv(excluded, work / "excluded.csv")
+        for name, lines in (rounds.csv if rounds is not None else {}).items():
+            _write_rows(lines, work / name)  # rounds.csv, rounds_leaderboard.csv
         partial = sum(run.partial for run in rows)
         intro = (
             f"{len(rows)} rows from {len(runs)} runs in <code>{html.escape(_shown(log_dir))}"
