@@ -33,6 +33,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
+
 MIN_COVERAGE = 0.95  # ForecastBench ranks no forecaster that skipped more than 5%
 DEFAULT_MIN_PAIRS = 50
 IMPUTED = 0.5  # a pair not judged, unclear or judged late: a coin
@@ -224,8 +226,8 @@ def board(
     decisions: list[Decision],
     frames: list[RoundFrame],
     min_pairs: int = DEFAULT_MIN_PAIRS,
-    resamples: int = 1000,
-    seed: int = 20241029,
+    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
+    seed: int = DEFAULT_BOOTSTRAP_SEED,
 ) -> Board:
     """The adjusted leaderboard of every model over ``frames`` (module docstring)."""
     by_round: dict[str, list[Decision]] = {}

@@ -15,6 +15,7 @@ from typing import Any
 
 from research_taste.reporting.round_board import DEFAULT_MIN_PAIRS, MIN_COVERAGE, Board, board
 from research_taste.rounds.board_rows import decisions, frame, round_key
+from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES
 
 NOT_PAIRWISE = "not ranked (not pairwise)"
 PAIRWISE_METRIC = "pairwise_accuracy"  # what a pairwise round task's scored log reports
@@ -30,7 +31,6 @@ def round_boards(
     """The adjusted leaderboard of each pairwise task, from the shown rows (``RoundRow``).
 
     Each round is framed by the newest labels version any of its rows was scored with."""
-    from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
 
     by_task: dict[str, list[Any]] = {}
     for row in rows:
@@ -44,8 +44,7 @@ def round_boards(
             newest[round_key(row.info)] = row
             found += decisions(row.scores, round_key(row.info), row.model)
         frames = [frame(row.info, row.log) for row in newest.values()]
-        count = DEFAULT_BOOTSTRAP_RESAMPLES if resamples is None else resamples
-        out[task] = board(found, frames, min_pairs, count, DEFAULT_BOOTSTRAP_SEED)
+        out[task] = board(found, frames, min_pairs, resamples or DEFAULT_BOOTSTRAP_RESAMPLES)
     return out
 
 
