@@ -13,6 +13,7 @@ from fake_openreview import serving
 from inspect_ai import eval as inspect_eval
 from openreview_round import JUDGE_DAYS, T0, T1, venue_with_pdfs
 
+from research_taste.cli import main
 from research_taste.reporting.report import write_report
 from research_taste.rounds.openreview import open_openreview, resolve_openreview
 from research_taste.rounds.score import score_round
@@ -26,7 +27,9 @@ def _read(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(handle))
 
 
-def test_a_limited_judgment_is_listed_unranked_in_the_report_csvs(tmp_path: Path) -> None:
+def test_a_limited_judgment_is_listed_unranked_in_the_report_csvs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     import datetime as dt
 
     now = [T0]
@@ -65,3 +68,13 @@ def test_a_limited_judgment_is_listed_unranked_in_the_report_csvs(tmp_path: Path
     assert board["baseline/random"]["ranked"] == "yes"
     report = (tmp_path / "site" / "report.md").read_text(encoding="utf-8")
     assert "difficulty-adjusted" in report and "Paired comparisons" in report
+
+    capsys.readouterr()
+    assert main(["leaderboard", "--log-dir", str(logs), "--min-pairs", "1"]) == 0
+    printed = capsys.readouterr().out
+    assert "difficulty-adjusted" in printed and "no: coverage under 95%" in printed
+    # the default --min-pairs (50) is more than this round's pairs: listed, not used
+    assert main(["leaderboard", "--log-dir", str(logs)]) == 0
+    assert "fewer than --min-pairs 50" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["leaderboard", "--log-dir", str(logs), "--min-pairs", "0"])

@@ -2,7 +2,8 @@
 
 Rows come from the scored logs ``research-taste round score`` writes (``*-scored-<labels
 version>.eval``); each judgment log is read in its newest labels version. Of the judgments of one
-model on one round (per task), the row shows the complete one with the largest prospective share
+model on one round (per task), the row shows the complete one (a run of every sample the round
+plans before a ``--limit`` one) with the largest prospective share
 (a re-run after the labels appeared is not prospective), the earliest among equals (then by log
 name: ``created`` counts seconds). A partial judgment (marked) is shown only where none is
 complete, as the leaderboards never let a partial run replace a complete one
