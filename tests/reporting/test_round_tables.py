@@ -123,6 +123,9 @@ def test_a_limited_judgment_is_listed_unranked_and_the_csvs_hold_the_figures(
     header, *board_lines = files["rounds_leaderboard.csv"]
     board = {line[1]: dict(zip(header, line, strict=True)) for line in board_lines}
     assert board["limited"]["ranked"] == "no" and "coverage" in board["limited"]["reason"]
+    headline = float(board["limited"]["headline_missing_at_half"])
+    assert headline == pytest.approx((20 + 100 * 0.5) / 120)  # listed with it, not fitted
+    assert board["limited"]["adjusted"] == ""  # undefined: not fitted
     assert board["ref-a"]["ranked"] == "yes"
     names = ("adjusted_ci_low", "adjusted", "adjusted_ci_high")
     low, value, high = (float(board["ref-a"][name]) for name in names)

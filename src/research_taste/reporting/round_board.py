@@ -128,6 +128,7 @@ class ModelLine:
     rounds_used: int  # used rounds with a complete judgment
     pairs: int  # pairs of the model in the fit
     coverage: float  # mean coverage over its judgments
+    headline: float  # its judgments' headlines (missing pairs at 0.5), pooled over their pairs
     raw: tuple[float, float, float]  # pooled accuracy over its fitted pairs, CI low, high
     adjusted: tuple[float, float, float]  # adjusted accuracy, CI low, high
     ranked: bool
@@ -302,6 +303,7 @@ def board(
                 rounds_used=len(in_fit),
                 pairs=count,
                 coverage=float(np.mean([item.coverage for item in mine])),
+                headline=_pooled_headline(mine),
                 raw=_interval(point_raw, reps_raw, k) if count else _nan3(),
                 # an unranked model's effect is on no common scale with the ranked ones
                 adjusted=_interval(point_adj, reps_adj, k) if not reason else _nan3(),
@@ -331,6 +333,14 @@ def board(
         ],
         resamples=resamples,
     )
+
+
+def _pooled_headline(judgments: list[Judgment]) -> float:
+    """The headline over every pair of the judgments (each pair once, missing at 0.5): what a
+    partial judgment is listed with, as it is not fitted."""
+    counted = [item for item in judgments if item.pairs]
+    total = sum(item.pairs for item in counted)
+    return sum(item.headline * item.pairs for item in counted) / total if total else math.nan
 
 
 def _interval(point: np.ndarray, reps: np.ndarray, k: int) -> tuple[float, float, float]:

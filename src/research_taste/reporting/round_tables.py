@@ -59,13 +59,15 @@ def _ci(figures: tuple[float, float, float]) -> str:
 def board_tables(task: str, result: Board) -> list[tuple[str, list[list[str]]]]:
     """The ranking, the paired comparisons and the rounds used, (caption, lines) each."""
     head = ["rank", "model", "rounds used / judged", "pairs", "mean coverage"]
-    ranking = [[*head, "raw pooled [95% CI]", "adjusted [95% CI]", "ranked"]]
+    head += ["headline (missing at 0.5)", "raw pooled [95% CI]", "adjusted [95% CI]", "ranked"]
+    ranking = [head]
     position = 0
     for line in result.models:
         position += line.ranked
         ranking.append(
             [str(position) if line.ranked else "–", line.model]
             + [f"{line.rounds_used} / {line.rounds}", str(line.pairs), _f(line.coverage)]
+            + [_f(line.headline)]
             + [_ci(line.raw), _ci(line.adjusted), "yes" if line.ranked else f"no: {line.reason}"]
         )
     ranked = [line.model for line in result.models if line.ranked]
@@ -115,7 +117,8 @@ def judgment_cells(result: Board | None, model: str, round_: str) -> list[str]:
 ROUNDS_CSV = ["task", "model", "round", "judged_at", "labels_version", "pairs", "coverage"]
 ROUNDS_CSV += ["prospective_share", "headline_missing_at_half", "answered_accuracy"]
 ROUNDS_CSV += ["answered_ci_low", "answered_ci_high", "complete", "note"]
-BOARD_CSV = ["task", "model", "rounds_judged", "rounds_used", "pairs", "coverage", "raw_pooled"]
+BOARD_CSV = ["task", "model", "rounds_judged", "rounds_used", "pairs", "coverage"]
+BOARD_CSV += ["headline_missing_at_half", "raw_pooled"]
 BOARD_CSV += ["raw_ci_low", "raw_ci_high", "adjusted", "adjusted_ci_low", "adjusted_ci_high"]
 BOARD_CSV += ["ranked", "reason"]
 
@@ -154,10 +157,11 @@ def csv_tables(rows: list[Any], boards: dict[str, Board]) -> dict[str, list[list
         for line in result.models:
             leaderboard.append(
                 [task, line.model, str(line.rounds), str(line.rounds_used), str(line.pairs)]
-                + [_num(line.coverage), *map(_num, line.raw), *map(_num, line.adjusted)]
+                + [_num(line.coverage), _num(line.headline), *map(_num, line.raw)]
+                + [*map(_num, line.adjusted)]
                 + ["yes" if line.ranked else "no", line.reason]
             )
     for task, model in sorted({(r.task, r.model) for r in rows if not is_pairwise(r)}):
         judged = sum((r.task, r.model) == (task, model) for r in rows)
-        leaderboard.append([task, model, str(judged), "0", "", *[""] * 7, "no", NOT_PAIRWISE])
+        leaderboard.append([task, model, str(judged), "0", "", *[""] * 8, "no", NOT_PAIRWISE])
     return {"rounds.csv": per_round, "rounds_leaderboard.csv": leaderboard}
