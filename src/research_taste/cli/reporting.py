@@ -129,7 +129,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     except DataError as error:
         print(f"research-taste {args.command}: error: {error}", file=sys.stderr)
         return USAGE_ERROR
-    print(f"wrote {files.out_dir}/index.html, report.md, metrics.csv and plots for:")
+    rounds = ", rounds.csv, rounds_leaderboard.csv" if "rounds" in files.tasks else ""
+    print(f"wrote {files.out_dir}/index.html, report.md, metrics.csv{rounds} and plots for:")
     print("  " + ", ".join(files.tasks))
     if files.excluded:
         print(f"{len(files.excluded)} logs excluded (see excluded.csv)")
