@@ -18,6 +18,22 @@ USAGE_ERROR = 2
 # a run); the sweep ends with its own table of every run.
 SWEEP_DISPLAY = "log"
 PARTIAL_HELP = "rank partial runs (fewer samples scored than asked for) with the others"
+MIN_PAIRS = 50  # reporting.round_board.DEFAULT_MIN_PAIRS (not imported: --help stays fast)
+MIN_PAIRS_HELP = (
+    f"a round enters the adjusted rounds ranking once this many of its resolved, untied pairs "
+    f"were judged by two or more models (default {MIN_PAIRS})"
+)
+
+
+def _min_pairs(text: str) -> int:
+    """``--min-pairs``: a whole number of at least 1 (argparse turns the error into one line)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of pairs of at least 1")
+    return value
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
@@ -108,11 +124,13 @@ def cmd_report(args: argparse.Namespace) -> int:
             bundle=not args.no_viewer,
             force=args.force,
             include_partial=args.include_partial,
+            min_pairs=args.min_pairs,
         )
     except DataError as error:
         print(f"research-taste {args.command}: error: {error}", file=sys.stderr)
         return USAGE_ERROR
-    print(f"wrote {files.out_dir}/index.html, report.md, metrics.csv and plots for:")
+    rounds = ", rounds.csv, rounds_leaderboard.csv" if "rounds" in files.tasks else ""
+    print(f"wrote {files.out_dir}/index.html, report.md, metrics.csv{rounds} and plots for:")
     print("  " + ", ".join(files.tasks))
     if files.excluded:
         print(f"{len(files.excluded)} logs excluded (see excluded.csv)")
@@ -130,7 +148,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         check_log_folder(args.log_dir)
         runs, excluded = read_runs(args.log_dir)
         excluded = split_round_logs(excluded)[1]  # round logs: the Rounds section's
-        rounds = rounds_section(args.log_dir)  # docs/rounds.md
+        rounds = rounds_section(args.log_dir, args.min_pairs)  # docs/rounds.md
         if not runs and rounds is None:
             raise DataError(f"{args.log_dir}: no successful current-version logs")
         check_metrics(args.metric, runs)
@@ -196,10 +214,12 @@ def register(commands: Any) -> None:
         "--no-viewer", action="store_true", help="skip bundling the inspect view transcripts"
     )
     report.add_argument("--include-partial", action="store_true", help=PARTIAL_HELP)
+    report.add_argument("--min-pairs", type=_min_pairs, default=MIN_PAIRS, help=MIN_PAIRS_HELP)
     report.set_defaults(func=cmd_report)
 
     board = commands.add_parser("leaderboard", help="print the leaderboards of a log folder")
     board.add_argument("--log-dir", default="logs", help="folder of Inspect logs (default: logs)")
     board.add_argument("--metric", action="append", help="show this metric (repeatable)")
     board.add_argument("--include-partial", action="store_true", help=PARTIAL_HELP)
+    board.add_argument("--min-pairs", type=_min_pairs, default=MIN_PAIRS, help=MIN_PAIRS_HELP)
     board.set_defaults(func=cmd_leaderboard)

@@ -7,6 +7,7 @@ every refusal is one sentence naming the file and the field.
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import inspect
 from importlib.metadata import EntryPoint, entry_points
@@ -37,6 +38,7 @@ def load_sweep(path: str | Path) -> SweepConfig:
     raw = read_sweep_yaml(source)  # unquoted dates stay text: a cutoff reaches logs as text
     if raw is None:
         raise DataError(f"{source}: the sweep file is empty (needs log_dir, tasks and models)")
+    raw = expand_round_globs(source, raw)
     try:
         config = SweepConfig.model_validate(raw)
     except ValidationError as error:
@@ -73,6 +75,54 @@ def load_sweep(path: str | Path) -> SweepConfig:
     check_models(source, config)
     check_sweep(source, config)  # roles nobody reads, repeated runs, a log_dir that is a file
     return config
+
+
+ROUND_GLOB = "round"
+
+
+def expand_round_globs(
+    source: Path, raw: Any, now: dt.datetime | None = None, root: Path | None = None
+) -> Any:
+    """Each task entry naming ``round: <glob>`` (e.g. ``rounds/*``, relative to ``root``, the
+    working directory as for ``data_path``) becomes one entry per matching round folder still
+    within its judging window (``judge_by`` in ``round.json`` not passed), its ``data_path``
+    that folder: the sweep names its reference models once and they judge every open round.
+
+    Raises:
+        DataError: a glob with no open round, or an entry giving ``data_path`` too (one sentence
+            naming the file and the field).
+    """
+    from research_taste_evals.core.rounds import is_round, parse_time, read_manifest
+
+    if not isinstance(raw, dict) or not isinstance(raw.get("tasks"), list):
+        return raw  # the schema check names what is wrong
+    moment, base = now or dt.datetime.now(dt.UTC), root or Path.cwd()
+    tasks: list[Any] = []
+    for index, entry in enumerate(raw["tasks"]):
+        if not isinstance(entry, dict) or ROUND_GLOB not in entry:
+            tasks.append(entry)
+            continue
+        field = f"{source}: field 'tasks.{index}.{ROUND_GLOB}'"
+        rest = {key: value for key, value in entry.items() if key != ROUND_GLOB}
+        args = dict(rest.get("args") or {})
+        if "data_path" in args:
+            raise DataError(f"{field}: give the round glob or args.data_path, not both")
+        pattern = str(entry[ROUND_GLOB])
+        found = sorted(path for path in base.glob(pattern) if is_round(path))
+        open_ = [
+            path
+            for path in found
+            if (by := parse_time(read_manifest(path).get("judge_by"))) is None or by > moment
+        ]
+        if not open_:
+            raise DataError(
+                f"{field}: no round matching {pattern!r} is within its judging window "
+                f"({len(found)} round(s) match, all past their judge_by)"
+            )
+        for path in open_:
+            data_path = str(path.relative_to(base)) if root is None else str(path)
+            tasks.append({**rest, "args": {**args, "data_path": data_path}})
+    return {**raw, "tasks": tasks}
 
 
 def _check_cutoff(field: str, args: dict[str, Any]) -> None:

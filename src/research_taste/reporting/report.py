@@ -37,6 +37,7 @@ from research_taste.reporting.leaderboard import (
 from research_taste.reporting.paths import scrub_text
 from research_taste.reporting.plots import plot_metric, plot_trend
 from research_taste.reporting.publish import check_target, publish
+from research_taste.reporting.round_board import DEFAULT_MIN_PAIRS
 from research_taste.reporting.round_logs import RoundLogs, split_round_logs
 from research_taste.reporting.rounds import (
     RoundsSection,
@@ -66,6 +67,11 @@ def _excluded_markdown(excluded: list[Excluded]) -> str:
     lines = [["log", "task", "model", "reason"]]
     lines += [[Path(e.log).name, e.task, e.model, e.reason] for e in excluded]
     return "## Excluded logs\n\n" + markdown_table(lines) + "\n"
+
+
+def _write_rows(lines: list[list[str]], path: Path) -> None:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows(lines)
 
 
 def _write_excluded_csv(excluded: list[Excluded], path: Path) -> None:
@@ -116,6 +122,7 @@ def write_report(
     bundle: bool = True,
     force: bool = False,
     include_partial: bool = False,
+    min_pairs: int = DEFAULT_MIN_PAIRS,
 ) -> ReportFiles:
     """Read ``log_dir`` and write the report folder ``out_dir`` (see ``publish``).
 
@@ -127,7 +134,7 @@ def write_report(
     check_target(out, log_dir, force)
     runs, excluded = read_runs(log_dir)
     round_logs, excluded = split_round_logs(excluded)  # counted under Rounds, not excluded
-    rounds = rounds_section(log_dir)  # docs/rounds.md
+    rounds = rounds_section(log_dir, min_pairs)  # docs/rounds.md
     if not runs and rounds is None:
         reasons = "; ".join(f"{Path(e.log).name}: {e.reason}" for e in excluded[:5])
         raise DataError(f"{log_dir}: no successful current-version logs. {reasons}".strip())
@@ -155,6 +162,8 @@ def write_report(
         (work / "report.md").write_text(text, encoding="utf-8")
         write_full_csv(runs, work / "metrics.csv")
         _write_excluded_csv(excluded, work / "excluded.csv")
+        for name, lines in (rounds.csv if rounds is not None else {}).items():
+            _write_rows(lines, work / name)  # rounds.csv, rounds_leaderboard.csv
         partial = sum(run.partial for run in rows)
         intro = (
             f"{len(rows)} rows from {len(runs)} runs in <code>{html.escape(_shown(log_dir))}"

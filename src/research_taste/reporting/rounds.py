@@ -2,7 +2,8 @@
 
 Rows come from the scored logs ``research-taste round score`` writes (``*-scored-<labels
 version>.eval``); each judgment log is read in its newest labels version. Of the judgments of one
-model on one round (per task), the row shows the complete one with the largest prospective share
+model on one round (per task), the row shows the complete one (a run of every sample the round
+plans before a ``--limit`` one) with the largest prospective share
 (a re-run after the labels appeared is not prospective), the earliest among equals (then by log
 name: ``created`` counts seconds). A partial judgment (marked) is shown only where none is
 complete, as the leaderboards never let a partial run replace a complete one
@@ -10,10 +11,11 @@ complete, as the leaderboards never let a partial run replace a complete one
 
 - TastyBench: judged at (the judgment's start), labels as of (the labels version), the pairs
   the headline scores, the labelled share and pending items (over the round's paired items:
-  ``core.rounds.ItemCounts``), prospective share and the headline ``pairwise_accuracy`` with
-  its CI. The pooled figure pools the pairs of every resolved round (no pending item) per model
-  and bootstraps over pairs; it counts prospective decisions only, so a model judged after a
-  round's labels existed is not ranked on that round, and it leaves partial judgments out.
+  ``core.rounds.ItemCounts``), prospective share, coverage and the headline with missing pairs
+  at 0.5 (against the round's own pairs: ``round_board.py``) and the log's ``pairwise_accuracy``
+  with its CI. The ranking across rounds is ``round_board``'s difficulty-adjusted one
+  (``round_tables.py``); ``pooled`` (pairs of every resolved round pooled, prospective only,
+  partial judgments left out) is kept for its callers, not shown.
 - PaperWeakness: S-F1 (with S-Precision and S-Recall) against the reviewers' weaknesses of the
   labels version, the prospective share and the papers still pending.
 """
@@ -21,10 +23,11 @@ complete, as the leaderboards never let a partial run replace a complete one
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from research_taste.reporting.leaderboard import markdown_table
+from research_taste.reporting.round_board import DEFAULT_MIN_PAIRS, Board
 from research_taste.rounds.score import scored_parts
 
 TASTYBENCH, PAPER_WEAKNESS = "tastybench", "paper_weakness"
@@ -45,6 +48,8 @@ class RoundRow:
     scores: list[Any]  # SampleScore of every sample, pair ids made unique per round
     partial: bool = False
     set_aside: int = 0  # other judgments of this task, model and round, not shown
+    info: dict[str, Any] = field(default_factory=dict)  # the scored log's eval.metadata.round
+    log: str = ""  # the scored log's file name
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,7 @@ class RoundsSection:
     tables: list[tuple[str, list[list[str]]]]
     set_aside: int
     rows: int = 0  # the rows shown (one per task, model and round), for the report's header
+    csv: dict[str, list[list[str]]] = field(default_factory=dict)  # file name -> rows
 
 
 def _figure(value: float | None) -> str:
@@ -107,7 +113,7 @@ def round_rows(log_dir: str) -> list[RoundRow]:
     from research_taste.completeness import PARTIAL, run_completeness
 
     # (task, model, round name, round items' sha256: two rounds may share a folder name)
-    best: dict[tuple[str, str, str, str], tuple[tuple[bool, float, str, str], str]] = {}
+    best: dict[tuple[str, str, str, str], tuple[tuple[bool, bool, float, str, str], str]] = {}
     judgments: dict[tuple[str, str, str, str], int] = {}
     for version, location in _newest_versions(log_dir).values():
         header = read_eval_log(location, header_only=True)
@@ -117,12 +123,16 @@ def round_rows(log_dir: str) -> list[RoundRow]:
         key = (header.eval.task.rsplit("/", 1)[-1], header.eval.model, name, sha)
         share = _metrics(header).get("prospective_share", math.nan)
         share = share if math.isfinite(share) else 0.0
-        rank = (run_completeness(header)[PARTIAL], -share, header.eval.created, location)
+        # a run of fewer samples than the round plans (--limit) ranks below a full one
+        planned = (header.eval.metadata or {}).get("comparisons") or 0
+        done = header.results.completed_samples if header.results else 0
+        full = done >= planned
+        rank = (run_completeness(header)[PARTIAL], not full, -share, header.eval.created, location)
         judgments[key] = judgments.get(key, 0) + 1
         if key not in best or rank < best[key][0]:  # the lowest rank is shown
             best[key] = (rank, version)
     rows = []
-    for key, ((partial, _, created, location), version) in best.items():
+    for key, ((partial, _, _, created, location), version) in best.items():
         log = read_eval_log(location)
         task, model, name, _ = key
         rows.append(
@@ -136,6 +146,8 @@ def round_rows(log_dir: str) -> list[RoundRow]:
                 scores=_sample_scores(log, name),
                 partial=partial,
                 set_aside=judgments[key] - 1,
+                info=dict((log.eval.metadata or {}).get("round") or {}),
+                log=location.rsplit("/", 1)[-1],
             )
         )
     return sorted(rows, key=lambda row: (row.task, row.round, row.model))
@@ -161,30 +173,29 @@ def _shown_model(row: RoundRow) -> str:
     return f"{row.model} (partial)" if row.partial else row.model
 
 
-def _tastybench_tables(rows: list[RoundRow]) -> list[tuple[str, list[list[str]]]]:
+def _tastybench_tables(
+    rows: list[RoundRow], boards: dict[str, Board]
+) -> list[tuple[str, list[list[str]]]]:
+    from research_taste.reporting.round_tables import board_tables, judgment_cells
+    from research_taste.rounds.board_rows import round_key
+
     head = ["model", "round", "judged at", "labels as of", "pairs", "labelled share"]
-    lines = [[*head, "pending items", "prospective share", "pairwise_accuracy [95% CI]"]]
+    head += ["pending items", "prospective share", "coverage", "headline (missing at 0.5)"]
+    lines = [[*head, "pairwise_accuracy [95% CI]"]]
     for row in rows:
         m = row.metrics
         shares = [m.get(name) for name in ("pairs", "labelled_share", "pending_items")]
         lines.append(
             [_shown_model(row), row.round, row.judged_at, row.labels]
             + [_figure(value) for value in shares]
-            + [_figure(m.get("prospective_share")), _headline(m)]
+            + [_figure(m.get("prospective_share"))]
+            + judgment_cells(boards.get(row.task), row.model, round_key(row.info))
+            + [_headline(m)]
         )
-
-    def rank(item: tuple[str, dict[str, float]]) -> float:
-        value = item[1]["pairwise_accuracy"]
-        return -value if math.isfinite(value) else math.inf
-
-    pooled_lines = [["model", "pairs", "pairwise_accuracy [95% CI]"]] + [
-        [model, str(int(figures["pairs"])), _headline(figures)]
-        for model, figures in sorted(pooled(rows).items(), key=rank)
-    ]
-    return [
-        ("TastyBench on rounds: pairwise accuracy on the frozen pairs", lines),
-        ("Pooled over resolved rounds (pairs pooled, CI over pairs), ranked", pooled_lines),
-    ]
+    tables = [("TastyBench on rounds: pairwise accuracy on the frozen pairs", lines)]
+    for task, result in boards.items():
+        tables += board_tables(task, result)
+    return tables
 
 
 def _weakness_table(rows: list[RoundRow]) -> tuple[str, list[list[str]]]:
@@ -201,17 +212,26 @@ def _weakness_table(rows: list[RoundRow]) -> tuple[str, list[list[str]]]:
     return "PaperWeakness on rounds: S-F1 against the reviewers' weaknesses", lines
 
 
-def rounds_section(log_dir: str) -> RoundsSection | None:
-    """The Rounds section of the report; None when the folder holds no scored round log."""
+def rounds_section(log_dir: str, min_pairs: int = DEFAULT_MIN_PAIRS) -> RoundsSection | None:
+    """The Rounds section of the report; None when the folder holds no scored round log.
+
+    Raises:
+        DataError: a scored log names a round folder or labels file that cannot be read.
+    """
+    from research_taste.reporting.round_tables import csv_tables, round_boards
+
     rows = round_rows(log_dir)
     if not rows:
         return None
+    boards = round_boards(rows, min_pairs)  # the adjusted ranking (round_board.py)
     tables = []
     if pairwise := [row for row in rows if row.task == TASTYBENCH]:
-        tables += _tastybench_tables(pairwise)
+        tables += _tastybench_tables(pairwise, boards)
     if weakness := [row for row in rows if row.task == PAPER_WEAKNESS]:
-        tables.append(_weakness_table(weakness))
-    return RoundsSection(tables, sum(row.set_aside for row in rows), len(rows))
+        caption, lines = _weakness_table(weakness)
+        tables.append((f"{caption}; not ranked (not pairwise)", lines))
+    set_aside = sum(row.set_aside for row in rows)
+    return RoundsSection(tables, set_aside, len(rows), csv_tables(rows, boards))
 
 
 def set_aside_note(section: RoundsSection) -> str:

@@ -6,7 +6,11 @@ is known:
 - ``tastybench-first`` always prefers Project 1: position bias 1.0, order consistency 0, and
   (with ``schedule=all_pairs``) every paper wins and loses equally, so no rating signal.
 - ``tastybench-longer`` prefers the project with the longer description: a length prior, the
-  kind of shortcut a real judge may take.
+  kind of shortcut a real judge may take. On a round it is the naive floor judged like a model
+  (docs/rounds.md): it reads the frozen abstracts alone, no label, date or venue signal, so a
+  model that cannot beat it shows no taste beyond a shortcut any reader has; and it is a fairer
+  floor than the coin, since abstract length is a known (weak) correlate of a paper's reception
+  that a judge could exploit without reading for quality.
 - ``random`` flips a seeded coin per ordered pair (a hash of the seed and the two
   texts, so the same prompt always gets the same answer, under any concurrency): the scale's
   zero. Its answers repeat per pair, which is exactly the judge split-half reliability must not

@@ -1,0 +1,73 @@
+"""Scored round logs -> the tidy rows of the adjusted rounds leaderboard (reporting.round_board).
+
+A judgment's decisions come from its scored log; the frame it is held against (the round's
+resolved, untied pairs) comes from the round folder's ``pairs.csv`` and the labels version the
+log was scored with, never from the log's samples: a ``--limit`` or ``--sample-id`` run plans
+only the sliced samples, so its own sample count would call it complete.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from research_taste.reporting.round_board import Decision, RoundFrame
+from research_taste_evals.core.data import DataError
+
+
+def round_key(info: dict[str, Any]) -> str:
+    """The identity every rounds table is keyed by: the round's name (its folder's), from the
+    scored log's ``eval.metadata["round"]``. The one place to switch to a ``round_id``."""
+    return str(info.get("name") or "?")
+
+
+def decisions(scores: list[Any], round_: str, model: str) -> list[Decision]:
+    """One :class:`Decision` per scored sample (an ordered pair) of a round pairwise judgment."""
+    from research_taste_evals.tastybench.rounds import _prospective
+
+    out = []
+    for sample_score in scores:
+        value = sample_score.score.value
+        if not isinstance(value, dict):
+            continue
+        pair = str((sample_score.sample_metadata or {}).get("pair_id")).rsplit("/", 1)[-1]
+        first, second = value.get("label_1", math.nan), value.get("label_2", math.nan)
+        correct: float | None = None
+        if value.get("unclear") != 1.0 and math.isfinite(first) and math.isfinite(second):
+            correct = float((value.get("first_won") == 1.0) == (first > second))
+        out.append(Decision(round_, pair, model, correct, _prospective(value)))
+    return out
+
+
+def frame(info: dict[str, Any], log: str) -> RoundFrame:
+    """The round's headline pairs under the scored log's labels version: both items labelled,
+    neither dropped, labels unequal (ties and dropped items are left out, as the headline does).
+
+    Raises:
+        DataError: the round folder or labels file the log names cannot be read (one sentence
+            naming the log and the field).
+    """
+    from research_taste_evals.core.rounds import load_round, read_labels
+
+    folder, labels_file = info.get("folder"), info.get("labels_file")
+    if not folder or not labels_file:
+        missing = "folder" if not folder else "labels_file"
+        raise DataError(f"{log}: eval.metadata.round.{missing} is missing; re-score the log")
+    try:
+        round_, labels = load_round(str(folder)), read_labels(str(labels_file))
+    except DataError as error:
+        raise DataError(
+            f"{log}: eval.metadata.round names a round that cannot be read here ({error}); "
+            "report where the round folder is"
+        ) from error
+    pairs, pending = set(), False
+    for pair in round_.pairs:
+        first, second = labels.label(pair.item_1), labels.label(pair.item_2)
+        if first.dropped or second.dropped:
+            continue
+        if not (math.isfinite(first.value) and math.isfinite(second.value)):
+            pending = True
+            continue
+        if first.value != second.value:
+            pairs.add(str(pair.pair_id))
+    return RoundFrame(round_key(info), frozenset(pairs), resolved=not pending)

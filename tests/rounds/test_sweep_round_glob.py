@@ -1,0 +1,49 @@
+"""A sweep entry naming a round glob (``round: rounds/*``) judges every matching round still
+within its judging window: one entry per open round, its ``data_path`` that folder."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+
+from research_taste.cli.sweep_load import expand_round_globs
+from research_taste_evals.core.data import DataError
+
+NOW = dt.datetime(2027, 3, 1, tzinfo=dt.UTC)
+
+
+def _round(root: Path, name: str, judge_by: str) -> Path:
+    folder = root / "rounds" / name
+    folder.mkdir(parents=True)
+    (folder / "round.json").write_text(json.dumps({"name": name, "judge_by": judge_by}))
+    return folder
+
+
+def _sweep(glob: str) -> dict[str, object]:
+    entry = {"task": "tastybench", "round": glob, "models": ["baseline/random"]}
+    return {"log_dir": "logs", "tasks": [entry, {"task": "tastybench"}]}
+
+
+def test_a_round_glob_judges_every_open_round_in_its_window(tmp_path: Path) -> None:
+    spring = _round(tmp_path, "2027-w08", "2027-03-05T00:00:00+00:00")
+    summer = _round(tmp_path, "2027-w09", "2027-03-12T00:00:00+00:00")
+    _round(tmp_path, "2027-w02", "2027-01-20T00:00:00+00:00")  # closed: not judged
+    (tmp_path / "rounds" / "notes").mkdir()  # not a round
+    out = expand_round_globs(Path("s.yaml"), _sweep("rounds/*"), now=NOW, root=tmp_path)
+    tasks = out["tasks"]
+    assert [entry.get("args", {}).get("data_path") for entry in tasks] == [
+        str(spring),
+        str(summer),
+        None,
+    ]
+    assert all("round" not in entry for entry in tasks)
+    assert tasks[0]["models"] == ["baseline/random"]
+
+
+def test_a_glob_with_no_open_round_is_one_sentence_naming_the_field(tmp_path: Path) -> None:
+    _round(tmp_path, "2027-w02", "2027-01-20T00:00:00+00:00")
+    with pytest.raises(DataError, match=r"^s\.yaml: field 'tasks\.0\.round': no round matching"):
+        expand_round_globs(Path("s.yaml"), _sweep("rounds/*"), now=NOW, root=tmp_path)
