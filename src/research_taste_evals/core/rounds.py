@@ -123,7 +123,7 @@ def load_round(folder: str | Path) -> Round:
             raise DataError(f"{items_path}: row {index + 1}: field '{missing[0]}' is missing")
         items.append(RoundItem(**{column: str(row[column]) for column in ITEM_COLUMNS}))
     known = {item.item_id for item in items}
-    pairs = []
+    pairs: list[RoundPair] = []
     for index, row in enumerate(read_csv(pairs_path)):
         try:
             pair = RoundPair(
