@@ -4,6 +4,7 @@ reviews undated, future-dated or rated off the scale, an edited labels file, unr
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
 import json
 from pathlib import Path
@@ -19,6 +20,7 @@ from research_taste.cli import USAGE_ERROR_EXIT, main
 from research_taste.rounds.arxiv import open_arxiv, resolve_arxiv
 from research_taste.rounds.checks import ReviewCheck
 from research_taste.rounds.openreview import _label_row
+from research_taste.rounds.plan import rating_scale_of
 from research_taste.rounds.score import labels_file
 from research_taste_evals.core.data import DataError
 from research_taste_evals.tastybench.tastybench import tastybench
@@ -172,3 +174,45 @@ def test_reviews_undated_future_dated_or_off_the_scale_are_left_out_and_counted(
         "review_undated": 1,
         "review_dated_in_future": 1,
     }
+
+
+@pytest.mark.parametrize(
+    ("options", "scale"),
+    [
+        ([1, 3, 5, 6, 8, 10], [1.0, 10.0]),
+        (["1: strong reject", "4: possibly reject", "6: accept"], [1.0, 6.0]),
+        (
+            [{"value": 2, "description": "reject"}, {"value": 4, "description": "accept"}],
+            [2.0, 4.0],
+        ),
+        ([], None),
+    ],
+)
+def test_the_rating_scale_is_read_from_the_review_forms_options(
+    options: list[object], scale: list[float] | None
+) -> None:
+    spec = {"value": {"param": {"type": "integer", "enum": options}}}
+    assert rating_scale_of(spec) == scale
+
+
+class EarlyCitations(MonthlyCitations):
+    """Every paper also "cited" by three papers dated before it (a bad date upstream)."""
+
+    def answer(self, path: str, params: dict[str, str]) -> tuple[int, Any]:
+        status, body = super().answer(path, params)
+        if int(params.get("offset", 0)) == 0 and "data" in body:
+            early = [{"citingPaper": {"paperId": f"e{i}", "publicationDate": "2098-06-01"}}
+                     for i in range(3)]  # fmt: skip
+            body = {**body, "data": early + body["data"]}
+        return status, body
+
+
+def test_citing_papers_dated_before_the_paper_are_not_counted(tmp_path: Path) -> None:
+    folder = _opened(tmp_path / "r")
+    api = EarlyCitations(now=lambda: DUE)
+    with serving(api):
+        entry = resolve_arxiv(folder, base_url=api.base_url, now=lambda: DUE, min_interval=0)
+    with (folder / entry["file"]).open(encoding="utf-8") as handle:
+        labels = {row["item_id"]: float(row["label"]) for row in csv.DictReader(handle)}
+    assert labels == {arxiv_id: float(k) for arxiv_id, (_, k, _) in PAPERS.items()}
+    assert entry["citations_before_paper"] == 3 * len(PAPERS)

@@ -184,17 +184,17 @@ def _label_row(
         # (dropped, ``not_found``); any other failure leaves it pending for the next resolve.
         status = "not_found" if " answered 404 " in str(error) else "fetch_failed"
         return {**row, "citations": "", "status": status, "problem": str(error)}
-    citing = []
+    citing, early = [], 0
     for day in listed:
         moment = parse_day(day)
-        if moment is None or moment < published:
-            continue  # undated, or dated before the paper it cites: not counted
-        citing.append(moment)
+        early += moment is not None and moment < published
+        if moment is not None and moment >= published:  # undated or before the paper: not
+            citing.append(moment)  # counted (a bad date upstream), the early ones reported
     months, counts = citation_series(published, citing, fetch)
     velocity = common_window_velocity(months, [float(c) for c in counts], window, fetch)
     # at its due date a series that cannot carry a slope never will: dropped (resolve.settle)
     status = "labelled" if math.isfinite(velocity) else "no_slope_at_due_date"
-    row.update(citations=len(listed), status=status)
+    row.update(citations=len(listed), status=status, early=early)
     if math.isfinite(velocity):
         row["label"] = f"{velocity:.6g}"
     return row
@@ -219,6 +219,7 @@ def resolve_arxiv(
     items = tqdm(version.round_.items, desc="citations", unit="paper", disable=not progress)
     rows = [_label_row(client, item, window, version.today()) for item in items]
     failed = {row["item_id"]: row.pop("problem") for row in rows if "problem" in row}
+    early = sum(row.pop("early", 0) for row in rows)
     for item_id, problem in failed.items():
         if progress:
             print(f"arXiv:{item_id}: {problem}")
@@ -228,4 +229,5 @@ def resolve_arxiv(
         rows,
         horizon_reached=lambda row: row["status"] not in ("pending", "fetch_failed"),
         fetch_failed=sum(row["status"] == "fetch_failed" for row in rows),
+        citations_before_paper=early,
     )
