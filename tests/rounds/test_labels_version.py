@@ -9,6 +9,7 @@ from pathlib import Path
 
 from research_taste.rounds.manifest import write_round
 from research_taste.rounds.resolve import new_labels_version, record_labels_version
+from research_taste_evals.core.data import sha256_of
 from research_taste_evals.core.rounds import RoundItem
 
 OPENED = dt.datetime(2026, 1, 1, 9, tzinfo=dt.UTC)
@@ -57,6 +58,7 @@ def test_each_resolve_writes_a_new_version_and_lists_it(tmp_path: Path) -> None:
         "horizon_reached_share": 0.5,
         "dropped": {},
         "resolved": False,
+        "labels_sha256": sha256_of(folder / "labels" / "2026-03-02.csv"),
         "ratings": "as fetched",
     }
     assert second["version"] == "2026-03-02.2" and second["file"] == "labels/2026-03-02.2.csv"

@@ -58,14 +58,19 @@ def feed(today: dt.date | None = None) -> bytes:
 
 @contextmanager
 def paged_listing(
-    today: dt.date | None = None, fail_once_at: int | None = None
+    today: dt.date | None = None,
+    fail_once_at: int | None = None,
+    extra: tuple[str, ...] = (),
+    ignore_start: bool = False,
 ) -> Iterator[tuple[str, list[int]]]:
     """:func:`feed`'s entries at ``/api/query``, ``max_results`` at a time from ``start``; the
-    first request from ``fail_once_at`` gets an HTTP 400 (not retried). Yields the API base URL
-    and the list of ``start`` values asked, in order."""
+    first request from ``fail_once_at`` gets an HTTP 400 (not retried). ``extra``: further
+    entries (:func:`entry`) after them; ``ignore_start``: every page is the first (a server that
+    ignores ``start``). Yields the API base URL and the list of ``start`` values asked."""
     head, _, rest = feed(today).decode("utf-8").partition("  <entry>")
     entries = ["  <entry>" + part for part in ("  <entry>" + rest).split("  <entry>")[1:]]
     entries[-1] = entries[-1].removesuffix("</feed>\n")
+    entries += list(extra)
     asked: list[int] = []
 
     class Handler(BaseHTTPRequestHandler):
@@ -76,6 +81,7 @@ def paged_listing(
             if start == fail_once_at and asked.count(start) == 1:
                 self.send_error(400, "injected")
                 return
+            start = 0 if ignore_start else start
             body = (head + "".join(entries[start : start + size]) + "</feed>\n").encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/atom+xml")
@@ -88,6 +94,13 @@ def paged_listing(
 
     with LocalServer(Handler, lifetime=120.0) as server:
         yield f"{server.base_url}/api/query", asked
+
+
+def entry(arxiv_id: str, published: str, title: str = "A title", abstract: str = "Text.") -> str:
+    """One listing entry (v1) as export.arxiv.org shapes it, with any fields (bad ones too)."""
+    return ENTRY.format(
+        version=f"{arxiv_id}v1", published=published, title=title, abstract=abstract
+    )
 
 
 @contextmanager

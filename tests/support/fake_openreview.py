@@ -6,7 +6,9 @@ answers ``{"notes", "count"}`` as the real API does; ``GET /pdf?id=`` answers th
 test registered (404 when none). Chosen requests first answer 429 with a ``Retry-After``; with
 ``bad_body`` set, ``/notes`` answers an HTML page with status 200 (a proxy's error page).
 ``sort=id`` orders the notes by id (openreview-py's order). ``ignore_offset``: every page is the
-first and no ``count`` is sent (a server that would be paged forever). ``account``: ``POST
+first and no ``count`` is sent (a server that would be paged forever). ``cut_at``: the
+listing ends after that many notes while ``count`` still says all (a listing cut short).
+``account``: ``POST
 /login`` with that ``(id, password)`` answers ``{"token": TOKEN}``; with ``challenge`` set, a
 request without ``Authorization: Bearer TOKEN`` answers 403 (API v2's datacenter challenge).
 """
@@ -83,6 +85,7 @@ class FakeOpenReview:
     base_url: str = ""
     requests: list[dict[str, str]] = field(default_factory=list)
     ignore_offset: bool = False
+    cut_at: int | None = None  # the listing ends after this many notes; its count says all
     account: tuple[str, str] | None = None
     challenge: bool = False
 
@@ -117,7 +120,7 @@ class FakeOpenReview:
             if params.get("sort") == "id"
             else self.notes
         )
-        page = notes[0 if self.ignore_offset else offset :][:limit]
+        page = notes[: self.cut_at][0 if self.ignore_offset else offset :][:limit]
         if params.get("details") != "replies":
             page = [{k: v for k, v in note.items() if k != "details"} for note in page]
         body: dict[str, Any] = {"notes": page}

@@ -44,7 +44,13 @@ TIMEOUT_SECONDS = 60.0
 # An answer cut mid-way: the body ends before its Content-Length (IncompleteRead), or the
 # connection closes or resets before the status line (RemoteDisconnected is a
 # ConnectionResetError). urllib raises these from read() and getresponse() unwrapped.
-CUT_SHORT: tuple[type[BaseException], ...] = (http.client.IncompleteRead, ConnectionResetError)
+# A malformed status line or header (BadStatusLine, LineTooLong: an answer cut inside its head)
+# and an aborted connection are the same fault seen earlier: all are HTTPExceptions or resets.
+CUT_SHORT: tuple[type[BaseException], ...] = (
+    http.client.HTTPException,
+    ConnectionResetError,
+    ConnectionAbortedError,
+)
 
 
 def _sleep(seconds: float) -> None:
@@ -214,7 +220,7 @@ class HttpClient:
                 finally:
                     self._last = self.clock()  # the pace runs from the answer (or refusal)
             except urllib.error.HTTPError as error:
-                failed = Answer(error.code, error.read(), error.headers)
+                failed = Answer(error.code, _error_body(error), error.headers)
                 if error.code in answered:
                     return failed
                 if error.code not in RETRIED_STATUSES:
@@ -266,3 +272,13 @@ class HttpClient:
             f"{attempt + 2} of {self.max_tries}"
         )
         self.sleep(wait)
+
+
+def _error_body(error: urllib.error.HTTPError) -> bytes:
+    """An error answer's body; what arrived of it when it was cut short (the status decides)."""
+    try:
+        return bytes(error.read())
+    except http.client.IncompleteRead as cut:
+        return bytes(cut.partial)
+    except CUT_SHORT:
+        return b""

@@ -150,7 +150,9 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         excluded = split_round_logs(excluded)[1]  # round logs: the Rounds section's
         rounds = rounds_section(args.log_dir, args.min_pairs)  # docs/rounds.md
         if not runs and rounds is None:
-            raise DataError(f"{args.log_dir}: no successful current-version logs")
+            from research_taste.reporting.no_runs import no_runs_message
+
+            raise DataError(no_runs_message(args.log_dir, excluded))
         check_metrics(args.metric, runs)
     except DataError as error:
         print(f"research-taste {args.command}: error: {error}", file=sys.stderr)

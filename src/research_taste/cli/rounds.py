@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -99,11 +100,21 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
     if "://" not in args.log_dir and not Path(args.log_dir).is_dir():  # a remote one is listed
         raise ConfigError(f"--log-dir {args.log_dir}: no such folder (the judgment logs' folder)")
-    scored = score_round(args.round, args.log_dir, args.labels)
+    unreadable: list[str] = []
+    scored = score_round(args.round, args.log_dir, args.labels, unreadable)
     for entry in scored:
         print(f"{entry.model}: {entry.scored}")
     if not scored:
         print(f"no judgment log of {args.round} under {args.log_dir}")
+    for sentence in unreadable:  # the other logs were scored; these are named and counted
+        print(f"research-taste round: skipped {sentence}", file=sys.stderr)
+    if unreadable:
+        print(
+            f"research-taste round: error: {len(unreadable)} unreadable logs skipped, "
+            f"{len(scored)} scored",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 

@@ -28,6 +28,7 @@ from typing import Any
 
 from research_taste.reporting.leaderboard import markdown_table
 from research_taste.reporting.round_board import DEFAULT_MIN_PAIRS, Board
+from research_taste.rounds.log_check import read_log
 from research_taste.rounds.score import scored_parts
 
 TASTYBENCH, PAPER_WEAKNESS = "tastybench", "paper_weakness"
@@ -108,15 +109,13 @@ def _metrics(log: Any) -> dict[str, float]:
 
 def round_rows(log_dir: str) -> list[RoundRow]:
     """The row shown for each task, model and round under ``log_dir`` (module docstring)."""
-    from inspect_ai.log import read_eval_log
-
     from research_taste.completeness import PARTIAL, run_completeness
 
     # (task, model, round name, round items' sha256: two rounds may share a folder name)
     best: dict[tuple[str, str, str, str], tuple[tuple[bool, bool, float, str, str], str]] = {}
     judgments: dict[tuple[str, str, str, str], int] = {}
     for version, location in _newest_versions(log_dir).values():
-        header = read_eval_log(location, header_only=True)
+        header = read_log(location, header_only=True)  # unreadable: one sentence naming it
         round_info = (header.eval.metadata or {}).get("round") or {}
         name = str(round_info.get("name") or "?")
         sha = str(round_info.get("items_sha256") or "")
@@ -133,7 +132,7 @@ def round_rows(log_dir: str) -> list[RoundRow]:
             best[key] = (rank, version)
     rows = []
     for key, ((partial, _, _, created, location), version) in best.items():
-        log = read_eval_log(location)
+        log = read_log(location)
         task, model, name, _ = key
         rows.append(
             RoundRow(

@@ -39,8 +39,18 @@ from research_taste.builders.ideapairs.papers import (
 from research_taste.builders.semantic_scholar import SemanticScholar
 from research_taste.builders.tastybench_papers import citation_series, month_starts
 from research_taste.rounds import JUDGE_DAYS
+from research_taste.rounds.checks import (
+    MAX_DAYS,
+    MAX_WINDOW_MONTHS,
+    ItemGate,
+    check_category,
+    check_range,
+    parse_day,
+    prepare_out,
+)
 from research_taste.rounds.manifest import utc_iso, utc_now, write_round
 from research_taste.rounds.resolve import new_labels_version, record_labels_version
+from research_taste_evals.core.data import DataError
 from research_taste_evals.core.rounds import RoundItem
 from research_taste_evals.tastybench.dataset import common_window_velocity
 
@@ -85,6 +95,10 @@ def open_arxiv(
 ) -> dict[str, Any]:
     """Open a round on ``category``'s papers first announced in the last ``days`` days
     (``judge_days``: the judging window, ``round.json``'s ``judge_by``)."""
+    check_category(category)
+    check_range("--days", days, 1, MAX_DAYS)
+    check_range("--window-months", window_months, 1, MAX_WINDOW_MONTHS)
+    prepare_out(Path(out), {"source": "arxiv", "category": category, "days": days})
     pace = PACE_SECONDS if min_interval is None else min_interval
     client = HttpClient("arXiv", API_ENV, pace, RETRIES + 1, user_agent=USER_AGENT)
     opened = now()
@@ -93,7 +107,8 @@ def open_arxiv(
     query = f"cat:{category} AND submittedDate:[{start:%Y%m%d}0000 TO {end:%Y%m%d}2359]"
     items: list[RoundItem] = []
     counts: dict[str, int] = {}
-    offset = 0
+    gate = ItemGate(end, counts)
+    offset, previous = 0, None
     while True:
         params = {
             "search_query": query,
@@ -103,13 +118,25 @@ def open_arxiv(
             "max_results": page_size,
         }
         entries = _listing_page(client, base, params, Path(out) / "cache" / "open")
+        if entries and set(entries) == previous:
+            # a server that ignores ``start`` answers every page alike: paging on never ends
+            raise DataError(
+                f"the arXiv API ({base}) answered start={offset} with the same papers as the "
+                "page before (it ignores `start`); is ARXIV_API_BASE the arXiv API's query URL?"
+            )
+        previous = set(entries)
         for arxiv_id, entry in entries.items():
-            published = dt.date.fromisoformat(entry["date"]) if entry["date"] else None
-            if published is None or not start <= published <= end or not entry["abstract"]:
-                counts["outside_dates_or_no_abstract"] = (
-                    counts.get("outside_dates_or_no_abstract", 0) + 1
-                )
+            reason = gate.reason(arxiv_id, entry["title"], entry["abstract"], entry["date"])
+            published = parse_day(entry["date"])
+            if reason is None and published is not None:
+                if published < start or not entry["abstract"]:
+                    reason = "outside_dates_or_no_abstract"
+                elif due_date(published, window_months) <= end:
+                    reason = "label_due"  # its window has passed: the label may exist already
+            if reason is not None:
+                gate.leave(reason)
                 continue
+            assert published is not None
             items.append(
                 RoundItem(
                     arxiv_id, entry["title"], published.isoformat(), entry["abstract"], category
@@ -150,13 +177,24 @@ def _label_row(
     row["label_time"] = utc_iso(dt.datetime.combine(due, dt.time(), dt.UTC))
     if fetch < due:
         return {**row, "citations": "", "status": "pending"}
-    listed, _ = client.citation_dates(f"arXiv:{item.item_id}")
-    citing = [dt.date.fromisoformat(day[:10]) for day in listed if day]
+    try:
+        listed, _ = client.citation_dates(f"arXiv:{item.item_id}")
+    except DataError as error:
+        # One paper never stops a resolve: one Semantic Scholar does not know leaves the round
+        # (dropped, ``not_found``); any other failure leaves it pending for the next resolve.
+        status = "not_found" if " answered 404 " in str(error) else "fetch_failed"
+        return {**row, "citations": "", "status": status, "problem": str(error)}
+    citing, early = [], 0
+    for day in listed:
+        moment = parse_day(day)
+        early += moment is not None and moment < published
+        if moment is not None and moment >= published:  # undated or before the paper: not
+            citing.append(moment)  # counted (a bad date upstream), the early ones reported
     months, counts = citation_series(published, citing, fetch)
     velocity = common_window_velocity(months, [float(c) for c in counts], window, fetch)
     # at its due date a series that cannot carry a slope never will: dropped (resolve.settle)
     status = "labelled" if math.isfinite(velocity) else "no_slope_at_due_date"
-    row.update(citations=len(listed), status=status)
+    row.update(citations=len(listed), status=status, early=early)
     if math.isfinite(velocity):
         row["label"] = f"{velocity:.6g}"
     return row
@@ -180,6 +218,16 @@ def resolve_arxiv(
 
     items = tqdm(version.round_.items, desc="citations", unit="paper", disable=not progress)
     rows = [_label_row(client, item, window, version.today()) for item in items]
+    failed = {row["item_id"]: row.pop("problem") for row in rows if "problem" in row}
+    early = sum(row.pop("early", 0) for row in rows)
+    for item_id, problem in failed.items():
+        if progress:
+            print(f"arXiv:{item_id}: {problem}")
     return record_labels_version(
-        version, LABEL_COLUMNS, rows, horizon_reached=lambda row: row["status"] != "pending"
+        version,
+        LABEL_COLUMNS,
+        rows,
+        horizon_reached=lambda row: row["status"] not in ("pending", "fetch_failed"),
+        fetch_failed=sum(row["status"] == "fetch_failed" for row in rows),
+        citations_before_paper=early,
     )

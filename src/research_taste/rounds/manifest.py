@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from research_taste.rounds import JUDGE_DAYS
+from research_taste.rounds.checks import no_pairs_cause
 from research_taste_evals.aaar.dataset.weakness_round import WEAKNESS_FILE
 from research_taste_evals.core.data import DataError, sha256_of
 from research_taste_evals.core.rounds import (
@@ -100,7 +101,8 @@ def write_round(
         raise DataError(f"{out / ROUND_FILE}: a round is already open there; open a new round")
     pairs = label_blind_pairs(items)
     if not pairs:
-        raise DataError(f"{out}: only {len(items)} items and no two of them can be paired")
+        cause = no_pairs_cause(items, dict(counts.get("left_out") or {}))
+        raise DataError(f"{out}: only {len(items)} items and no two of them can be paired: {cause}")
     item_rows = [{c: getattr(item, c) for c in ITEM_COLUMNS} for item in items]
     pair_rows = [{c: getattr(pair, c) for c in PAIR_COLUMNS} for pair in pairs]
     write_atomic(out / ITEMS_FILE, csv_text(ITEM_COLUMNS, item_rows))

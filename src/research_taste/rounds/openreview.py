@@ -31,6 +31,13 @@ from research_taste.builders.openreview.client import MIN_INTERVAL, OpenReviewCl
 from research_taste.builders.openreview.venue import PAGE_SIZE, submissions
 from research_taste.rounds import JUDGE_DAYS, SAMPLE_SEED
 from research_taste.rounds import journal as journal_round
+from research_taste.rounds.checks import (
+    ItemGate,
+    ReviewCheck,
+    check_venue,
+    prepare_out,
+    rating_scale,
+)
 from research_taste.rounds.manifest import (
     utc_iso,
     utc_now,
@@ -92,6 +99,15 @@ def _open_reason(note: dict[str, Any], venue: str, plan: dict[str, Any]) -> str 
     return reason
 
 
+def _group(area: Any) -> str:
+    """The pairing group of a primary area; a list-valued one (a form with multiple choice)
+    is grouped by its first choice, the author's main area, so that each item sits in one
+    group and pairs stay within a field."""
+    if isinstance(area, list):
+        area = next((choice for choice in area if choice not in (None, "")), "")
+    return " ".join(str(area or "").split())
+
+
 def open_openreview(
     venue: str,
     out: str | Path,
@@ -111,12 +127,15 @@ def open_openreview(
     ``pdfs`` each kept submission's PDF is read into a PaperWeakness record (none left out of
     the TastyBench items for lack of one: counted in ``weakness_left_out``)."""
     folder = Path(out)
+    check_venue(venue)
+    prepare_out(folder, {"source": "openreview", "venue": venue})
     opened = now()
     client = OpenReviewClient(
         folder / "cache" / "open", base_url, min_interval, today=lambda: opened.date()
     )
     candidates: list[RoundItem] = []
     counts: dict[str, int] = {}
+    gate = ItemGate(opened.date(), counts)
     notes = list(_progress(submissions(client, venue, page_size), "submissions", progress))
     plan = label_plan(client, venue, notes)
     for note in notes:
@@ -127,11 +146,13 @@ def open_openreview(
         reason = _open_reason(note, venue, plan)
         if reason is None and (not title or not abstract or submitted is None):
             reason = "no_title_abstract_or_date"
+        if reason is None:
+            reason = gate.reason(str(note.get("id")), title, abstract, submitted)
         if reason is not None:
             counts[reason] = counts.get(reason, 0) + 1
             continue
         assert submitted is not None
-        group = str(forms.value(content, "primary_area") or "")
+        group = _group(forms.value(content, "primary_area"))
         candidates.append(RoundItem(str(note["id"]), title, submitted.isoformat(), abstract, group))
     items, sample = draw_sample(candidates, max_items, seed)
     records: list[dict[str, Any]] = []
@@ -207,10 +228,15 @@ def first_posted_rating(review: dict[str, Any], posted: dict[str, Any]) -> tuple
 
 
 def _label_row(
-    client: OpenReviewClient, item_id: str, note: dict[str, Any] | None
+    client: OpenReviewClient,
+    item_id: str,
+    note: dict[str, Any] | None,
+    check: ReviewCheck,
 ) -> tuple[dict[str, Any], list[list[str]]]:
     """The item's labels row, and each official reviewer's weaknesses as items
-    (``forms.weakness_items``; none for a set-aside submission), both as first posted."""
+    (``forms.weakness_items``; none for a set-aside submission), both as first posted. A review
+    ``check`` refuses (undated, dated after the resolve, a rating off the venue's scale) is left
+    out of the label, counted by reason."""
     row: dict[str, Any] = dict.fromkeys(LABEL_COLUMNS, "")
     row["item_id"] = item_id
     if note is None:
@@ -218,10 +244,11 @@ def _label_row(
     status = _status(note)
     reviews = _replies(note, "Official_Review")
     ratings, sources, times, weaknesses = [], set(), [], []
+    reviews = [review for review in reviews if check.dated(_stamp(review))]
     for review in reviews:
         posted = first_posted(client, review)
         raw, source = first_posted_rating(review, posted)
-        rating = forms.number(raw)
+        rating = check.rating(raw)
         stamp = _stamp(review)
         if stamp is not None:
             times.append(stamp)
@@ -278,17 +305,19 @@ def resolve_openreview(
             for item in items
         }
         columns: tuple[str, ...] = journal_round.LABEL_COLUMNS
-        notes_of_version = {
+        notes_of_version: dict[str, Any] = {
             "decisions": "public ones only (a decision a reader can see)",
             "weaknesses": "as fetched (a journal's review edits are not public)",
         }
     else:
+        check = ReviewCheck(version.resolved_at, rating_scale(plan))
         resolved = {
-            item.item_id: _label_row(client, item.item_id, notes.get(item.item_id))
+            item.item_id: _label_row(client, item.item_id, notes.get(item.item_id), check)
             for item in items
         }
         columns = LABEL_COLUMNS
         notes_of_version = {
+            "reviews_left_out": check.left_out,
             "ratings": "as first posted where the review's edits are public, else as fetched "
             "(column rating_source)",
             "weaknesses": "as first posted where the review's edits are public, else as fetched",

@@ -57,6 +57,12 @@ DECISION_PLAN = {
 
 def form_fields(client: OpenReviewClient, invitation_id: str) -> list[str] | None:
     """The content fields of an invitation's note form; None when it is not readable."""
+    content = form_content(client, invitation_id)
+    return None if content is None else sorted(content)
+
+
+def form_content(client: OpenReviewClient, invitation_id: str) -> dict[str, Any] | None:
+    """The content of an invitation's note form (field -> its spec); None when not readable."""
     answer = client.get_json_or_none(
         "/invitations", {"id": invitation_id}, "invitations", none_on=FORMS_NOT_READABLE
     )
@@ -67,7 +73,17 @@ def form_fields(client: OpenReviewClient, invitation_id: str) -> list[str] | Non
     inner = edit.get("invitation")
     form = (inner.get("edit") or {}) if isinstance(inner, dict) else edit
     content = (form.get("note") or {}).get("content") or {}
-    return sorted(content) if isinstance(content, dict) else []
+    return content if isinstance(content, dict) else {}
+
+
+def rating_scale_of(spec: Any) -> list[float] | None:
+    """[lowest, highest] of a rating field's options (openreview-py's ``value.param.enum``:
+    numbers, ``{"value": 6, ...}`` or ``"6: marginally above"``); None without options."""
+    param = ((spec or {}).get("value") or {}).get("param") if isinstance(spec, dict) else None
+    options = (param or {}).get("enum") if isinstance(param, dict) else None
+    values = [forms.number(o.get("value") if isinstance(o, dict) else o) for o in options or []]
+    numbers = [v for v in values if v is not None]
+    return [min(numbers), max(numbers)] if numbers else None
 
 
 def _by_kind(venue: str, notes: Iterable[dict[str, Any]]) -> dict[str, Any]:
@@ -86,13 +102,17 @@ def label_plan(
     Raises:
         DataError: the forms read carry neither a numeric rating nor a decision.
     """
-    reviews = {name: form_fields(client, f"{venue}/-/{name}") for name in REVIEW_FORMS}
+    contents = {name: form_content(client, f"{venue}/-/{name}") for name in REVIEW_FORMS}
+    reviews = {name: None if c is None else sorted(c) for name, c in contents.items()}
     decision = form_fields(client, f"{venue}/-/{journal.DECISION}")
     if decision is None and all(fields is None for fields in reviews.values()):
         return _by_kind(venue, notes)
     for name, fields in reviews.items():
         if fields and set(fields) & set(forms.RATING_FIELDS):
-            return {**RATING_PLAN, "review_form": name, "forms": "read"}
+            rating = next(f for f in forms.RATING_FIELDS if f in fields)
+            scale = rating_scale_of((contents[name] or {}).get(rating))
+            scaled = {"rating_scale": scale} if scale is not None else {}
+            return {**RATING_PLAN, "review_form": name, "forms": "read", **scaled}
     field = next((f for f in DECISION_FIELDS if f in (decision or [])), None)
     if field is not None:
         review_form = next((n for n, f in reviews.items() if f is not None), journal.REVIEW)

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from research_taste.rounds.checks import check_manifest
 from research_taste.rounds.manifest import csv_text, utc_iso, write_atomic
-from research_taste_evals.core.data import read_csv
+from research_taste_evals.core.data import DataError, read_csv, sha256_of
 from research_taste_evals.core.rounds import (
     LABELS_DIR,
     ROUND_FILE,
@@ -86,6 +87,10 @@ def new_labels_version(out: str | Path, now: Callable[[], dt.datetime]) -> Label
         DataError: ``out`` is not an intact round.
     """
     round_ = load_round(out)
+    check_manifest(round_.folder / ROUND_FILE, round_.manifest)
+    labels = round_.folder / LABELS_DIR
+    if labels.exists() and not labels.is_dir():
+        raise DataError(f"{labels}: a file where the round's labels folder is expected")
     resolved = now()
     return LabelsVersion(round_, resolved, next_labels_path(round_.folder, resolved.date()))
 
@@ -151,6 +156,8 @@ def record_labels_version(
         "horizon_reached_share": sum(map(horizon_reached, rows)) / len(rows) if rows else None,
         "dropped": dropped,
         "resolved": all(row["label"] != "" or row["dropped"] for row in rows),
+        # what `round score` checks the file against: a hand-edited label is refused
+        "labels_sha256": sha256_of(version.path),
         **notes,
     }
     add_label_version(version.folder, entry)

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from research_taste.rounds.checks import check_labels_file
+from research_taste.rounds.log_check import read_log
 from research_taste_evals.core.data import DataError
 from research_taste_evals.core.rounds import LABELS_DIR, load_round
 
@@ -79,20 +81,26 @@ def labels_file(folder: Path, version: str | None) -> Path:
     chosen = version or versions[-1]
     if chosen not in versions:
         raise DataError(f"{folder}: labels version {chosen!r} not among {versions}")
-    return folder / LABELS_DIR / f"{chosen}.csv"
+    entry = read_manifest(folder)["label_versions"][versions.index(chosen)]
+    return check_labels_file(folder / LABELS_DIR / f"{chosen}.csv", entry)
 
 
-def round_logs(folder: Path, log_dir: str) -> list[str]:
+def round_logs(folder: Path, log_dir: str, unreadable: list[str] | None = None) -> list[str]:
     """The judgment logs of the round under ``log_dir``, in any folder and format Inspect lists
-    (headers read only)."""
-    from inspect_ai.log import list_eval_logs, read_eval_log
+    (headers read only); a log that cannot be read is skipped, its sentence added to
+    ``unreadable`` (the others are still scored)."""
+    from inspect_ai.log import list_eval_logs
 
     sha = load_round(folder).manifest["items_sha256"]
     found = []
     for info in list_eval_logs(log_dir, recursive=True):
         if scored_parts(info.name.rpartition("/")[2]) is not None:
             continue
-        header = read_eval_log(info, header_only=True)
+        try:
+            header = read_log(info, header_only=True)
+        except DataError as error:
+            (unreadable if unreadable is not None else []).append(str(error))
+            continue
         round_info = (header.eval.metadata or {}).get("round") or {}
         if round_info.get("items_sha256") == sha:
             found.append(_location(info.name))
@@ -100,11 +108,15 @@ def round_logs(folder: Path, log_dir: str) -> list[str]:
 
 
 def score_round(
-    folder: str | Path, log_dir: str | Path, version: str | None = None
+    folder: str | Path,
+    log_dir: str | Path,
+    version: str | None = None,
+    unreadable: list[str] | None = None,
 ) -> list[ScoredLog]:
-    """Score every judgment log of the round in ``log_dir`` with a labels version."""
+    """Score every judgment log of the round in ``log_dir`` with a labels version; a log that
+    cannot be read is skipped and named in ``unreadable``."""
     from inspect_ai import score
-    from inspect_ai.log import read_eval_log, write_eval_log
+    from inspect_ai.log import write_eval_log
     from inspect_ai.model import get_model
 
     from research_taste_evals.aaar.scorer.weakness_round import round_weakness_scorer
@@ -119,8 +131,13 @@ def score_round(
     root = load_round(folder).folder
     labels = labels_file(root, version)
     done = []
-    for path in round_logs(root, str(log_dir)):
-        log = read_eval_log(path)
+    skipped = unreadable if unreadable is not None else []
+    for path in round_logs(root, str(log_dir), skipped):
+        try:
+            log = read_log(path)
+        except DataError as error:  # its header read, its samples cut off
+            skipped.append(str(error))
+            continue
         task = log.eval.task.rsplit("/", 1)[-1]
         if task not in factories:
             continue

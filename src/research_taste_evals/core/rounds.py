@@ -123,7 +123,7 @@ def load_round(folder: str | Path) -> Round:
             raise DataError(f"{items_path}: row {index + 1}: field '{missing[0]}' is missing")
         items.append(RoundItem(**{column: str(row[column]) for column in ITEM_COLUMNS}))
     known = {item.item_id for item in items}
-    pairs = []
+    pairs: list[RoundPair] = []
     for index, row in enumerate(read_csv(pairs_path)):
         try:
             pair = RoundPair(
@@ -138,8 +138,27 @@ def load_round(folder: str | Path) -> Round:
         for field, item_id in (("item_1", pair.item_1), ("item_2", pair.item_2)):
             if item_id not in known:
                 raise DataError(f"{pairs_path}: row {index + 1}: field '{field}': unknown item")
+        # pairs are disjoint (rounds/manifest.label_blind_pairs): a repeat is a hand edit
+        problem = pair_problem(pair, pairs)
+        if problem:
+            raise DataError(f"{pairs_path}: row {index + 1}: {problem}")
         pairs.append(pair)
+    if not pairs:  # open refuses such a round; Inspect would only say "dataset is empty"
+        raise DataError(f"{pairs_path}: no pair; a round is judged on its pairs (open a new one)")
     return Round(folder=root, manifest=manifest, items=items, pairs=pairs)
+
+
+def pair_problem(pair: RoundPair, earlier: list[RoundPair]) -> str:
+    """Why ``pair`` cannot follow ``earlier`` in a round's pairs ("" if it can)."""
+    if pair.item_1 == pair.item_2:
+        return f"field 'item_2': the same item as item_1 ({pair.item_1}): a pair of one paper"
+    if any(other.pair_id == pair.pair_id for other in earlier):
+        return f"field 'pair_id': {pair.pair_id} repeats an earlier row"
+    taken = {item for other in earlier for item in (other.item_1, other.item_2)}
+    for field, item_id in (("item_1", pair.item_1), ("item_2", pair.item_2)):
+        if item_id in taken:
+            return f"field '{field}': {item_id} is already in an earlier pair (pairs are disjoint)"
+    return ""
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,8 @@ field is a ``DataError`` naming the file, the row and the field, before any mode
 
 from __future__ import annotations
 
+import datetime as dt
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +30,7 @@ from research_taste_evals.core.dates import require_item_date
 from research_taste_evals.core.text import content_id
 
 SIDES = ("a", "b")
+# same_paper: both sides are one paper (one arXiv id, or one title without an id).
 # unswappable_prompt: the user turn does not hold one "Paper A" and one "Paper B" block, so
 # the swapped order cannot be built from it (prompts.swap_paper_blocks).
 LEFT_OUT_REASONS = (
@@ -36,6 +39,7 @@ LEFT_OUT_REASONS = (
     "equal_citations",
     "equal_ratings",
     "unswappable_prompt",
+    "same_paper",
 )
 _ROLES: dict[str, type[ChatMessage]] = {
     "system": ChatMessageSystem,
@@ -78,12 +82,16 @@ def _text(row: Mapping[str, Any], field: str, where: str, required: bool = True)
     return value.strip()
 
 
-def _number(row: Mapping[str, Any], field: str, where: str) -> float | None:
+def _number(row: Mapping[str, Any], field: str, where: str, count: bool = False) -> float | None:
+    """A finite number (``count``: 0 or more, a citation count); None when absent."""
     value = row.get(field)
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise DataError(f"{where}: field '{field}' must be a number, got {value!r}")
+    if not math.isfinite(value) or (count and value < 0):
+        kind = "a citation count (0 or more)" if count else "a finite number"
+        raise DataError(f"{where}: field '{field}' must be {kind}, got {value!r}")
     return float(value)
 
 
@@ -119,14 +127,17 @@ def read_paper(row: Mapping[str, Any], side: str, where: str) -> Paper:
         date = iclr_date(year)
     else:
         date = _text(row, field, where)
-        require_item_date(date, f"{where}: field '{field}'")
+        parsed = require_item_date(date, f"{where}: field '{field}'")
+        earliest = dt.date(parsed.year, parsed.month or 1, parsed.day or 1)
+        if earliest > dt.date.today():  # a typo or a clock error: no citations exist yet
+            raise DataError(f"{where}: field '{field}' is {date!r}, after today: not a date")
     arxiv_id = _text(row, f"paper_{side}_arxiv_id", where, required=False)
     return Paper(
         arxiv_id=arxiv_id or f"title:{content_id(title)}",
         title=title,
         abstract=_text(row, f"paper_{side}_abstract", where, required=False),
         date=date[:10],
-        citations=_number(row, f"paper_{side}_citations", where),
+        citations=_number(row, f"paper_{side}_citations", where, count=True),
         category=_text(row, f"paper_{side}_category", where, required=False) or "unknown",
         subcategory=_text(row, f"paper_{side}_subcategory", where, required=False),
         rating=_number(row, f"paper_{side}_rating", where),
@@ -159,6 +170,8 @@ def left_out_reason(answer: object, a: Paper, b: Paper) -> str | None:
         return "unknown_answer"
     if not a.abstract or not b.abstract:
         return "missing_abstract"
+    if a.arxiv_id == b.arxiv_id:  # one paper against itself: no preference to find
+        return "same_paper"
     if a.citations is not None and a.citations == b.citations:
         return "equal_citations"
     if a.citations is None and a.rating is not None and a.rating == b.rating:

@@ -90,7 +90,8 @@ def submissions(client: OpenReviewClient, venue: str, page_size: int = PAGE_SIZE
 
     Raises:
         DataError: a page brought no submission id not seen before (the server ignores
-            ``offset``): one sentence, instead of paging forever.
+            ``offset``): one sentence, instead of paging forever; or the listing ended
+            before its ``count``.
     """
     offset, seen = 0, set[str]()
     while True:
@@ -114,6 +115,14 @@ def submissions(client: OpenReviewClient, venue: str, page_size: int = PAGE_SIZE
         yield from notes
         offset += len(notes)
         count = page.get("count")
+        if isinstance(count, int) and len(notes) < page_size and offset < count:
+            # a short page before the listing's own count: a frozen sample of it would be
+            # biased towards the first ids, so nothing is built from it
+            raise DataError(
+                f"OpenReview listed {offset} submissions of {venue} but its count is {count}: "
+                "the listing was cut short; re-run the same command (pages already read are "
+                f"cached), or check {BASE_ENV} ({client.base_url})"
+            )
         if len(notes) < page_size or (isinstance(count, int) and offset >= count):
             return
 

@@ -52,6 +52,12 @@ def load_weakness_round(folder: str | Path) -> tuple[Round, list[dict[str, Any]]
     """
     round_ = load_round(folder)
     path = round_.folder / WEAKNESS_FILE
+    if not path.is_file() and round_.manifest.get("weakness_sha256"):
+        raise DataError(
+            f"{path}: missing, though the round was opened with "
+            f"{round_.manifest.get('weakness_items')} PaperWeakness items (round.json's "
+            "weakness_sha256); restore the file"
+        )
     if not path.is_file():
         raise DataError(f"{path}: missing; the round was opened without PDFs (no paper texts)")
     if sha256_of(path) != round_.manifest.get("weakness_sha256"):
