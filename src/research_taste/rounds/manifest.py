@@ -20,6 +20,7 @@ from typing import Any
 from research_taste.rounds import JUDGE_DAYS
 from research_taste_evals.aaar.dataset.weakness_round import WEAKNESS_FILE
 from research_taste_evals.core.data import DataError, sha256_of
+from research_taste_evals.core.pairing import MatchItem, match_papers, parse_day
 from research_taste_evals.core.rounds import (
     ITEM_COLUMNS,
     ITEMS_FILE,
@@ -29,7 +30,6 @@ from research_taste_evals.core.rounds import (
     RoundItem,
     RoundPair,
 )
-from research_taste_evals.tastybench.matched import MatchItem, match_papers, parse_day
 
 PAIRING_SEED = 20261127
 

@@ -21,12 +21,12 @@ import json
 from pathlib import Path
 
 from research_taste_evals.core.demo import DemoRun
+from research_taste_evals.core.velocity import ols_slope
 from research_taste_evals.tastybench.dataset import (
     IDEA_FILES,
     PAPER_FILES,
     UPSTREAM_DATA_DIR,
     UPSTREAM_FETCH_DATE,
-    ols_slope,
 )
 from research_taste_evals.tastybench.tastybench import tastybench
 from research_taste_evals.tastybench.tastybench_extract import tastybench_extract

@@ -24,11 +24,11 @@ from research_taste_evals.core.recall_control import recall_solvers
 from research_taste_evals.core.rounds import is_round
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
+from research_taste_evals.core.velocity import MIN_SLOPE_POINTS
 from research_taste_evals.tastybench.built_set import is_built_set, load_built_set
 from research_taste_evals.tastybench.dataset import (
     DEFAULT_WINDOW_MONTHS,
     MAX_SERIES_MONTHS,
-    MIN_SLOPE_POINTS,
     UPSTREAM_COMMIT,
     UPSTREAM_FETCH_DATE,
     Paper,
