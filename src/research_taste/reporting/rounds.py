@@ -8,13 +8,13 @@ name: ``created`` counts seconds). A partial judgment (marked) is shown only whe
 complete, as the leaderboards never let a partial run replace a complete one
 (``runs.newest_per_row``); the others are set aside and counted under the tables.
 
-- TastyBench: judged at (the judgment's start), labels as of (the labels version), labelled
-  share, prospective share and the headline ``pairwise_accuracy`` with its CI. The pooled figure
-  pools the pairs of every resolved round (no pending item) per model and bootstraps over pairs;
-  it counts prospective decisions only, so a model judged after a round's labels existed is not
-  ranked on that round, and it leaves partial judgments out.
-- PaperWeakness: S-F1 (with S-Precision and S-Recall) against the reviewers' weaknesses of the
-  labels version, the prospective share and the papers still pending.
+Each round task's spec declares its table (``core.spec.RoundSupport``, found through
+``rounds.score.round_support``, so nothing here names a family): judged at (the judgment's
+start), labels as of (the labels version), then the spec's columns (a figure with an interval
+in the log shown with it). Where the spec names a pooling function, a pooled table pools the
+samples of every resolved round (no pending item) per model: the pairwise task's pools pairs,
+bootstraps over pairs and counts prospective decisions only, so a model judged after a round's
+labels existed is not ranked on that round; partial judgments are left out.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from research_taste.reporting.leaderboard import markdown_table
-from research_taste.rounds.score import scored_parts
+from research_taste.rounds.score import load_function, round_support, scored_parts
+from research_taste_evals.core.spec import RoundSupport
 
-TASTYBENCH, PAPER_WEAKNESS = "tastybench", "paper_weakness"
 INTRO = (
     "Judged before their labels existed (docs/rounds.md); a headline counts prospective "
     "decisions only."
@@ -58,9 +58,12 @@ def _figure(value: float | None) -> str:
     return "nan" if value is None or not math.isfinite(value) else f"{value:.3g}"
 
 
-def _headline(figures: dict[str, float]) -> str:
-    low, high = figures.get("pairwise_accuracy_ci_low"), figures.get("pairwise_accuracy_ci_high")
-    return f"{_figure(figures.get('pairwise_accuracy'))} [{_figure(low)}, {_figure(high)}]"
+def _cell(figures: dict[str, float], name: str) -> str:
+    """A figure, with its interval where the figures hold one (``<name>_ci_low``/``_high``)."""
+    low, high = figures.get(f"{name}_ci_low"), figures.get(f"{name}_ci_high")
+    if low is None or high is None:
+        return _figure(figures.get(name))
+    return f"{_figure(figures.get(name))} [{_figure(low)}, {_figure(high)}]"
 
 
 def _sample_scores(log: Any, round_name: str) -> list[Any]:
@@ -109,10 +112,13 @@ def round_rows(log_dir: str) -> list[RoundRow]:
     judgments: dict[tuple[str, str, str, str], int] = {}
     for version, location in _newest_versions(log_dir).values():
         header = read_eval_log(location, header_only=True)
+        support = round_support(header.eval.task)
+        if support is None:
+            continue
         round_info = (header.eval.metadata or {}).get("round") or {}
         name = str(round_info.get("name") or "?")
         sha = str(round_info.get("items_sha256") or "")
-        key = (header.eval.task.rsplit("/", 1)[-1], header.eval.model, name, sha)
+        key = (support[0], header.eval.model, name, sha)  # old and new task names alike
         share = _metrics(header).get("prospective_share", math.nan)
         share = share if math.isfinite(share) else 0.0
         rank = (run_completeness(header)[PARTIAL], -share, header.eval.created, location)
@@ -139,62 +145,46 @@ def round_rows(log_dir: str) -> list[RoundRow]:
     return sorted(rows, key=lambda row: (row.task, row.round, row.model))
 
 
-def pooled(rows: list[RoundRow]) -> dict[str, dict[str, float]]:
-    """Per model: TastyBench's headline over the pairs of every resolved round, prospective
-    only, complete judgments only."""
-    from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
-    from research_taste_evals.tastybench.rounds import round_summary
-
+def pooled(rows: list[RoundRow], support: RoundSupport) -> dict[str, dict[str, float]]:
+    """Per model: the spec's pooled figures over the samples of every resolved round,
+    complete judgments only."""
+    if support.pooled is None:
+        return {}
+    pool = load_function(support.pooled)
     by_model: dict[str, list[Any]] = {}
     for row in rows:
-        if row.task == TASTYBENCH and not row.partial and row.metrics.get("pending_items") == 0:
+        if not row.partial and row.metrics.get("pending_items") == 0:
             by_model.setdefault(row.model, []).extend(row.scores)
-    return {
-        model: round_summary(scores, DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED)
-        for model, scores in by_model.items()
-    }
+    return {model: pool(scores) for model, scores in by_model.items()}
 
 
 def _shown_model(row: RoundRow) -> str:
     return f"{row.model} (partial)" if row.partial else row.model
 
 
-def _tastybench_tables(rows: list[RoundRow]) -> list[tuple[str, list[list[str]]]]:
-    head = ["model", "round", "judged at", "labels as of", "labelled share"]
-    lines = [[*head, "prospective share", "pairwise_accuracy [95% CI]"]]
+def _tables(rows: list[RoundRow], support: RoundSupport) -> list[tuple[str, list[list[str]]]]:
+    head = ["model", "round", "judged at", "labels as of"]
+    lines = [head + [header for header, _ in support.columns]]
     for row in rows:
-        m = row.metrics
         lines.append(
             [_shown_model(row), row.round, row.judged_at, row.labels]
-            + [_figure(m.get("labelled_share")), _figure(m.get("prospective_share")), _headline(m)]
+            + [_cell(row.metrics, name) for _, name in support.columns]
         )
+    tables = [(support.caption, lines)]
+    figures = pooled(rows, support)
+    if not figures:
+        return tables
+    header, headline = support.columns[-1]  # the headline is the last column
 
     def rank(item: tuple[str, dict[str, float]]) -> float:
-        value = item[1]["pairwise_accuracy"]
+        value = item[1][headline]
         return -value if math.isfinite(value) else math.inf
 
-    pooled_lines = [["model", "pairs", "pairwise_accuracy [95% CI]"]] + [
-        [model, str(int(figures["pairs"])), _headline(figures)]
-        for model, figures in sorted(pooled(rows).items(), key=rank)
+    pooled_lines = [["model", "pairs", header]] + [
+        [model, str(int(values["pairs"])), _cell(values, headline)]
+        for model, values in sorted(figures.items(), key=rank)
     ]
-    return [
-        ("TastyBench on rounds: pairwise accuracy on the frozen pairs", lines),
-        ("Pooled over resolved rounds (pairs pooled, CI over pairs), ranked", pooled_lines),
-    ]
-
-
-def _weakness_table(rows: list[RoundRow]) -> tuple[str, list[list[str]]]:
-    head = ["model", "round", "judged at", "labels as of", "prospective share", "pending papers"]
-    lines = [[*head, "s_f1", "s_precision", "s_recall"]]
-    for row in rows:
-        m = row.metrics
-        pending = m.get("pending_items")
-        lines.append(
-            [_shown_model(row), row.round, row.judged_at, row.labels]
-            + [_figure(m.get("prospective_share")), _figure(pending)]
-            + [_figure(m.get(name)) for name in ("s_f1", "s_precision", "s_recall")]
-        )
-    return "PaperWeakness on rounds: S-F1 against the reviewers' weaknesses", lines
+    return [*tables, (support.pooled_caption, pooled_lines)]
 
 
 def rounds_section(log_dir: str) -> RoundsSection | None:
@@ -202,11 +192,12 @@ def rounds_section(log_dir: str) -> RoundsSection | None:
     rows = round_rows(log_dir)
     if not rows:
         return None
+    from research_taste_evals.core.families import task_specs
+
     tables = []
-    if pairwise := [row for row in rows if row.task == TASTYBENCH]:
-        tables += _tastybench_tables(pairwise)
-    if weakness := [row for row in rows if row.task == PAPER_WEAKNESS]:
-        tables.append(_weakness_table(weakness))
+    for task, spec in task_specs().items():
+        if spec.rounds is not None and (shown := [row for row in rows if row.task == task]):
+            tables += _tables(shown, spec.rounds)
     return RoundsSection(tables, sum(row.set_aside for row in rows))
 
 

@@ -80,6 +80,10 @@ class RoundSupport:
         pooled: ``module:function`` pooling the sample scores of every resolved round of a
             model into figures of the same names as ``columns``, or None (no pooled table).
         pooled_caption: The pooled table's caption.
+        requires: A ``round.json`` key a round must hold for this task to judge it (e.g. the
+            sha256 of per-paper records only some rounds freeze), or None.
+        hint: Further ``-T`` arguments of the judging command ``round open`` prints, with
+            ``<placeholders>`` a user fills (e.g. a model the task cannot default offline).
     """
 
     scorer: str
@@ -89,6 +93,8 @@ class RoundSupport:
     judged_by: tuple[str, ...] = ()
     pooled: str | None = None
     pooled_caption: str = ""
+    requires: str | None = None
+    hint: str = ""
 
 
 # Sample metadata -> the items it shows, each a ``core.recall_control.ShownItem`` (typed there:
