@@ -32,7 +32,7 @@ from tmlr_round import papers as tmlr_papers
 from research_taste.reporting.rounds import pooled, round_rows
 from research_taste.rounds.openreview import open_openreview, resolve_openreview
 from research_taste.rounds.score import score_round
-from research_taste_evals.tastybench.tastybench import tastybench
+from research_taste_evals.tastybench.rounds import tastybench_round
 
 pytestmark = pytest.mark.slow
 
@@ -61,7 +61,7 @@ def test_conference_leavers_keep_their_label_or_are_dropped(tmp_path: Path) -> N
             venue.venue, folder, base_url=venue.base_url, now=lambda: now[0], judge_days=JUDGE_DAYS
         )
         [judgment] = inspect_eval(
-            tastybench(data_path=str(folder)), model=quality_judge(), log_dir=str(logs)
+            tastybench_round(round=str(folder)), model=quality_judge(), log_dir=str(logs)
         )
         now[0] = T2
         entry = resolve_openreview(folder, now=lambda: now[0])

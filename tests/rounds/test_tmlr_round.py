@@ -32,7 +32,7 @@ from research_taste.rounds.openreview import open_openreview, resolve_openreview
 from research_taste.rounds.score import score_round
 from research_taste_evals.core.data import DataError
 from research_taste_evals.tastybench.prompts import JUDGE_JOURNAL
-from research_taste_evals.tastybench.tastybench import tastybench
+from research_taste_evals.tastybench.rounds import tastybench_round
 
 pytestmark = pytest.mark.slow
 
@@ -89,14 +89,14 @@ def test_tmlr_round_open_judge_resolve_score(tmp_path: Path) -> None:
         assert len(pairs) == 4
 
         [judgment] = inspect_eval(
-            tastybench(data_path=str(folder)),
+            tastybench_round(round=str(folder)),
             model=quality_judge(),
             log_dir=str(logs),
             display="none",
         )
         # a judgment after the judging window (and before any review was public)
         [late] = inspect_eval(
-            tastybench(data_path=str(folder)),
+            tastybench_round(round=str(folder)),
             model=quality_judge(),
             log_dir=str(logs / "late"),
             display="none",
