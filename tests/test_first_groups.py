@@ -50,6 +50,7 @@ FOREIGN = {
 DEMO_TOTALS = {
     "tastybench": 73,  # with matched_incomplete_pairs (matched schedule: whole pairs only)
     "tastybench_extract": 4,
+    "tastybench_round": 12,  # a round's metric: one group, every figure in it
     "idea_pairs": 59,
     "review_critique": 91,
     "lft": 67,
@@ -57,6 +58,7 @@ DEMO_TOTALS = {
     "eqinfer": 11,
     "expdesign": 37,
     "paper_weakness": 29,
+    "paper_weakness_round": 5,
     "scijudge": 40,  # both orders: answers, incomplete_pairs, single-order and per-order figures
 }
 DEMO_CONFIGURATION = {"tastybench": "ratings", "idea_pairs": "pairs", "eqinfer": "binary"}

@@ -149,3 +149,31 @@ def test_a_model_named_twice_in_knowledge_cutoffs_is_refused(
     field = "field 'knowledge_cutoffs.baseline/first'"
     assert f"sweep.yaml: {field}: given twice (lines 5 and 6)" in err, err
     assert not logs.exists()
+
+
+@pytest.mark.slow
+def test_a_round_task_beside_knowledge_cutoffs_runs_and_gets_no_cutoff(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A round needs no cutoff (it is judged before its labels exist): the task takes none, so
+    the sweep's ``knowledge_cutoffs`` reach the dated tasks of one file and not the round's."""
+    monkeypatch.setenv("RESEARCH_TASTE_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "sweep.yaml"
+    body = {
+        "log_dir": str(tmp_path / "logs"),
+        "models": ["baseline/tastybench-first"],
+        "tasks": [
+            {"task": "tastybench", "args": {"data_path": "demo"}},
+            {"task": "tastybench_round", "args": {"round": "demo"}},
+        ],
+        "knowledge_cutoffs": {"baseline/tastybench-first": "2024-06-01"},
+    }
+    path.write_text(yaml.safe_dump(body), encoding="utf-8")
+    args = [run.args for run in plan(load_sweep(path))]
+    assert args[0]["knowledge_cutoff"] == "2024-06-01" and "knowledge_cutoff" not in args[1]
+    assert main(["sweep", str(path), "--display", "none"]) == 0
+    tasks = {
+        read_eval_log(info, header_only=True).eval.task.rsplit("/", 1)[-1]
+        for info in list_eval_logs(str(tmp_path / "logs"))
+    }
+    assert tasks == {"tastybench", "tastybench_round"}

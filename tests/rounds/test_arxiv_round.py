@@ -17,7 +17,7 @@ from openreview_round import quality_judge
 
 from research_taste.rounds.arxiv import open_arxiv, resolve_arxiv
 from research_taste.rounds.score import score_round
-from research_taste_evals.tastybench.tastybench import tastybench
+from research_taste_evals.tastybench.rounds import tastybench_round
 
 pytestmark = pytest.mark.slow
 
@@ -32,7 +32,10 @@ def test_arxiv_round_citations_arrive_month_by_month(tmp_path: Path) -> None:
     assert manifest["items"] == 6 and manifest["label_plan"]["prompt"] == "goodhart"
     assert manifest["label_plan"]["labels_due"] == "2099-04-01"
     [log] = inspect_eval(
-        tastybench(data_path=str(folder)), model=quality_judge(), log_dir=str(logs), display="none"
+        tastybench_round(round=str(folder)),
+        model=quality_judge(),
+        log_dir=str(logs),
+        display="none",
     )
     assert math.isnan(metrics_of(log)["pairwise_accuracy"])
 

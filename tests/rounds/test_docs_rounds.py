@@ -78,7 +78,7 @@ def test_rounds_doc_commands_run_as_written(tmp_path: Path) -> None:
     scored = [
         p
         for p in scored
-        if read_eval_log(str(p), header_only=True).eval.task.endswith("tastybench")
+        if read_eval_log(str(p), header_only=True).eval.task.endswith("tastybench_round")
     ]
     judgment = scored[0].with_name(scored[0].name.replace(f"-scored-{version}", ""))
     [command] = inspect_score

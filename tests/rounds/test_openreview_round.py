@@ -30,7 +30,8 @@ from research_taste.reporting.rounds import pooled, round_rows, rounds_markdown
 from research_taste.rounds.openreview import open_openreview, resolve_openreview
 from research_taste.rounds.score import score_round
 from research_taste_evals.core.data import DataError
-from research_taste_evals.tastybench.tastybench import tastybench
+from research_taste_evals.tastybench.rounds import tastybench_round
+from research_taste_evals.tastybench.specs import TASTYBENCH_ROUND
 
 pytestmark = pytest.mark.slow
 
@@ -50,7 +51,7 @@ def _pairs(folder: Path) -> list[tuple[str, str]]:
 
 def _judge(folder: Path, log_dir: Path, model: object) -> EvalLog:
     [log] = inspect_eval(
-        tastybench(data_path=str(folder)), model=model, log_dir=str(log_dir), display="none"
+        tastybench_round(round=str(folder)), model=model, log_dir=str(log_dir), display="none"
     )
     return log
 
@@ -115,7 +116,8 @@ def test_openreview_round_open_judge_resolve_score(tmp_path: Path) -> None:
 
         table = rounds_markdown(str(logs))
         assert "| mockllm/model | iclr-test |" in table
-        pooled_figures = pooled(round_rows(str(logs)))
+        assert TASTYBENCH_ROUND.rounds is not None
+        pooled_figures = pooled(round_rows(str(logs)), TASTYBENCH_ROUND.rounds)
         # the late log's decisions are not prospective: the pooled figure is the scripted one's
         assert pooled_figures["mockllm/model"]["pairwise_accuracy"] == pytest.approx(expected)
         assert pooled_figures["mockllm/model"]["pairs"] == values["pairs"]
@@ -152,4 +154,4 @@ def test_changed_item_file_is_refused(tmp_path: Path) -> None:
     items = folder / "items.csv"
     items.write_text(items.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     with pytest.raises(DataError, match="sha256 no longer matches"):
-        tastybench(data_path=str(folder))
+        tastybench_round(round=str(folder))

@@ -32,7 +32,8 @@ from tmlr_round import papers as tmlr_papers
 from research_taste.reporting.rounds import pooled, round_rows
 from research_taste.rounds.openreview import open_openreview, resolve_openreview
 from research_taste.rounds.score import score_round
-from research_taste_evals.tastybench.tastybench import tastybench
+from research_taste_evals.tastybench.rounds import tastybench_round
+from research_taste_evals.tastybench.specs import TASTYBENCH_ROUND
 
 pytestmark = pytest.mark.slow
 
@@ -61,7 +62,7 @@ def test_conference_leavers_keep_their_label_or_are_dropped(tmp_path: Path) -> N
             venue.venue, folder, base_url=venue.base_url, now=lambda: now[0], judge_days=JUDGE_DAYS
         )
         [judgment] = inspect_eval(
-            tastybench(data_path=str(folder)), model=quality_judge(), log_dir=str(logs)
+            tastybench_round(round=str(folder)), model=quality_judge(), log_dir=str(logs)
         )
         now[0] = T2
         entry = resolve_openreview(folder, now=lambda: now[0])
@@ -77,7 +78,10 @@ def test_conference_leavers_keep_their_label_or_are_dropped(tmp_path: Path) -> N
     pairs = [pair for pair in _pairs(folder) if gone.paper_id not in pair]
     labels = {i: first_posted_label(i) for pair in pairs for i in pair}
     assert values["pairwise_accuracy"] == pytest.approx(hand_count(pairs, labels))
-    assert judgment.eval.model in pooled(round_rows(str(logs)))  # a resolved round is pooled
+    assert TASTYBENCH_ROUND.rounds is not None
+    assert judgment.eval.model in pooled(
+        round_rows(str(logs)), TASTYBENCH_ROUND.rounds
+    )  # a resolved round is pooled
 
 
 def test_journal_submission_withdrawn_before_its_decision_is_dropped(tmp_path: Path) -> None:

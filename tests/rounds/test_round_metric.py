@@ -1,9 +1,8 @@
-"""The round's metric on hand-worked scores, and the settings a round fixes."""
+"""The round's metric on hand-worked scores, and the round task's arguments."""
 
 from __future__ import annotations
 
 import datetime as dt
-import inspect
 import math
 import re
 from pathlib import Path
@@ -14,7 +13,7 @@ from inspect_ai.scorer import SampleScore, Score
 from research_taste.rounds.manifest import label_blind_pairs, write_round
 from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.core.rounds import RoundItem
-from research_taste_evals.tastybench.rounds import UNUSED_ON_A_ROUND, round_summary, round_task
+from research_taste_evals.tastybench.rounds import round_summary, tastybench_round
 from research_taste_evals.tastybench.tastybench import tastybench
 
 NAN = math.nan
@@ -101,50 +100,36 @@ def _open_round(folder: Path) -> None:
     )
 
 
-def test_round_fixes_representation_prompt_and_schedule(tmp_path: Path) -> None:
+def test_the_round_task_takes_the_round_and_the_choice_method_only(tmp_path: Path) -> None:
     _open_round(tmp_path / "r")
-    assert len(tastybench(data_path=str(tmp_path / "r")).dataset) == 4  # 2 pairs, both orders
-    tastybench(data_path=str(tmp_path / "r"), prompt="reviews")  # the round's own value
-    with pytest.raises(ConfigError, match="the round .* sets prompt='reviews'"):
-        tastybench(data_path=str(tmp_path / "r"), prompt="normal")
-    with pytest.raises(ConfigError, match="sets representation='abstract'"):
-        tastybench(data_path=str(tmp_path / "r"), representation="summary")
-    with pytest.raises(ConfigError, match="web_search=True: not used on a round"):
-        tastybench(data_path=str(tmp_path / "r"), web_search=True)
+    assert len(tastybench_round(round=str(tmp_path / "r")).dataset) == 4  # 2 pairs, both orders
+    tastybench_round(round=str(tmp_path / "r"), choice_method="parser")
+    # the round sets texts, pairs and prompt; a cutoff or a prompt is no argument of the task
+    for name, value in (("prompt", "normal"), ("knowledge_cutoff", "2025-01-01")):
+        with pytest.raises(ConfigError, match=f"tastybench_round has no argument.*'{name}'"):
+            tastybench_round(round=str(tmp_path / "r"), **{name: value})
 
 
-# Each argument a round does not use, at a valid value other than its default.
-NOT_DEFAULT = {
-    "paper_set": "full",
-    "velocity": "common_window",
-    "window_months": 3,
-    "rounds": 5,
-    "seed": 7,
-    "pairs_file": "pairs.csv",
-    "web_search": True,
-    "representations_path": "ideas.csv",
-    "knowledge_cutoff": "2025-01-01",
-}
-
-
-@pytest.mark.parametrize("name", sorted(NOT_DEFAULT))
-def test_an_argument_a_round_does_not_use_is_refused(name: str, tmp_path: Path) -> None:
+def test_tastybench_given_a_round_names_the_round_task_in_one_sentence(tmp_path: Path) -> None:
     _open_round(tmp_path / "r")
-    value = NOT_DEFAULT[name]
-    sentence = re.escape(f"{name}={value!r}: not used on a round") + f".*leave -T {name} out"
-    with pytest.raises(ConfigError, match=sentence):
-        tastybench(data_path=str(tmp_path / "r"), **{name: value})
-    # at its default it is accepted, as if not given
-    tastybench(data_path=str(tmp_path / "r"), **{name: UNUSED_ON_A_ROUND[name]})
+    command = f"inspect eval research_taste_evals/tastybench_round -T round={tmp_path / 'r'}"
+    with pytest.raises(ConfigError, match=re.escape(command)) as raised:
+        tastybench(data_path=str(tmp_path / "r"))
+    assert str(raised.value).count(". ") == 0 and "\n" not in str(raised.value)
 
 
-def test_every_tastybench_argument_is_read_or_refused_on_a_round() -> None:
-    """A new ``tastybench`` argument must be read by the round or refused on it (recall_probe:
-    a round never probes, so its value changes nothing)."""
-    task_arguments = set(inspect.signature(inspect.unwrap(tastybench)).parameters) - {"kwargs"}
-    read = set(inspect.signature(round_task).parameters) - {"version"}
-    assert set(NOT_DEFAULT) == set(UNUSED_ON_A_ROUND)
-    assert task_arguments == read | set(UNUSED_ON_A_ROUND) | {"recall_probe"}
+def test_a_bad_round_value_is_one_sentence_naming_the_argument_and_the_file(
+    tmp_path: Path,
+) -> None:
+    from research_taste_evals.core.data import DataError
+
+    missing = tmp_path / "nowhere"
+    with pytest.raises(ConfigError, match=re.escape(f"round={str(missing)!r}: {missing}")):
+        tastybench_round(round=str(missing))
+    _open_round(tmp_path / "r")
+    (tmp_path / "r" / "items.csv").write_text("item_id\n", encoding="utf-8")
+    with pytest.raises(DataError, match=re.escape(f"round={str(tmp_path / 'r')!r}: ")):
+        tastybench_round(round=str(tmp_path / "r"))
 
 
 @pytest.mark.parametrize(

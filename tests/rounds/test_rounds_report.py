@@ -21,9 +21,10 @@ from research_taste.reporting.rounds import pooled, round_rows, rounds_markdown
 from research_taste.reporting.runs import read_runs
 from research_taste.rounds.openreview import open_openreview, resolve_openreview
 from research_taste.rounds.score import score_round
-from research_taste_evals.aaar.paper_weakness import paper_weakness
+from research_taste_evals.aaar.paper_weakness_round import paper_weakness_round
 from research_taste_evals.core.embeddings import OFFLINE_MODEL
-from research_taste_evals.tastybench.tastybench import tastybench
+from research_taste_evals.tastybench.rounds import tastybench_round
+from research_taste_evals.tastybench.specs import TASTYBENCH_ROUND
 
 pytestmark = pytest.mark.slow
 
@@ -52,12 +53,10 @@ def test_rounds_section_shows_one_judgment_per_model_and_round(tmp_path: Path) -
             venue.venue, folder, base_url=venue.base_url, now=lambda: now[0], judge_days=JUDGE_DAYS
         )
         data = str(folder)
-        older = _judged(tastybench(data_path=data), "baseline/random", logs)
-        newer = _judged(tastybench(data_path=data), "baseline/random", logs)
+        older = _judged(tastybench_round(round=data), "baseline/random", logs)
+        newer = _judged(tastybench_round(round=data), "baseline/random", logs)
         _partial_copy(newer, logs)
-        weakness = paper_weakness(
-            data_path=data, embedding_model=OFFLINE_MODEL, itf_idf_model=OFFLINE_MODEL
-        )
+        weakness = paper_weakness_round(round=data, embedding_model=OFFLINE_MODEL)
         _judged(weakness, "baseline/generic-weaknesses", logs)
         now[0] = T1 + dt.timedelta(days=1)
         resolve_openreview(folder, now=lambda: now[0])
@@ -65,12 +64,14 @@ def test_rounds_section_shows_one_judgment_per_model_and_round(tmp_path: Path) -
 
     rows = round_rows(str(logs))
     assert [(r.task, r.model, r.partial, r.set_aside) for r in rows] == [
-        ("paper_weakness", "baseline/generic-weaknesses", False, 0),
-        ("tastybench", "baseline/random", False, 2),  # the other and the partial set aside
+        ("paper_weakness_round", "baseline/generic-weaknesses", False, 0),
+        ("tastybench_round", "baseline/random", False, 2),  # the other and the partial set aside
     ]
     assert rows[1].judged_at == older.eval.created[:16]  # (both may share one second)
     assert math.isfinite(rows[0].metrics["s_f1"])
-    assert pooled(rows)["baseline/random"]["pairs"] == 4  # the shown judgment's 4 pairs, once
+    assert (
+        pooled(rows[1:], TASTYBENCH_ROUND.rounds)["baseline/random"]["pairs"] == 4
+    )  # the shown judgment's 4 pairs, once
 
     table = rounds_markdown(str(logs))
     assert "TastyBench on rounds" in table and "PaperWeakness on rounds" in table

@@ -1,5 +1,5 @@
 """A sweep entry naming a round glob (``round: rounds/*``) judges every matching round still
-within its judging window: one entry per open round, its ``data_path`` that folder."""
+within its judging window: one entry per open round, its ``round`` argument that folder."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def _round(root: Path, name: str, judge_by: str) -> Path:
 
 
 def _sweep(glob: str) -> dict[str, object]:
-    entry = {"task": "tastybench", "round": glob, "models": ["baseline/random"]}
+    entry = {"task": "tastybench_round", "round": glob, "models": ["baseline/random"]}
     return {"log_dir": "logs", "tasks": [entry, {"task": "tastybench"}]}
 
 
@@ -34,7 +34,7 @@ def test_a_round_glob_judges_every_open_round_in_its_window(tmp_path: Path) -> N
     (tmp_path / "rounds" / "notes").mkdir()  # not a round
     out = expand_round_globs(Path("s.yaml"), _sweep("rounds/*"), now=NOW, root=tmp_path)
     tasks = out["tasks"]
-    assert [entry.get("args", {}).get("data_path") for entry in tasks] == [
+    assert [entry.get("args", {}).get("round") for entry in tasks] == [
         str(spring),
         str(summer),
         None,
@@ -47,3 +47,11 @@ def test_a_glob_with_no_open_round_is_one_sentence_naming_the_field(tmp_path: Pa
     _round(tmp_path, "2027-w02", "2027-01-20T00:00:00+00:00")
     with pytest.raises(DataError, match=r"^s\.yaml: field 'tasks\.0\.round': no round matching"):
         expand_round_globs(Path("s.yaml"), _sweep("rounds/*"), now=NOW, root=tmp_path)
+
+
+def test_a_glob_on_a_task_that_judges_no_round_names_the_round_tasks(tmp_path: Path) -> None:
+    _round(tmp_path, "2027-w08", "2027-03-05T00:00:00+00:00")
+    sweep = _sweep("rounds/*")
+    sweep["tasks"][0]["task"] = "tastybench"  # type: ignore[index]
+    with pytest.raises(DataError, match=r"judges no round; a round glob needs a round task \("):
+        expand_round_globs(Path("s.yaml"), sweep, now=NOW, root=tmp_path)

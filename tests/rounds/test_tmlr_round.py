@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import json
 import math
 from pathlib import Path
 
@@ -29,10 +30,10 @@ from tmlr_round import (
 )
 
 from research_taste.rounds.openreview import open_openreview, resolve_openreview
-from research_taste.rounds.score import score_round
+from research_taste.rounds.score import score_round, scored_location
 from research_taste_evals.core.data import DataError
 from research_taste_evals.tastybench.prompts import JUDGE_JOURNAL
-from research_taste_evals.tastybench.tastybench import tastybench
+from research_taste_evals.tastybench.rounds import tastybench_round
 
 pytestmark = pytest.mark.slow
 
@@ -66,8 +67,11 @@ def _judged_at(log: EvalLog, moment: dt.datetime) -> None:
 
 
 def _scored(folder: Path, logs: Path, judgment: EvalLog) -> dict[str, float]:
-    scored = {Path(s.judgment): s for s in score_round(folder, logs)}
-    return metrics_of(read_eval_log(str(scored[Path(judgment.location)].scored)))
+    """The judgment scored with the newest labels version (scored once: a second call of
+    `round score` on the same version skips what it scored)."""
+    score_round(folder, logs)
+    version = json.loads((folder / "round.json").read_text())["label_versions"][-1]["version"]
+    return metrics_of(read_eval_log(scored_location(judgment.location, version)))
 
 
 def test_tmlr_round_open_judge_resolve_score(tmp_path: Path) -> None:
@@ -89,14 +93,14 @@ def test_tmlr_round_open_judge_resolve_score(tmp_path: Path) -> None:
         assert len(pairs) == 4
 
         [judgment] = inspect_eval(
-            tastybench(data_path=str(folder)),
+            tastybench_round(round=str(folder)),
             model=quality_judge(),
             log_dir=str(logs),
             display="none",
         )
         # a judgment after the judging window (and before any review was public)
         [late] = inspect_eval(
-            tastybench(data_path=str(folder)),
+            tastybench_round(round=str(folder)),
             model=quality_judge(),
             log_dir=str(logs / "late"),
             display="none",

@@ -20,6 +20,7 @@ from openreview_round import JUDGE_DAYS, T0, T1, venue_with_pdfs
 from research_taste.rounds.openreview import open_openreview, resolve_openreview
 from research_taste.rounds.score import score_round
 from research_taste_evals.aaar.paper_weakness import paper_weakness
+from research_taste_evals.aaar.paper_weakness_round import paper_weakness_round
 from research_taste_evals.core.embeddings import OFFLINE_MODEL
 
 pytestmark = pytest.mark.slow
@@ -34,9 +35,13 @@ def _answer(messages: list[ChatMessage]) -> str:
     return "1. The evaluation is limited to one benchmark.\n2. Baselines are missing."
 
 
-def _run(data: str, log_dir: Path) -> dict[str, float]:
-    task = paper_weakness(
-        data_path=data, embedding_model=OFFLINE_MODEL, itf_idf_model=OFFLINE_MODEL
+def _run(data: str, log_dir: Path, on_a_round: bool = False) -> dict[str, float]:
+    task = (
+        paper_weakness_round(round=data, embedding_model=OFFLINE_MODEL)
+        if on_a_round
+        else paper_weakness(
+            data_path=data, embedding_model=OFFLINE_MODEL, itf_idf_model=OFFLINE_MODEL
+        )
     )
     [log] = inspect_eval(task, model=scripted_model(_answer), log_dir=str(log_dir), display="none")
     return metrics_of(log)
@@ -54,7 +59,7 @@ def test_weakness_round_scored_after_resolve_equals_references_up_front(tmp_path
             venue.venue, folder, base_url=venue.base_url, now=lambda: now[0], judge_days=JUDGE_DAYS
         )
         assert manifest["weakness_items"] == 8
-        judged = _run(str(folder), logs)
+        judged = _run(str(folder), logs, on_a_round=True)
         assert judged["pending_items"] == 8 and math.isnan(judged["s_f1"])
         now[0] = T1 + dt.timedelta(days=1)
         entry = resolve_openreview(folder, now=lambda: now[0])

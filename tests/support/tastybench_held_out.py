@@ -15,12 +15,12 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, Model
 
 from research_taste_evals.core.recognition import is_probe_prompt
+from research_taste_evals.core.velocity import ols_slope
 from research_taste_evals.tastybench.baselines import project_texts
 from research_taste_evals.tastybench.dataset import (
     IDEA_FILES,
     PAPER_FILES,
     UPSTREAM_DATA_DIR,
-    ols_slope,
 )
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]

@@ -9,13 +9,9 @@ import pytest
 from inspect_ai.scorer import SampleScore, Score
 
 from research_taste_evals.core.errors import ConfigError
+from research_taste_evals.core.pairing import MAX_PAIR_GAP_DAYS, MatchItem, match_papers
 from research_taste_evals.tastybench.dataset import Paper
-from research_taste_evals.tastybench.matched import (
-    MAX_PAIR_GAP_DAYS,
-    MatchItem,
-    match_papers,
-    pairwise_accuracy_summary,
-)
+from research_taste_evals.tastybench.matched import pairwise_accuracy_summary
 from research_taste_evals.tastybench.schedule import build_schedule
 
 NAN = float("nan")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from research_taste_evals.core.pairing import MAX_PAIR_GAP_DAYS
 from research_taste_evals.core.text import replace_block
-from research_taste_evals.tastybench.matched import MAX_PAIR_GAP_DAYS
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from research_taste_evals.core.errors import ConfigError
+from research_taste_evals.core.velocity import common_window_velocity
 from research_taste_evals.tastybench.dataset import (
     SHORT_WINDOWS,
     Paper,
-    common_window_velocity,
     longest_common_window,
 )
 from research_taste_evals.tastybench.schedule import judged_papers

@@ -8,13 +8,23 @@ from pathlib import Path
 
 import pytest
 
-from research_taste_evals.tastybench.dataset import (
-    UPSTREAM_FETCH_DATE,
-    common_window_velocity,
-    observed_months,
-    ols_slope,
-    windowed_velocity,
-)
+from research_taste_evals.core import velocity
+from research_taste_evals.core.velocity import ols_slope
+from research_taste_evals.tastybench.dataset import UPSTREAM_FETCH_DATE
+
+
+def observed_months(dates: list[str]) -> int:
+    return velocity.observed_months(dates, UPSTREAM_FETCH_DATE)
+
+
+def windowed_velocity(
+    dates: list[str], counts: list[int], fetch_date: dt.date = UPSTREAM_FETCH_DATE
+) -> float:
+    return velocity.windowed_velocity(dates, counts, fetch_date)
+
+
+def common_window_velocity(dates: list[str], counts: list[int], window_months: int) -> float:
+    return velocity.common_window_velocity(dates, counts, window_months, UPSTREAM_FETCH_DATE)
 
 
 def test_ols_slope_hand_values() -> None:

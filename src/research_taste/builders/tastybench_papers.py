@@ -12,9 +12,8 @@ from typing import Any
 
 from research_taste.builders.ideapairs.papers import ArxivFetcher
 from research_taste.builders.semantic_scholar import CITATIONS_CAP, SemanticScholar
-from research_taste_evals.tastybench.dataset import windowed_velocity
+from research_taste_evals.core.velocity import SERIES_WEEKS, windowed_velocity
 
-SERIES_WEEKS = 60  # upstream: 4 * max_months_cited (15) weeks
 # Above this share of undated citing papers the series misses most of the paper's citations
 # (they are left out of it), so its slope says more about the dating than about the paper: the
 # velocity is left blank with the reason. A paper whose citations are all undated has none.
@@ -117,28 +116,6 @@ def velocity_of(
     if math.isnan(velocity):
         return None, "fewer than two observed month starts"
     return velocity, ""
-
-
-def month_starts(pub_date: dt.date, fetch_date: dt.date) -> list[dt.date]:
-    """Month starts on or after ``pub_date``, up to publication + 60 weeks and the fetch date."""
-    end = min(pub_date + dt.timedelta(weeks=SERIES_WEEKS), fetch_date)
-    month = pub_date.replace(day=1)
-    if month < pub_date:
-        month = (month + dt.timedelta(days=32)).replace(day=1)
-    starts = []
-    while month <= end:
-        starts.append(month)
-        month = (month + dt.timedelta(days=32)).replace(day=1)
-    return starts
-
-
-def citation_series(
-    pub_date: dt.date, citing_dates: Sequence[dt.date], fetch_date: dt.date
-) -> tuple[list[str], list[int]]:
-    """Upstream's series: at each month start, the citing papers published on or before it."""
-    starts = month_starts(pub_date, fetch_date)
-    counts = [sum(1 for day in citing_dates if day <= start) for start in starts]
-    return [start.isoformat() for start in starts], counts
 
 
 def dated_citations(

@@ -44,16 +44,15 @@ from research_taste.builders.out_dir import out_folder
 from research_taste.builders.semantic_scholar import RELEVANCE_LIMIT, SemanticScholar
 from research_taste.builders.tastybench_args import WRITTEN_NAMES, check_query, check_window
 from research_taste.builders.tastybench_papers import (
-    SERIES_WEEKS,
     UNDATED_SHARE_MAX,
     BuiltSet,
-    citation_series,
     dated_citations,
     fill_abstracts,
     listed_citations,
     velocity_of,
 )
 from research_taste_evals.core.data import DataError, sha256_of
+from research_taste_evals.core.velocity import SERIES_WEEKS, citation_series
 
 PAPERS_FILE = "papers.csv"
 REPORT_FILE = "build_report.json"

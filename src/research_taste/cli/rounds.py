@@ -60,13 +60,27 @@ def _open(args: argparse.Namespace) -> dict[str, Any]:
     )
 
 
+def judging_commands(out: str, manifest: dict[str, Any]) -> list[str]:
+    """The command of each round task that can judge the round (its spec's ``rounds``), with
+    ``<model>``, ``<log dir>`` and the spec's own placeholders for the user to fill."""
+    from research_taste_evals.core.families import task_specs
+
+    return [
+        f"inspect eval research_taste_evals/{spec.task} -T round={out}{spec.rounds.hint} "
+        "--model <model> --log-dir <log dir>"
+        for spec in task_specs().values()
+        if spec.rounds is not None
+        and (spec.rounds.requires is None or spec.rounds.requires in manifest)
+    ]
+
+
 def _cmd_open(args: argparse.Namespace) -> int:
     manifest = _open(args)
     left = ", ".join(f"{k} {v}" for k, v in manifest["counts"]["left_out"].items()) or "none"
+    commands = "".join(f"\n  {line}" for line in judging_commands(args.out, manifest))
     print(
         f"opened {args.out}: {manifest['items']} items, {manifest['pairs']} pairs "
-        f"(left out: {left}); judge it with: inspect eval research_taste_evals/tastybench "
-        f"-T data_path={args.out}"
+        f"(left out: {left}); judge it with:{commands}"
     )
     return 0
 
@@ -105,7 +119,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
     for entry in scored:
         print(f"{entry.model}: {entry.scored}")
     if not scored:
-        print(f"no judgment log of {args.round} under {args.log_dir}")
+        print(f"no judgment log of {args.round} left to score under {args.log_dir}")
     for sentence in unreadable:  # the other logs were scored; these are named and counted
         print(f"research-taste round: skipped {sentence}", file=sys.stderr)
     if unreadable:

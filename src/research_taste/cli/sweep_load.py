@@ -85,13 +85,15 @@ def expand_round_globs(
 ) -> Any:
     """Each task entry naming ``round: <glob>`` (e.g. ``rounds/*``, relative to ``root``, the
     working directory as for ``data_path``) becomes one entry per matching round folder still
-    within its judging window (``judge_by`` in ``round.json`` not passed), its ``data_path``
-    that folder: the sweep names its reference models once and they judge every open round.
+    within its judging window (``judge_by`` in ``round.json`` not passed), its round argument
+    (the round task's ``data_arg``) that folder: the sweep names its reference models once and
+    they judge every open round.
 
     Raises:
-        DataError: a glob with no open round, or an entry giving ``data_path`` too (one sentence
-            naming the file and the field).
+        DataError: a glob on a task that judges no round, with no open round, or an entry giving
+            the round argument too (one sentence naming the file and the field).
     """
+    from research_taste_evals.core.families import task_specs
     from research_taste_evals.core.rounds import is_round, parse_time, read_manifest
 
     if not isinstance(raw, dict) or not isinstance(raw.get("tasks"), list):
@@ -105,8 +107,16 @@ def expand_round_globs(
         field = f"{source}: field 'tasks.{index}.{ROUND_GLOB}'"
         rest = {key: value for key, value in entry.items() if key != ROUND_GLOB}
         args = dict(rest.get("args") or {})
-        if "data_path" in args:
-            raise DataError(f"{field}: give the round glob or args.data_path, not both")
+        spec = task_specs().get(str(entry.get("task")))
+        if spec is None or spec.rounds is None or spec.data_arg is None:
+            judges = sorted(name for name, s in task_specs().items() if s.rounds is not None)
+            raise DataError(
+                f"{field}: task {entry.get('task')!r} judges no round; a round glob needs a "
+                f"round task ({', '.join(judges)})"
+            )
+        arg = spec.data_arg
+        if arg in args:
+            raise DataError(f"{field}: give the round glob or args.{arg}, not both")
         pattern = str(entry[ROUND_GLOB])
         found = sorted(path for path in base.glob(pattern) if is_round(path))
         open_ = [
@@ -120,8 +130,8 @@ def expand_round_globs(
                 f"({len(found)} round(s) match, all past their judge_by)"
             )
         for path in open_:
-            data_path = str(path.relative_to(base)) if root is None else str(path)
-            tasks.append({**rest, "args": {**args, "data_path": data_path}})
+            folder = str(path.relative_to(base)) if root is None else str(path)
+            tasks.append({**rest, "args": {**args, arg: folder}})
     return {**raw, "tasks": tasks}
 
 

@@ -9,15 +9,15 @@ name: ``created`` counts seconds). A partial judgment (marked) is shown only whe
 complete, as the leaderboards never let a partial run replace a complete one
 (``runs.newest_per_row``); the others are set aside and counted under the tables.
 
-- TastyBench: judged at (the judgment's start), labels as of (the labels version), the pairs
-  the headline scores, the labelled share and pending items (over the round's paired items:
-  ``core.rounds.ItemCounts``), prospective share, coverage and the headline with missing pairs
-  at 0.5 (against the round's own pairs: ``round_board.py``) and the log's ``pairwise_accuracy``
-  with its CI. The ranking across rounds is ``round_board``'s difficulty-adjusted one
-  (``round_tables.py``); ``pooled`` (pairs of every resolved round pooled, prospective only,
-  partial judgments left out) is kept for its callers, not shown.
-- PaperWeakness: S-F1 (with S-Precision and S-Recall) against the reviewers' weaknesses of the
-  labels version, the prospective share and the papers still pending.
+Each round task's spec declares its table (``core.spec.RoundSupport``, found through
+``rounds.score.round_support``, so nothing here names a family): judged at (the judgment's
+start), labels as of (the labels version), then the spec's columns (a figure with an interval
+in the log shown with it; counts over the round's paired items: ``core.rounds.ItemCounts``). A
+pairwise task's table also shows each judgment's coverage and its headline with missing pairs at
+0.5 (against the round's own pairs: ``round_board.py``) before the headline, and its ranking
+across rounds is ``round_board``'s difficulty-adjusted one (``round_tables.py``). Any other
+task's table is "not ranked (not pairwise)"; ``pooled`` (pairs of every resolved round pooled,
+prospective only, partial judgments left out) is kept for its callers, not shown.
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from typing import Any
 from research_taste.reporting.leaderboard import markdown_table
 from research_taste.reporting.round_board import DEFAULT_MIN_PAIRS, Board
 from research_taste.rounds.log_check import read_log
-from research_taste.rounds.score import scored_parts
+from research_taste.rounds.score import load_function, round_support, scored_parts
+from research_taste_evals.core.spec import RoundSupport
 
-TASTYBENCH, PAPER_WEAKNESS = "tastybench", "paper_weakness"
 INTRO = (
     "Judged before their labels existed (docs/rounds.md); a headline counts prospective "
     "decisions only."
@@ -67,9 +67,12 @@ def _figure(value: float | None) -> str:
     return "nan" if value is None or not math.isfinite(value) else f"{value:.3g}"
 
 
-def _headline(figures: dict[str, float]) -> str:
-    low, high = figures.get("pairwise_accuracy_ci_low"), figures.get("pairwise_accuracy_ci_high")
-    return f"{_figure(figures.get('pairwise_accuracy'))} [{_figure(low)}, {_figure(high)}]"
+def _cell(figures: dict[str, float], name: str) -> str:
+    """A figure, with its interval where the figures hold one (``<name>_ci_low``/``_high``)."""
+    low, high = figures.get(f"{name}_ci_low"), figures.get(f"{name}_ci_high")
+    if low is None or high is None:
+        return _figure(figures.get(name))
+    return f"{_figure(figures.get(name))} [{_figure(low)}, {_figure(high)}]"
 
 
 def _sample_scores(log: Any, round_name: str) -> list[Any]:
@@ -116,10 +119,13 @@ def round_rows(log_dir: str) -> list[RoundRow]:
     judgments: dict[tuple[str, str, str, str], int] = {}
     for version, location in _newest_versions(log_dir).values():
         header = read_log(location, header_only=True)  # unreadable: one sentence naming it
+        support = round_support(header.eval.task)
+        if support is None:
+            continue
         round_info = (header.eval.metadata or {}).get("round") or {}
         name = str(round_info.get("name") or "?")
         sha = str(round_info.get("items_sha256") or "")
-        key = (header.eval.task.rsplit("/", 1)[-1], header.eval.model, name, sha)
+        key = (support[0], header.eval.model, name, sha)  # old and new task names alike
         share = _metrics(header).get("prospective_share", math.nan)
         share = share if math.isfinite(share) else 0.0
         # a run of fewer samples than the round plans (--limit) ranks below a full one
@@ -152,63 +158,46 @@ def round_rows(log_dir: str) -> list[RoundRow]:
     return sorted(rows, key=lambda row: (row.task, row.round, row.model))
 
 
-def pooled(rows: list[RoundRow]) -> dict[str, dict[str, float]]:
-    """Per model: TastyBench's headline over the pairs of every resolved round, prospective
-    only, complete judgments only."""
-    from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
-    from research_taste_evals.tastybench.rounds import round_summary
-
+def pooled(rows: list[RoundRow], support: RoundSupport) -> dict[str, dict[str, float]]:
+    """Per model: the spec's pooled figures over the samples of every resolved round,
+    complete judgments only."""
+    if support.pooled is None:
+        return {}
+    pool = load_function(support.pooled)
     by_model: dict[str, list[Any]] = {}
     for row in rows:
-        if row.task == TASTYBENCH and not row.partial and row.metrics.get("pending_items") == 0:
+        if not row.partial and row.metrics.get("pending_items") == 0:
             by_model.setdefault(row.model, []).extend(row.scores)
-    return {
-        model: round_summary(scores, DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED)
-        for model, scores in by_model.items()
-    }
+    return {model: pool(scores) for model, scores in by_model.items()}
 
 
 def _shown_model(row: RoundRow) -> str:
     return f"{row.model} (partial)" if row.partial else row.model
 
 
-def _tastybench_tables(
-    rows: list[RoundRow], boards: dict[str, Board]
+def _tables(
+    rows: list[RoundRow], support: RoundSupport, board: Board | None
 ) -> list[tuple[str, list[list[str]]]]:
+    """The task's per-round table (its headline, the spec's last column, last) and, for a
+    pairwise task, the ranking across rounds."""
     from research_taste.reporting.round_tables import board_tables, judgment_cells
     from research_taste.rounds.board_rows import round_key
 
-    head = ["model", "round", "judged at", "labels as of", "pairs", "labelled share"]
-    head += ["pending items", "prospective share", "coverage", "headline (missing at 0.5)"]
-    lines = [[*head, "pairwise_accuracy [95% CI]"]]
+    *before, (headline_header, headline) = support.columns
+    adjusted = ["coverage", "headline (missing at 0.5)"] if board is not None else []
+    head = ["model", "round", "judged at", "labels as of"] + [header for header, _ in before]
+    lines = [[*head, *adjusted, headline_header]]
     for row in rows:
-        m = row.metrics
-        shares = [m.get(name) for name in ("pairs", "labelled_share", "pending_items")]
+        cells = [_cell(row.metrics, name) for _, name in before]
+        if board is not None:
+            cells += judgment_cells(board, row.model, round_key(row.info))
         lines.append(
-            [_shown_model(row), row.round, row.judged_at, row.labels]
-            + [_figure(value) for value in shares]
-            + [_figure(m.get("prospective_share"))]
-            + judgment_cells(boards.get(row.task), row.model, round_key(row.info))
-            + [_headline(m)]
+            [_shown_model(row), row.round, row.judged_at, row.labels, *cells]
+            + [_cell(row.metrics, headline)]
         )
-    tables = [("TastyBench on rounds: pairwise accuracy on the frozen pairs", lines)]
-    for task, result in boards.items():
-        tables += board_tables(task, result)
-    return tables
-
-
-def _weakness_table(rows: list[RoundRow]) -> tuple[str, list[list[str]]]:
-    head = ["model", "round", "judged at", "labels as of", "prospective share", "pending papers"]
-    lines = [[*head, "s_f1", "s_precision", "s_recall"]]
-    for row in rows:
-        m = row.metrics
-        pending = m.get("pending_items")
-        lines.append(
-            [_shown_model(row), row.round, row.judged_at, row.labels]
-            + [_figure(m.get("prospective_share")), _figure(pending)]
-            + [_figure(m.get(name)) for name in ("s_f1", "s_precision", "s_recall")]
-        )
-    return "PaperWeakness on rounds: S-F1 against the reviewers' weaknesses", lines
+    if board is None:
+        return [(f"{support.caption}; not ranked (not pairwise)", lines)]
+    return [(support.caption, lines), *board_tables(rows[0].task, board)]
 
 
 def rounds_section(log_dir: str, min_pairs: int = DEFAULT_MIN_PAIRS) -> RoundsSection | None:
@@ -222,13 +211,13 @@ def rounds_section(log_dir: str, min_pairs: int = DEFAULT_MIN_PAIRS) -> RoundsSe
     rows = round_rows(log_dir)
     if not rows:
         return None
+    from research_taste_evals.core.families import task_specs
+
     boards = round_boards(rows, min_pairs)  # the adjusted ranking (round_board.py)
     tables = []
-    if pairwise := [row for row in rows if row.task == TASTYBENCH]:
-        tables += _tastybench_tables(pairwise, boards)
-    if weakness := [row for row in rows if row.task == PAPER_WEAKNESS]:
-        caption, lines = _weakness_table(weakness)
-        tables.append((f"{caption}; not ranked (not pairwise)", lines))
+    for task, spec in task_specs().items():
+        if spec.rounds is not None and (shown := [row for row in rows if row.task == task]):
+            tables += _tables(shown, spec.rounds, boards.get(task))
     set_aside = sum(row.set_aside for row in rows)
     return RoundsSection(tables, set_aside, len(rows), csv_tables(rows, boards))
 

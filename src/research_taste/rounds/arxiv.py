@@ -11,7 +11,7 @@ last, partial page, which is always fetched anew.
 
 The label is the citation velocity over a common window: the slope of the monthly cumulative
 citation counts over the first ``window_months`` month starts after publication
-(``tastybench/velocity.common_window_velocity`` on ``builders/tastybench_set.citation_series``,
+(``core/velocity.common_window_velocity`` on ``core/velocity.citation_series``,
 the series ``tastybench build`` writes). A paper's label is due at its last month start of the
 window; before that its label is empty (pending). The label's time is that due date: the end of
 the citation window, the first moment the label could exist.
@@ -37,7 +37,6 @@ from research_taste.builders.ideapairs.papers import (
     USER_AGENT,
 )
 from research_taste.builders.semantic_scholar import SemanticScholar
-from research_taste.builders.tastybench_papers import citation_series, month_starts
 from research_taste.rounds import JUDGE_DAYS
 from research_taste.rounds.checks import (
     MAX_DAYS,
@@ -52,7 +51,7 @@ from research_taste.rounds.manifest import utc_iso, utc_now, write_round
 from research_taste.rounds.resolve import new_labels_version, record_labels_version
 from research_taste_evals.core.data import DataError
 from research_taste_evals.core.rounds import RoundItem
-from research_taste_evals.tastybench.dataset import common_window_velocity
+from research_taste_evals.core.velocity import citation_series, common_window_velocity, month_starts
 
 PAGE = 200
 DEFAULT_WINDOW_MONTHS = 6

@@ -13,17 +13,18 @@ from typing import Any
 
 from research_taste.reporting.round_board import Decision, RoundFrame
 from research_taste_evals.core.data import DataError
+from research_taste_evals.core.rounds import is_prospective
 
 
 def round_key(info: dict[str, Any]) -> str:
-    """The identity every rounds table is keyed by: the round's name (its folder's), from the
-    scored log's ``eval.metadata["round"]``. The one place to switch to a ``round_id``."""
-    return str(info.get("name") or "?")
+    """The identity every rounds table is keyed by, from the scored log's
+    ``eval.metadata["round"]``: its ``round_id`` (two rounds may share a folder name), the
+    round's name for a round opened before rounds had an id."""
+    return str(info.get("round_id") or info.get("name") or "?")
 
 
 def decisions(scores: list[Any], round_: str, model: str) -> list[Decision]:
     """One :class:`Decision` per scored sample (an ordered pair) of a round pairwise judgment."""
-    from research_taste_evals.tastybench.rounds import _prospective
 
     out = []
     for sample_score in scores:
@@ -35,7 +36,7 @@ def decisions(scores: list[Any], round_: str, model: str) -> list[Decision]:
         correct: float | None = None
         if value.get("unclear") != 1.0 and math.isfinite(first) and math.isfinite(second):
             correct = float((value.get("first_won") == 1.0) == (first > second))
-        out.append(Decision(round_, pair, model, correct, _prospective(value)))
+        out.append(Decision(round_, pair, model, correct, is_prospective(value)))
     return out
 
 

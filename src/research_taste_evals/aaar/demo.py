@@ -13,6 +13,7 @@ real data.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 from typing import Any
@@ -23,8 +24,11 @@ from research_taste_evals.aaar.dataset.paper_weakness import WEAKNESS_FOLDER
 from research_taste_evals.aaar.eqinfer import eqinfer
 from research_taste_evals.aaar.expdesign import expdesign
 from research_taste_evals.aaar.paper_weakness import paper_weakness
+from research_taste_evals.aaar.paper_weakness_round import paper_weakness_round
 from research_taste_evals.core.demo import DemoRun
 from research_taste_evals.core.embeddings import OFFLINE_MODEL
+from research_taste_evals.core.round_files import write_round_files
+from research_taste_evals.core.rounds import RoundItem, is_round
 
 DEMO_DATA = Path(__file__).with_name("demo_data")
 EQINFER_FILE = "equation.demo.json"
@@ -62,6 +66,28 @@ def write_demo_weakness(directory: Path) -> Path:
     Returns ``directory``.
     """
     return _write_records(directory, WEAKNESS_FOLDER, DEMO_WEAKNESS, "ID")
+
+
+def write_demo_weakness_round(directory: Path) -> Path:
+    """Write a round of the PaperWeakness demo papers (texts frozen, no reviews) into
+    ``directory`` unless one is there; returns ``directory``."""
+    if is_round(directory):
+        return directory
+    opened = dt.datetime(2026, 1, 5, tzinfo=dt.UTC)
+    items, records = [], []
+    for index, record in enumerate(DEMO_WEAKNESS):
+        day = (opened.date() - dt.timedelta(days=7 * (index + 1))).isoformat()
+        paper = record["input"]
+        items.append(RoundItem(record["ID"], paper["title"], day, paper["abstractText"], ""))
+        records.append({**{k: record[k] for k in ("ID", "track", "input")}, "submission_date": day})
+    fields = {
+        "source": "demo",
+        "query": {},
+        "label_plan": {"kind": "rating", "prompt": "reviews"},
+        "counts": {},
+    }
+    write_round_files(directory, items, opened, 7, fields, records)
+    return directory
 
 
 def write_demo_eqinfer(directory: Path) -> Path:
@@ -107,5 +133,17 @@ DEMO_RUNS: tuple[DemoRun, ...] = (
         data_arg="data_path",
         write_data=write_demo_weakness,
         demo_arguments={"embedding_model": OFFLINE_MODEL, "itf_idf_model": OFFLINE_MODEL},
+    ),
+    # The same papers as a round: their weaknesses listed before any review exists.
+    DemoRun(
+        name="paper_weakness_round",
+        build=lambda data_dir: paper_weakness_round(
+            round=str(write_demo_weakness_round(data_dir / "paper_weakness_round")),
+            embedding_model=OFFLINE_MODEL,
+        ),
+        model="baseline/generic-weaknesses",
+        data_arg="round",
+        write_data=write_demo_weakness_round,
+        demo_arguments={"embedding_model": OFFLINE_MODEL},
     ),
 )

@@ -32,10 +32,9 @@ from research_taste_evals.aaar.itf_idf_metrics import (
 from research_taste_evals.aaar.scorer.paper_weakness import weakness_scorer
 from research_taste_evals.aaar.solvers import weakness_solver
 from research_taste_evals.aaar.specs import PAPER_WEAKNESS
-from research_taste_evals.aaar.weakness_round import weakness_round_task
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import recall_solvers
-from research_taste_evals.core.rounds import is_round
+from research_taste_evals.core.rounds import refuse_a_round
 from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 from research_taste_evals.core.text import WordCounting, load_word_counting
 
@@ -83,10 +82,7 @@ def paper_weakness(
             cutoff (see "Recall and contamination"). Defaults to ``None``.
     """
     refuse_unknown_arguments(paper_weakness, kwargs)
-    if is_round(data_path):  # from `research-taste round open` (docs/rounds.md)
-        args = (split, window_words, word_counting, embedding_model, embedding_revision)
-        version = task_version(__file__, "paper_weakness")
-        return weakness_round_task(str(data_path), *args, embedding_device, version)
+    refuse_a_round(data_path, "paper_weakness_round")  # before anything is read
     settings = WeaknessSettings(split=split, window_words=window_words, word_counting=word_counting)
     cutoff_steps = recall_solvers(PAPER_WEAKNESS, knowledge_cutoff, probe=False)
     load_word_counting(word_counting)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from research_taste_evals.aaar.recall import EQINFER_UNDATED, shown_paper
 from research_taste_evals.aaar.scorer.expdesign_judge import judge_spec
-from research_taste_evals.core.spec import Controlled, TaskSpec
+from research_taste_evals.core.spec import Controlled, RoundSupport, TaskSpec
 
 EQINFER = TaskSpec(
     task="eqinfer",
@@ -99,4 +99,29 @@ PAPER_WEAKNESS = TaskSpec(
     items=shown_paper,
 )
 
-SPECS = (EQINFER, EXPDESIGN, PAPER_WEAKNESS)
+# PaperWeakness on a round (paper_weakness_round.py): pending until `research-taste round score`
+# scores it against a labels version's reviewers; logs of `paper_weakness -T data_path=<round>`
+# (before this task existed) are scored and reported the same way.
+PAPER_WEAKNESS_ROUND = TaskSpec(
+    task="paper_weakness_round",
+    first_group=("s_f1", "s_precision", "s_recall", "pending_items", "prospective_share"),
+    data_arg="round",
+    undated_reason="a round is judged before its reviews exist: every answer is prospective",
+    rounds=RoundSupport(
+        scorer="research_taste_evals.aaar.scorer.weakness_round:round_weakness_scorer",
+        registered_scorer="research_taste_evals/round_weakness_scorer",
+        caption="PaperWeakness on rounds: S-F1 against the reviewers' weaknesses",
+        columns=(
+            ("prospective share", "prospective_share"),
+            ("pending papers", "pending_items"),
+            ("s_f1", "s_f1"),
+            ("s_precision", "s_precision"),
+            ("s_recall", "s_recall"),
+        ),
+        judged_by=("paper_weakness",),
+        requires="weakness_sha256",  # opened with PDFs: the papers' texts are frozen
+        hint=" -T embedding_model=<embedding model>",
+    ),
+)
+
+SPECS = (EQINFER, EXPDESIGN, PAPER_WEAKNESS, PAPER_WEAKNESS_ROUND)

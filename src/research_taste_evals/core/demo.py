@@ -122,7 +122,12 @@ def _demo_names(
         return [], None, arguments
     run = family_demo_run(task_module, task)
     arguments = _demo_alias(task, run, arguments)
-    names = [n for n, v in arguments.items() if v == DEMO_VALUE and n.endswith(DATA_ARG_SUFFIXES)]
+    own = run.data_arg if run is not None else None  # a data argument of another name (round)
+    names = [
+        n
+        for n, v in arguments.items()
+        if v == DEMO_VALUE and (n.endswith(DATA_ARG_SUFFIXES) or n == own)
+    ]
     for name in names:
         if run is None or run.data_arg != name or run.write_data is None:
             offered = f"-T {run.data_arg}=demo" if run and run.data_arg else "none"

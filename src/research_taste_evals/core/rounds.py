@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from research_taste_evals.core.data import DataError, read_csv, read_json, sha256_of
+from research_taste_evals.core.errors import ConfigError
 
 ROUND_FILE = "round.json"
 ITEMS_FILE = "items.csv"
@@ -78,6 +79,57 @@ class Round:
 def is_round(path: str | Path | None) -> bool:
     """Whether ``path`` is a round folder (it holds ``round.json``)."""
     return path is not None and (Path(path).expanduser() / ROUND_FILE).is_file()
+
+
+def refuse_a_round(data_path: str | Path | None, round_task: str) -> None:
+    """Refuse a round folder given to a task that judges sets, naming the round's own task.
+
+    Raises:
+        ConfigError: ``data_path`` is a round folder, in one sentence.
+    """
+    if is_round(data_path):
+        raise ConfigError(
+            f"data_path={str(data_path)!r} is a round folder (it holds {ROUND_FILE}); judge it "
+            f"with `inspect eval research_taste_evals/{round_task} -T round={data_path}`"
+        )
+
+
+def open_round(value: str | None, task: str) -> Round:
+    """The round a round task's ``round`` argument names, checked against its manifest.
+
+    Raises:
+        ConfigError: no value, or no ``round.json`` there (one sentence naming the argument).
+        DataError: the round's files changed since open or are malformed (naming the file).
+    """
+    if value is None:
+        raise ConfigError(
+            f"{task}: argument 'round' is required: a folder written by `research-taste round open`"
+        )
+    manifest = Path(value).expanduser() / ROUND_FILE
+    if not manifest.is_file():
+        raise ConfigError(
+            f"round={value!r}: {manifest} does not exist, so it is not a round folder (one "
+            "written by `research-taste round open`)"
+        )
+    try:
+        return load_round(value)
+    except DataError as error:
+        raise DataError(f"round={value!r}: {error}") from error
+
+
+def round_identity(round_: Round) -> dict[str, Any]:
+    """What a judgment log records of its round (``eval.metadata["round"]``): the name, folder,
+    id (None for a round opened before rounds had one), opening time and items' sha256, by
+    which ``research-taste round score`` finds the round's judgments, and its state."""
+    manifest = round_.manifest
+    return {
+        "name": round_.name,
+        "round_id": manifest.get("round_id"),
+        "folder": str(round_.folder),
+        "opened_at": manifest.get("opened_at"),
+        "items_sha256": manifest.get("items_sha256"),
+        "state": "pending",
+    }
 
 
 def read_manifest(folder: str | Path) -> dict[str, Any]:
@@ -322,3 +374,18 @@ def judging_note(round_: Round, data_path: str) -> str:
         + (late if counts.labelled else "")
         + f" score this log with `{score}`"
     )
+
+
+def is_prospective(value: dict[str, float]) -> bool:
+    """Whether a round decision (a round pairwise scorer's per-sample value) was made before
+    the earliest label time of either item (no label time yet: before) and not after the
+    round's ``judge_by`` (its judging window, when the labels file has one)."""
+    times = [value.get(f"label_time_{k}", math.nan) for k in ("1", "2")]
+    known = [t for t in times if isinstance(t, float) and math.isfinite(t)]
+    decided = value.get("decided_at", math.nan)
+    judge_by = value.get("judge_by", math.nan)
+    if math.isfinite(judge_by) and math.isfinite(decided) and decided > judge_by:
+        return False
+    if not known:
+        return True
+    return math.isfinite(decided) and decided < min(known)

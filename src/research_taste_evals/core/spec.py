@@ -13,7 +13,8 @@ them by folder (:func:`~research_taste_evals.core.families.task_specs`). A spec 
 - the model roles it reads besides the evaluated model (what a sweep may bind);
 - whether its items are dated (``items`` reads them from sample metadata) or why not, whether
   it probes recognition and the names of its recall counts (``core/recall_control.py``);
-- a slot for round support (``rounds``: None until a task supports rounds through it).
+- for a task that judges a round (``docs/rounds.md``), its round support (:class:`RoundSupport`:
+  the re-scoring scorer, the older task names whose round logs it scores, the report's table).
 
 The family's ``eval.yaml`` keeps the inspect_evals listing metadata and the prose: the metric
 meanings, the paper's numbers. This module imports nothing beyond the standard library.
@@ -25,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Controlled", "RoleSpec", "TaskSpec", "Variant"]
+__all__ = ["Controlled", "RoleSpec", "RoundSupport", "TaskSpec", "Variant"]
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,42 @@ class Variant:
     controlled: Controlled | None = None
 
 
+@dataclass(frozen=True)
+class RoundSupport:
+    """How ``research-taste round score`` and the report's Rounds section read a round task's
+    logs (plain data, so that the tooling finds it through the collected specs and names no
+    family).
+
+    Attributes:
+        scorer: ``module:function`` of the re-scoring scorer factory; it takes ``labels`` (a
+            labels CSV) and the judgment's own scorer options.
+        registered_scorer: The scorer's registered name (``inspect score --scorer``).
+        caption: The report table's caption.
+        columns: The report's columns after model, round, judged at and labels as of:
+            ``(header, metric)``; a metric whose ``_ci_low``/``_ci_high`` the log holds is shown
+            with its interval.
+        judged_by: Older task names whose round judgments this task's support scores (logs
+            made before the round task existed judged a round through its family's task).
+        pooled: ``module:function`` pooling the sample scores of every resolved round of a
+            model into figures of the same names as ``columns``, or None (no pooled table).
+        pooled_caption: The pooled table's caption.
+        requires: A ``round.json`` key a round must hold for this task to judge it (e.g. the
+            sha256 of per-paper records only some rounds freeze), or None.
+        hint: Further ``-T`` arguments of the judging command ``round open`` prints, with
+            ``<placeholders>`` a user fills (e.g. a model the task cannot default offline).
+    """
+
+    scorer: str
+    registered_scorer: str
+    caption: str
+    columns: tuple[tuple[str, str], ...]
+    judged_by: tuple[str, ...] = ()
+    pooled: str | None = None
+    pooled_caption: str = ""
+    requires: str | None = None
+    hint: str = ""
+
+
 # Sample metadata -> the items it shows, each a ``core.recall_control.ShownItem`` (typed there:
 # this module imports nothing of the package, so that every module may import it).
 ItemsOf = Callable[[Mapping[str, Any]], Sequence[Any]]
@@ -87,7 +124,7 @@ class TaskSpec:
         unrecognized_count: Name of the unrecognised twin's count.
         clean_count: Name of the clean twin's count (``clean_items``, the contract's name).
         subset_counts: Further counts the statistic returns, logged per subset.
-        rounds: Round support (a later issue's), None for now.
+        rounds: Round support (:class:`RoundSupport`) of a task that judges a round, else None.
     """
 
     task: str
@@ -105,7 +142,7 @@ class TaskSpec:
     unrecognized_count: str = "unrecognized_samples"
     clean_count: str = "clean_items"
     subset_counts: tuple[str, ...] = ()
-    rounds: Any = None
+    rounds: RoundSupport | None = None
 
     def __post_init__(self) -> None:
         if self.items is None and not self.undated_reason:

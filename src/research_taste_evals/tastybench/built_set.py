@@ -35,14 +35,16 @@ from typing import Any
 from pydantic import Json, field_validator
 
 from research_taste_evals.core.data import DataError, read_csv, sha256_of, validate_records
+from research_taste_evals.core.velocity import (
+    common_window_velocity,
+    observed_months,
+    windowed_velocity,
+)
 from research_taste_evals.tastybench.dataset import (
     MIN_PAPERS,
     LoadedPapers,
     Paper,
-    common_window_velocity,
     months_after,
-    observed_months,
-    windowed_velocity,
 )
 from research_taste_evals.tastybench.paper_rows import (
     PAPERS_FILE,

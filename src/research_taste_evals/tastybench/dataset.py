@@ -56,7 +56,12 @@ from research_taste_evals.core.data import (
     validate_records,
 )
 from research_taste_evals.core.leaks import name_leaks, title_names
-from research_taste_evals.core.stats import NAN
+from research_taste_evals.core.velocity import (
+    MIN_SLOPE_POINTS,
+    common_window_velocity,
+    observed_months,
+    windowed_velocity,
+)
 from research_taste_evals.tastybench.paper_rows import (
     PaperRecord,
     Representation,
@@ -70,8 +75,6 @@ VELOCITY_MODES: tuple[VelocityMode, ...] = ("windowed", "upstream", "common_wind
 
 # Date of upstream's Semantic Scholar fetch (results folder names, see the module docstring).
 UPSTREAM_FETCH_DATE = dt.date(2025, 11, 8)
-# A slope needs at least two points.
-MIN_SLOPE_POINTS = 2
 # Upstream's series: the month starts within publication + 60 weeks, i.e. at most 14.
 MAX_SERIES_MONTHS = 14
 # Common window: 6 months after publication keeps 32 of the 37 curated papers (12 keeps 14).
@@ -93,71 +96,6 @@ def longest_common_window(months_observed: Sequence[int], min_papers: int = 2) -
         return None
     longest = min(ranked[min_papers - 1], MAX_SERIES_MONTHS)
     return longest if longest >= MIN_SLOPE_POINTS else None
-
-
-def ols_slope(counts: Sequence[float]) -> float:
-    """Least-squares slope of ``counts`` against t = 0..n-1 (upstream's ``np.polyfit(t, y, 1)``).
-
-    NaN when there are fewer than two points. Upstream returns 0 for an all-zero series; the
-    least-squares slope of an all-zero series is 0 too, so no special case is needed.
-    """
-    import numpy as np
-
-    values = np.asarray(counts, dtype=float)
-    if len(values) < MIN_SLOPE_POINTS:
-        return NAN
-    t = np.arange(len(values), dtype=float)
-    t_centred = t - t.mean()
-    return float(np.dot(t_centred, values - values.mean()) / np.dot(t_centred, t_centred))
-
-
-def observed_months(dates: Sequence[str], fetch_date: dt.date = UPSTREAM_FETCH_DATE) -> int:
-    """How many leading entries of ``dates`` (ISO month starts) had begun by ``fetch_date``.
-
-    Raises:
-        ValueError: a date is not ISO ``YYYY-MM-DD`` or the dates are not increasing.
-    """
-    parsed = [dt.date.fromisoformat(value) for value in dates]
-    if any(later <= earlier for earlier, later in zip(parsed, parsed[1:], strict=False)):
-        raise ValueError("citation dates are not strictly increasing")
-    return sum(1 for value in parsed if value <= fetch_date)
-
-
-def windowed_velocity(
-    dates: Sequence[str], counts: Sequence[float], fetch_date: dt.date = UPSTREAM_FETCH_DATE
-) -> float:
-    """Upstream's slope, fitted only to the months that had started by ``fetch_date``.
-
-    NaN when fewer than two months had started (the slope is undefined).
-
-    Raises:
-        ValueError: ``dates`` and ``counts`` differ in length, or ``dates`` are malformed.
-    """
-    if len(dates) != len(counts):
-        raise ValueError(f"{len(dates)} citation dates but {len(counts)} citation counts")
-    return ols_slope(list(counts)[: observed_months(dates, fetch_date)])
-
-
-def common_window_velocity(
-    dates: Sequence[str],
-    counts: Sequence[float],
-    window_months: int = DEFAULT_WINDOW_MONTHS,
-    fetch_date: dt.date = UPSTREAM_FETCH_DATE,
-) -> float:
-    """Upstream's slope over the first ``window_months`` months of the series, the same window
-    for every paper; NaN when fewer than ``window_months`` months had started by ``fetch_date``
-    (the paper lacks the window and is left out of the correlation).
-
-    Raises:
-        ValueError: ``window_months`` is below 2, or ``dates``/``counts`` are malformed.
-    """
-    if window_months < MIN_SLOPE_POINTS:
-        raise ValueError(f"window_months must be >= {MIN_SLOPE_POINTS}, got {window_months}")
-    if len(dates) != len(counts):
-        raise ValueError(f"{len(dates)} citation dates but {len(counts)} citation counts")
-    if observed_months(dates, fetch_date) < window_months:
-        return NAN
-    return ols_slope(list(counts)[:window_months])
 
 
 def months_after(dates: Sequence[str], fetch_date: dt.date) -> list[str]:
@@ -272,11 +210,10 @@ def record_to_paper(
         DataError: the citation series or ``pub_date`` is malformed (naming file, paper, field).
     """
     try:
-        windowed = windowed_velocity(record.citation_dates, record.citation_counts)
-        common = common_window_velocity(
-            record.citation_dates, record.citation_counts, window_months
-        )
-        observed = observed_months(record.citation_dates)
+        dates, counts, fetch = record.citation_dates, record.citation_counts, UPSTREAM_FETCH_DATE
+        windowed = windowed_velocity(dates, counts, fetch)
+        common = common_window_velocity(dates, counts, window_months, fetch)
+        observed = observed_months(dates, fetch)
     except ValueError as error:
         raise DataError(
             f"{source}: paper {record.paperId}: field 'citation_dates': {error}"

@@ -21,13 +21,16 @@ import json
 from pathlib import Path
 
 from research_taste_evals.core.demo import DemoRun
+from research_taste_evals.core.round_files import write_round_files
+from research_taste_evals.core.rounds import RoundItem, is_round
+from research_taste_evals.core.velocity import ols_slope
 from research_taste_evals.tastybench.dataset import (
     IDEA_FILES,
     PAPER_FILES,
     UPSTREAM_DATA_DIR,
     UPSTREAM_FETCH_DATE,
-    ols_slope,
 )
+from research_taste_evals.tastybench.rounds import tastybench_round
 from research_taste_evals.tastybench.tastybench import tastybench
 from research_taste_evals.tastybench.tastybench_extract import tastybench_extract
 
@@ -91,6 +94,29 @@ def write_demo_tastybench(directory: Path) -> Path:
     return directory
 
 
+# The demo round's opening (fixed, so its files are the same every time; its id is new).
+DEMO_ROUND_OPENED = dt.datetime(2026, 1, 5, tzinfo=dt.UTC)
+
+
+def write_demo_round(directory: Path) -> Path:
+    """Write a round of the ten demo papers (abstracts, label-blind pairs, no labels) into
+    ``directory`` unless one is there; returns ``directory``."""
+    if is_round(directory):
+        return directory
+    items = [
+        RoundItem(paper_id, title, pub_date, f"{title}. {idea}", "")
+        for paper_id, title, pub_date, _, idea in DEMO_PAPERS
+    ]
+    fields = {
+        "source": "demo",
+        "query": {},
+        "label_plan": {"kind": "citation_velocity", "prompt": "goodhart"},
+        "counts": {},
+    }
+    write_round_files(directory, items, DEMO_ROUND_OPENED, 7, fields)
+    return directory
+
+
 # What ``research-taste demo`` runs for this family (found by core/families.py).
 DEMO_RUNS: tuple[DemoRun, ...] = (
     # Ten invented papers, every pair in both orders, judged by a length prior.
@@ -114,5 +140,15 @@ DEMO_RUNS: tuple[DemoRun, ...] = (
         model="baseline/tastybench-lead",
         data_arg="data_path",
         write_data=write_demo_tastybench,
+    ),
+    # The demo papers as a round: its frozen pairs judged before any label exists.
+    DemoRun(
+        name="tastybench_round",
+        build=lambda data_dir: tastybench_round(
+            round=str(write_demo_round(data_dir / "tastybench_round"))
+        ),
+        model="baseline/tastybench-longer",
+        data_arg="round",
+        write_data=write_demo_round,
     ),
 )

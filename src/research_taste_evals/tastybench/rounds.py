@@ -1,12 +1,11 @@
-"""``tastybench -T data_path=rounds/<name>``: judge a round's frozen pairs (``docs/rounds.md``).
+"""``tastybench_round -T round=rounds/<name>``: judge a round's frozen pairs (``docs/rounds.md``).
 
 The round sets what the judge reads (the abstracts), the pairs (fixed at open, each in both
 orders) and the prompt (its label plan: ``reviews`` for an OpenReview conference, ``journal``
-for an OpenReview journal, ``goodhart`` for arXiv); a ``representation``, ``prompt`` or
-``schedule`` other than the task's default or the round's own is refused, as is any other
-argument a round does not use (web search, a cutoff, a pairs file...) at a value other than its
-default. The log's samples carry no labels: every item is pending, the headline is NaN with
-``pending_items``, and one line says how to score the log once labels exist.
+for an OpenReview journal, ``goodhart`` for arXiv); the task takes only what may vary on a
+frozen round, the choice method (no cutoff: a round is judged before its labels exist, so
+recall cannot score it). The log's samples carry no labels: every item is pending, the
+headline is NaN with ``pending_items``, and one line says how to score the log once labels exist.
 
 Scoring a round: the pick of each frozen pair, scored against a labels file when one exists.
 
@@ -34,66 +33,37 @@ import logging
 import math
 from typing import Any
 
-from inspect_ai import Task
-from inspect_ai.log import transcript
+from inspect_ai import Task, task
+from inspect_ai.log import HeadlineMetric, transcript
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import TaskState
 
-from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.core.metrics import nan_on_error
-from research_taste_evals.core.provenance import provenance
+from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.rounds import (
     ITEMS_FILE,
     Round,
     decision_time,
+    is_prospective,
     item_counts,
     item_state,
     judging_note,
-    load_round,
+    open_round,
     read_labels,
+    round_identity,
 )
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED, NAN
-from research_taste_evals.tastybench.dataset import DEFAULT_WINDOW_MONTHS, Paper
+from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
+from research_taste_evals.tastybench.dataset import Paper
 from research_taste_evals.tastybench.matched import pairwise_accuracy_summary
 from research_taste_evals.tastybench.parsing import ChoiceMethod, parse_judge_answer
-from research_taste_evals.tastybench.prompts import ROUND_PROMPTS, PromptVariant
-from research_taste_evals.tastybench.schedule import (
-    DEFAULT_ROUNDS,
-    DEFAULT_SCHEDULE_SEED,
-    ScheduledPair,
-    comparison_dataset,
-)
+from research_taste_evals.tastybench.prompts import ROUND_PROMPTS
+from research_taste_evals.tastybench.schedule import ScheduledPair, comparison_dataset
 from research_taste_evals.tastybench.solvers import judge, read_choice, stored_pick
-from research_taste_evals.tastybench.specs import TASTYBENCH
+from research_taste_evals.tastybench.specs import TASTYBENCH_ROUND
 
 logger = logging.getLogger(__name__)
-
-# The task's own defaults: a value equal to these is "not given" on a round.
-TASK_DEFAULTS = {"representation": "idea", "prompt": None, "schedule": "adjacent"}
-ROUND_SETTINGS = {"representation": "abstract", "schedule": "matched"}
-# The task's other arguments at their defaults (a round neither probes nor searches the web).
-UNUSED_ON_A_ROUND: dict[str, object] = {
-    "paper_set": "curated",
-    "velocity": "windowed",
-    "window_months": DEFAULT_WINDOW_MONTHS,
-    "rounds": DEFAULT_ROUNDS,
-    "seed": DEFAULT_SCHEDULE_SEED,
-    "pairs_file": None,
-    "web_search": False,
-    "representations_path": None,
-    "knowledge_cutoff": None,
-}
-
-
-def _check_settings(round_: Round, given: dict[str, str | None]) -> None:
-    wanted = {**ROUND_SETTINGS, "prompt": round_.prompt}
-    for name, value in given.items():
-        if value not in (TASK_DEFAULTS[name], wanted[name]):
-            raise ConfigError(
-                f"{name}={value!r}: the round {round_.folder} sets {name}={wanted[name]!r} "
-                f"(its label plan); leave -T {name} out"
-            )
 
 
 def round_papers(round_: Round) -> list[Paper]:
@@ -123,52 +93,36 @@ def round_schedule(round_: Round) -> list[ScheduledPair]:
     ]
 
 
-def refuse_unused_on_a_round(**given: object) -> None:
-    """Refuse each argument of ``UNUSED_ON_A_ROUND`` that ``tastybench`` was given at a value
-    other than its default (it would be silently ignored).
-
-    Raises:
-        ConfigError: the first such argument, in one sentence.
-    """
-    for name, value in given.items():
-        if value != UNUSED_ON_A_ROUND[name]:
-            raise ConfigError(
-                f"{name}={value!r}: not used on a round (it fixes its items, pairs, "
-                f"prompt and labels; docs/rounds.md); leave -T {name} out"
-            )
-
-
-def round_task(
-    data_path: str,
-    *,
-    representation: str,
-    prompt: PromptVariant | None,
-    schedule: str,
-    choice_method: ChoiceMethod,
-    bootstrap_resamples: int,
-    version: str,
+@task
+@task_entry()
+def tastybench_round(
+    round: str | None = None,
+    choice_method: ChoiceMethod = "parser_then_extractor",
+    **kwargs: Any,
 ) -> Task:
-    """The ``tastybench`` task on the round in ``data_path`` (module docstring).
+    """TastyBench on a round: judge its frozen pairs before their labels exist (docs/rounds.md).
 
-    Raises:
-        DataError: the round's item or pairs file changed since it was opened.
-        ConfigError: a setting the round fixes was given another value.
+    Args:
+        round (str | None): A round folder (``research-taste round open``); it sets the texts
+            (abstracts), the pairs (each judged in both orders) and the prompt. Defaults to
+            ``None``.
+        choice_method (Literal['parser_then_extractor', 'extractor', 'parser']): How the
+            pick is read. Defaults to ``'parser_then_extractor'``.
     """
-    round_ = load_round(data_path)
-    _check_settings(
-        round_, {"representation": representation, "prompt": prompt, "schedule": schedule}
-    )
+    refuse_unknown_arguments(tastybench_round, kwargs)
+    round_ = open_round(round, "tastybench_round")
     round_prompt = round_.prompt
     papers = round_papers(round_)
     pairs = round_schedule(round_)
-    logger.warning("%s", judging_note(round_, data_path))
+    logger.warning("%s", judging_note(round_, round or str(round_.folder)))
     manifest = round_.manifest
     return Task(
         dataset=comparison_dataset(pairs, papers, ROUND_PROMPTS[round_prompt], "windowed"),
         solver=[judge(False), read_choice(choice_method)],
         scorer=round_pairwise_scorer(),
-        metrics=[round_pairwise(bootstrap_resamples, DEFAULT_BOOTSTRAP_SEED)],
-        version=version,
+        metrics=[round_pairwise(DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED)],
+        headline_metric=HeadlineMetric(metric=TASTYBENCH_ROUND.headline),
+        version=task_version(__file__, "tastybench_round"),
         metadata={
             **provenance(
                 benchmark="TastyBench",
@@ -178,16 +132,12 @@ def round_task(
                 paper_faithful={"schedule": False, "velocity": False},
                 representation_source="round abstracts",
             ),
-            "headline_metric": TASTYBENCH.headline_of("matched"),
+            "headline_metric": TASTYBENCH_ROUND.headline,
             "round": {
-                "name": round_.name,
-                "folder": str(round_.folder),
-                "opened_at": manifest.get("opened_at"),
+                **round_identity(round_),
                 "source": manifest.get("source"),
-                "items_sha256": manifest.get("items_sha256"),
                 "pairs_sha256": manifest.get("pairs_sha256"),
                 "label_plan": manifest.get("label_plan"),
-                "state": "pending",
             },
             "papers_judged": len(papers),
             "representation": "abstract",
@@ -199,20 +149,8 @@ def round_task(
     )
 
 
-ROUND_KEYS = [
-    "pairwise_accuracy",
-    "pairwise_accuracy_ci_low",
-    "pairwise_accuracy_ci_high",
-    "pairs",
-    "labelled_share",
-    "prospective_share",
-    "pending_items",
-    "dropped_items",
-    "tied_pairs",
-    "unclear",
-    "pairwise_accuracy_after_label",
-    "pairs_after_label",
-]
+# The metric's figures: the spec's first group, stated there once.
+ROUND_KEYS = list(TASTYBENCH_ROUND.first_names())
 
 
 def _stamp(value: Any) -> float:
@@ -258,20 +196,6 @@ def _value(sample_score: SampleScore) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _prospective(value: dict[str, float]) -> bool:
-    """Decided before the earliest label time of either item (no label time yet: before) and
-    not after the round's ``judge_by`` (its judging window, when the labels file has one)."""
-    times = [value.get(f"label_time_{k}", NAN) for k in ("1", "2")]
-    known = [t for t in times if isinstance(t, float) and math.isfinite(t)]
-    decided = value.get("decided_at", NAN)
-    judge_by = value.get("judge_by", NAN)
-    if math.isfinite(judge_by) and math.isfinite(decided) and decided > judge_by:
-        return False
-    if not known:
-        return True
-    return math.isfinite(decided) and decided < min(known)
-
-
 def _as_matched(sample_score: SampleScore, value: dict[str, float]) -> SampleScore:
     metadata = {
         **(sample_score.sample_metadata or {}),
@@ -298,7 +222,7 @@ def round_summary(scores: list[SampleScore], resamples: int, seed: int) -> dict[
             labelled = isinstance(label, float) and math.isfinite(label)
             dropped = value.get(f"dropped_{k}", 0.0) == 1.0
             items[str(metadata.get(f"paper_{k}"))] = item_state(labelled, dropped)
-        (before if _prospective(value) else after).append(_as_matched(sample_score, value))
+        (before if is_prospective(value) else after).append(_as_matched(sample_score, value))
         first, second = value.get("label_1", NAN), value.get("label_2", NAN)
         if math.isfinite(first) and first == second:
             ties.add(metadata.get("pair_id"))
@@ -319,6 +243,12 @@ def round_summary(scores: list[SampleScore], resamples: int, seed: int) -> dict[
     result["pairwise_accuracy_after_label"] = late["pairwise_accuracy"]
     result["pairs_after_label"] = late["matched_pairs"]
     return result
+
+
+def pooled_round_summary(scores: list[SampleScore]) -> dict[str, float]:
+    """:func:`round_summary` over the pooled samples of several rounds (the report's pooled
+    figure: ``TASTYBENCH_ROUND.rounds.pooled``), with the default seeded bootstrap."""
+    return round_summary(scores, DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED)
 
 
 @metric

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from research_taste_evals.core.roles import EVALUATED_MODEL
-from research_taste_evals.core.spec import Controlled, RoleSpec, TaskSpec, Variant
+from research_taste_evals.core.spec import Controlled, RoleSpec, RoundSupport, TaskSpec, Variant
 from research_taste_evals.tastybench.schedule import shown_papers
 from research_taste_evals.tastybench.solvers import EXTRACTOR_ROLE
 
@@ -73,7 +73,46 @@ TASTYBENCH_EXTRACT = TaskSpec(
     undated_reason="an extraction step: it writes texts and judges nothing",
 )
 
-SPECS = (TASTYBENCH, TASTYBENCH_EXTRACT)
+# A round's frozen pairs (rounds.py): judged before any label exists, scored later by
+# `research-taste round score`; logs of `tastybench -T data_path=<round>` (before this task
+# existed) are scored and reported the same way.
+TASTYBENCH_ROUND = TaskSpec(
+    task="tastybench_round",
+    first_group=(
+        "pairwise_accuracy",
+        "pairwise_accuracy_ci_low",
+        "pairwise_accuracy_ci_high",
+        "pairs",
+        "labelled_share",
+        "prospective_share",
+        "pending_items",
+        "dropped_items",
+        "tied_pairs",
+        "unclear",
+        "pairwise_accuracy_after_label",
+        "pairs_after_label",
+    ),
+    data_arg="round",
+    roles=(_EXTRACTOR,),
+    undated_reason="a round is judged before its labels exist: every decision is prospective",
+    rounds=RoundSupport(
+        scorer="research_taste_evals.tastybench.rounds:round_pairwise_scorer",
+        registered_scorer="research_taste_evals/round_pairwise_scorer",
+        caption="TastyBench on rounds: pairwise accuracy on the frozen pairs",
+        columns=(
+            ("pairs", "pairs"),
+            ("labelled share", "labelled_share"),  # of the paired items (core.rounds.ItemCounts)
+            ("pending items", "pending_items"),
+            ("prospective share", "prospective_share"),
+            ("pairwise_accuracy [95% CI]", "pairwise_accuracy"),  # the headline: last
+        ),
+        judged_by=("tastybench",),
+        pooled="research_taste_evals.tastybench.rounds:pooled_round_summary",
+        pooled_caption="Pooled over resolved rounds (pairs pooled, CI over pairs), ranked",
+    ),
+)
+
+SPECS = (TASTYBENCH, TASTYBENCH_EXTRACT, TASTYBENCH_ROUND)
 
 
 def first_group_key(schedule: str | None) -> str:

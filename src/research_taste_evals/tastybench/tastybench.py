@@ -21,14 +21,14 @@ from inspect_ai.log import HeadlineMetric
 from research_taste_evals.core.data import sha256_of
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.recall_control import recall_solvers
-from research_taste_evals.core.rounds import is_round
+from research_taste_evals.core.rounds import refuse_a_round
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
+from research_taste_evals.core.velocity import MIN_SLOPE_POINTS
 from research_taste_evals.tastybench.built_set import is_built_set, load_built_set
 from research_taste_evals.tastybench.dataset import (
     DEFAULT_WINDOW_MONTHS,
     MAX_SERIES_MONTHS,
-    MIN_SLOPE_POINTS,
     UPSTREAM_COMMIT,
     UPSTREAM_FETCH_DATE,
     Paper,
@@ -41,7 +41,6 @@ from research_taste_evals.tastybench.paper_rows import Representation
 from research_taste_evals.tastybench.parsing import ChoiceMethod
 from research_taste_evals.tastybench.prompts import JUDGE_PROMPTS, PromptVariant, prompt_for_set
 from research_taste_evals.tastybench.ratings import UPSTREAM_COMPARABLE_METRIC
-from research_taste_evals.tastybench.rounds import refuse_unused_on_a_round, round_task
 from research_taste_evals.tastybench.schedule import (
     DEFAULT_ROUNDS,
     DEFAULT_SCHEDULE_SEED,
@@ -137,27 +136,7 @@ def tastybench(
             (one extra call per paper and run, cached). Defaults to ``True``.
     """
     refuse_unknown_arguments(tastybench, kwargs)
-    if data_path is not None and is_round(data_path):  # from `research-taste round open`
-        refuse_unused_on_a_round(
-            paper_set=paper_set,
-            velocity=velocity,
-            window_months=window_months,
-            rounds=rounds,
-            seed=seed,
-            pairs_file=pairs_file,
-            web_search=web_search,
-            representations_path=representations_path,
-            knowledge_cutoff=knowledge_cutoff,
-        )
-        return round_task(
-            data_path,
-            representation=representation,
-            prompt=prompt,
-            schedule=schedule,
-            choice_method=choice_method,
-            bootstrap_resamples=bootstrap_resamples,
-            version=task_version(__file__, "tastybench"),
-        )
+    refuse_a_round(data_path, "tastybench_round")  # before anything is read
     if data_path is not None and is_built_set(data_path):  # from `research-taste tastybench build`
         loaded = load_built_set(data_path, representation, representations_path, window_months)
     else:

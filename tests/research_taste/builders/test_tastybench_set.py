@@ -21,9 +21,9 @@ from fake_graph_api import (
 )
 
 from research_taste.builders.semantic_scholar import SemanticScholar
-from research_taste.builders.tastybench_papers import citation_series, month_starts
 from research_taste.builders.tastybench_set import SetRequest, build, drop_reason
 from research_taste_evals.core.data import DataError
+from research_taste_evals.core.velocity import citation_series, month_starts
 
 REQUEST = SetRequest(
     query="reinforcement learning llm",

@@ -19,9 +19,11 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from research_taste_evals.aaar.dataset.paper_weakness import PaperInput, paper_text
 from research_taste_evals.aaar.recall import ITEM_DATES_KEY
 from research_taste_evals.core.data import DataError, read_json, sha256_of
-from research_taste_evals.core.rounds import Round, load_round
+from research_taste_evals.core.round_files import RECORDS_FILE
+from research_taste_evals.core.rounds import Round, open_round
 
-WEAKNESS_FILE = "weakness_items.jsonl"
+# the round layout names it (core/round_files.py writes it at open)
+WEAKNESS_FILE = RECORDS_FILE
 REFERENCES_SUFFIX = ".weaknesses.json"
 
 
@@ -44,13 +46,15 @@ def read_references(labels_csv: str | Path) -> dict[str, list[list[str]]]:
     return {str(key): [list(map(str, r)) for r in value] for key, value in data.items()}
 
 
-def load_weakness_round(folder: str | Path) -> tuple[Round, list[dict[str, Any]]]:
-    """The round and its PaperWeakness records, checked against ``round.json``.
+def load_weakness_round(folder: str | None) -> tuple[Round, list[dict[str, Any]]]:
+    """The round named by ``paper_weakness_round``'s ``round`` and its PaperWeakness records,
+    checked against ``round.json``.
 
     Raises:
+        ConfigError: no ``round.json`` there.
         DataError: the round has no PaperWeakness items, or the file changed since open.
     """
-    round_ = load_round(folder)
+    round_ = open_round(folder, "paper_weakness_round")
     path = round_.folder / WEAKNESS_FILE
     if not path.is_file() and round_.manifest.get("weakness_sha256"):
         raise DataError(
@@ -59,7 +63,10 @@ def load_weakness_round(folder: str | Path) -> tuple[Round, list[dict[str, Any]]
             "weakness_sha256); restore the file"
         )
     if not path.is_file():
-        raise DataError(f"{path}: missing; the round was opened without PDFs (no paper texts)")
+        raise DataError(
+            f"round={folder!r}: {path} is missing; the round was opened without PDFs (no paper "
+            "texts)"
+        )
     if sha256_of(path) != round_.manifest.get("weakness_sha256"):
         raise DataError(
             f"{path}: its sha256 no longer matches 'weakness_sha256' in round.json, so the "

@@ -1,0 +1,100 @@
+"""``paper_weakness_round -T round=rounds/<name>``: list a round's papers' weaknesses before
+their reviews exist (``docs/rounds.md``; data: ``dataset/weakness_round.py``, scoring:
+``scorer/weakness_round.py``).
+
+The round sets the papers' texts (frozen at open) and the prompt; the split-combine reading is
+the paper's (3,000-word pieces, NLTK words), so a round's figures are comparable across models.
+What may vary on a frozen round is the S-Match embedder, recorded in the scorer's options so
+that ``research-taste round score`` scores with the same one. No cutoff: a round is judged
+before its reviews exist.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from inspect_ai import Task, task
+from inspect_ai.log import HeadlineMetric
+
+from research_taste_evals.aaar.dataset.paper_weakness import DEFAULT_WINDOW_WORDS, Split
+from research_taste_evals.aaar.dataset.weakness_round import (
+    WEAKNESS_FILE,
+    load_weakness_round,
+    weakness_round_dataset,
+)
+from research_taste_evals.aaar.decoding import WEAKNESS_MAX_TOKENS, upstream_decoding
+from research_taste_evals.aaar.embedding_models import S_METRIC_MODEL, aaar_embedder
+from research_taste_evals.aaar.scorer.weakness_round import round_weakness_scorer
+from research_taste_evals.aaar.solvers import weakness_solver
+from research_taste_evals.aaar.specs import PAPER_WEAKNESS_ROUND
+from research_taste_evals.core.provenance import provenance, task_version
+from research_taste_evals.core.rounds import round_identity
+from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
+from research_taste_evals.core.text import WordCounting, load_word_counting
+
+logger = logging.getLogger(__name__)
+# The paper's reading (AAAR-1.0 Section 3.3): split-combine over 3,000-word NLTK pieces.
+SPLIT: Split = "split_combine"
+WORD_COUNTING: WordCounting = "nltk"
+
+
+@task
+@task_entry()
+def paper_weakness_round(
+    round: str | None = None,
+    embedding_model: str = S_METRIC_MODEL,
+    embedding_revision: str | None = None,
+    embedding_device: str = "cpu",
+    **kwargs: Any,
+) -> Task:
+    """AAAR-1.0 PaperWeakness on a round: a submission's weaknesses before its reviews exist.
+
+    Args:
+        round (str | None): A round folder opened with PDFs (``research-taste round open``);
+            it sets the papers' texts. Defaults to ``None``.
+        embedding_model (str): S-Match sentence-embedding model: a Hub name,
+            ``offline-mpnet`` (paper-faithful) or ``offline-minilm`` (not paper-faithful).
+            Defaults to ``'sentence-transformers/all-mpnet-base-v2'``.
+        embedding_revision (str | None): Hub revision of ``embedding_model``; None: the
+            pinned one. Defaults to ``None``.
+        embedding_device (str): Torch device of the embedder. Defaults to ``'cpu'``.
+    """
+    refuse_unknown_arguments(paper_weakness_round, kwargs)
+    load_word_counting(WORD_COUNTING)
+    round_, records = load_weakness_round(round)
+    # Loaded now so a model that cannot be loaded fails before any model call.
+    aaar_embedder(embedding_model, embedding_revision, embedding_device)
+    manifest = round_.manifest
+    logger.warning(
+        "round %s: reviewers' weaknesses pending for its %d papers; once `research-taste round "
+        "resolve %s` has run, score this log with `research-taste round score %s --log-dir "
+        "<log dir>`",
+        round_.name,
+        len(records),
+        round,
+        round,
+    )
+    scorer = round_weakness_scorer(None, embedding_model, embedding_revision, embedding_device)
+    return Task(
+        dataset=weakness_round_dataset(records),
+        solver=[weakness_solver(SPLIT, DEFAULT_WINDOW_WORDS, WORD_COUNTING)],
+        scorer=scorer,
+        headline_metric=HeadlineMetric(metric=PAPER_WEAKNESS_ROUND.headline),
+        config=upstream_decoding(WEAKNESS_MAX_TOKENS),
+        version=task_version(__file__, "paper_weakness_round"),
+        metadata={
+            **provenance(
+                benchmark="AAAR-1.0",
+                source=f"local:{round_.folder / WEAKNESS_FILE} "
+                f"sha256:{manifest.get('weakness_sha256')}",
+                revision=f"round {round_.name}, opened {manifest.get('opened_at')}",
+                paper_faithful={"data": False},
+            ),
+            "headline_metric": PAPER_WEAKNESS_ROUND.headline,
+            "round": {**round_identity(round_), "weakness_sha256": manifest.get("weakness_sha256")},
+            "papers": len(records),
+            "split": SPLIT,
+            "window_words": DEFAULT_WINDOW_WORDS,
+        },
+    )
