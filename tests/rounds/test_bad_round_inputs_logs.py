@@ -17,7 +17,7 @@ from research_taste.rounds.arxiv import open_arxiv
 from research_taste_evals.aaar.dataset.weakness_round import WEAKNESS_FILE, load_weakness_round
 from research_taste_evals.core.data import DataError, sha256_of
 from research_taste_evals.core.rounds import PAIRS_FILE, load_round
-from research_taste_evals.tastybench.tastybench import tastybench
+from research_taste_evals.tastybench.rounds import tastybench_round
 
 
 def _opened(folder: Path) -> Path:
@@ -77,7 +77,10 @@ def test_the_leaderboard_over_unscored_or_unreadable_round_logs_says_why(
 ) -> None:
     folder, logs = _opened(tmp_path / "r"), tmp_path / "logs"
     [log] = inspect_eval(
-        tastybench(data_path=str(folder)), model=quality_judge(), log_dir=str(logs), display="none"
+        tastybench_round(round=str(folder)),
+        model=quality_judge(),
+        log_dir=str(logs),
+        display="none",
     )
     log.eval.model = "openai/gpt-4o"  # judged by a provider's model (a mock one is a test log)
     write_eval_log(log, log.location)

@@ -23,7 +23,7 @@ from research_taste.rounds.openreview import _label_row
 from research_taste.rounds.plan import rating_scale_of
 from research_taste.rounds.score import labels_file
 from research_taste_evals.core.data import DataError
-from research_taste_evals.tastybench.tastybench import tastybench
+from research_taste_evals.tastybench.rounds import tastybench_round
 
 DUE = dt.datetime(2099, 4, 2, tzinfo=dt.UTC)  # every paper's 3-month window has passed
 UNKNOWN = "9901.00003"
@@ -125,7 +125,10 @@ def test_unreadable_logs_are_named_counted_and_the_others_scored(
 ) -> None:
     folder, logs = _opened(tmp_path / "r"), tmp_path / "logs"
     [log] = inspect_eval(
-        tastybench(data_path=str(folder)), model=quality_judge(), log_dir=str(logs), display="none"
+        tastybench_round(round=str(folder)),
+        model=quality_judge(),
+        log_dir=str(logs),
+        display="none",
     )
     _resolved(folder)
     whole = Path(log.location).read_bytes()

@@ -17,7 +17,7 @@ from research_taste.cli import main
 from research_taste.reporting.report import write_report
 from research_taste.rounds.openreview import open_openreview, resolve_openreview
 from research_taste.rounds.score import score_round
-from research_taste_evals.tastybench.tastybench import tastybench
+from research_taste_evals.tastybench.rounds import tastybench_round
 
 pytestmark = pytest.mark.slow
 
@@ -45,7 +45,7 @@ def test_a_limited_judgment_is_listed_unranked_in_the_report_csvs(
             ("baseline/tastybench-longer", 2),  # one pair of the round, both orders
         ):
             inspect_eval(
-                tastybench(data_path=str(folder)),
+                tastybench_round(round=str(folder)),
                 model=model,
                 log_dir=str(logs),
                 limit=limit,

@@ -25,7 +25,7 @@ from research_taste.reporting.report import write_report
 from research_taste.rounds.openreview import open_openreview, resolve_openreview
 from research_taste.rounds.score import score_round
 from research_taste_evals.core.rounds import load_round, newest_labels, paired_counts
-from research_taste_evals.tastybench.tastybench import tastybench
+from research_taste_evals.tastybench.rounds import tastybench_round
 
 pytestmark = pytest.mark.slow
 
@@ -60,7 +60,7 @@ def test_round_logs_alone_make_a_default_report(
         )
         with caplog.at_level(logging.WARNING):
             [judged] = inspect_eval(
-                tastybench(data_path=str(folder)),
+                tastybench_round(round=str(folder)),
                 model="baseline/random",
                 model_args={"api_key": KEY, "provider_token": KEY},
                 log_dir=str(logs),
