@@ -28,6 +28,9 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "rounds.md"
 BIN = Path(sys.executable).parent
+# The walk runs a dozen commands against one fake (each a new process): on a loaded machine that
+# passes the fakes' default lifetime. The fake still stops when the walk leaves it.
+LONG_WALK = 1800.0
 
 
 def blocks() -> list[list[str]]:
@@ -57,7 +60,7 @@ def test_rounds_doc_commands_run_as_written(tmp_path: Path) -> None:
         "RESEARCH_TASTE_CACHE_DIR": str(tmp_path / "cache"),
     }
     opening, judging, resolving, inspect_score, tmlr_round, arxiv_round = blocks()
-    with serving(venue):
+    with serving(venue, lifetime=LONG_WALK):
         env["OPENREVIEW_API_BASE"] = venue.base_url
         for command in opening + judging:
             run(command, tmp_path, env)
@@ -95,7 +98,7 @@ def test_rounds_doc_commands_run_as_written(tmp_path: Path) -> None:
 
     now[0] = TMLR_T0
     journal = fake_tmlr(lambda: now[0], tmlr_papers())
-    with serving(journal):
+    with serving(journal, lifetime=LONG_WALK):
         env["OPENREVIEW_API_BASE"] = journal.base_url
         open_tmlr, judge_tmlr, *resolve_tmlr = tmlr_round
         for command in (open_tmlr, judge_tmlr):
