@@ -149,6 +149,7 @@ ROLE_CALLING_ARGS: dict[str, dict[str, object]] = {
     "expdesign": {"embedding_model": OFFLINE_MODEL},
     "lft": {"followup": "critique", "runs": 1, "grader_repeats": 1},
     "tastybench": {"choice_method": "extractor", "embedding_model": OFFLINE_MODEL},
+    "tastybench_round": {"choice_method": "extractor"},
 }
 
 

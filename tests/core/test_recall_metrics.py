@@ -143,4 +143,6 @@ def test_every_task_is_declared_once_with_its_roles() -> None:
         "lft_grader_check": ("grader",),
         "tastybench": ("extractor",),
         "tastybench_extract": ("extractor",),
+        "tastybench_round": ("extractor",),
+        "paper_weakness_round": (),
     }
