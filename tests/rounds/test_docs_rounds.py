@@ -73,6 +73,12 @@ def test_rounds_doc_commands_run_as_written(tmp_path: Path) -> None:
         now[0] = posted + dt.timedelta(seconds=1)
         for command in resolving:
             run(command, tmp_path, env)
+    # the report, with the default options (viewer bundle included), counts the judgments
+    reports = tmp_path / "reports" / "rounds"
+    page = (reports / "index.html").read_text(encoding="utf-8")
+    assert re.search(r"\b\d+ Rounds rows from 3 round judgments", page), page[:2000]
+    assert (reports / "rounds_leaderboard.csv").is_file()
+    assert (reports / "viewer" / "index.html").is_file()
     folder = tmp_path / "rounds" / "iclr2027-a"
     version = json.loads((folder / "round.json").read_text())["label_versions"][-1]["version"]
     scored = sorted((tmp_path / "logs" / "rounds").glob(f"*-scored-{version}.eval"))
