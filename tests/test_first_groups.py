@@ -58,7 +58,7 @@ DEMO_TOTALS = {
     "eqinfer": 11,
     "expdesign": 37,
     "paper_weakness": 29,
-    "paper_weakness_round": 5,
+    "paper_weakness_round": 7,
     "scijudge": 40,  # both orders: answers, incomplete_pairs, single-order and per-order figures
 }
 DEMO_CONFIGURATION = {"tastybench": "ratings", "idea_pairs": "pairs", "eqinfer": "binary"}

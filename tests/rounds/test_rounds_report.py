@@ -56,7 +56,9 @@ def test_rounds_section_shows_one_judgment_per_model_and_round(tmp_path: Path) -
         older = _judged(tastybench_round(round=data), "baseline/random", logs)
         newer = _judged(tastybench_round(round=data), "baseline/random", logs)
         _partial_copy(newer, logs)
-        weakness = paper_weakness_round(round=data, embedding_model=OFFLINE_MODEL)
+        weakness = paper_weakness_round(
+            round=data, embedding_model=OFFLINE_MODEL, itf_idf_model=OFFLINE_MODEL
+        )
         _judged(weakness, "baseline/generic-weaknesses", logs)
         now[0] = T1 + dt.timedelta(days=1)
         resolve_openreview(folder, now=lambda: now[0])

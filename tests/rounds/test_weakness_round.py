@@ -37,7 +37,7 @@ def _answer(messages: list[ChatMessage]) -> str:
 
 def _run(data: str, log_dir: Path, on_a_round: bool = False) -> dict[str, float]:
     task = (
-        paper_weakness_round(round=data, embedding_model=OFFLINE_MODEL)
+        paper_weakness_round(round=data, embedding_model=OFFLINE_MODEL, itf_idf_model=OFFLINE_MODEL)
         if on_a_round
         else paper_weakness(
             data_path=data, embedding_model=OFFLINE_MODEL, itf_idf_model=OFFLINE_MODEL

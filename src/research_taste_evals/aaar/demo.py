@@ -140,10 +140,11 @@ DEMO_RUNS: tuple[DemoRun, ...] = (
         build=lambda data_dir: paper_weakness_round(
             round=str(write_demo_weakness_round(data_dir / "paper_weakness_round")),
             embedding_model=OFFLINE_MODEL,
+            itf_idf_model=OFFLINE_MODEL,
         ),
         model="baseline/generic-weaknesses",
         data_arg="round",
         write_data=write_demo_weakness_round,
-        demo_arguments={"embedding_model": OFFLINE_MODEL},
+        demo_arguments={"embedding_model": OFFLINE_MODEL, "itf_idf_model": OFFLINE_MODEL},
     ),
 )

@@ -4,9 +4,10 @@ their reviews exist (``docs/rounds.md``; data: ``dataset/weakness_round.py``, sc
 
 The round sets the papers' texts (frozen at open) and the prompt; the split-combine reading is
 the paper's (3,000-word pieces, NLTK words), so a round's figures are comparable across models.
-What may vary on a frozen round is the S-Match embedder, recorded in the scorer's options so
-that ``research-taste round score`` scores with the same one. No cutoff: a round is judged
-before its reviews exist.
+What may vary on a frozen round are the S-Match and ITF-IDF embedders, recorded in the scorer's
+options so that ``research-taste round score`` scores with the same ones (ITF-IDF needs no
+label: the judgment log has it already; w is the round's papers, not the paper's 993). No
+cutoff: a round is judged before its reviews exist.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from research_taste_evals.aaar.dataset.weakness_round import (
     weakness_round_dataset,
 )
 from research_taste_evals.aaar.decoding import WEAKNESS_MAX_TOKENS, upstream_decoding
-from research_taste_evals.aaar.embedding_models import S_METRIC_MODEL, aaar_embedder
+from research_taste_evals.aaar.embedding_models import ITF_IDF_MODEL, S_METRIC_MODEL, aaar_embedder
+from research_taste_evals.aaar.itf_idf_metrics import warn_partial_itf_idf
 from research_taste_evals.aaar.scorer.weakness_round import round_weakness_scorer
 from research_taste_evals.aaar.solvers import weakness_solver
 from research_taste_evals.aaar.specs import PAPER_WEAKNESS_ROUND
@@ -46,6 +48,8 @@ def paper_weakness_round(
     embedding_model: str = S_METRIC_MODEL,
     embedding_revision: str | None = None,
     embedding_device: str = "cpu",
+    itf_idf_model: str = ITF_IDF_MODEL,
+    itf_idf_revision: str | None = None,
     **kwargs: Any,
 ) -> Task:
     """AAAR-1.0 PaperWeakness on a round: a submission's weaknesses before its reviews exist.
@@ -58,13 +62,20 @@ def paper_weakness_round(
             Defaults to ``'sentence-transformers/all-mpnet-base-v2'``.
         embedding_revision (str | None): Hub revision of ``embedding_model``; None: the
             pinned one. Defaults to ``None``.
-        embedding_device (str): Torch device of the embedder. Defaults to ``'cpu'``.
+        embedding_device (str): Torch device of the embedders. Defaults to ``'cpu'``.
+        itf_idf_model (str): Embedding model of the ITF-IDF score: a Hub name or
+            ``offline-minilm`` (the same weights, packaged). Defaults to
+            ``'sentence-transformers/all-MiniLM-L6-v2'``.
+        itf_idf_revision (str | None): Hub revision of ``itf_idf_model``; None: the pinned
+            one. Defaults to ``None``.
     """
     refuse_unknown_arguments(paper_weakness_round, kwargs)
     load_word_counting(WORD_COUNTING)
     round_, records = load_weakness_round(round)
     # Loaded now so a model that cannot be loaded fails before any model call.
     aaar_embedder(embedding_model, embedding_revision, embedding_device)
+    aaar_embedder(itf_idf_model, itf_idf_revision, embedding_device, "itf_idf_model")
+    warn_partial_itf_idf(len(records))
     manifest = round_.manifest
     logger.warning(
         "round %s: reviewers' weaknesses pending for its %d papers; once `research-taste round "
@@ -75,7 +86,14 @@ def paper_weakness_round(
         round,
         round,
     )
-    scorer = round_weakness_scorer(None, embedding_model, embedding_revision, embedding_device)
+    scorer = round_weakness_scorer(
+        labels=None,
+        embedding_model=embedding_model,
+        embedding_revision=embedding_revision,
+        embedding_device=embedding_device,
+        itf_idf_model=itf_idf_model,
+        itf_idf_revision=itf_idf_revision,
+    )
     return Task(
         dataset=weakness_round_dataset(records),
         solver=[weakness_solver(SPLIT, DEFAULT_WINDOW_WORDS, WORD_COUNTING)],

@@ -104,7 +104,15 @@ PAPER_WEAKNESS = TaskSpec(
 # (before this task existed) are scored and reported the same way.
 PAPER_WEAKNESS_ROUND = TaskSpec(
     task="paper_weakness_round",
-    first_group=("s_f1", "s_precision", "s_recall", "pending_items", "prospective_share"),
+    first_group=(
+        "s_f1",
+        "s_precision",
+        "s_recall",
+        "pending_items",
+        "prospective_share",
+        "itf_idf_score",
+        "itf_idf_papers",
+    ),
     data_arg="round",
     undated_reason="a round is judged before its reviews exist: every answer is prospective",
     rounds=RoundSupport(
@@ -117,10 +125,11 @@ PAPER_WEAKNESS_ROUND = TaskSpec(
             ("s_f1", "s_f1"),
             ("s_precision", "s_precision"),
             ("s_recall", "s_recall"),
+            ("itf_idf", "itf_idf_score"),  # label-free: the judgment's own
         ),
         judged_by=("paper_weakness",),
         requires="weakness_sha256",  # opened with PDFs: the papers' texts are frozen
-        hint=" -T embedding_model=<embedding model>",
+        hint=" -T embedding_model=<embedding model> -T itf_idf_model=<embedding model>",
     ),
 )
 
