@@ -14,10 +14,13 @@ from research_taste.reporting.families import task_specs
 from research_taste.reporting.report import write_report
 from research_taste.reporting.runs import read_runs
 from research_taste_evals.core.data import DataError
+from research_taste_evals.core.families import task_specs as core_specs
 
 pytestmark = pytest.mark.slow  # whole tasks, sweeps or fresh interpreters: -m 'not slow' skips it
 
 DEMO_SWEEP = Path(__file__).resolve().parents[2] / "sweeps" / "demo.yaml"
+# The round tasks: a round judgment is reported once scored, in the Rounds section.
+ROUND_TASKS = {name for name, spec in core_specs().items() if spec.rounds is not None}
 DEMO_LIMIT = 4  # as in conftest.py
 
 
@@ -44,16 +47,22 @@ def test_report_writes_markdown_csv_html_and_plots(demo_logs: Path, tmp_path: Pa
     assert main(["report", str(demo_logs), "--out", str(out), "--eval-report"]) == 0
     report = (out / "report.md").read_text()
     for task, spec in task_specs().items():
+        if task in ROUND_TASKS:  # a round judgment is reported once scored (docs/rounds.md)
+            continue
         assert f"## {task}: " in report
         for metric in spec.headline_metrics:  # one plot per metric
             assert (out / f"{task}-{metric}.png").stat().st_size > 1000
         assert not (out / f"{task}_trend.png").exists()  # one sweep date: no trend plot
         assert all(metric in report for metric in spec.headline_metrics)
-    assert "## Excluded logs\n\nNone." in report
+    # excluded: the demo's round judgments alone, not scored yet, each with the command
+    excluded = report.split("## Excluded logs", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in excluded.splitlines() if line.startswith("| ")][1:]
+    assert {row.split(" | ")[1] for row in rows} == ROUND_TASKS  # their two models each
+    assert all("research-taste round score" in row for row in rows)
     header = (out / "metrics.csv").read_text().splitlines()[0]
     assert "score_eqinfer_binary_scorer_decision_f1" in header and "task_version" in header
     html = (out / "index.html").read_text()
-    assert html.count("<section class='benchmark'") == len(task_specs())
+    assert html.count("<section class='benchmark'") == len(set(task_specs()) - ROUND_TASKS)
     assert "viewer/index.html#/logs/" in html
     assert (out / "viewer" / "index.html").is_file()
     evaluation = (out / "evaluation_report.md").read_text()
@@ -137,7 +146,8 @@ def test_bad_sweep_file_names_file_and_field(tmp_path: Path) -> None:
 
 def test_declared_metrics_are_in_every_log_of_their_task(demo_logs: Path) -> None:
     runs, excluded = read_runs(str(demo_logs))
-    assert not excluded and {run.task for run in runs} == set(task_specs())
+    assert {e.task for e in excluded} == ROUND_TASKS  # unscored round judgments
+    assert {run.task for run in runs} == set(task_specs()) - ROUND_TASKS
     for run in runs:
         spec = task_specs()[run.task]
         declared = [*spec.headline_metrics, *spec.failure_metrics]

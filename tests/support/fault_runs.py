@@ -1,7 +1,7 @@
 """Real tasks against the fault server: demo data, scripted answer rules, runs and their figures.
 
 Tasks are driven by registry name (``research_taste_evals/<task>``), never by importing task
-modules, and the demo data writers are imported in :func:`write_demo` only, so a module move in
+modules, and the demo data writers are named in :data:`DEMO_WRITERS` only, so a module move in
 the package is a one-line fix here.
 
 Every answer is a pure function of (model name, prompt): a fault-free run and a faulty run of
@@ -11,11 +11,13 @@ the same task get the same answers for the same calls, so their metrics must be 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import math
 import os
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -64,37 +66,27 @@ def stable(*parts: str) -> int:
     return int(hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()[:12], 16)
 
 
+# Each demo's writer, ``module:function`` (imported when used).
+DEMO_WRITERS = {
+    "eqinfer": "research_taste_evals.aaar.demo:write_demo_eqinfer",
+    "expdesign": "research_taste_evals.aaar.demo:write_demo_expdesign",
+    "paper_weakness": "research_taste_evals.aaar.demo:write_demo_weakness",
+    "paper_weakness_round": "research_taste_evals.aaar.demo:write_demo_weakness_round",
+    "tastybench": "research_taste_evals.tastybench.demo:write_demo_tastybench",
+    "tastybench_round": "research_taste_evals.tastybench.demo:write_demo_round",
+    "reviewcritique": "research_taste_evals.reviewcritique.demo:write_demo_reviewcritique",
+    "idea_pairs": "research_taste_evals.ideapairs.demo:write_demo_pairs",
+    "scijudge": "research_taste_evals.scijudge.demo:write_demo",
+}
+
+
 def write_demo(family: str, folder: Path) -> Path:
-    """Write a family's demo data under ``folder``; returns what ``data_path`` takes."""
-    if family == "eqinfer":
-        from research_taste_evals.aaar.demo import write_demo_eqinfer
-
-        return write_demo_eqinfer(folder)
-    if family == "expdesign":
-        from research_taste_evals.aaar.demo import write_demo_expdesign
-
-        return write_demo_expdesign(folder)
-    if family == "tastybench":
-        from research_taste_evals.tastybench.demo import write_demo_tastybench
-
-        return write_demo_tastybench(folder)
-    if family == "reviewcritique":
-        from research_taste_evals.reviewcritique.demo import write_demo_reviewcritique
-
-        return write_demo_reviewcritique(folder)
-    if family == "paper_weakness":
-        from research_taste_evals.aaar.demo import write_demo_weakness
-
-        return write_demo_weakness(folder)
-    if family == "idea_pairs":
-        from research_taste_evals.ideapairs.demo import write_demo_pairs
-
-        return write_demo_pairs(folder)
-    if family == "scijudge":
-        from research_taste_evals.scijudge.demo import write_demo as write_demo_scijudge
-
-        return write_demo_scijudge(folder)
-    raise ValueError(f"no demo data for {family!r}")
+    """Write a family's demo data under ``folder``; returns what its data argument takes."""
+    if family not in DEMO_WRITERS:
+        raise ValueError(f"no demo data for {family!r}")
+    module, _, name = DEMO_WRITERS[family].partition(":")
+    writer: Callable[[Path], Path] = getattr(importlib.import_module(module), name)
+    return writer(folder)
 
 
 def _eqinfer_rule(model: str, messages: list[Message]) -> str:
@@ -235,6 +227,18 @@ TASKS: dict[str, FaultTask] = {
         data_arg="pairs_file",
     ),
     "scijudge": FaultTask("scijudge", _scijudge_rule, demo="scijudge"),
+    # The round tasks on their demo rounds (judged before any label: the first group is the
+    # pending round's, and the faults must not change it either).
+    "tastybench_round": FaultTask(
+        "tastybench_round", _tastybench_rule, demo="tastybench_round", data_arg="round"
+    ),
+    "paper_weakness_round": FaultTask(
+        "paper_weakness_round",
+        _weakness_rule,
+        demo="paper_weakness_round",
+        args={"embedding_model": EMBEDDING_MODEL, "itf_idf_model": EMBEDDING_MODEL},
+        data_arg="round",
+    ),
 }
 # A task run again with other arguments: TastyBench with its clean twin (the papers a 2024-12
 # cutoff leaves unseen, scored apart in the first group).
