@@ -1,8 +1,9 @@
 """Every bad-input corpus case, run as ``inspect eval --display none`` runs it, ends in its
 sentence on stderr (once) and a non-zero exit: the package's excepthook (core.errors, installed
 when Inspect loads ``_registry``) prints what Inspect's own hook would print through its
-display, which ``--display none`` silences. A role or panel error is found while the task runs
-(``RUN_TIME_CASES``): one sentence as the log's error and on stderr, before any model call."""
+display, which ``--display none`` silences. A role or panel error refuses the task as Inspect's
+loader builds it (core/roles.py); in a task built by hand it stops the first solver step: one
+sentence as the log's error and on stderr, before any model call (``HAND_BUILT_CASES``)."""
 
 from __future__ import annotations
 
@@ -16,18 +17,17 @@ from bad_input_case import Case
 from bad_input_corpus import TASK_CASES
 from bad_input_corpus_setup import EMPTY_FILE_CASES, SETUP_CASES
 from inspect_ai import eval as inspect_eval
-from inspect_ai.log import EvalLog, read_eval_log
+from inspect_ai.log import EvalLog
 
 from research_taste_evals.aaar.demo import write_demo_eqinfer
 from research_taste_evals.core.errors import UserError, stderr_hook
+from research_taste_evals.lft.lft import lft
 
 pytestmark = pytest.mark.slow  # whole tasks, sweeps or fresh interpreters: -m 'not slow' skips it
 
 
-# Model roles are read only while a task runs (core/roles.py): these stop the first solver
-# step, before any model call, with the sentence as the log's error (a task error: Inspect's
-# CLI exits 0 for it), instead of refusing to build.
-RUN_TIME_CASES = ("lft-quorum-above-the-panel", "lft-without-a-grader")
+# Role errors; built by hand, such a task is checked only in its first solver step.
+HAND_BUILT_CASES = ("lft-quorum-above-the-panel", "lft-without-a-grader")
 
 
 def _stopped_before_any_call(log: EvalLog, *fragments: str) -> None:
@@ -42,19 +42,6 @@ def test_bad_input_sentence_reaches_stderr_under_display_none(
     case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     task_args = case.build(tmp_path / "data")
-    if case.name in RUN_TIME_CASES:
-        (log,) = inspect_eval(
-            f"research_taste_evals/{case.task}",
-            task_args=task_args,
-            model=case.model,
-            model_roles=case.model_roles or None,  # type: ignore[arg-type]
-            log_dir=str(tmp_path / "logs"),
-            display="none",
-        )
-        _stopped_before_any_call(log, *case.expected)
-        assert log.error is not None  # and, as Inspect's none display shows no task error:
-        assert capsys.readouterr().err.splitlines() == [f"error: {log.error.message}"]
-        return
     with pytest.raises(UserError) as raised:
         inspect_eval(
             f"research_taste_evals/{case.task}",
@@ -75,6 +62,24 @@ def test_bad_input_sentence_reaches_stderr_under_display_none(
     assert captured.err.count(str(error)) == 1
     for fragment in case.expected:
         assert fragment in captured.err
+
+
+@pytest.mark.parametrize("name", HAND_BUILT_CASES)
+def test_a_role_error_in_a_task_built_by_hand_is_the_logs_error(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (case,) = [case for case in SETUP_CASES if case.name == name]
+    assert case.task == "lft"
+    (log,) = inspect_eval(
+        lft(**case.build(tmp_path / "data")),
+        model=case.model,
+        model_roles=case.model_roles or None,  # type: ignore[arg-type]
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )
+    _stopped_before_any_call(log, *case.expected)
+    assert log.error is not None  # and, as Inspect's none display shows no task error:
+    assert capsys.readouterr().err.splitlines() == [f"error: {log.error.message}"]
 
 
 def test_one_corpus_case_through_the_real_command_line(tmp_path: Path) -> None:
@@ -147,22 +152,6 @@ def test_empty_review_critique_file_is_one_sentence_under_display_none(tmp_path:
         "bertscore_model=offline-minilm",
     )
     _one_sentence(result, "reviews.jsonl: no papers with reviews")
-
-
-def test_lft_without_a_grader_stops_before_any_call_under_inspect_eval(tmp_path: Path) -> None:
-    """The grader role is read in the first solver step: the log's error is the sentence, with
-    no traceback on the console and no model call."""
-    result = _inspect_eval(
-        tmp_path, "research_taste_evals/lft", "--model", "baseline/lft-generic-protocol"
-    )
-    assert "Traceback" not in result.stdout + result.stderr
-    (log_file,) = (tmp_path / "logs").glob("*.eval")
-    log = read_eval_log(str(log_file))
-    _stopped_before_any_call(log, "'grader' model role", "--model-role grader=")
-    assert log.error is not None
-    assert [line for line in result.stderr.splitlines() if line.strip()] == [
-        f"error: {log.error.message}"
-    ]
 
 
 def test_misspelt_demo_task_is_one_sentence(tmp_path: Path) -> None:

@@ -13,9 +13,11 @@ from typing import Any
 import pytest
 from inspect_ai import Task, eval, task
 from inspect_ai.dataset import Sample
-from inspect_ai.model import ModelOutput, ModelUsage, get_model
+from inspect_ai.model import ModelOutput, ModelUsage, get_model, model_roles
 from inspect_ai.solver import Generate, TaskState, solver
 from mock_models import scripted_model
+
+from research_taste_evals.core.roles import built_by_inspects_loader
 
 OUT = "KWARGS_PROBE_OUT"  # the file the task writes what it received to (Inspect loads this
 # file as a module of its own, so a list here would not be the one the test reads)
@@ -52,6 +54,29 @@ def _empty() -> ModelOutput:
 def inspect_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
     return tmp_path
+
+
+@task
+def roles_probe() -> Task:
+    Path(os.environ[OUT]).write_text(
+        json.dumps({"loader": built_by_inspects_loader(), "roles": sorted(model_roles())})
+    )
+    return Task(dataset=[Sample(input="x", target="y")])
+
+
+def test_inspects_loader_binds_the_runs_roles_before_it_builds_a_task(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``eval_resolve_tasks`` binds the roles and the evaluated model, then builds the task
+    (core/roles.roles_ready refuses a missing role there); a task built by hand sees neither."""
+    out = tmp_path / "seen.json"
+    monkeypatch.setenv(OUT, str(out))
+    monkeypatch.delenv("INSPECT_EVAL_MODEL", raising=False)
+    run = {"model": "mockllm/model", "log_dir": str(tmp_path / "logs"), "display": "none"}
+    eval(f"{__file__}@roles_probe", model_roles={"grader": "mockllm/model"}, **run)  # type: ignore[arg-type]
+    assert json.loads(out.read_text()) == {"loader": True, "roles": ["grader"]}
+    eval(roles_probe(), model_roles={"grader": "mockllm/model"}, **run)  # type: ignore[arg-type]
+    assert json.loads(out.read_text()) == {"loader": False, "roles": []}
 
 
 def test_inspect_returns_and_caches_a_reply_without_choices(inspect_cache: Path) -> None:

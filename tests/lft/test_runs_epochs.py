@@ -14,6 +14,7 @@ from inspect_ai.scorer import SampleScore, Score
 from log_metrics import metrics_of
 from mock_models import counting_model, scripted_model
 
+from research_taste_evals.core.errors import UserError
 from research_taste_evals.lft.lft import lft
 from research_taste_evals.lft.panel_agreement import panel_alpha
 
@@ -124,16 +125,16 @@ def test_epochs_count_an_unscored_panel_and_keep_every_panel() -> None:
 
 
 def test_no_grader_role_stops_before_any_model_call() -> None:
-    """Roles are read only while the task runs (core/roles.py): given to eval as a function
-    (Inspect's loader builds it) or built first, its first solver step stops the run with the
-    one sentence as the log's error, before any model call."""
+    """Built by Inspect's loader (the task given to eval as a function), the run refuses to
+    start: one sentence (core/roles.py). Built first by hand, the first solver step stops the
+    run with the sentence as the log's error. No model is called either way."""
     author, calls = counting_model(lambda n: "an answer")
-    by_loader = inspect_eval(lft, task_args={"task_ids": PETUNIA}, model=author, display="none")
-    built = inspect_eval(lft(task_ids=PETUNIA), model=author, display="none")
-    for log in (*by_loader, *built):
-        assert log.status == "error" and log.error is not None
-        assert "--model-role grader=" in log.error.message
-        assert len(log.error.message.splitlines()) == 1
+    with pytest.raises(UserError, match="--model-role grader=") as refused:
+        inspect_eval(lft, task_args={"task_ids": PETUNIA}, model=author, display="none")
+    assert len(str(refused.value).splitlines()) == 1
+    (log,) = inspect_eval(lft(task_ids=PETUNIA), model=author, display="none")
+    assert log.status == "error" and log.error is not None
+    assert log.error.message == str(refused.value)
     assert calls == []
 
 

@@ -1,9 +1,11 @@
-"""Model roles, read only inside ``solve()``/``score()``; a missing or misspelt one is one
-sentence before any model call (CONTRIBUTING.md, "The runtime layer")."""
+"""Model roles, read inside ``solve()``/``score()``; a missing or misspelt one is one sentence
+before any model call, and a refusal to build when Inspect's loader builds the task
+(CONTRIBUTING.md, "The runtime layer")."""
 
 from __future__ import annotations
 
 import difflib
+import os
 import weakref
 from collections.abc import Callable, Sequence
 
@@ -53,17 +55,42 @@ def role_models(spec: RoleSpec) -> list[Model]:
         ) from error
 
 
+def built_by_inspects_loader() -> bool:
+    """Whether Inspect's task loader is building the task (``inspect eval <task>``, ``eval_set``):
+    it binds the run's roles and evaluated model first (inspect_ai/_eval/eval.py,
+    ``eval_resolve_tasks``: "tasks that reference model roles in their initialization"). A task
+    built by hand before ``eval()`` sees no model (``get_model()`` raises); with
+    ``INSPECT_EVAL_MODEL`` set it would see one, so then only the first solver step checks."""
+    if os.environ.get("INSPECT_EVAL_MODEL"):
+        return False
+    try:
+        get_model()
+    except ValueError:
+        return False
+    return True
+
+
+def check_roles(specs: Sequence[RoleSpec], checks: Sequence[Callable[[], None]]) -> None:
+    """Resolve every role (no call), then run ``checks``: a :class:`UserError` names the fix."""
+    for spec in specs:
+        role_models(spec)
+    for check in checks:
+        check()
+
+
 @solver
 def roles_ready(*specs: RoleSpec, checks: Sequence[Callable[[], None]] = ()) -> Solver:
     """First step of a solver chain: resolve every role, then run ``checks`` (run-time argument
-    checks that read roles), before the evaluated model is called."""
+    checks that read roles), before the evaluated model is called. Built by Inspect's loader,
+    the same check refuses the task at once: Inspect shows a task error as a traceback panel and
+    exits 0, a build error reaches ``core.errors``' hook (one sentence, exit 1, every display);
+    the models themselves are still read while the task runs."""
+    if built_by_inspects_loader():
+        check_roles(specs, checks)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         try:
-            for spec in specs:
-                role_models(spec)
-            for check in checks:
-                check()
+            check_roles(specs, checks)
         except UserError as error:
             # The other displays show a task's error; say it once a run (one ``generate`` a run).
             if display_type() == "none" and generate not in _TOLD:
