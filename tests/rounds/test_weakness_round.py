@@ -47,7 +47,13 @@ def _run(data: str, log_dir: Path, on_a_round: bool = False) -> dict[str, float]
     return metrics_of(log)
 
 
-def test_weakness_round_scored_after_resolve_equals_references_up_front(tmp_path: Path) -> None:
+def _judging_notes(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.getMessage().startswith("round pw:")]
+
+
+def test_weakness_round_scored_after_resolve_equals_references_up_front(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     now = [T0]
     venue = venue_with_pdfs(lambda: now[0])
     for paper in venue.papers:
@@ -59,10 +65,21 @@ def test_weakness_round_scored_after_resolve_equals_references_up_front(tmp_path
             venue.venue, folder, base_url=venue.base_url, now=lambda: now[0], judge_days=JUDGE_DAYS
         )
         assert manifest["weakness_items"] == 8
-        judged = _run(str(folder), logs, on_a_round=True)
+        with caplog.at_level("WARNING"):
+            judged = _run(str(folder), logs, on_a_round=True)
         assert judged["pending_items"] == 8 and math.isnan(judged["s_f1"])
+        # the judging warning counts the papers as the scorer's pending_items does
+        assert "no labels yet, 8 of its 8 papers pending" in _judging_notes(caplog)[-1]
         now[0] = T1 + dt.timedelta(days=1)
         entry = resolve_openreview(folder, now=lambda: now[0])
+    caplog.clear()
+    with caplog.at_level("WARNING"):
+        paper_weakness_round(
+            round=str(folder), embedding_model=OFFLINE_MODEL, itf_idf_model=OFFLINE_MODEL
+        )
+    (note,) = _judging_notes(caplog)
+    assert f"labels version {entry['version']}: labelled share 1 (8 of 8 papers), 0 pending" in note
+    assert "not prospective" in note and "no labels yet" not in note
     [scored] = score_round(folder, logs)
     after = metrics_of(read_eval_log(str(scored.scored)))
     assert after["pending_items"] == 0 and after["prospective_share"] == 1.0

@@ -22,6 +22,7 @@ from research_taste_evals.aaar.dataset.paper_weakness import DEFAULT_WINDOW_WORD
 from research_taste_evals.aaar.dataset.weakness_round import (
     WEAKNESS_FILE,
     load_weakness_round,
+    paper_counts,
     weakness_round_dataset,
 )
 from research_taste_evals.aaar.decoding import WEAKNESS_MAX_TOKENS, upstream_decoding
@@ -31,7 +32,7 @@ from research_taste_evals.aaar.scorer.weakness_round import round_weakness_score
 from research_taste_evals.aaar.solvers import weakness_solver
 from research_taste_evals.aaar.specs import PAPER_WEAKNESS_ROUND
 from research_taste_evals.core.provenance import provenance, task_version
-from research_taste_evals.core.rounds import round_identity
+from research_taste_evals.core.rounds import judging_note, round_identity
 from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 from research_taste_evals.core.text import WordCounting, load_word_counting
 
@@ -77,15 +78,8 @@ def paper_weakness_round(
     aaar_embedder(itf_idf_model, itf_idf_revision, embedding_device, "itf_idf_model")
     warn_partial_itf_idf(len(records))
     manifest = round_.manifest
-    logger.warning(
-        "round %s: reviewers' weaknesses pending for its %d papers; once `research-taste round "
-        "resolve %s` has run, score this log with `research-taste round score %s --log-dir "
-        "<log dir>`",
-        round_.name,
-        len(records),
-        round,
-        round,
-    )
+    counted = paper_counts(round_, [str(record["ID"]) for record in records])
+    logger.warning("%s", judging_note(round_, round or str(round_.folder), counted))
     scorer = round_weakness_scorer(
         labels=None,
         embedding_model=embedding_model,

@@ -306,12 +306,14 @@ class ItemCounts:
     """A round's paired items (those in a frozen pair: the only ones a figure scores) by state.
 
     The one definition the judging warning, ``round resolve``, the scorer's ``labelled_share``
-    and ``pending_items`` and the report share: an item never paired is in none of them.
+    and ``pending_items`` and the report share: an item never paired is in none of them. A
+    round judged paper by paper (PaperWeakness) counts its papers (``unit="papers"``).
     """
 
     paired: int
     labelled: int
     dropped: int
+    unit: str = "paired items"
 
     @property
     def pending(self) -> int:
@@ -325,15 +327,15 @@ class ItemCounts:
         """As every command prints it (the report's three significant digits)."""
         share = "nan" if not self.paired else f"{self.labelled_share:.3g}"
         return (
-            f"labelled share {share} ({self.labelled} of {self.paired} paired items), "
+            f"labelled share {share} ({self.labelled} of {self.paired} {self.unit}), "
             f"{self.pending} pending, {self.dropped} dropped"
         )
 
 
-def item_counts(states: Iterable[str]) -> ItemCounts:
+def item_counts(states: Iterable[str], unit: str = "paired items") -> ItemCounts:
     """The counts of the paired items' states (:func:`item_state`), one state per item."""
     listed = list(states)
-    return ItemCounts(len(listed), listed.count(LABELLED), listed.count(DROPPED))
+    return ItemCounts(len(listed), listed.count(LABELLED), listed.count(DROPPED), unit)
 
 
 def paired_item_ids(round_: Round) -> list[str]:
@@ -341,10 +343,16 @@ def paired_item_ids(round_: Round) -> list[str]:
     return list(dict.fromkeys(i for pair in round_.pairs for i in (pair.item_1, pair.item_2)))
 
 
+def newest_labels_file(round_: Round) -> Path | None:
+    """The round's newest labels version's file (None before its first resolve)."""
+    versions = round_.manifest.get("label_versions") or []
+    return round_.folder / str(versions[-1]["file"]) if versions else None
+
+
 def newest_labels(round_: Round) -> Labels | None:
     """The round's newest labels version (None before its first resolve)."""
-    versions = round_.manifest.get("label_versions") or []
-    return read_labels(round_.folder / str(versions[-1]["file"])) if versions else None
+    path = newest_labels_file(round_)
+    return read_labels(path) if path else None
 
 
 def paired_counts(round_: Round, labels: Labels | None) -> ItemCounts:
@@ -356,21 +364,27 @@ def paired_counts(round_: Round, labels: Labels | None) -> ItemCounts:
     return item_counts(states)
 
 
-def judging_note(round_: Round, data_path: str) -> str:
-    """The line a judgment run logs: the paired items' counts in the newest labels version, and
-    how to score the log (after a resolve, decisions are no longer prospective)."""
-    labels = newest_labels(round_)
-    counts = paired_counts(round_, labels)
+def judging_note(
+    round_: Round, data_path: str, counted: tuple[str | None, ItemCounts] | None = None
+) -> str:
+    """The line a judgment run logs: the items' counts in the newest labels version and how to
+    score the log (after a resolve, decisions are no longer prospective). ``counted`` is that
+    version (None: no resolve yet) and its counts, where a task counts its items its own way;
+    by default, the paired items."""
+    if counted is None:
+        labels = newest_labels(round_)
+        counted = (labels.version if labels else None, paired_counts(round_, labels))
+    version, counts = counted
     score = f"research-taste round score {data_path} --log-dir <log dir>"
-    if labels is None:
+    if version is None:
         return (
-            f"round {round_.name}: no labels yet, {counts.pending} of its {counts.paired} paired "
-            f"items pending; once `research-taste round resolve {data_path}` has run, score this "
-            f"log with `{score}`"
+            f"round {round_.name}: no labels yet, {counts.pending} of its {counts.paired} "
+            f"{counts.unit} pending; once `research-taste round resolve {data_path}` has run, "
+            f"score this log with `{score}`"
         )
-    late = " a decision on a labelled pair made now is not prospective;"
+    late = " a decision on a labelled item made now is not prospective;"
     return (
-        f"round {round_.name}: labels version {labels.version}: {counts.text()};"
+        f"round {round_.name}: labels version {version}: {counts.text()};"
         + (late if counts.labelled else "")
         + f" score this log with `{score}`"
     )

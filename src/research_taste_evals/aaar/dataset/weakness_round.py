@@ -20,7 +20,16 @@ from research_taste_evals.aaar.dataset.paper_weakness import PaperInput, paper_t
 from research_taste_evals.aaar.recall import ITEM_DATES_KEY
 from research_taste_evals.core.data import DataError, read_json, sha256_of
 from research_taste_evals.core.round_files import RECORDS_FILE
-from research_taste_evals.core.rounds import Round, open_round
+from research_taste_evals.core.rounds import (
+    PENDING,
+    ItemCounts,
+    Round,
+    item_counts,
+    item_state,
+    newest_labels_file,
+    open_round,
+    read_labels,
+)
 
 # the round layout names it (core/round_files.py writes it at open)
 WEAKNESS_FILE = RECORDS_FILE
@@ -44,6 +53,20 @@ def read_references(labels_csv: str | Path) -> dict[str, list[list[str]]]:
     if not isinstance(data, dict):
         raise DataError(f"{path}: not a JSON object of paper id -> reviewers' weaknesses")
     return {str(key): [list(map(str, r)) for r in value] for key, value in data.items()}
+
+
+def paper_counts(round_: Round, paper_ids: list[str]) -> tuple[str | None, ItemCounts]:
+    """The newest labels version (None before the first resolve) and the papers by state in
+    it: a paper is labelled once a reviewer's weaknesses are in (the scorer's ``pending``)."""
+    path = newest_labels_file(round_)
+    if path is None:
+        return None, item_counts([PENDING] * len(paper_ids), unit="papers")
+    labels, references = read_labels(path), read_references(path)
+    states = [
+        item_state(any(references.get(pid) or []), bool(labels.label(pid).dropped))
+        for pid in paper_ids
+    ]
+    return labels.version, item_counts(states, unit="papers")
 
 
 def load_weakness_round(folder: str | None) -> tuple[Round, list[dict[str, Any]]]:
