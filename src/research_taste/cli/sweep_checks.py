@@ -41,11 +41,6 @@ _REMOTE = "://"
 BASELINE_PREFIX = "baseline/"
 
 
-# Roles a task cannot run without, unless one of its arguments (true) lets it: every sample of
-# a run missing one would stop with a role error, so the sweep refuses it first.
-REQUIRED_ROLES: dict[str, tuple[str, str]] = {"lft": ("grader", "allow_self_grading")}
-
-
 def check_sweep(source: Path, config: SweepConfig) -> None:
     """The checks that need no API key: roles, repeated runs and the log folder."""
     check_roles(source, config)
@@ -89,22 +84,28 @@ def check_roles(source: Path, config: SweepConfig) -> None:
 
 
 def check_required_roles(source: Path, config: SweepConfig) -> None:
-    """A task entry whose required role (an ``lft`` grader) is bound neither in the entry nor at
-    the top level.
+    """A task entry whose required role (its spec's role without a default: an ``lft`` grader)
+    is bound neither in the entry nor at the top level, nor given by the task argument that
+    names its model or waives it.
 
     Raises:
-        DataError: naming the entry, the role and the two ways to give it.
+        DataError: naming the entry, the role and the ways to give it.
     """
     for index, entry in enumerate(config.tasks):
-        if entry.task not in REQUIRED_ROLES:
-            continue
-        role, waiver = REQUIRED_ROLES[entry.task]
+        spec = task_specs().get(entry.task)
         roles = entry.model_roles if entry.model_roles is not None else config.model_roles
-        if role not in roles and entry.args.get(waiver) is not True:
+        for role in spec.roles if spec is not None else ():
+            if role.default is not None or role.explicit is not None or role.role in roles:
+                continue
+            if entry.args.get(role.parameter or "") is not None:
+                continue
+            if role.waived_by is not None and entry.args.get(role.waived_by) is True:
+                continue
+            waiver = f" (or 'args: {{{role.waived_by}: true}}')" if role.waived_by else ""
             raise DataError(
-                f"{source}: field 'tasks.{index}' ({entry.task}) has no '{role}' model role: "
-                f"add 'model_roles: {{{role}: <model>}}' to the entry or the file (or "
-                f"'args: {{{waiver}: true}}')"
+                f"{source}: field 'tasks.{index}' ({entry.task}) has no '{role.role}' model "
+                f"role: add 'model_roles: {{{role.role}: <model>}}' to the entry or the file"
+                f"{waiver}"
             )
 
 

@@ -32,13 +32,15 @@ __all__ = ["Controlled", "RoleSpec", "RoundSupport", "TaskSpec", "Variant"]
 @dataclass(frozen=True)
 class RoleSpec:
     """A role: the model(s) a task argument (``parameter``) gives, the default (a model,
-    ``EVALUATED_MODEL``, or None: required) and the sentence when it is missing."""
+    ``EVALUATED_MODEL``, or None: required, unless the argument ``waived_by`` is true) and the
+    sentence when it is missing."""
 
     role: str
     explicit: str | Sequence[str] | None = None
     default: str | None = None
     parameter: str | None = None
     missing: str | None = None
+    waived_by: str | None = None
 
 
 @dataclass(frozen=True)

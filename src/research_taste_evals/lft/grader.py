@@ -61,6 +61,7 @@ def grader_spec(allow_self_grading: bool) -> RoleSpec:
         GRADER_ROLE,
         default=EVALUATED_MODEL if allow_self_grading else None,
         missing=SELF_GRADING_MESSAGE,
+        waived_by="allow_self_grading",
     )
 
 
