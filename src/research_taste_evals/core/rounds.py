@@ -303,12 +303,9 @@ def item_state(labelled: bool, dropped: bool) -> str:
 
 @dataclass(frozen=True)
 class ItemCounts:
-    """A round's paired items (those in a frozen pair: the only ones a figure scores) by state.
-
-    The one definition the judging warning, ``round resolve``, the scorer's ``labelled_share``
-    and ``pending_items`` and the report share: an item never paired is in none of them. A
-    round judged paper by paper (PaperWeakness) counts its papers (``unit="papers"``).
-    """
+    """A round's paired items (in a frozen pair: the only ones a figure scores) by state, the
+    one definition the judging warning, ``round resolve``, the scorer's ``labelled_share`` and
+    ``pending_items`` and the report share; a round judged paper by paper counts papers."""
 
     paired: int
     labelled: int
@@ -350,27 +347,22 @@ def newest_labels_file(round_: Round) -> Path | None:
 
 
 def newest_labels(round_: Round) -> Labels | None:
-    """The round's newest labels version (None before its first resolve)."""
-    path = newest_labels_file(round_)
-    return read_labels(path) if path else None
+    """The round's newest labels version, read (None before its first resolve)."""
+    return read_labels(path) if (path := newest_labels_file(round_)) else None
 
 
 def paired_counts(round_: Round, labels: Labels | None) -> ItemCounts:
     """:class:`ItemCounts` of the round's paired items in ``labels`` (None: all pending)."""
-    states = []
-    for item_id in paired_item_ids(round_):
-        label = labels.label(item_id) if labels else Label(math.nan, None)
-        states.append(item_state(math.isfinite(label.value), bool(label.dropped)))
-    return item_counts(states)
+    found = [labels.label(i) if labels else Label(math.nan, None) for i in paired_item_ids(round_)]
+    return item_counts(item_state(math.isfinite(x.value), bool(x.dropped)) for x in found)
 
 
 def judging_note(
     round_: Round, data_path: str, counted: tuple[str | None, ItemCounts] | None = None
 ) -> str:
-    """The line a judgment run logs: the items' counts in the newest labels version and how to
-    score the log (after a resolve, decisions are no longer prospective). ``counted`` is that
-    version (None: no resolve yet) and its counts, where a task counts its items its own way;
-    by default, the paired items."""
+    """The line a judgment run logs: the counts in the newest labels version (``counted``: the
+    version, None before a resolve, and counts of a task's own items; default: the paired
+    items) and how to score the log (after a resolve, decisions are no longer prospective)."""
     if counted is None:
         labels = newest_labels(round_)
         counted = (labels.version if labels else None, paired_counts(round_, labels))
