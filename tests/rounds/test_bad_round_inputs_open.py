@@ -34,6 +34,7 @@ def _arxiv_open(out: Path, *flags: str) -> list[str]:
         (("--window-months", "-2"), "--window-months -2: a whole number from 1 to"),
         (("--window-months", "0"), "--window-months 0: a whole number from 1 to"),
         (("--window-months", "100000"), "--window-months 100000: a whole number from 1 to"),
+        (("--judge-days", "1000000"), "--judge-days 1000000: a whole number from 1 to"),
     ],
 )
 def test_an_out_of_range_arxiv_argument_is_one_sentence_before_any_request(
@@ -48,6 +49,36 @@ def test_an_out_of_range_arxiv_argument_is_one_sentence_before_any_request(
         assert main(_arxiv_open(tmp_path / "r", *flags)) == USAGE_ERROR_EXIT
     _one_error_line(capsys, named)
     assert asked == [] and not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["--source", "arxiv", "--category", "cs.LG", "--venue", "TMLR"], "--venue: a --source "),
+        (["--source", "arxiv", "--category", "cs.LG", "--no-pdfs"], "--no-pdfs: a --source "),
+        (["--source", "arxiv", "--category", "cs.LG", "--max-items", "5"], "--max-items: a --"),
+        (["--source", "arxiv", "--category", "cs.LG", "--seed", "3"], "--seed: a --source "),
+        (["--venue", "TMLR", "--days", "3"], "--days: a --source arxiv option"),
+        (["--venue", "TMLR", "--window-months", "3"], "--window-months: a --source arxiv"),
+        (["--venue", "TMLR", "--category", "cs.LG"], "--category: a --source arxiv option"),
+        (["--venue", "TMLR", "--seed", "3"], "--seed: the seed of the --max-items sample"),
+    ],
+)
+def test_an_option_that_would_do_nothing_for_the_source_is_refused(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    named: str,
+) -> None:
+    """Another source's option (or ``--seed`` without ``--max-items``) would be ignored: the
+    user asked for something the round would not have. One sentence, before any request."""
+    for variable in ("ARXIV_API_BASE", "OPENREVIEW_API_BASE"):
+        monkeypatch.setenv(variable, "http://127.0.0.1:9")  # a request would say "cannot reach"
+    out = tmp_path / "r"
+    assert main(["round", "open", *argv, "--out", str(out)]) == USAGE_ERROR_EXIT
+    _one_error_line(capsys, named)
+    assert not out.exists()
 
 
 @pytest.mark.parametrize(

@@ -28,34 +28,55 @@ def _at_least(low: int, flag: str) -> Any:
     return parse
 
 
+# Each source's own ``round open`` options: given to the other source they would do nothing.
+SOURCE_OPTIONS = {
+    "arxiv": ("--category", "--days", "--window-months"),
+    "openreview": ("--venue", "--no-pdfs", "--max-items", "--seed"),
+}
+
+
+def _refuse_other_sources_options(args: argparse.Namespace) -> None:
+    from research_taste_evals.core.errors import ConfigError
+
+    for source, flags in SOURCE_OPTIONS.items():
+        given = [f for f in flags if getattr(args, f[2:].replace("-", "_")) not in (None, False)]
+        if source != args.source and given:
+            raise ConfigError(
+                f"{given[0]}: a --source {source} option, and this round's source is "
+                f"{args.source}; drop it (or give --source {source})"
+            )
+
+
 def _open(args: argparse.Namespace) -> dict[str, Any]:
     from research_taste_evals.core.errors import ConfigError
 
+    _refuse_other_sources_options(args)
     if args.source == "arxiv":
-        from research_taste.rounds.arxiv import open_arxiv
+        from research_taste.rounds.arxiv import DEFAULT_DAYS, DEFAULT_WINDOW_MONTHS, open_arxiv
 
         if not args.category:
             raise ConfigError("--source arxiv needs --category <arXiv category, e.g. cs.LG>")
-        if args.max_items is not None:
-            raise ConfigError("--max-items: OpenReview rounds only (--source openreview)")
+        window = DEFAULT_WINDOW_MONTHS if args.window_months is None else args.window_months
         return open_arxiv(
             args.category,
-            args.days,
+            DEFAULT_DAYS if args.days is None else args.days,
             args.out,
-            window_months=args.window_months,
+            window_months=window,
             judge_days=args.judge_days,
         )
     from research_taste.rounds.openreview import open_openreview
 
     if not args.venue:
         raise ConfigError("--source openreview needs --venue <venue id>")
+    if args.seed is not None and args.max_items is None:
+        raise ConfigError("--seed: the seed of the --max-items sample; give --max-items N too")
     return open_openreview(
         args.venue,
         args.out,
         pdfs=not args.no_pdfs,
         progress=True,
         max_items=args.max_items,
-        seed=args.seed,
+        seed=SAMPLE_SEED if args.seed is None else args.seed,
         judge_days=args.judge_days,
     )
 
@@ -146,13 +167,12 @@ def register(commands: Any) -> None:
     opener.add_argument("--venue", help="OpenReview venue id, e.g. ICLR.cc/2027/Conference")
     opener.add_argument("--category", help="arXiv category, e.g. cs.LG (--source arxiv)")
     opener.add_argument(
-        "--days", type=int, default=7, help="arXiv: papers first announced in the last N days"
+        "--days", type=int, help="arXiv: papers first announced in the last N days (default 7)"
     )
     opener.add_argument(
         "--window-months",
         type=int,
-        default=6,
-        help="arXiv: the citation window of the label (month starts after publication)",
+        help="arXiv: the citation window of the label (month starts after publication; default 6)",
     )
     opener.add_argument(
         "--no-pdfs", action="store_true", help="OpenReview: no PDFs (no PaperWeakness items)"
@@ -164,7 +184,7 @@ def register(commands: Any) -> None:
         "area (drawn before any PDF is fetched)",
     )
     opener.add_argument(
-        "--seed", type=int, default=SAMPLE_SEED, help="the sample's seed (--max-items)"
+        "--seed", type=int, help=f"the sample's seed (--max-items; default {SAMPLE_SEED})"
     )
     opener.add_argument(
         "--judge-days",

@@ -54,6 +54,7 @@ from research_taste_evals.core.rounds import RoundItem
 from research_taste_evals.core.velocity import citation_series, common_window_velocity, month_starts
 
 PAGE = 200
+DEFAULT_DAYS = 7  # `round open --days`: a week's announcements
 DEFAULT_WINDOW_MONTHS = 6
 LABEL_COLUMNS = ("item_id", "label", "label_time", "due", "citations", "status")
 
@@ -97,6 +98,7 @@ def open_arxiv(
     check_category(category)
     check_range("--days", days, 1, MAX_DAYS)
     check_range("--window-months", window_months, 1, MAX_WINDOW_MONTHS)
+    check_range("--judge-days", judge_days, 1, MAX_DAYS)
     prepare_out(Path(out), {"source": "arxiv", "category": category, "days": days})
     pace = PACE_SECONDS if min_interval is None else min_interval
     client = HttpClient("arXiv", API_ENV, pace, RETRIES + 1, user_agent=USER_AGENT)

@@ -32,8 +32,10 @@ from research_taste.builders.openreview.venue import PAGE_SIZE, submissions
 from research_taste.rounds import JUDGE_DAYS, SAMPLE_SEED
 from research_taste.rounds import journal as journal_round
 from research_taste.rounds.checks import (
+    MAX_DAYS,
     ItemGate,
     ReviewCheck,
+    check_range,
     check_venue,
     prepare_out,
     rating_scale,
@@ -128,6 +130,7 @@ def open_openreview(
     the TastyBench items for lack of one: counted in ``weakness_left_out``)."""
     folder = Path(out)
     check_venue(venue)
+    check_range("--judge-days", judge_days, 1, MAX_DAYS)
     prepare_out(folder, {"source": "openreview", "venue": venue})
     opened = now()
     client = OpenReviewClient(
