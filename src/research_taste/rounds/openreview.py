@@ -303,22 +303,25 @@ def resolve_openreview(
     listing = submissions(client, venue, page_size)
     notes = {str(note.get("id")): note for note in _progress(listing, "submissions", progress)}
     items = _progress(round_.items, "reviews", progress)
+    check = ReviewCheck(version.resolved_at, rating_scale(plan))
     if plan.get("kind") == "decision":
         opened = parse_time(round_.manifest["opened_at"])
         assert opened is not None
         resolved = {
             item.item_id: journal_round.label_row(
-                item.item_id, notes.get(item.item_id), plan, opened
+                item.item_id, notes.get(item.item_id), plan, opened, check
             )
             for item in items
         }
         columns: tuple[str, ...] = journal_round.LABEL_COLUMNS
+        untimed = [row for row, _ in resolved.values() if row["status"] == "label_time_unknown"]
         notes_of_version: dict[str, Any] = {
+            "reviews_left_out": check.left_out,
+            "label_time_unknown": len(untimed),  # left pending: see rounds/journal.py
             "decisions": "public ones only (a decision a reader can see)",
             "weaknesses": "as fetched (a journal's review edits are not public)",
         }
     else:
-        check = ReviewCheck(version.resolved_at, rating_scale(plan))
         resolved = {
             item.item_id: _label_row(client, item.item_id, notes.get(item.item_id), check)
             for item in items
