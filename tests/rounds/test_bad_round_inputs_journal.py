@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fake_openreview import serving
 from fake_tmlr import VENUE, fake_tmlr, ms
 from tmlr_round import T0, T1, T2, papers
 
+from research_taste.cli import main
 from research_taste.rounds.checks import ReviewCheck
 from research_taste.rounds.journal import label_row
 from research_taste.rounds.manifest import utc_iso
@@ -109,3 +112,22 @@ def test_resolve_counts_them_in_the_version_entry_and_leaves_the_item_pending(
         "",
     )
     assert all(rows[f"q{n}"]["label"] for n in range(2, 8))  # the other decided items
+
+
+def test_a_resolve_at_the_wall_clock_refuses_reviews_dated_after_it_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The fake journal's reviews are dated in 2100: to a resolve run now they are in the
+    future, so none gives a label time and the command's line counts them."""
+    now = [T0]
+    journal = fake_tmlr(lambda: now[0], papers())
+    folder = tmp_path / "r"
+    with serving(journal):
+        open_openreview(VENUE, folder, base_url=journal.base_url, now=lambda: T0, pdfs=False)
+        now[0] = RESOLVED
+        capsys.readouterr()
+        assert main(["round", "resolve", str(folder)]) == 0
+    line = capsys.readouterr().out.strip()
+    assert "(left out: review_dated_in_future 24, 7 items pending with no label time)" in line
+    manifest = json.loads((folder / "round.json").read_text(encoding="utf-8"))
+    assert manifest["label_versions"][-1]["labelled_share"] == 0.0
