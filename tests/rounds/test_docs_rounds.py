@@ -20,7 +20,6 @@ from inspect_ai.log import read_eval_log
 from log_metrics import metrics_of
 from openreview_round import T0, T1, venue_with_pdfs
 from tmlr_round import T0 as TMLR_T0
-from tmlr_round import T2 as TMLR_T2
 from tmlr_round import papers as tmlr_papers
 
 pytestmark = pytest.mark.slow
@@ -109,7 +108,12 @@ def test_rounds_doc_commands_run_as_written(tmp_path: Path) -> None:
         open_tmlr, judge_tmlr, *resolve_tmlr = tmlr_round
         for command in (open_tmlr, judge_tmlr):
             run(command, tmp_path, env)
-        now[0] = TMLR_T2 + dt.timedelta(days=1)  # reviews and seven of eight decisions public
+        # As above: the reviews are public once the judgments are made, dated now (not in
+        # 2100) for the resolve at the wall clock; the decisions a second later.
+        posted = dt.datetime.now(dt.UTC)
+        second = dt.timedelta(seconds=1)
+        journal.papers = tmlr_papers(posted, posted + second, posted + 2 * second)
+        now[0] = posted + 1.5 * second  # reviews and seven of eight decisions public
         for command in resolve_tmlr:
             run(command, tmp_path, env)
     tmlr = json.loads((tmp_path / "rounds" / "tmlr-2027-w02" / "round.json").read_text())

@@ -35,7 +35,8 @@ def test_a_swap_is_the_same_pair_and_variations_count_couples_in_file_order(
 
 def test_twin_rows_with_the_same_answer_are_one_sentence_naming_both(tmp_path: Path) -> None:
     a, b = paper("x1", "2024-01-01", 9), paper("x2", "2024-01-02", 1)
-    path = write_rows(tmp_path / "r.jsonl", [row(a, b), row(b, a, answer="A")])
+    # each row's answer is its own citations' higher paper, but the twin counts x2 at 10
+    path = write_rows(tmp_path / "r.jsonl", [row(a, b), row({**b, "citations": 10}, a)])
     with pytest.raises(DataError, match="rows 1 and 2 show one pair in swapped orders"):
         load_rows(str(path))
 

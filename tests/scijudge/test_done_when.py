@@ -150,6 +150,7 @@ def test_local_rows_counts_pair_ci_and_clean_twin_under_a_model_knowing_old_pape
         "missing_abstract": 1,
         "equal_citations": 1,
         "equal_ratings": 0,
+        "answer_not_higher": 0,
         "unswappable_prompt": 0,
         "same_paper": 0,
     }

@@ -48,13 +48,16 @@ def _reviews(paper_id: str, first: dt.datetime) -> list[TmlrReview]:
     ]
 
 
-def papers() -> list[TmlrPaper]:
+def papers(t1: dt.datetime = T1, t2: dt.datetime = T2, t3: dt.datetime = T3) -> list[TmlrPaper]:
+    """The journal's papers; ``t1``..``t3`` move the reviews' and decisions' times (a walk whose
+    resolve runs at the wall clock dates them just after its judgments: a resolve leaves out a
+    review dated after it)."""
     out = []
     for number, (paper_id, (recommendation, certified, quality)) in enumerate(
         DECISIONS.items(), start=1
     ):
-        written = dt.datetime(2025, 9, 20, tzinfo=UTC) if paper_id == REVIEWED_BEFORE_OPEN else T1
-        decided = T3 if paper_id == LATE else T2
+        written = dt.datetime(2025, 9, 20, tzinfo=UTC) if paper_id == REVIEWED_BEFORE_OPEN else t1
+        decided = t3 if paper_id == LATE else t2
         paper = TmlrPaper(
             paper_id,
             number,
@@ -62,11 +65,11 @@ def papers() -> list[TmlrPaper]:
             f"We study method {paper_id}. Its quality {quality} is stated here.",
             dt.datetime(2025, 9, number, tzinfo=UTC),
             reviews=_reviews(paper_id, written - dt.timedelta(hours=2)),
-            released=T1,
+            released=t1,
             decision=(decided - dt.timedelta(days=1), decided, recommendation, certified),
         )
         if paper_id == LATER_CERTIFIED[0]:
-            paper.later_certifications = [(T3, LATER_CERTIFIED[1])]
+            paper.later_certifications = [(t3, LATER_CERTIFIED[1])]
         out.append(paper)
     out.append(
         TmlrPaper(

@@ -122,11 +122,22 @@ def _cmd_resolve(args: argparse.Namespace) -> int:
     round_ = load_round(args.round)
     print(
         f"wrote {args.round}/{entry['file']}: labels version {entry['version']}, "
-        f"{paired_counts(round_, read_labels(Path(args.round) / entry['file'])).text()}; "
-        "score with: research-taste round "
+        f"{paired_counts(round_, read_labels(Path(args.round) / entry['file'])).text()}"
+        f"{left_out_text(entry)}; score with: research-taste round "
         f"score {args.round} --log-dir <log dir>"
     )
     return 0
+
+
+def left_out_text(entry: dict[str, Any]) -> str:
+    """What the resolve left out, by reason, from its version's entry (reviews refused, items
+    left pending for want of a label time, notes the listing repeated); '' when nothing."""
+    parts = [f"{reason} {n}" for reason, n in sorted((entry.get("reviews_left_out") or {}).items())]
+    if entry.get("label_time_unknown"):
+        parts.append(f"{entry['label_time_unknown']} items pending with no label time")
+    if entry.get("duplicate_notes"):
+        parts.append(f"{len(entry['duplicate_notes'])} notes listed twice (read once)")
+    return f" (left out: {', '.join(parts)})" if parts else ""
 
 
 def _cmd_score(args: argparse.Namespace) -> int:

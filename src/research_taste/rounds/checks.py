@@ -230,7 +230,9 @@ class ReviewCheck:
     """The checks of each review a resolve reads, counted by reason in ``left_out``: a review
     with no date, or dated after the resolve, has no label time a scorer can trust (an empty or
     future ``label_time`` reads as prospective), and a rating off the venue's scale is not a
-    rating of that venue (averaging a -3 or a 99 would move the label)."""
+    rating of that venue (averaging a -3 or a 99 would move the label). Both OpenReview paths
+    use it: a conference's reviews (``rounds/openreview.py``) and a journal's reviews and, where
+    it gives the label's time, its decision (``rounds/journal.py``)."""
 
     def __init__(self, resolved_at: dt.datetime, scale: tuple[float, float]) -> None:
         self.resolved_at = resolved_at
@@ -240,11 +242,13 @@ class ReviewCheck:
     def _leave(self, reason: str) -> None:
         self.left_out[reason] = self.left_out.get(reason, 0) + 1
 
-    def dated(self, stamp: dt.datetime | None) -> bool:
+    def dated(self, stamp: dt.datetime | None, kind: str = "review") -> bool:
+        """Whether ``stamp`` is a time a label may take; if not, counted as ``<kind>_undated``
+        or ``<kind>_dated_in_future``."""
         if stamp is None:
-            self._leave("review_undated")
+            self._leave(f"{kind}_undated")
         elif stamp > self.resolved_at:
-            self._leave("review_dated_in_future")
+            self._leave(f"{kind}_dated_in_future")
         return stamp is not None and stamp <= self.resolved_at
 
     def rating(self, raw: Any) -> float | None:

@@ -16,6 +16,13 @@ public and are not read. ``label_time`` is when the reviews became public, since
 likely decision: their ``odate`` (API v2's time a note became public) where given, else the
 creation of the review that completed the set (TMLR releases the reviews together when the
 ``number_of_reviewers``-th arrives); never before the round's ``opened_at``.
+
+Label times must be dated and not in the future (an empty or future ``label_time`` reads as
+prospective to the round scorers): a review with no date, or with one after the resolve, is left
+out and counted by reason (``checks.ReviewCheck``, the conference path's check; a decision read
+for its time likewise). An item whose label would then have no time (every public review left
+out, or the decision's own time refused) keeps no label this version: it stays pending, status
+``label_time_unknown``, rather than take a later time that would count hindsight as foresight.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ import datetime as dt
 from typing import Any
 
 from research_taste.builders.openreview import forms, journal
+from research_taste.rounds.checks import ReviewCheck
 from research_taste.rounds.manifest import utc_iso
 
 LABEL_COLUMNS = (
@@ -58,6 +66,13 @@ def _moment(note: dict[str, Any], keys: tuple[str, ...]) -> dt.datetime | None:
     return None
 
 
+def _latest(note: dict[str, Any]) -> dt.datetime | None:
+    """The latest moment a review carries (its release, its creation); None: undated. Any of
+    them after the resolve is a clock error upstream, so the latest is the one checked."""
+    stamps = [t for t in (_moment(note, ("odate",)), _moment(note, ("cdate", "tcdate"))) if t]
+    return max(stamps) if stamps else None
+
+
 def open_reason(note: dict[str, Any], venue: str, plan: dict[str, Any]) -> str | None:
     """Why open leaves the submission out (module docstring); None to keep it."""
     content = note.get("content") or {}
@@ -87,10 +102,16 @@ def reviews_public_at(reviews: list[dict[str, Any]], opened_at: dt.datetime) -> 
 
 
 def label_row(
-    item_id: str, note: dict[str, Any] | None, plan: dict[str, Any], opened_at: dt.datetime
+    item_id: str,
+    note: dict[str, Any] | None,
+    plan: dict[str, Any],
+    opened_at: dt.datetime,
+    check: ReviewCheck,
 ) -> tuple[dict[str, Any], list[list[str]]]:
     """The item's labels row and its reviewers' weaknesses as fetched (a journal's review
-    edits are not public: openreview-py gives them the venue, the editor and the signer)."""
+    edits are not public: openreview-py gives them the venue, the editor and the signer); a
+    review ``check`` refuses (undated, dated after the resolve) is left out, counted by reason
+    (module docstring)."""
     row: dict[str, Any] = dict.fromkeys(LABEL_COLUMNS, "")
     row["item_id"] = item_id
     if note is None:
@@ -98,7 +119,8 @@ def label_row(
     content = note.get("content") or {}
     kinds = {forms.note_kind(reply) for reply in (note.get("details") or {}).get("replies") or []}
     status = forms.set_aside_status(content, kinds)
-    reviews = replies(note, plan["review_form"])
+    fetched = replies(note, plan["review_form"])
+    reviews = [review for review in fetched if check.dated(_latest(review))]
     decisions = replies(note, journal.DECISION)
     decided = decisions[-1].get("content") if decisions else None
     field = str(plan.get("decision_field") or journal.DECISION_FIELD)
@@ -109,15 +131,19 @@ def label_row(
     else:
         label = forms.decision_score(decision) if decision else None
     public = reviews_public_at(reviews, opened_at)
-    if public is None and decisions:
-        public = max(_moment(decisions[-1], ("odate", "cdate", "tcdate")) or opened_at, opened_at)
+    if public is None and decisions and not fetched:  # decided with no review public
+        moment = _moment(decisions[-1], ("odate", "cdate", "tcdate"))
+        if check.dated(moment, "decision") and moment is not None:
+            public = max(moment, opened_at)
+    untimed = label is not None and public is None
     row.update(
-        label=f"{label:g}" if label is not None else "",
+        label=f"{label:g}" if label is not None and not untimed else "",
         label_time=utc_iso(public) if public else "",
         decision=decision,
         certifications="; ".join(certified),
         reviews=len(reviews),
         status=status
+        or ("label_time_unknown" if untimed else "")
         or ("unknown_decision" if decision and label is None else "")
         or ("decided" if decision else "reviewed" if reviews else "pending"),
     )

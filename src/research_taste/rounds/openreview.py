@@ -139,7 +139,10 @@ def open_openreview(
     candidates: list[RoundItem] = []
     counts: dict[str, int] = {}
     gate = ItemGate(opened.date(), counts)
-    notes = list(_progress(submissions(client, venue, page_size), "submissions", progress))
+    listing = submissions(client, venue, page_size)
+    notes = list(_progress(listing, "submissions", progress))
+    if listing.duplicates:  # the reader keeps a note's first listing; the gate's reason
+        counts["duplicate"] = len(listing.duplicates)
     plan = label_plan(client, venue, notes)
     for note in notes:
         content = note.get("content") or {}
@@ -175,7 +178,12 @@ def open_openreview(
         source="openreview",
         query={"venue": venue, "api_base": client.base_url},
         label_plan=plan,
-        counts={"kept": len(items), "left_out": counts, "weakness_left_out": weakness_left_out},
+        counts={
+            "kept": len(items),
+            "left_out": counts,
+            "duplicate_notes": listing.duplicates,
+            "weakness_left_out": weakness_left_out,
+        },
         weakness_records=records,
         sample=sample,
         judge_days=judge_days,
@@ -295,25 +303,28 @@ def resolve_openreview(
     )
     venue = str(round_.manifest["query"]["venue"])
     plan = round_.manifest["label_plan"]
-    listed = _progress(submissions(client, venue, page_size), "submissions", progress)
-    notes = {str(note.get("id")): note for note in listed}
+    listing = submissions(client, venue, page_size)
+    notes = {str(note.get("id")): note for note in _progress(listing, "submissions", progress)}
     items = _progress(round_.items, "reviews", progress)
+    check = ReviewCheck(version.resolved_at, rating_scale(plan))
     if plan.get("kind") == "decision":
         opened = parse_time(round_.manifest["opened_at"])
         assert opened is not None
         resolved = {
             item.item_id: journal_round.label_row(
-                item.item_id, notes.get(item.item_id), plan, opened
+                item.item_id, notes.get(item.item_id), plan, opened, check
             )
             for item in items
         }
         columns: tuple[str, ...] = journal_round.LABEL_COLUMNS
+        untimed = [row for row, _ in resolved.values() if row["status"] == "label_time_unknown"]
         notes_of_version: dict[str, Any] = {
+            "reviews_left_out": check.left_out,
+            "label_time_unknown": len(untimed),  # left pending: see rounds/journal.py
             "decisions": "public ones only (a decision a reader can see)",
             "weaknesses": "as fetched (a journal's review edits are not public)",
         }
     else:
-        check = ReviewCheck(version.resolved_at, rating_scale(plan))
         resolved = {
             item.item_id: _label_row(client, item.item_id, notes.get(item.item_id), check)
             for item in items
@@ -332,5 +343,7 @@ def resolve_openreview(
         columns,
         [row for row, _ in resolved.values()],
         horizon_reached=lambda row: row["decision"] != "",
+        # a note listed again is read from its first listing, as at open
+        duplicate_notes=listing.duplicates,
         **notes_of_version,
     )

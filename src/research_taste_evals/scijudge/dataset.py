@@ -276,7 +276,8 @@ def load_rows(
         raise DataError(
             f"{source}: no row is a valid pair ({len(records)} rows; left out by reason: "
             f"{left_out}); give rows with both abstracts, different citations (or ratings), "
-            "answer A or B, and one 'Paper A' and one 'Paper B' block in the user turn"
+            "answer A or B naming the paper with more (the higher rating), and one 'Paper A' "
+            "and one 'Paper B' block in the user turn"
         )
     iclr = any(row.a.year is not None for row in kept)
     if iclr and prompt == "tastybench":
@@ -293,7 +294,6 @@ def load_rows(
         for side in ("paper_a", "paper_b")
     )
     shown_split = split if data_path is None else None
-    higher = [r for r in kept if r.a.value is not None and r.b.value is not None]
     return LoadedRows(
         dataset=MemoryDataset(samples=samples, name=f"scijudge-{split}", shuffled=False),
         metadata={
@@ -315,9 +315,6 @@ def load_rows(
             "twin_rows": sum(twin is not None for _, twin in couples),
             "built_swaps": sum(twin is None for _, twin in couples),
             "orders_asked": len(samples),
-            "answer_not_higher": sum(
-                r.answer != ("A" if (r.a.value or 0) > (r.b.value or 0) else "B") for r in higher
-            ),
             **_counts(shown_split, len(all_pairs)),
             "item_dates": (
                 f"papers {'by ICLR year Y, dated 1 September of Y-1' if iclr else 'by day'}, "

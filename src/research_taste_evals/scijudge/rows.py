@@ -33,11 +33,16 @@ SIDES = ("a", "b")
 # same_paper: both sides are one paper (one arXiv id, or one title without an id).
 # unswappable_prompt: the user turn does not hold one "Paper A" and one "Paper B" block, so
 # the swapped order cannot be built from it (prompts.swap_paper_blocks).
+# answer_not_higher: ``correct_answer`` is not the paper with more citations (ICLR: the higher
+# rating). The card defines the label by them ("predict which paper has a higher citation
+# count"; the paper's pairs are high- vs. low-citation papers), so such a row contradicts its
+# own label and scoring it would reward the wrong answer.
 LEFT_OUT_REASONS = (
     "unknown_answer",
     "missing_abstract",
     "equal_citations",
     "equal_ratings",
+    "answer_not_higher",
     "unswappable_prompt",
     "same_paper",
 )
@@ -176,6 +181,10 @@ def left_out_reason(answer: object, a: Paper, b: Paper) -> str | None:
         return "equal_citations"
     if a.citations is None and a.rating is not None and a.rating == b.rating:
         return "equal_ratings"
+    if a.value is not None and b.value is not None:
+        higher = "A" if a.value > b.value else "B"
+        if str(answer).strip().upper() != higher:
+            return "answer_not_higher"
     return None
 
 

@@ -37,6 +37,7 @@ from research_taste.builders.openreview.venue import (
     VenueRequest,
     screen,
     submissions,
+    with_duplicates,
 )
 from research_taste.builders.openreview.write import WeaknessItems, write_outputs
 from research_taste.builders.out_dir import out_folder
@@ -98,7 +99,8 @@ def read_venue(
     the folder (``base_url``: default ``OPENREVIEW_API_BASE``)."""
     check_request(VenueRequest(venue, label, after, page_size=page_size))
     client = OpenReviewClient(cache_dir, base_url=base_url)
-    return screen(submissions(client, venue, page_size), label, after, client.today())
+    listing = submissions(client, venue, page_size)
+    return with_duplicates(screen(listing, label, after, client.today()), listing)
 
 
 def weakness_record(paper: Submission, pages: list[str], venue: str) -> dict[str, Any]:
@@ -171,13 +173,11 @@ def _build(
 ) -> dict[str, Any]:
     from tqdm import tqdm
 
-    notes = tqdm(
-        submissions(client, request.venue, request.page_size),
-        desc="submissions",
-        unit="note",
-        disable=not progress,
+    listing = submissions(client, request.venue, request.page_size)
+    notes = tqdm(listing, desc="submissions", unit="note", disable=not progress)
+    screened = with_duplicates(
+        screen(iter(notes), request.label, request.after, client.today()), listing
     )
-    screened: Screened = screen(iter(notes), request.label, request.after, client.today())
     if len(screened.kept) < 2:
         dropped = ", ".join(f"{k} {len(v)}" for k, v in sorted(screened.dropped.items()))
         raise DataError(

@@ -12,14 +12,16 @@ range is left unread and listed by reason with its review note's id; the build g
 Paging follows openreview-py's ``get_all_notes``: ``sort=id`` (an order that stays stable while
 a venue changes), ``offset`` and ``limit``, until a short page or ``count``. A page that brings
 no submission id not seen before (a server ignoring ``offset``, with no ``count``) stops the
-build in one sentence instead of paging forever.
+build in one sentence instead of paging forever; a note listed again (within a page or across
+pages) is read the first time only and dropped as ``duplicate`` with its id (``Listing``: the
+reader every command of a venue's listing shares).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import statistics
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -84,47 +86,69 @@ class Screened:
         self.dropped.setdefault(reason, []).append(paper_id)
 
 
-def submissions(client: OpenReviewClient, venue: str, page_size: int = PAGE_SIZE) -> Iterator[dict]:
-    """Every submission note of ``venue`` with its replies, paging by ``offset`` (``sort=id``)
-    to the end.
+@dataclass
+class Listing:
+    """A venue's submission notes with their replies, paged by ``offset`` (``sort=id``) to the
+    end, each note once: a note listed again, on the same page or a later one (a server's
+    paging slip), is left out, its id kept in ``duplicates`` (in listing order), which every
+    reader reports: open counts it, resolve records it, the builder drops it by id. Iterating
+    again reads the listing again (through the client's cache)."""
 
-    Raises:
-        DataError: a page brought no submission id not seen before (the server ignores
-            ``offset``): one sentence, instead of paging forever; or the listing ended
-            before its ``count``.
-    """
-    offset, seen = 0, set[str]()
-    while True:
-        params = {
-            "invitation": f"{venue}/-/Submission",
-            "details": "replies",
-            "sort": "id",
-            "offset": offset,
-            "limit": page_size,
-        }
-        page = client.get_json("/notes", params, listed="notes", check=note_problem)
-        notes = page["notes"]
-        new = {note["id"] for note in notes} - seen
-        if notes and not new:
-            raise DataError(
-                f"OpenReview answered GET /notes for {venue} at offset {offset} with "
-                f"{len(notes)} submissions all seen on earlier pages: the server ignores "
-                f"'offset', so paging would never end; check {BASE_ENV} ({client.base_url})"
-            )
-        seen |= new
-        yield from notes
-        offset += len(notes)
-        count = page.get("count")
-        if isinstance(count, int) and len(notes) < page_size and offset < count:
-            # a short page before the listing's own count: a frozen sample of it would be
-            # biased towards the first ids, so nothing is built from it
-            raise DataError(
-                f"OpenReview listed {offset} submissions of {venue} but its count is {count}: "
-                "the listing was cut short; re-run the same command (pages already read are "
-                f"cached), or check {BASE_ENV} ({client.base_url})"
-            )
-        if len(notes) < page_size or (isinstance(count, int) and offset >= count):
-            return
+    client: OpenReviewClient
+    venue: str
+    page_size: int = PAGE_SIZE
+    duplicates: list[str] = field(default_factory=list)
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        """The notes, first listings only.
+
+        Raises:
+            DataError: a page brought no submission id not seen before (the server ignores
+                ``offset``): one sentence, instead of paging forever; or the listing ended
+                before its ``count``.
+        """
+        offset, seen = 0, set[str]()
+        self.duplicates.clear()
+        while True:
+            params = {
+                "invitation": f"{self.venue}/-/Submission",
+                "details": "replies",
+                "sort": "id",
+                "offset": offset,
+                "limit": self.page_size,
+            }
+            page = self.client.get_json("/notes", params, listed="notes", check=note_problem)
+            notes = page["notes"]
+            if notes and not {note["id"] for note in notes} - seen:
+                raise DataError(
+                    f"OpenReview answered GET /notes for {self.venue} at offset {offset} with "
+                    f"{len(notes)} submissions all seen on earlier pages: the server ignores "
+                    f"'offset', so paging would never end; check {BASE_ENV} "
+                    f"({self.client.base_url})"
+                )
+            for note in notes:
+                if note["id"] in seen:
+                    self.duplicates.append(note["id"])
+                    continue
+                seen.add(note["id"])
+                yield note
+            offset += len(notes)  # the server's own count of what it listed, repeats included
+            count = page.get("count")
+            if isinstance(count, int) and len(notes) < self.page_size and offset < count:
+                # a short page before the listing's own count: a frozen sample of it would be
+                # biased towards the first ids, so nothing is built from it
+                raise DataError(
+                    f"OpenReview listed {offset} submissions of {self.venue} but its count is "
+                    f"{count}: the listing was cut short; re-run the same command (pages already "
+                    f"read are cached), or check {BASE_ENV} ({self.client.base_url})"
+                )
+            if len(notes) < self.page_size or (isinstance(count, int) and offset >= count):
+                return
+
+
+def submissions(client: OpenReviewClient, venue: str, page_size: int = PAGE_SIZE) -> Listing:
+    """Every submission note of ``venue`` with its replies, each once (:class:`Listing`)."""
+    return Listing(client, venue, page_size)
 
 
 def _is_note_list(value: Any) -> bool:
@@ -181,7 +205,7 @@ def _label(reviews: list[forms.Review], decision: str, label: Label) -> tuple[fl
 
 
 def screen(
-    notes: Iterator[dict[str, Any]],
+    notes: Iterable[dict[str, Any]],
     label: Label,
     after: dt.date | None,
     today: dt.date | None = None,
@@ -191,8 +215,8 @@ def screen(
     screened, seen = Screened(), set()
     for note in notes:
         paper_id = str(note.get("id") or "")
-        if not paper_id or paper_id in seen:
-            screened.drop("duplicate_or_no_id", paper_id)
+        if not paper_id or paper_id in seen:  # Listing leaves repeats out: notes given directly
+            screened.drop("duplicate" if paper_id else "no_id", paper_id)
             continue
         seen.add(paper_id)
         content = note.get("content") or {}
@@ -255,6 +279,14 @@ def screen(
                 label=value,
             )
         )
+    return screened
+
+
+def with_duplicates(screened: Screened, listing: Listing) -> Screened:
+    """``screened`` with the notes ``listing`` left out as repeats dropped as ``duplicate``,
+    by id (call once the listing is read)."""
+    for note_id in listing.duplicates:
+        screened.drop("duplicate", note_id)
     return screened
 
 
