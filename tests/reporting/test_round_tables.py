@@ -49,6 +49,7 @@ def _round(root: Path, name: str, pairs: int) -> dict[str, Any]:
             writer.writerows([[f"a{k}", 2, "", ""], [f"b{k}", 1, "", ""]])
     manifest = {
         "name": name,
+        "opened_at": "2027-01-05T00:00:00Z",
         "items_sha256": _sha(folder / "items.csv"),
         "pairs_sha256": _sha(folder / "pairs.csv"),
         "label_plan": {"prompt": "reviews"},

@@ -18,7 +18,15 @@ NOW = dt.datetime(2027, 3, 1, tzinfo=dt.UTC)
 def _round(root: Path, name: str, judge_by: str) -> Path:
     folder = root / "rounds" / name
     folder.mkdir(parents=True)
-    (folder / "round.json").write_text(json.dumps({"name": name, "judge_by": judge_by}))
+    manifest = {  # the fields every round.json holds (core/round_manifest.py checks them)
+        "name": name,
+        "opened_at": "2027-01-01T00:00:00+00:00",
+        "judge_by": judge_by,
+        "items_sha256": "0" * 64,
+        "pairs_sha256": "0" * 64,
+        "label_plan": {"kind": "citation_velocity", "prompt": "goodhart"},
+    }
+    (folder / "round.json").write_text(json.dumps(manifest))
     return folder
 
 

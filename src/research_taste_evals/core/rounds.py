@@ -27,6 +27,7 @@ from typing import Any
 
 from research_taste_evals.core.data import DataError, read_csv, read_json, sha256_of
 from research_taste_evals.core.errors import ConfigError
+from research_taste_evals.core.round_manifest import check_round_manifest, parse_time
 
 ROUND_FILE = "round.json"
 ITEMS_FILE = "items.csv"
@@ -73,6 +74,9 @@ class Round:
 
     @property
     def prompt(self) -> str:
+        """The judging prompt's name (``label_plan.prompt``)."""
+        if "prompt" not in self.manifest["label_plan"]:
+            raise DataError(f"{self.folder / ROUND_FILE}: field 'label_plan.prompt' is missing")
         return str(self.manifest["label_plan"]["prompt"])
 
 
@@ -133,16 +137,13 @@ def round_identity(round_: Round) -> dict[str, Any]:
 
 
 def read_manifest(folder: str | Path) -> dict[str, Any]:
-    """``round.json`` of ``folder`` as a dict.
+    """``round.json`` of ``folder`` as a dict, its shared fields checked (core/round_manifest.py).
 
     Raises:
-        DataError: missing or not a JSON object.
+        DataError: missing, not a JSON object, or a field of the wrong type.
     """
     path = Path(folder).expanduser() / ROUND_FILE
-    manifest = read_json(path)
-    if not isinstance(manifest, dict):
-        raise DataError(f"{path}: not a JSON object")
-    return manifest
+    return check_round_manifest(path, read_json(path))
 
 
 def check_frozen(folder: Path, manifest: dict[str, Any]) -> None:
@@ -241,14 +242,6 @@ class Labels:
 
     def label(self, item_id: str) -> Label:
         return self.by_item.get(item_id, Label(math.nan, None))
-
-
-def parse_time(text: object) -> dt.datetime | None:
-    """An ISO timestamp (UTC when it names no zone), or None for an empty field."""
-    if text in (None, ""):
-        return None
-    stamp = dt.datetime.fromisoformat(str(text))
-    return stamp if stamp.tzinfo else stamp.replace(tzinfo=dt.UTC)
 
 
 @lru_cache(maxsize=32)

@@ -1,0 +1,89 @@
+"""``round.json``'s fields every reader of a round shares (the round tasks, ``round resolve``,
+``round score``, the report, a sweep's round glob): checked once, where the file is read, so a
+hand-edited or truncated manifest is one sentence naming the file and the field instead of a
+crash in whichever reader meets it first. ``rounds/checks.check_manifest`` adds what resolve
+needs of each source (``query``, the label plan's window) on top.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+from research_taste_evals.core.data import DataError
+
+TEXT = "a non-empty text"
+WHEN = "an ISO time such as 2027-01-05T00:00:00Z"
+
+
+def parse_time(text: object) -> dt.datetime | None:
+    """An ISO timestamp (UTC when it names no zone), or None for an empty field."""
+    if text in (None, ""):
+        return None
+    stamp = dt.datetime.fromisoformat(str(text))
+    return stamp if stamp.tzinfo else stamp.replace(tzinfo=dt.UTC)
+
+
+def check_round_manifest(path: Path, manifest: object) -> dict[str, Any]:
+    """``manifest`` (``round.json`` at ``path``) if its shared fields hold what the readers
+    read, else one sentence naming the file and the first wrong field.
+
+    Raises:
+        DataError: not an object, or a field missing or of the wrong type.
+    """
+    if not isinstance(manifest, dict):
+        raise DataError(f"{path}: not a JSON object")
+
+    def refuse(field: str, want: str, got: object) -> DataError:
+        return DataError(f"{path}: field '{field}' must be {want} (got {got!r})")
+
+    for field in ("name", "round_id"):  # optional: a round made before ids has no round_id
+        if field in manifest and not _text(manifest[field]):
+            raise refuse(field, TEXT, manifest[field])
+    for field in ("items_sha256", "pairs_sha256"):
+        if not _text(manifest.get(field)):
+            raise refuse(field, "the sha256 written at open", manifest.get(field))
+    opened = _time(manifest.get("opened_at"))
+    if opened is None:
+        raise refuse("opened_at", WHEN, manifest.get("opened_at"))
+    if "judge_by" in manifest:
+        judge_by = _time(manifest["judge_by"])
+        if judge_by is None:
+            raise refuse("judge_by", WHEN, manifest["judge_by"])
+        if judge_by < opened:
+            raise refuse("judge_by", f"after opened_at ({manifest['opened_at']})", judge_by)
+    plan = manifest.get("label_plan")
+    if not isinstance(plan, dict):
+        raise refuse("label_plan", "an object", plan)
+    if "prompt" in plan and not _text(plan["prompt"]):
+        raise refuse("label_plan.prompt", TEXT, plan["prompt"])
+    for field in ("items", "pairs"):
+        value = manifest.get(field, 0)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise refuse(field, "a whole number", value)
+    for field in ("pairing", "counts", "query"):
+        if field in manifest and not isinstance(manifest[field], dict):
+            raise refuse(field, "an object", manifest[field])
+    versions = manifest.get("label_versions", [])
+    if not isinstance(versions, list):
+        raise refuse("label_versions", "a list", versions)
+    for index, entry in enumerate(versions):
+        for key in ("version", "file"):
+            if not isinstance(entry, dict) or not _text(entry.get(key)):
+                got = entry.get(key) if isinstance(entry, dict) else entry
+                raise refuse(f"label_versions.{index}.{key}", TEXT, got)
+    return manifest
+
+
+def _text(value: object) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def _time(value: object) -> dt.datetime | None:
+    if not _text(value):
+        return None
+    try:
+        return parse_time(value)
+    except ValueError:
+        return None
