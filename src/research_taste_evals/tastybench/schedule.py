@@ -27,12 +27,8 @@ from research_taste_evals.core.leaks import title_names
 from research_taste_evals.core.recall_control import ShownItem
 from research_taste_evals.core.recognition import RecallItem
 from research_taste_evals.core.text import content_id, fill_template
-from research_taste_evals.tastybench.dataset import (
-    SHORT_WINDOWS,
-    Paper,
-    VelocityMode,
-    longest_common_window,
-)
+from research_taste_evals.core.velocity import MIN_SLOPE_POINTS
+from research_taste_evals.tastybench.dataset import MAX_SERIES_MONTHS, Paper, VelocityMode
 from research_taste_evals.tastybench.matched import MatchedDataset, matching, no_pairs_reason
 
 Comparison = tuple[str, str]
@@ -293,6 +289,21 @@ def comparison_dataset(
     if any(pair.pair_id is not None for pair in pairs):  # a cut that halves a pair says so
         return MatchedDataset(samples=samples, name=name, shuffled=False)
     return MemoryDataset(samples=samples, name=name, shuffled=False)
+
+
+# The short windows documented for live sets (README, "Short windows for live sets").
+SHORT_WINDOWS = (3, 6)
+
+
+def longest_common_window(months_observed: Sequence[int], min_papers: int = 2) -> int | None:
+    """The longest ``window_months`` that at least ``min_papers`` papers have (at most
+    ``MAX_SERIES_MONTHS``) among the month starts each paper had by the fetch date; None when
+    no window of ``MIN_SLOPE_POINTS`` months is that common."""
+    ranked = sorted(months_observed, reverse=True)
+    if len(ranked) < min_papers:
+        return None
+    longest = min(ranked[min_papers - 1], MAX_SERIES_MONTHS)
+    return longest if longest >= MIN_SLOPE_POINTS else None
 
 
 def judged_papers(papers: list[Paper], velocity: VelocityMode, window_months: int) -> list[Paper]:

@@ -32,13 +32,10 @@ returns NaN when undefined and never raises (a raising metric marks the whole lo
 
 from __future__ import annotations
 
-import re
-
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import TaskState
 
 from research_taste_evals.core.answers import answer_rates
-from research_taste_evals.core.leaks import name_leaks, title_names
 from research_taste_evals.core.metric_groups import Part, group_metric
 from research_taste_evals.core.metrics import nan_on_error
 from research_taste_evals.core.reasons import GRADER_FAILED, INVALID_RESPONSE_FORMAT
@@ -50,7 +47,6 @@ from research_taste_evals.core.stats import (
     NAN,
     import_scipy,
 )
-from research_taste_evals.tastybench.dataset import ExtractKind
 from research_taste_evals.tastybench.matched import tastybench_pairwise
 from research_taste_evals.tastybench.parsing import ChoiceMethod
 from research_taste_evals.tastybench.ratings import (
@@ -175,30 +171,6 @@ def tastybench_task_metric(schedule: str, resamples: int, seed: int) -> Metric:
     return tastybench_figures(group=group, resamples=resamples, seed=seed, part="first")
 
 
-# ``tastybench_extract``
-@metric
-def extraction_rate() -> Metric:
-    """Share of papers with a usable text; ``unparsed_rate``: replies without non-empty tags;
-    ``withheld_rate``: texts withheld for naming their paper (``-T anonymize=true``).
-
-    ``reasked_rate`` is 0: a reply without tags is not asked again.
-    """
-
-    def compute(scores: list[SampleScore]) -> Value:
-        values = [float(score.score.as_float()) for score in scores]
-        withheld = [1.0 if (s.score.metadata or {}).get("leaks") else 0.0 for s in scores]
-        rate = sum(values) / len(values) if values else NAN
-        leaked = sum(withheld) / len(withheld) if withheld else NAN
-        return {
-            "extraction_rate": rate,
-            "unparsed_rate": 1.0 - rate - leaked,
-            "withheld_rate": leaked,
-            "reasked_rate": 0.0 if values else NAN,
-        }
-
-    return compute
-
-
 EXTRACTOR_FAILURES = ("extractor_failed", "extractor_refused")
 
 
@@ -238,42 +210,6 @@ def tastybench_scorer(choice_method: ChoiceMethod = "parser_then_extractor") -> 
                 "extractor_reply": result.extractor_reply,
                 **recall_fields(TASTYBENCH, state),
             },
-        )
-
-    return score
-
-
-# ``tastybench_extract``: did the extractor's reply hold the tagged text?
-
-
-def parse_tagged(text: str, tag: str) -> str | None:
-    """The stripped content of the first ``<tag>...</tag>`` (upstream's regex), or None."""
-    match = re.search(rf"<{tag}>(.*?)</{tag}>", text, re.DOTALL)
-    content = match.group(1).strip() if match else ""
-    return content or None
-
-
-@scorer(metrics=[extraction_rate()])
-def extraction_scorer(kind: ExtractKind, anonymize: bool = False) -> Scorer:
-    """1 when the reply holds a usable ``<idea>``/``<summary>`` text, 0 (counted) when not.
-
-    With ``anonymize`` a text naming its paper (``core.leaks``) is withheld: value 0, no
-    answer, its leaks in the metadata (``withheld_rate``).
-    """
-
-    async def score(state: TaskState, target: Target) -> Score:
-        text = parse_tagged(state.output.completion, kind)
-        title = str(state.metadata.get("title") or "")
-        leaks = name_leaks(text, title_names(title)) if text and anonymize else []
-        explanation = f"no <{kind}> tags in the reply" if text is None else None
-        if leaks:
-            explanation = "withheld: the text names its paper (" + ", ".join(leaks) + ")"
-        return Score(
-            value=0.0 if text is None or leaks else 1.0,
-            answer="" if leaks else text or "",
-            reason=INVALID_RESPONSE_FORMAT if text is None else None,
-            explanation=explanation,
-            metadata={"tagged": text is not None, "leaks": leaks, "text": text},
         )
 
     return score

@@ -33,11 +33,11 @@ from research_taste_evals.tastybench.dataset import (
     UPSTREAM_FETCH_DATE,
     Paper,
     PaperSet,
+    Representation,
     VelocityMode,
     load_papers,
 )
 from research_taste_evals.tastybench.matched import matching
-from research_taste_evals.tastybench.paper_rows import Representation
 from research_taste_evals.tastybench.parsing import ChoiceMethod
 from research_taste_evals.tastybench.prompts import JUDGE_PROMPTS, PromptVariant, prompt_for_set
 from research_taste_evals.tastybench.ratings import UPSTREAM_COMPARABLE_METRIC
