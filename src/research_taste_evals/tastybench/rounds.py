@@ -18,7 +18,7 @@ every item is pending.
 
 ``round_pairwise`` (the metric): ``pairwise_accuracy`` on the decisions made before any label of
 their pair existed (prospective), with its seeded bootstrap CI over pairs
-(``matched.pairwise_accuracy_summary``: a pair is right in the share of its orders that picked
+(``ratings.pairwise_accuracy_summary``: a pair is right in the share of its orders that picked
 the higher label; an unclear answer is a wrong decision); decisions made after a label existed,
 or after the round's ``judge_by`` (its judging window), are reported apart
 (``pairwise_accuracy_after_label``); pairs with equal labels are left out and
@@ -56,9 +56,9 @@ from research_taste_evals.core.rounds import (
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED, NAN
 from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 from research_taste_evals.tastybench.dataset import Paper
-from research_taste_evals.tastybench.matched import pairwise_accuracy_summary
 from research_taste_evals.tastybench.parsing import ChoiceMethod, parse_judge_answer
 from research_taste_evals.tastybench.prompts import ROUND_PROMPTS
+from research_taste_evals.tastybench.ratings import pairwise_accuracy_summary
 from research_taste_evals.tastybench.schedule import ScheduledPair, comparison_dataset
 from research_taste_evals.tastybench.solvers import judge, read_choice, stored_pick
 from research_taste_evals.tastybench.specs import TASTYBENCH_ROUND

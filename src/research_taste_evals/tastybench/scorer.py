@@ -47,15 +47,16 @@ from research_taste_evals.core.stats import (
     NAN,
     import_scipy,
 )
-from research_taste_evals.tastybench.matched import tastybench_pairwise
 from research_taste_evals.tastybench.parsing import ChoiceMethod
 from research_taste_evals.tastybench.ratings import (
     DECISION_KEYS,
+    PAIRWISE_KEYS,
     RATING_KEYS,
     RELIABILITY_KEYS,
     bt_statistic,
     collect,
     decision_summary,
+    pairwise_accuracy_summary,
     pairwise_statistic,
     rating_summary,
     reliability_summary,
@@ -132,6 +133,22 @@ def tastybench_recall(
 
     def compute(scores: list[SampleScore]) -> Value:
         return nan_on_error("tastybench metric recall", keys, lambda: both(scores))
+
+    return compute
+
+
+@metric
+def tastybench_pairwise(
+    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
+) -> Metric:
+    """``pairwise_accuracy`` of a ``schedule=matched`` run with its CI and counts."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return nan_on_error(
+            "tastybench metric pairwise",
+            PAIRWISE_KEYS,
+            lambda: pairwise_accuracy_summary(scores, resamples, seed),
+        )
 
     return compute
 

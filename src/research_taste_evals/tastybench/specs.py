@@ -120,7 +120,7 @@ def first_group_key(schedule: str | None) -> str:
     return "matched" if schedule == "matched" else "ratings"
 
 
-# schedule=matched's headline (``matched.py``) gets the same twins, over matched pairs; it is
+# schedule=matched's headline (``ratings.py``) gets the same twins, over matched pairs; it is
 # not a task of its own, so SPECS does not list it.
 MATCHED_TWINS = replace(
     TASTYBENCH,

@@ -37,7 +37,6 @@ from research_taste_evals.tastybench.dataset import (
     VelocityMode,
     load_papers,
 )
-from research_taste_evals.tastybench.matched import matching
 from research_taste_evals.tastybench.parsing import ChoiceMethod
 from research_taste_evals.tastybench.prompts import JUDGE_PROMPTS, PromptVariant, prompt_for_set
 from research_taste_evals.tastybench.ratings import UPSTREAM_COMPARABLE_METRIC
@@ -48,6 +47,7 @@ from research_taste_evals.tastybench.schedule import (
     build_schedule,
     comparison_dataset,
     judged_papers,
+    matching,
     recall_catalogue,
 )
 from research_taste_evals.tastybench.scorer import tastybench_scorer, tastybench_task_metric
