@@ -56,11 +56,16 @@ from research_taste_evals.core.rounds import (
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED, NAN
 from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 from research_taste_evals.tastybench.dataset import Paper
-from research_taste_evals.tastybench.parsing import ChoiceMethod, parse_judge_answer
+from research_taste_evals.tastybench.parsing import (
+    ChoiceMethod,
+    judge,
+    parse_judge_answer,
+    read_choice,
+    stored_pick,
+)
 from research_taste_evals.tastybench.prompts import ROUND_PROMPTS
 from research_taste_evals.tastybench.ratings import pairwise_accuracy_summary
 from research_taste_evals.tastybench.schedule import ScheduledPair, comparison_dataset
-from research_taste_evals.tastybench.solvers import judge, read_choice, stored_pick
 from research_taste_evals.tastybench.specs import TASTYBENCH_ROUND
 
 logger = logging.getLogger(__name__)

@@ -47,7 +47,7 @@ from research_taste_evals.core.stats import (
     NAN,
     import_scipy,
 )
-from research_taste_evals.tastybench.parsing import ChoiceMethod
+from research_taste_evals.tastybench.parsing import ChoiceMethod, read_pick, stored_pick
 from research_taste_evals.tastybench.ratings import (
     DECISION_KEYS,
     PAIRWISE_KEYS,
@@ -61,7 +61,6 @@ from research_taste_evals.tastybench.ratings import (
     rating_summary,
     reliability_summary,
 )
-from research_taste_evals.tastybench.solvers import read_pick, stored_pick
 from research_taste_evals.tastybench.specs import MATCHED_TWINS, TASTYBENCH, first_group_key
 
 

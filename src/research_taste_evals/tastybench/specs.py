@@ -12,8 +12,8 @@ from dataclasses import replace
 
 from research_taste_evals.core.roles import EVALUATED_MODEL
 from research_taste_evals.core.spec import Controlled, RoleSpec, RoundSupport, TaskSpec, Variant
+from research_taste_evals.tastybench.parsing import EXTRACTOR_ROLE
 from research_taste_evals.tastybench.schedule import shown_papers
-from research_taste_evals.tastybench.solvers import EXTRACTOR_ROLE
 
 _EXTRACTOR = RoleSpec(EXTRACTOR_ROLE, default=EVALUATED_MODEL)
 _FAILURES = ("unclear_rate", "extractor_failure_rate", "unparsed_rate", "reasked_rate")

@@ -37,7 +37,13 @@ from research_taste_evals.tastybench.dataset import (
     VelocityMode,
     load_papers,
 )
-from research_taste_evals.tastybench.parsing import ChoiceMethod
+from research_taste_evals.tastybench.parsing import (
+    CITATION_COUNT_DOMAINS,
+    EXTRACTOR_ROLE,
+    ChoiceMethod,
+    judge,
+    read_choice,
+)
 from research_taste_evals.tastybench.prompts import JUDGE_PROMPTS, PromptVariant, prompt_for_set
 from research_taste_evals.tastybench.ratings import UPSTREAM_COMPARABLE_METRIC
 from research_taste_evals.tastybench.schedule import (
@@ -51,12 +57,6 @@ from research_taste_evals.tastybench.schedule import (
     recall_catalogue,
 )
 from research_taste_evals.tastybench.scorer import tastybench_scorer, tastybench_task_metric
-from research_taste_evals.tastybench.solvers import (
-    CITATION_COUNT_DOMAINS,
-    EXTRACTOR_ROLE,
-    judge,
-    read_choice,
-)
 from research_taste_evals.tastybench.specs import TASTYBENCH, first_group_key
 
 BOUNDS = {

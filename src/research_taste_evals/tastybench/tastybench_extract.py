@@ -40,6 +40,7 @@ from research_taste_evals.core.data import DataError, read_csv, resolve_data
 from research_taste_evals.core.leaks import name_leaks, title_names
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
+from research_taste_evals.core.solvers import generate_with_role
 from research_taste_evals.core.stats import NAN
 from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 from research_taste_evals.core.text import fill_template
@@ -51,13 +52,13 @@ from research_taste_evals.tastybench.dataset import (
     PaperSet,
     locate,
 )
+from research_taste_evals.tastybench.parsing import EXTRACTOR_ROLE
 from research_taste_evals.tastybench.prompts import (
     EXTRACT_IDEA,
     EXTRACT_IDEA_CURATED,
     SUMMARIZE_PAPER,
     anonymized,
 )
-from research_taste_evals.tastybench.solvers import generate_as_extractor
 from research_taste_evals.tastybench.specs import TASTYBENCH_EXTRACT
 
 __all__ = ["tastybench_extract"]
@@ -105,7 +106,7 @@ def tastybench_extract(
     template = anonymized(template) if anonymize else template
     return Task(
         dataset=extraction_dataset(found, kind, template),
-        solver=generate_as_extractor(),
+        solver=generate_with_role(EXTRACTOR_ROLE),  # cached; default: the task's model
         scorer=extraction_scorer(kind, anonymize),
         headline_metric=HeadlineMetric(metric=TASTYBENCH_EXTRACT.headline),
         version=task_version(__file__, "tastybench_extract"),
