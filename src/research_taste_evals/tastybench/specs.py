@@ -73,9 +73,9 @@ TASTYBENCH_EXTRACT = TaskSpec(
     undated_reason="an extraction step: it writes texts and judges nothing",
 )
 
-# A round's frozen pairs (rounds.py): judged before any label exists, scored later by
-# `research-taste round score`; logs of `tastybench -T data_path=<round>` (before this task
-# existed) are scored and reported the same way.
+# A round's frozen pairs (the task in tastybench.py, its scorer in scorer.py): judged before any
+# label exists, scored later by `research-taste round score`; logs of `tastybench -T
+# data_path=<round>` (before this task existed) are scored and reported the same way.
 TASTYBENCH_ROUND = TaskSpec(
     task="tastybench_round",
     first_group=(
@@ -96,7 +96,7 @@ TASTYBENCH_ROUND = TaskSpec(
     roles=(_EXTRACTOR,),
     undated_reason="a round is judged before its labels exist: every decision is prospective",
     rounds=RoundSupport(
-        scorer="research_taste_evals.tastybench.rounds:round_pairwise_scorer",
+        scorer="research_taste_evals.tastybench.scorer:round_pairwise_scorer",
         registered_scorer="research_taste_evals/round_pairwise_scorer",
         caption="TastyBench on rounds: pairwise accuracy on the frozen pairs",
         columns=(
@@ -107,7 +107,7 @@ TASTYBENCH_ROUND = TaskSpec(
             ("pairwise_accuracy [95% CI]", "pairwise_accuracy"),  # the headline: last
         ),
         judged_by=("tastybench",),
-        pooled="research_taste_evals.tastybench.rounds:pooled_round_summary",
+        pooled="research_taste_evals.tastybench.scorer:pooled_round_summary",
         pooled_caption="Pooled over resolved rounds (pairs pooled, CI over pairs), ranked",
     ),
 )
