@@ -36,8 +36,8 @@ from inspect_ai.scorer import SampleScore, Score
 from research_taste_evals.core.pairing import MatchItem, match_papers
 from research_taste_evals.core.resampling import rank_correlation_with_ci
 from research_taste_evals.core.text import replace_block
-from research_taste_evals.tastybench.matched import pairwise_accuracy_summary
 from research_taste_evals.tastybench.pairwise import bradley_terry
+from research_taste_evals.tastybench.ratings import pairwise_accuracy_summary
 from research_taste_evals.tastybench.schedule import (
     Comparison,
     adjacent_schedule,

@@ -18,8 +18,7 @@ from research_taste_evals.aaar.demo import write_demo_eqinfer
 from research_taste_evals.core.data import DataError
 from research_taste_evals.ideapairs.demo import demo_leaderboards
 from research_taste_evals.ideapairs.ideapairs import idea_pairs
-from research_taste_evals.tastybench.built_set import build_provenance
-from research_taste_evals.tastybench.paper_rows import REPORT_FILE
+from research_taste_evals.tastybench.built_set import REPORT_FILE, build_provenance
 from research_taste_evals.tastybench.tastybench_extract import tastybench_extract
 
 

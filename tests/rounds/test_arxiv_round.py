@@ -17,7 +17,7 @@ from openreview_round import quality_judge
 
 from research_taste.rounds.arxiv import open_arxiv, resolve_arxiv
 from research_taste.rounds.score import score_round
-from research_taste_evals.tastybench.rounds import tastybench_round
+from research_taste_evals.tastybench.tastybench import tastybench_round
 
 pytestmark = pytest.mark.slow
 

@@ -17,7 +17,7 @@ from research_taste.rounds.arxiv import open_arxiv
 from research_taste_evals.aaar.dataset.weakness_round import WEAKNESS_FILE, load_weakness_round
 from research_taste_evals.core.data import DataError, sha256_of
 from research_taste_evals.core.rounds import PAIRS_FILE, load_round
-from research_taste_evals.tastybench.rounds import tastybench_round
+from research_taste_evals.tastybench.tastybench import tastybench_round
 
 
 def _opened(folder: Path) -> Path:

@@ -23,7 +23,7 @@ from research_taste.rounds.openreview import _label_row
 from research_taste.rounds.plan import rating_scale_of
 from research_taste.rounds.score import labels_file
 from research_taste_evals.core.data import DataError
-from research_taste_evals.tastybench.rounds import tastybench_round
+from research_taste_evals.tastybench.tastybench import tastybench_round
 
 DUE = dt.datetime(2099, 4, 2, tzinfo=dt.UTC)  # every paper's 3-month window has passed
 UNKNOWN = "9901.00003"

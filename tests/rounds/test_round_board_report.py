@@ -17,7 +17,7 @@ from research_taste.cli import main
 from research_taste.reporting.report import write_report
 from research_taste.rounds.openreview import open_openreview, resolve_openreview
 from research_taste.rounds.score import score_round
-from research_taste_evals.tastybench.rounds import tastybench_round
+from research_taste_evals.tastybench.tastybench import tastybench_round
 
 pytestmark = pytest.mark.slow
 

@@ -17,7 +17,7 @@ from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 from research_taste.rounds.manifest import write_round
 from research_taste.rounds.score import score_round
 from research_taste_evals.core.rounds import ROUND_FILE, RoundItem
-from research_taste_evals.tastybench.rounds import tastybench_round
+from research_taste_evals.tastybench.tastybench import tastybench_round
 
 pytestmark = pytest.mark.slow  # whole (small) task runs
 OPENED = dt.datetime(2025, 10, 1, tzinfo=dt.UTC)

@@ -32,8 +32,8 @@ from tmlr_round import papers as tmlr_papers
 from research_taste.reporting.rounds import pooled, round_rows
 from research_taste.rounds.openreview import open_openreview, resolve_openreview
 from research_taste.rounds.score import score_round
-from research_taste_evals.tastybench.rounds import tastybench_round
 from research_taste_evals.tastybench.specs import TASTYBENCH_ROUND
+from research_taste_evals.tastybench.tastybench import tastybench_round
 
 pytestmark = pytest.mark.slow
 

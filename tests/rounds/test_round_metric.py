@@ -13,8 +13,8 @@ from inspect_ai.scorer import SampleScore, Score
 from research_taste.rounds.manifest import label_blind_pairs, write_round
 from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.core.rounds import RoundItem
-from research_taste_evals.tastybench.rounds import round_summary, tastybench_round
-from research_taste_evals.tastybench.tastybench import tastybench
+from research_taste_evals.tastybench.scorer import round_summary
+from research_taste_evals.tastybench.tastybench import tastybench, tastybench_round
 
 NAN = math.nan
 LABEL_TIME = 2_000.0  # seconds since the epoch: both labels of every pair appeared then

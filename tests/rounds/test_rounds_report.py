@@ -23,8 +23,8 @@ from research_taste.rounds.openreview import open_openreview, resolve_openreview
 from research_taste.rounds.score import score_round
 from research_taste_evals.aaar.paper_weakness_round import paper_weakness_round
 from research_taste_evals.core.embeddings import OFFLINE_MODEL
-from research_taste_evals.tastybench.rounds import tastybench_round
 from research_taste_evals.tastybench.specs import TASTYBENCH_ROUND
+from research_taste_evals.tastybench.tastybench import tastybench_round
 
 pytestmark = pytest.mark.slow
 

@@ -33,7 +33,7 @@ from research_taste.rounds.openreview import open_openreview, resolve_openreview
 from research_taste.rounds.score import score_round, scored_location
 from research_taste_evals.core.data import DataError
 from research_taste_evals.tastybench.prompts import JUDGE_JOURNAL
-from research_taste_evals.tastybench.rounds import tastybench_round
+from research_taste_evals.tastybench.tastybench import tastybench_round
 
 pytestmark = pytest.mark.slow
 

@@ -11,12 +11,12 @@ from research_taste_evals.core.data import DataError, cache_dir
 from research_taste_evals.tastybench.dataset import (
     IDEA_FILES,
     PAPER_FILES,
+    PaperRecord,
     load_papers,
     locate,
     record_to_paper,
 )
 from research_taste_evals.tastybench.demo import DEMO_PAPERS
-from research_taste_evals.tastybench.paper_rows import PaperRecord
 
 DATA = Path("model-elicitation") / "data"
 

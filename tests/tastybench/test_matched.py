@@ -11,7 +11,7 @@ from inspect_ai.scorer import SampleScore, Score
 from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.core.pairing import MAX_PAIR_GAP_DAYS, MatchItem, match_papers
 from research_taste_evals.tastybench.dataset import Paper
-from research_taste_evals.tastybench.matched import pairwise_accuracy_summary
+from research_taste_evals.tastybench.ratings import pairwise_accuracy_summary
 from research_taste_evals.tastybench.schedule import build_schedule
 
 NAN = float("nan")

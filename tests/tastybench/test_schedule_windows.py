@@ -10,12 +10,12 @@ import pytest
 
 from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.core.velocity import common_window_velocity
-from research_taste_evals.tastybench.dataset import (
+from research_taste_evals.tastybench.dataset import Paper
+from research_taste_evals.tastybench.schedule import (
     SHORT_WINDOWS,
-    Paper,
+    judged_papers,
     longest_common_window,
 )
-from research_taste_evals.tastybench.schedule import judged_papers
 from research_taste_evals.tastybench.tastybench import tastybench
 
 # A paper published 2025-07-10: month starts 2025-08-01 .. 2026-04-01 (the first nine).

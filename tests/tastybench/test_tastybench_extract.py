@@ -16,9 +16,8 @@ from research_taste.cli.tastybench import write_representations
 from research_taste_evals.core.data import DataError
 from research_taste_evals.tastybench.dataset import load_papers
 from research_taste_evals.tastybench.demo import DEMO_PAPERS
-from research_taste_evals.tastybench.scorer import parse_tagged
 from research_taste_evals.tastybench.tastybench import tastybench
-from research_taste_evals.tastybench.tastybench_extract import tastybench_extract
+from research_taste_evals.tastybench.tastybench_extract import parse_tagged, tastybench_extract
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]
 Metrics = Callable[[EvalLog], dict[str, float]]

@@ -1,27 +1,23 @@
-"""A TastyBench paper set built from Semantic Scholar (``research-taste tastybench build``).
+"""TastyBench paper sets that ``research-taste`` builds, read with ``-T data_path=<folder>``.
 
-A built folder is recognised by its ``papers.csv`` (columns ``paper_id, title, pub_date,
-abstract, total_citations, citation_dates, citation_counts, velocity, fetch_date``) next to
-``build_report.json`` (query, window, fetch date, API base). ``-T data_path=<folder>`` reads it
-(the task checks :func:`is_built_set` before the upstream loader):
-``representation=abstract`` from ``papers.csv`` itself, ``idea``/``summary`` from the CSV that
-``research-taste tastybench-extract --data-path <folder>`` writes (``-T representations_path``).
-Every velocity mode uses the set's own fetch date: ``upstream`` is the builder's ``velocity``
-(upstream's ``b`` on the months observed by then), ``windowed``/``common_window`` are
-recomputed from the series as for the upstream sets.
+A built folder is recognised by its ``papers.csv`` (:func:`is_built_set`; the task checks it
+before the upstream loader) next to ``build_report.json``. Every built set shares the columns of
+:class:`SetRow`, one fetch date and its texts: ``representation=abstract`` from ``papers.csv``
+itself, ``idea``/``summary`` from the CSV that ``research-taste tastybench-extract --data-path
+<folder>`` writes (``-T representations_path``).
 
-A folder written by ``research-taste openreview build`` (its ``build_report.json`` names a
-``label``) is a review-label set: ``papers.csv`` holds ``label`` (the mean reviewer rating, or
-the decision as an ordinal) and no citation series; every velocity mode's truth is that label,
-so the metrics and ``baseline/citation-oracle`` read it unchanged; ``pub_date`` is the
-submission date. Its prompt is ``reviews`` (``docs/openreview.md``).
+A citation set (``research-taste tastybench build``): ``papers.csv`` adds ``total_citations,
+citation_dates, citation_counts, velocity, fetch_date`` and the report the query, window, fetch
+date and API base. Every velocity mode uses the set's own fetch date: ``upstream`` is the
+builder's ``velocity`` (upstream's ``b`` on the months observed by then), ``windowed`` and
+``common_window`` are recomputed from the series as for the upstream sets.
 
-A review-label set's ``build_report.json`` names a ``label`` (``REVIEW_LABELS``: the mean
-reviewer rating, or the decision as an ordinal); ``papers.csv`` holds that label and no citation
-series, so every velocity mode's truth is the label and the metrics and
-``baseline/citation-oracle`` read it unchanged. ``pub_date`` is the submission date,
-``primary_area`` the field ``schedule=matched`` pairs within. The judge's prompt is ``reviews``
-(``prompts.prompt_for_set``).
+A review-label set (``research-taste openreview build``): its report names a ``label``
+(``REVIEW_LABELS``: the mean reviewer rating, or the decision as an ordinal); ``papers.csv``
+holds that label and no citation series, so every velocity mode's truth is the label and the
+metrics and ``baseline/citation-oracle`` read it unchanged. ``pub_date`` is the submission
+date, ``primary_area`` the field ``schedule=matched`` pairs within. The judge's prompt is
+``reviews`` (``prompts.prompt_for_set``, ``docs/openreview.md``).
 """
 
 from __future__ import annotations
@@ -29,36 +25,112 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import math
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import Json, field_validator
+from pydantic import BaseModel, ConfigDict, Field, Json, field_validator
 
-from research_taste_evals.core.data import DataError, read_csv, sha256_of, validate_records
-from research_taste_evals.core.velocity import (
-    common_window_velocity,
-    observed_months,
-    windowed_velocity,
+from research_taste_evals.core.data import (
+    DataError,
+    read_csv,
+    read_json,
+    sha256_of,
+    validate_records,
 )
 from research_taste_evals.tastybench.dataset import (
     MIN_PAPERS,
     LoadedPapers,
     Paper,
-    months_after,
-)
-from research_taste_evals.tastybench.paper_rows import (
-    PAPERS_FILE,
-    REPORT_FILE,
     Representation,
-    SetRow,
     check_paper_rows,
-    one_fetch_date,
-    read_report,
+    load_representations,
     recall_facts,
-    set_texts,
+    series_velocities,
+    velocity_gaps,
 )
 
 logger = logging.getLogger(__name__)
+
+PAPERS_FILE = "papers.csv"
+REPORT_FILE = "build_report.json"
+
+
+class SetRow(BaseModel):
+    """The columns every built set's ``papers.csv`` has (citation and OpenReview sets)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    paper_id: str = Field(min_length=1)
+    title: str
+    pub_date: str
+    abstract: str
+
+    @property
+    def paperId(self) -> str:  # noqa: N802 (the name check_paper_rows reads)
+        return self.paper_id
+
+
+def read_report(folder: str | Path) -> dict[str, Any] | None:
+    """The folder's ``build_report.json`` (None when there is none).
+
+    Raises:
+        DataError: the file is not JSON or not the builder's JSON object (naming the file).
+    """
+    path = Path(folder).expanduser().resolve() / REPORT_FILE
+    if not path.is_file():
+        return None
+    try:
+        report = read_json(path)
+    except DataError as error:
+        report = error
+    if not isinstance(report, dict):
+        raise DataError(
+            f"{path}: not the builder's JSON object ({report}); rebuild the set with "
+            f"research-taste tastybench build (or openreview build), or remove {REPORT_FILE}"
+        )
+    return report
+
+
+def one_fetch_date(
+    records: Sequence[BuiltPaperRecord] | Sequence[ReviewPaperRecord], path: Path
+) -> dt.date:
+    """The set's one fetch date (every velocity or label is read as of that day).
+
+    Raises:
+        DataError: the rows name two or more fetch dates (field ``fetch_date``).
+    """
+    fetch_dates = sorted({record.fetch_date for record in records})
+    if len(fetch_dates) != 1:
+        found = ", ".join(day.isoformat() for day in fetch_dates)
+        raise DataError(f"{path}: field 'fetch_date': one date expected, found {found}")
+    return fetch_dates[0]
+
+
+def set_texts(
+    records: Sequence[Any],
+    path: Path,
+    representation: Representation,
+    representations_path: str | Path | None,
+    abstracts_only: str,
+) -> tuple[dict[str, str], str, str]:
+    """A set's texts by paper id (its abstracts, or the representations file's texts) and the
+    sources of the papers file and of the texts (local path and sha256).
+
+    Raises:
+        DataError: an ``idea``/``summary`` asked for without a representations file
+            (``abstracts_only`` says how to get one).
+    """
+    papers_source = f"local:{path} sha256:{sha256_of(path)}"
+    if representations_path is not None:
+        text_path = Path(representations_path).expanduser().resolve()
+        texts = load_representations(text_path, representation)
+        return texts, papers_source, f"local:{text_path} sha256:{sha256_of(text_path)}"
+    if representation == "abstract":
+        texts = {r.paper_id: r.abstract.strip() for r in records if r.abstract.strip()}
+        return texts, papers_source, papers_source
+    raise DataError(f"{path}: {abstracts_only}")
+
 
 # The labels ``research-taste openreview build`` writes (its ``venue.LABELS``).
 REVIEW_LABELS = ("mean_rating", "decision")
@@ -152,16 +224,10 @@ def load_review_set(
         **recall_facts(papers, path, Path(representations_path) if representations_path else path),
         "velocity_fetch_date": fetch.isoformat(),
         "data_revision": f"OpenReview {report.get('venue')}, fetched {report.get('fetch_date')}",
-        "build": {
-            "report": str(folder.expanduser().resolve() / REPORT_FILE),
-            **{key: report.get(key) for key in ("source", "venue", "fetch_date", "api_base")},
-            "papers_unchanged_since_build": report.get("papers_sha256") == sha256_of(path),
-        },
+        "build": build_provenance(folder, path, ("source", "venue", "fetch_date", "api_base")),
     }
     return LoadedPapers(papers=papers, metadata=metadata)
 
-
-logger = logging.getLogger(__name__)
 
 PROVENANCE_KEYS = ("source", "query", "window", "min_citations", "fetch_date", "api_base")
 
@@ -183,7 +249,7 @@ class BuiltPaperRecord(SetRow):
 
 
 def is_built_set(data_path: str | Path | None) -> bool:
-    """Whether ``data_path`` is a folder written by the builder (it holds ``papers.csv``)."""
+    """Whether ``data_path`` is a folder written by a builder (it holds ``papers.csv``)."""
     return data_path is not None and (Path(data_path).expanduser() / PAPERS_FILE).is_file()
 
 
@@ -200,22 +266,20 @@ def read_built_set(folder: Path) -> tuple[Path, list[BuiltPaperRecord], dt.date]
 
 
 def _paper(record: BuiltPaperRecord, text: str, fetch: dt.date, window: int, path: Path) -> Paper:
-    dates, counts = record.citation_dates, record.citation_counts
-    try:
-        if future := months_after(dates, fetch):  # the builder stops its series at the fetch
-            raise ValueError(
-                f"{len(future)} month starts after the set's fetch_date {fetch} (from "
-                f"{future[0]}): citing papers dated in the future; rebuild the set"
-            )
-        windowed = windowed_velocity(dates, counts, fetch)
-        common = common_window_velocity(dates, counts, window, fetch)
-        observed = observed_months(dates, fetch)
-        if record.velocity_note:  # the series cannot carry a slope in any mode (the builder)
-            windowed = common = math.nan
-    except ValueError as error:
+    dates, where = record.citation_dates, f"{path}: paper {record.paper_id}"
+    # The builder stops its series at the fetch: later months come from citing papers dated in
+    # the future.
+    if future := [month for month in dates if month > fetch.isoformat()]:
         raise DataError(
-            f"{path}: paper {record.paper_id}: field 'citation_dates': {error}"
-        ) from error
+            f"{where}: field 'citation_dates': {len(future)} month starts after the set's "
+            f"fetch_date {fetch} (from {future[0]}): citing papers dated in the future; rebuild "
+            "the set"
+        )
+    windowed, common, observed = series_velocities(
+        dates, record.citation_counts, fetch, window, where
+    )
+    if record.velocity_note:  # the series cannot carry a slope in any mode (the builder)
+        windowed = common = math.nan
     return Paper(
         paper_id=record.paper_id,
         title=record.title,
@@ -228,7 +292,9 @@ def _paper(record: BuiltPaperRecord, text: str, fetch: dt.date, window: int, pat
     )
 
 
-def build_provenance(folder: Path, papers_path: Path) -> dict[str, Any]:
+def build_provenance(
+    folder: Path, papers_path: Path, keys: Sequence[str] = PROVENANCE_KEYS
+) -> dict[str, Any]:
     """The build report's query, window, fetch date and API base (None when it is missing).
 
     Raises:
@@ -240,7 +306,7 @@ def build_provenance(folder: Path, papers_path: Path) -> dict[str, Any]:
         return {"report": None}
     return {
         "report": str(folder.expanduser().resolve() / REPORT_FILE),
-        **{key: report.get(key) for key in PROVENANCE_KEYS},
+        **{key: report.get(key) for key in keys},
         "papers_unchanged_since_build": report.get("papers_sha256") == sha256_of(papers_path),
     }
 
@@ -301,13 +367,7 @@ def load_built_set(
         "representation_source": text_source,
         "papers_without_text": missing,
         "texts_for_unknown_papers": sorted(set(texts) - {r.paper_id for r in records}),
-        "papers_without_windowed_velocity": [
-            paper.paper_id for paper in papers if math.isnan(paper.velocity_windowed)
-        ],
-        "window_months": window_months,
-        "papers_without_common_window": [
-            paper.paper_id for paper in papers if math.isnan(paper.velocity_common)
-        ],
+        **velocity_gaps(papers, window_months),
         **recall_facts(papers, path, Path(representations_path) if representations_path else path),
         "velocity_fetch_date": fetch.isoformat(),
         "data_revision": f"built set, fetched {fetch.isoformat()}",

@@ -15,25 +15,24 @@ no license, so they are downloaded at run time, checksummed and cached, never ve
 ``-T data_path=<dir>`` replaces the download with a local directory in the upstream layout
 (``<dir>/model-elicitation/data/<file>``) or holding the files directly.
 
-Citation velocity: upstream's ``b`` and the windowed recomputation.
+The rows every paper set shares (``built_set.py`` reads the built ones): each paper id once,
+a ``pub_date`` neither in the future nor after its citation series starts, and the recall
+controls' facts (:func:`recall_facts`: checked ``pub_date``s, which the post-cutoff metrics
+read, and the texts that name their paper, for which the recognition probe is moot).
 
-Upstream (``acceleration-proxies/citation_velocity.py``) builds, for each paper, the cumulative
-citation count at every month start from the publication date to publication + 60 weeks and
-fits ``counts = a + b t`` by least squares with t = 0, 1, ..., n-1; ``b`` is the velocity. The
-counts were fetched on 2025-11-08 (the results folders are ``20251108_013017`` and
-``20251108_032707``), so for a recent paper the months after that date are not observations:
-they repeat the last known count ("flat-filled"), which drags ``b`` down. ``windowed`` fits the
-same line to the months that had started by the fetch date only. Windows then run from 2 to 14
-months, and a short window means a recent paper, so ``windowed`` velocity partly measures the
-publication era; ``common_window`` fits the same number of months after publication for every
-paper and leaves out the papers observed for fewer months.
+Citation velocity: upstream (``acceleration-proxies/citation_velocity.py``) builds, for each
+paper, the cumulative citation count at every month start from the publication date to
+publication + 60 weeks and fits ``counts = a + b t`` by least squares with t = 0, 1, ..., n-1;
+``b`` is the velocity. The counts were fetched on 2025-11-08 (the results folders are
+``20251108_013017`` and ``20251108_032707``), so for a recent paper the months after that date
+are not observations: they repeat the last known count ("flat-filled"), which drags ``b`` down.
+``windowed`` fits the same line to the months that had started by the fetch date only. Windows
+then run from 2 to 14 months, and a short window means a recent paper, so ``windowed`` velocity
+partly measures the publication era; ``common_window`` fits the same number of months after
+publication for every paper and leaves out the papers observed for fewer months.
 
-Short common windows for live sets (README, "Velocity"): ``window_months=w`` fits the cumulative
-counts at the first ``w`` month starts after publication, so a paper's label exists as soon as
-its ``w``-th month start has passed (``w - 1`` to ``w`` months after publication). ``w = 3``
-labels a paper about a quarter after it appears and ``w = 6`` half a year after, against 14
-months for upstream's series; the price is noise: a slope over three points rests on the few
-citations of a paper's first weeks.
+Short common windows for live sets (``schedule.SHORT_WINDOWS``: labels sooner, noisier): the
+README, "Short windows for live sets".
 """
 
 from __future__ import annotations
@@ -47,6 +46,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
+from pydantic import BaseModel, ConfigDict, Field, Json
+
 from research_taste_evals.core.data import (
     DataError,
     PinnedFile,
@@ -55,23 +56,17 @@ from research_taste_evals.core.data import (
     sha256_of,
     validate_records,
 )
+from research_taste_evals.core.dates import date_range, parse_item_date, require_item_date
 from research_taste_evals.core.leaks import name_leaks, title_names
 from research_taste_evals.core.velocity import (
-    MIN_SLOPE_POINTS,
     common_window_velocity,
     observed_months,
     windowed_velocity,
 )
-from research_taste_evals.tastybench.paper_rows import (
-    PaperRecord,
-    Representation,
-    check_paper_rows,
-    load_representations,
-    recall_facts,
-)
+
+logger = logging.getLogger(__name__)
 
 VelocityMode = Literal["windowed", "upstream", "common_window"]
-VELOCITY_MODES: tuple[VelocityMode, ...] = ("windowed", "upstream", "common_window")
 
 # Date of upstream's Semantic Scholar fetch (results folder names, see the module docstring).
 UPSTREAM_FETCH_DATE = dt.date(2025, 11, 8)
@@ -79,40 +74,12 @@ UPSTREAM_FETCH_DATE = dt.date(2025, 11, 8)
 MAX_SERIES_MONTHS = 14
 # Common window: 6 months after publication keeps 32 of the 37 curated papers (12 keeps 14).
 DEFAULT_WINDOW_MONTHS = 6
-# The short windows documented for live sets (labels in a quarter or half a year; noisier).
-SHORT_WINDOWS = (3, 6)
-
-
-def longest_common_window(months_observed: Sequence[int], min_papers: int = 2) -> int | None:
-    """The longest ``window_months`` that at least ``min_papers`` papers have (at most
-    ``MAX_SERIES_MONTHS``); None when no window of ``MIN_SLOPE_POINTS`` months is that common.
-
-    Args:
-        months_observed: Month starts each paper had by the fetch date (``observed_months``).
-        min_papers: Papers the window must keep.
-    """
-    ranked = sorted(months_observed, reverse=True)
-    if len(ranked) < min_papers:
-        return None
-    longest = min(ranked[min_papers - 1], MAX_SERIES_MONTHS)
-    return longest if longest >= MIN_SLOPE_POINTS else None
-
-
-def months_after(dates: Sequence[str], fetch_date: dt.date) -> list[str]:
-    """The entries of ``dates`` (ISO month starts) after ``fetch_date``: a built series stops at
-    its fetch, so such months come from citing papers dated in the future."""
-    return [value for value in dates if value > fetch_date.isoformat()]
-
-
-logger = logging.getLogger(__name__)
-
 UPSTREAM_REPO = "parviam/tastybench"
 UPSTREAM_COMMIT = "be72f06afd1e75ffd2f3067c87a616e4de6e4633"
 UPSTREAM_DATA_DIR = "model-elicitation/data"
 _RAW_BASE = f"https://raw.githubusercontent.com/{UPSTREAM_REPO}/{UPSTREAM_COMMIT}/"
 
 PaperSet = Literal["curated", "full"]
-PAPER_SETS: tuple[PaperSet, ...] = ("curated", "full")
 MIN_PAPERS = 2
 
 
@@ -153,10 +120,7 @@ class Paper:
 
     @cached_property
     def identity_leak(self) -> tuple[str, ...]:
-        """The paper's own names found in ``text`` (``core.leaks``): the judge can recognise it.
-
-        Names: the title, the method name before the title's colon, coined words.
-        """
+        """The paper's own names (title, method name, coined words) found in ``text``."""
         return tuple(name_leaks(self.text, title_names(self.title)))
 
     def velocity(self, mode: VelocityMode) -> float:
@@ -172,6 +136,120 @@ class Paper:
 class LoadedPapers:
     papers: list[Paper]
     metadata: dict[str, Any]
+
+
+Representation = Literal["idea", "abstract", "summary"]
+
+# Upstream writes "N/A" when an extraction had no <idea> tags: not a representation.
+MISSING_TEXT = ("", "N/A")
+
+
+class PaperRecord(BaseModel):
+    """One row of an upstream ground-truth CSV (``llm_rl_yix_curate.csv``, ``llm_rl.csv``)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    paperId: str = Field(min_length=1)
+    title: str
+    pub_date: str
+    b: float
+    citation_dates: Json[list[str]]
+    citation_counts: Json[list[float]]
+
+
+class RepresentationRecord(BaseModel):
+    """One row of a representations CSV (upstream ``*_with_ideas.csv`` or ours)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    paper_id: str = Field(min_length=1)
+    title: str | None = None
+    abstract: str | None = None
+    idea: str | None = None
+    summary: str | None = None
+
+
+def load_representations(path: Path, representation: str) -> dict[str, str]:
+    """{paper_id: text} from a representations CSV; rows without the text are left out.
+
+    Raises:
+        DataError: the file lacks a ``paper_id`` or the representation column, or repeats a paper.
+    """
+    rows = read_csv(path)
+    if rows and representation not in rows[0]:
+        raise DataError(f"{path}: no '{representation}' column (columns: {sorted(rows[0])})")
+    texts: dict[str, str] = {}
+    for index, record in enumerate(validate_records(rows, RepresentationRecord, source=path)):
+        if record.paper_id in texts:
+            raise DataError(f"{path}: record {index}: field 'paper_id': {record.paper_id} repeated")
+        text = (getattr(record, representation) or "").strip()
+        if text not in MISSING_TEXT:
+            texts[record.paper_id] = text
+    return texts
+
+
+def check_paper_rows(records: list[PaperRecord], path: Path) -> None:
+    """Each ``paperId`` once: ids become Elo players (an empty file fails in validate_records).
+
+    Raises:
+        DataError: naming the file, the two records and the id.
+    """
+    first_row: dict[str, int] = {}
+    for index, record in enumerate(records):
+        if record.paperId in first_row:
+            raise DataError(
+                f"{path}: record {index}: field 'paperId': {record.paperId!r} repeats "
+                f"record {first_row[record.paperId]}"
+            )
+        first_row[record.paperId] = index
+        _check_pub_date(record, index, path)
+
+
+def _check_pub_date(record: PaperRecord, index: int, path: Path) -> None:
+    """``pub_date`` neither in the future nor after the month its citation series starts (a
+    paper is not cited before it exists: the date, which decides post-cutoff, is wrong)."""
+    where = f"{path}: record {index} (paper {record.paperId}): field 'pub_date'"
+    try:
+        date = parse_item_date(record.pub_date)
+    except ValueError:
+        date = None  # unreadable: named, with the paper, where the record is read (specs.py)
+    if date is None:
+        return
+    today = dt.date.today()
+    if (date.year, date.month or 1, date.day or 1) > (today.year, today.month, today.day):
+        raise DataError(f"{where}: {record.pub_date} is in the future (today is {today})")
+    # A review-label set (tastybench/built_set.py) has no citation series: its rows pass here too.
+    first = min(getattr(record, "citation_dates", ()), default=None)
+    if first and date.month is not None and f"{date.year:04d}-{date.month:02d}" > first[:7]:
+        raise DataError(
+            f"{where}: {record.pub_date} is after its citation series starts ({first[:7]}, "
+            "field 'citation_dates'); correct the date"
+        )
+
+
+def recall_facts(papers: Sequence[Paper], papers_path: Path, text_path: Path) -> dict[str, Any]:
+    """Checked ``pub_date`` range and ``identity_leak`` per paper (logged) for the task metadata.
+
+    Raises:
+        DataError: a paper's ``pub_date`` is missing or not a date (naming file, paper, field).
+    """
+    dates = [
+        require_item_date(p.pub_date, f"{papers_path}: paper {p.paper_id}: field 'pub_date'")
+        for p in papers
+    ]
+    leaks = {paper.paper_id: list(paper.identity_leak) for paper in papers if paper.identity_leak}
+    if leaks:
+        logger.warning(
+            "%s: %d of %d texts name their own paper (identity_leak; not counted in "
+            "recognized_rate): %s",
+            text_path,
+            len(leaks),
+            len(papers),
+            "; ".join(f"{pid}: {', '.join(found)}" for pid, found in leaks.items()),
+        )
+    if leaks and len(leaks) == len(papers):
+        logger.warning("%s: every text names its paper: recognized_rate will be NaN", text_path)
+    return {"identity_leak": leaks, "pub_date_range": date_range(dates)}
 
 
 def locate(pinned: PinnedFile, data_path: str | Path | None) -> tuple[Path, str]:
@@ -194,6 +272,25 @@ def locate(pinned: PinnedFile, data_path: str | Path | None) -> tuple[Path, str]
     )
 
 
+def series_velocities(
+    dates: Sequence[str], counts: Sequence[float], fetch: dt.date, window_months: int, where: str
+) -> tuple[float, float, int]:
+    """(windowed velocity, common-window velocity, month starts observed) of a citation series
+    as of ``fetch``; ``where`` names the file and the paper.
+
+    Raises:
+        DataError: the series is malformed (field ``citation_dates``).
+    """
+    try:
+        return (
+            windowed_velocity(dates, counts, fetch),
+            common_window_velocity(dates, counts, window_months, fetch),
+            observed_months(dates, fetch),
+        )
+    except ValueError as error:
+        raise DataError(f"{where}: field 'citation_dates': {error}") from error
+
+
 def record_to_paper(
     record: PaperRecord,
     text: str,
@@ -209,15 +306,13 @@ def record_to_paper(
     Raises:
         DataError: the citation series or ``pub_date`` is malformed (naming file, paper, field).
     """
-    try:
-        dates, counts, fetch = record.citation_dates, record.citation_counts, UPSTREAM_FETCH_DATE
-        windowed = windowed_velocity(dates, counts, fetch)
-        common = common_window_velocity(dates, counts, window_months, fetch)
-        observed = observed_months(dates, fetch)
-    except ValueError as error:
-        raise DataError(
-            f"{source}: paper {record.paperId}: field 'citation_dates': {error}"
-        ) from error
+    windowed, common, observed = series_velocities(
+        record.citation_dates,
+        record.citation_counts,
+        UPSTREAM_FETCH_DATE,
+        window_months,
+        f"{source}: paper {record.paperId}",
+    )
     return Paper(
         paper_id=record.paperId,
         title=record.title,
@@ -228,6 +323,19 @@ def record_to_paper(
         velocity_common=common,
         months_observed=observed,
     )
+
+
+def velocity_gaps(papers: Sequence[Paper], window_months: int) -> dict[str, Any]:
+    """The metadata's papers without a windowed or a common-window velocity, and the window."""
+    return {
+        "papers_without_windowed_velocity": [
+            paper.paper_id for paper in papers if math.isnan(paper.velocity_windowed)
+        ],
+        "window_months": window_months,
+        "papers_without_common_window": [
+            paper.paper_id for paper in papers if math.isnan(paper.velocity_common)
+        ],
+    }
 
 
 def load_papers(
@@ -262,14 +370,12 @@ def load_papers(
             )
         text_path, text_source = locate(pinned_texts, data_path)
     texts = load_representations(text_path, representation)
-    papers, missing = [], []
-    for record in records:
-        if record.paperId in texts:
-            papers.append(
-                record_to_paper(record, texts[record.paperId], papers_path, window_months)
-            )
-        else:
-            missing.append(record.paperId)
+    papers = [
+        record_to_paper(record, texts[record.paperId], papers_path, window_months)
+        for record in records
+        if record.paperId in texts
+    ]
+    missing = [record.paperId for record in records if record.paperId not in texts]
     if missing:
         logger.warning("%s: %d papers lack a %s; left out", text_path, len(missing), representation)
     if len(papers) < MIN_PAPERS:
@@ -282,18 +388,7 @@ def load_papers(
         "representation_source": text_source,
         "papers_without_text": missing,
         "texts_for_unknown_papers": unknown,
-        "papers_without_windowed_velocity": [
-            paper.paper_id for paper in papers if math.isnan(paper.velocity_windowed)
-        ],
-        "window_months": window_months,
+        **velocity_gaps(papers, window_months),
         **recall_facts(papers, papers_path, text_path),
-        "papers_without_common_window": [
-            paper.paper_id for paper in papers if math.isnan(paper.velocity_common)
-        ],
     }
     return LoadedPapers(papers=papers, metadata=metadata)
-
-
-# ``tastybench_extract``: which text each paper's extraction reads (``tastybench_extract.py``).
-ExtractKind = Literal["idea", "summary"]
-IdeaPrompt = Literal["seed", "curated"]

@@ -30,8 +30,7 @@ from research_taste_evals.tastybench.dataset import (
     UPSTREAM_DATA_DIR,
     UPSTREAM_FETCH_DATE,
 )
-from research_taste_evals.tastybench.rounds import tastybench_round
-from research_taste_evals.tastybench.tastybench import tastybench
+from research_taste_evals.tastybench.tastybench import tastybench, tastybench_round
 from research_taste_evals.tastybench.tastybench_extract import tastybench_extract
 
 SERIES_MONTHS = 14  # month starts within pub_date + 60 weeks, as in upstream's series

@@ -1,4 +1,10 @@
-"""Which project did the judge pick? A deterministic parser first, then an extractor model.
+"""The judge and the reading of its pick: which project did it choose? A deterministic parser
+first, then an extractor model.
+
+:func:`judge` asks the evaluated model the judge prompt (with ``-T web_search=true``, through
+:func:`guarded_web_search`); :func:`read_choice` reads which project the answer picked and keeps
+the result in the sample store, so the transcript shows the extractor call under the sample and
+the scorer only turns the pick into numbers.
 
 Upstream sends every judge answer to a second model (gpt-oss-120b) with the
 ``extract_choice.md`` prompt and reads its reply with substring tests in the order "UNCLEAR",
@@ -29,19 +35,24 @@ bias. Here:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Literal, cast
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from typing import Any, Literal, cast
 
 from inspect_ai.model import CachePolicy, Model
+from inspect_ai.solver import Generate, Solver, TaskState, chain, solver, use_tools
+from inspect_ai.tool import Tool, WebSearchProviders, web_search
 
 import research_taste_evals.tastybench.prompts as contract
+from research_taste_evals.core.access import web_search_providers
 from research_taste_evals.core.answers import json_objects, strip_reasoning
+from research_taste_evals.core.calls import reply_step
 from research_taste_evals.core.grading import grade_member
+from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.tastybench.prompts import EXTRACT_CHOICE
 
 ChoiceMethod = Literal["parser_then_extractor", "extractor", "parser"]
-CHOICE_METHODS: tuple[ChoiceMethod, ...] = ("parser_then_extractor", "extractor", "parser")
 UnclearReason = Literal[
     "empty",
     "ambiguous",
@@ -139,33 +150,33 @@ def _bold_project(raw: str, words: str, rest: str, sentence: str) -> int | None:
     return _number(lead, 1)
 
 
+def _bold_openings(text: str) -> Iterator[tuple[str, str, str]]:
+    """(line, bold words, the rest of their sentence) of each line that opens in bold."""
+    for raw in text.splitlines():
+        line = raw.lstrip(" \t#>-–—•")
+        if bold := contract.BOLD.match(line):
+            words = bold.group(1) or bold.group(2)
+            rest = contract.SENTENCE_END.split(line[bold.end() :], maxsplit=1)[0]
+            yield raw, words, "" if words.rstrip().endswith((".", "!", "?")) else rest
+
+
 def _bold_project_picks(text: str) -> set[int]:
     """Projects named by bold lines that are the project itself (:func:`_bold_project`)."""
     picks: set[int] = set()
-    for raw in text.splitlines():
-        bold = contract.BOLD.match(raw.lstrip(" \t#>-–—•"))
-        if bold:
-            words = bold.group(1) or bold.group(2)
-            rest = contract.SENTENCE_END.split(raw.lstrip(" \t#>-–—•")[bold.end() :], maxsplit=1)[0]
-            rest = "" if words.rstrip().endswith((".", "!", "?")) else rest  # sentence ended
-            project = _bold_project(raw, words, rest, contract.MARKDOWN.sub(" ", words + rest))
-            picks |= set() if project is None else {project}
+    for raw, words, rest in _bold_openings(text):
+        project = _bold_project(raw, words, rest, contract.MARKDOWN.sub(" ", words + rest))
+        picks |= set() if project is None else {project}
     return picks
 
 
 def _headline_picks(text: str) -> set[int]:
     """Projects named by the headline verdicts of ``text`` (module docstring)."""
     picks = _json_picks(text)
-    for raw in text.splitlines():
-        bold = contract.BOLD.match(raw.lstrip(" \t#>-–—•"))
-        if bold:  # a line opening in bold: the bold words and the rest of their sentence
-            words = bold.group(1) or bold.group(2)
-            rest = contract.SENTENCE_END.split(raw.lstrip(" \t#>-–—•")[bold.end() :], maxsplit=1)[0]
-            rest = "" if words.rstrip().endswith((".", "!", "?")) else rest  # sentence ended
-            sentence = contract.MARKDOWN.sub(" ", words + rest)
-            pick = _decision(sentence)
-            if pick and contract.VERB_FIRST.search(sentence) and len(_named(sentence)) == 1:
-                picks.add(pick)
+    for _, words, rest in _bold_openings(text):  # the bold words and the rest of their sentence
+        sentence = contract.MARKDOWN.sub(" ", words + rest)
+        pick = _decision(sentence)
+        if pick and contract.VERB_FIRST.search(sentence) and len(_named(sentence)) == 1:
+            picks.add(pick)
     lines = [
         contract.LINE_LEAD.sub("", contract.MARKDOWN.sub(" ", line)).strip()
         for line in text.splitlines()
@@ -200,8 +211,7 @@ def parse_judge_answer(text: str) -> Literal[1, 2] | None:
     for sentence in sentences:
         if _hedged(sentence):
             continue
-        named = {_number(match, 1) for match in contract.ANY_REF.finditer(sentence)}
-        if len(named) > 1 and not contract.COMPARATIVE.search(sentence):
+        if len(_named(sentence)) > 1 and not contract.COMPARATIVE.search(sentence):
             continue  # "Project 1 is faster; Project 2 is more novel": a comparison, no pick
         for pattern in contract.DECISIONS:
             picks.update(_number(match, 1) for match in pattern.finditer(sentence))
@@ -299,3 +309,90 @@ async def extract_choice(
     return ChoiceResult(
         choice, "extractor", None if choice else "extractor_unclear", member.completion
     )
+
+
+EXTRACTOR_ROLE = "extractor"
+CHOICE_STORE_KEY = "tastybench_choice"
+# The sample's own ground truth (velocities of Project 1 and 2, as shown), which only the
+# offline reference judge ``baseline/citation-oracle`` reads (the judged model never sees the
+# store; the same values are in the sample's metadata).
+TRUTH_STORE_KEY = "tastybench_truth"
+
+# Sites whose pages show a paper's citation count or citing papers. The ground truth is
+# citation velocity, shown next to every paper there: a judge that can search them reads the
+# answer instead of exercising taste. ``core.access.web_search_providers`` (the one block-list
+# builder) keeps every default provider that honours this whole list: ``anthropic``
+# (``blocked_domains``) and ``tavily`` (any other model, ``TAVILY_API_KEY``: ``exclude_domains``);
+# not Grok's own search (xAI caps ``excluded_domains`` at five: Grok searches through Tavily), nor
+# OpenAI's, Gemini's, Google CSE or Exa (no block list in Inspect; ``core/access.py``).
+CITATION_COUNT_DOMAINS: tuple[str, ...] = (
+    "semanticscholar.org",
+    "scholar.google.com",
+    "scholar.archive.org",
+    "researchgate.net",
+    "connectedpapers.com",
+    "openalex.org",
+    "dimensions.ai",
+    "scite.ai",
+    "lens.org",
+    "crossref.org",
+    "opencitations.net",
+    "inciteful.xyz",
+    "litmaps.com",
+    "researchrabbit.ai",
+    "citationgecko.com",
+    "consensus.app",
+    "elicit.com",
+)
+
+
+def guarded_web_search(blocked: tuple[str, ...] = CITATION_COUNT_DOMAINS) -> Tool:
+    """Inspect's ``web_search`` tool with the citation-count sites blocked on every provider."""
+    config = web_search_providers(sorted(set(blocked)))
+    return web_search(cast(WebSearchProviders, config))
+
+
+@solver
+def judge(web_search: bool = False) -> Solver:
+    """The evaluated model answers the judge prompt (with guarded web search if asked)."""
+    ask = chain(use_tools(guarded_web_search()), reply_step()) if web_search else reply_step()
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        truth = [state.metadata.get("velocity_1"), state.metadata.get("velocity_2")]
+        state.store.set(TRUTH_STORE_KEY, truth)
+        return await ask(state, generate)
+
+    return solve
+
+
+async def read_pick(state: TaskState, choice_method: ChoiceMethod) -> ChoiceResult:
+    """Read the judge's pick from ``state.output`` (the extractor is called if needed)."""
+    extractor = (
+        None
+        if choice_method == "parser"
+        else role_models(RoleSpec(EXTRACTOR_ROLE, default=EVALUATED_MODEL))[0]
+    )
+    return await extract_choice(
+        state.output.completion,
+        choice_method,
+        extractor,
+        cache_scope=f"{state.sample_id}/{state.epoch}",
+    )
+
+
+def stored_pick(state: TaskState) -> ChoiceResult | None:
+    """The pick :func:`read_choice` stored for this sample, or None."""
+    stored: dict[str, Any] | None = state.store.get(CHOICE_STORE_KEY)
+    return ChoiceResult(**stored) if stored else None
+
+
+@solver
+def read_choice(choice_method: ChoiceMethod = "parser_then_extractor") -> Solver:
+    """Read the judge's pick and store it (``CHOICE_STORE_KEY``) for the scorer."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        result = await read_pick(state, choice_method)
+        state.store.set(CHOICE_STORE_KEY, asdict(result))
+        return state
+
+    return solve

@@ -111,7 +111,7 @@ JUDGE_PROMPTS: dict[PromptVariant, str] = {
     "max_goodhart": JUDGE_MAX_GOODHART,
     "reviews": JUDGE_REVIEWS,
 }
-# A round's prompt, by its label plan's ``prompt`` (``tastybench/rounds.py``).
+# A round's prompt, by its label plan's ``prompt`` (``tastybench_round``).
 ROUND_PROMPTS: dict[str, str] = {
     **{str(name): text for name, text in JUDGE_PROMPTS.items()},
     "journal": JUDGE_JOURNAL,

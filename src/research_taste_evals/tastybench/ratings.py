@@ -9,6 +9,17 @@ Ratings: Bradley-Terry (the headline: order-invariant) and sequential Elo (upstr
 kept so our numbers compare with upstream's). Upstream's own correlation statistic, Pearson on
 ordinal ranks (``model-elicitation/compare.py`` in parviam/tastybench), is
 :func:`upstream_rank_pearson`.
+
+``schedule=matched``'s headline (:func:`pairwise_accuracy_summary`; the rounds' too): only pairs
+judged in both orders count (a run cut by Inspect's ``--limit`` or ``--sample-id`` may keep one
+order of a pair: such a pair is left out and counted in ``matched_incomplete_pairs``). A
+decision (one order of one pair) is right when the pick has the higher label; an unclear answer
+is a wrong decision (it stays in the denominator and is counted in ``matched_unclear``).
+``pairwise_accuracy`` is the share of decisions that are right, which is the mean over pairs of
+the share of its two orders that are right, so a judge that only follows position scores
+exactly 0.5. Its 95% CI is a seeded percentile bootstrap over pairs (the independent unit).
+``pairwise_accuracy_consistent`` is the share of pairs all of whose decisions are right (both
+orders; position-only judges score 0).
 """
 
 from __future__ import annotations
@@ -23,12 +34,14 @@ from inspect_ai.scorer import SampleScore
 
 from research_taste_evals.core.resampling import rank_correlation_with_ci
 from research_taste_evals.core.stats import (
+    DEFAULT_BOOTSTRAP_RESAMPLES,
+    DEFAULT_BOOTSTRAP_SEED,
     MIN_CORRELATION_POINTS,
     NAN,
     RankMethod,
+    bootstrap_ci,
     partial_spearman,
 )
-from research_taste_evals.tastybench.matched import pairwise_accuracy_summary
 from research_taste_evals.tastybench.pairwise import (
     Decision,
     bradley_terry,
@@ -37,6 +50,7 @@ from research_taste_evals.tastybench.pairwise import (
     position_bias_rate,
     split_half_reliability,
 )
+from research_taste_evals.tastybench.schedule import ORDERS_PER_PAIR
 
 SCORER_NAME = "tastybench_scorer"
 CORRELATIONS: tuple[RankMethod, ...] = ("spearman", "kendall")
@@ -251,6 +265,73 @@ def decision_summary(run: RunJudgements) -> dict[str, float]:
         "extractor_rate": run.extractor_used / run.total if run.total else NAN,
         "extractor_failure_rate": run.extractor_failed / run.total if run.total else NAN,
     }
+
+
+PAIRWISE_KEYS = [
+    "pairwise_accuracy",
+    "pairwise_accuracy_ci_low",
+    "pairwise_accuracy_ci_high",
+    "pairwise_accuracy_consistent",
+    "matched_pairs",
+    "matched_unclear",
+    "matched_incomplete_pairs",
+]
+
+
+def _decision(metadata: dict[str, Any], value: object) -> tuple[float, bool] | None:
+    """(1.0 right / 0.0 wrong, unclear?) of one sample; None when its pair has no right answer."""
+    try:
+        first, second = float(metadata["velocity_1"]), float(metadata["velocity_2"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    if not (math.isfinite(first) and math.isfinite(second)) or first == second:
+        return None
+    first_won = value.get("first_won") if isinstance(value, dict) else None
+    if first_won not in (0, 1):  # unclear, or averaged over Inspect epochs
+        return 0.0, True
+    return float((first_won == 1) == (first > second)), False
+
+
+def pairwise_accuracy_summary(
+    scores: list[SampleScore],
+    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
+    seed: int = DEFAULT_BOOTSTRAP_SEED,
+) -> dict[str, float]:
+    """Every figure of ``PAIRWISE_KEYS`` from the matched samples among ``scores``.
+
+    Samples without a ``pair_id`` (other schedules) are ignored: ``matched_pairs`` 0 and NaN
+    elsewhere. A pair with one order judged is left out and counted
+    (``matched_incomplete_pairs``). Any subset of a run's samples works (the recall twins pass
+    one).
+    """
+    by_pair: dict[Any, list[tuple[float, bool]]] = {}
+    for sample_score in scores:
+        metadata = sample_score.sample_metadata or {}
+        if metadata.get("pair_id") is None:
+            continue
+        decision = _decision(metadata, sample_score.score.value)
+        if decision is not None:
+            by_pair.setdefault(metadata["pair_id"], []).append(decision)
+    result: dict[str, float] = dict.fromkeys(PAIRWISE_KEYS, NAN)
+    result["matched_incomplete_pairs"] = float(
+        sum(len(pair) < ORDERS_PER_PAIR for pair in by_pair.values())
+    )
+    by_pair = {key: pair for key, pair in by_pair.items() if len(pair) >= ORDERS_PER_PAIR}
+    result["matched_pairs"] = float(len(by_pair))
+    result["matched_unclear"] = float(sum(u for pair in by_pair.values() for _, u in pair))
+    if not by_pair:
+        return result
+    units = [(sum(right for right, _ in pair), len(pair)) for pair in by_pair.values()]
+
+    def accuracy(sample: Sequence[object]) -> float:
+        pairs: Sequence[tuple[float, int]] = sample  # type: ignore[assignment]
+        return sum(right for right, _ in pairs) / sum(n for _, n in pairs)
+
+    low, high = bootstrap_ci(units, accuracy, resamples=resamples, seed=seed)
+    result["pairwise_accuracy"] = accuracy(units)
+    result["pairwise_accuracy_ci_low"], result["pairwise_accuracy_ci_high"] = low, high
+    result["pairwise_accuracy_consistent"] = sum(right == n for right, n in units) / len(units)
+    return result
 
 
 # The recall twins' statistics (bt_spearman_clean and its kin, ``core/recall_metrics.py``): the

@@ -2,40 +2,53 @@
 
 Every sample is one ordered comparison: paper_1 is shown as "Project 1". Its sequence index
 (``seq``) is stored in the sample metadata; sequential Elo replays the comparisons in ``seq``
-order, so ratings never depend on the order in which concurrent samples finished.
+order, so ratings never depend on the order in which concurrent samples finished. The pairs:
+upstream's adjacent schedule (neighbours in a shuffled order, round after round), every pair, a
+pairs file, or ``schedule=matched``; each seeded, so a run can be repeated.
 
-The pairs: upstream's adjacent schedule (neighbours in a shuffled order, round after round),
-every pair, random pairs, a pairs file, or ``schedule=matched`` (``matched.py``); each seeded,
-so a run can be repeated.
+``schedule=matched`` (the README's "Matched pairs" says why): disjoint pairs of papers close in
+publication date, each judged in both orders, paired by ``core.pairing.match_papers`` (shared
+with the rounds) within a paper's field; a tie is never paired, so it costs no judge call. Its
+headline is ``ratings.pairwise_accuracy_summary``. A dataset cut by Inspect's
+``--limit``/``--sample-id`` that keeps one order of a pair says so (:class:`MatchedDataset`;
+such a pair is left out of ``pairwise_accuracy`` and counted in ``matched_incomplete_pairs``).
 """
 
 from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
-from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.dataset import Dataset, MemoryDataset, Sample
 
 from research_taste_evals.core.data import DataError, read_csv
 from research_taste_evals.core.dates import parse_item_date
 from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.core.leaks import title_names
+from research_taste_evals.core.pairing import (
+    MAX_PAIR_GAP_DAYS,
+    Matching,
+    MatchItem,
+    match_papers,
+    parse_day,
+)
 from research_taste_evals.core.recall_control import ShownItem
 from research_taste_evals.core.recognition import RecallItem
 from research_taste_evals.core.text import content_id, fill_template
-from research_taste_evals.tastybench.dataset import (
-    SHORT_WINDOWS,
-    Paper,
-    VelocityMode,
-    longest_common_window,
-)
-from research_taste_evals.tastybench.matched import MatchedDataset, matching, no_pairs_reason
+from research_taste_evals.core.velocity import MIN_SLOPE_POINTS
+from research_taste_evals.tastybench.dataset import MAX_SERIES_MONTHS, Paper, VelocityMode
+
+logger = logging.getLogger(__name__)
 
 Comparison = tuple[str, str]
+# schedule=matched: each pair is judged once in each order; a pair with fewer decisions
+# (``--limit``) is left out of pairwise_accuracy.
+ORDERS_PER_PAIR = 2
 
 
 def _check_ids(paper_ids: Sequence[str]) -> list[str]:
@@ -46,11 +59,8 @@ def _check_ids(paper_ids: Sequence[str]) -> list[str]:
 
 
 def adjacent_schedule(paper_ids: Sequence[str], rounds: int, seed: int) -> list[Comparison]:
-    """Upstream's schedule: each round a seeded shuffle, neighbours i and i+1 compared.
-
-    N - 1 ordered pairs (first_shown, second_shown) per round, in presentation order; the
-    shuffled position decides which paper is shown first. Upstream shuffled unseeded.
-    """
+    """Upstream's schedule: each round a seeded shuffle (upstream's was unseeded), neighbours
+    i and i+1 compared, i shown first: N - 1 ordered pairs (first_shown, second_shown) a round."""
     import numpy as np
 
     ids = _check_ids(paper_ids)
@@ -65,11 +75,8 @@ def adjacent_schedule(paper_ids: Sequence[str], rounds: int, seed: int) -> list[
 
 
 def all_pairs_schedule(paper_ids: Sequence[str], seed: int | None = None) -> list[Comparison]:
-    """Every unordered pair in both presentation orders: N (N - 1) ordered pairs.
-
-    Without a seed the order is fixed: for i < j, (i, j) immediately followed by (j, i). With a
-    seed the whole list is shuffled (useful for sequential Elo, which depends on order).
-    """
+    """Every unordered pair in both presentation orders: N (N - 1) ordered pairs; for i < j,
+    (i, j) then (j, i), or with a seed all shuffled (sequential Elo depends on the order)."""
     import numpy as np
 
     ids = _check_ids(paper_ids)
@@ -82,23 +89,6 @@ def all_pairs_schedule(paper_ids: Sequence[str], seed: int | None = None) -> lis
         pairs = [pairs[i] for i in rng.permutation(len(pairs))]
     return pairs
 
-
-def random_pairs_schedule(paper_ids: Sequence[str], count: int, seed: int) -> list[Comparison]:
-    """``count`` ordered pairs of two distinct papers drawn uniformly at random (seeded)."""
-    import numpy as np
-
-    ids = _check_ids(paper_ids)
-    if len(ids) < 2 or count < 0:
-        raise ValueError(f"need >= 2 papers and count >= 0 (got {len(ids)}, {count})")
-    rng = np.random.default_rng(seed)
-    pairs: list[Comparison] = []
-    for _ in range(count):
-        first, second = rng.choice(len(ids), size=2, replace=False)
-        pairs.append((ids[first], ids[second]))
-    return pairs
-
-
-logger = logging.getLogger(__name__)
 
 Schedule = Literal["adjacent", "all_pairs", "file", "matched"]
 SCHEDULES: tuple[Schedule, ...] = ("adjacent", "all_pairs", "file", "matched")
@@ -128,13 +118,8 @@ class ScheduledPair:
 
 
 def read_pairs_file(path: str | Path, known_ids: set[str]) -> list[tuple[str, str]]:
-    """Ordered pairs from a CSV with columns ``paper_1,paper_2`` (or upstream's
-    ``better_paper_id,worse_paper_id``), in file order.
-
-    Raises:
-        DataError: no accepted header, an unknown paper id, or a paper paired with itself
-            (naming the file, the data row and the field).
-    """
+    """Ordered pairs, in file order, from a CSV with columns ``PAIR_COLUMNS``; a DataError
+    names the file, row and field of no accepted header, an unknown id or a self-pairing."""
     path = Path(path)
     if not path.is_file():
         raise DataError(f"{path}: pairs_file does not exist")
@@ -161,10 +146,7 @@ def matched_schedule(
     papers: Sequence[Paper], velocity: VelocityMode, seed: int
 ) -> list[ScheduledPair]:
     """Each matched pair in both orders: samples ``2k`` and ``2k + 1`` share ``pair_id`` k.
-
-    Raises:
-        ConfigError: no two papers can be paired.
-    """
+    Raises ConfigError when no two papers can be paired."""
     matched = matching(papers, velocity, seed)
     pairs = matched.pairs
     if matched.unpaired:
@@ -184,6 +166,70 @@ def matched_schedule(
     ]
 
 
+def matching(papers: Sequence[Paper], velocity: VelocityMode, seed: int) -> Matching:
+    """The ``schedule=matched`` pairing of ``papers`` on the run's labels (module docstring).
+
+    A paper's ``field`` (an OpenReview set's primary area) groups it; without one, one group.
+    """
+    items = [
+        MatchItem(p.paper_id, parse_day(p.pub_date), p.velocity(velocity), p.field) for p in papers
+    ]
+    return match_papers(items, seed)
+
+
+def no_pairs_reason(count: int, matched: Matching) -> str:
+    """Why no pair was made, in one sentence (the reasons of the papers left out)."""
+    reasons = Counter(matched.unpaired.values())
+    if set(reasons) == {"alone_in_area"}:
+        return (
+            f"schedule=matched: no two of the {count} papers share a primary area, and pairs are "
+            "made within an area only, so there is no pair to judge (use schedule=all_pairs or "
+            "adjacent for this set)"
+        )
+    by_reason = ", ".join(f"{reason} {n}" for reason, n in sorted(reasons.items()))
+    return (
+        f"schedule=matched: no two of the {count} papers have different velocities and "
+        f"publication dates at most {MAX_PAIR_GAP_DAYS} days apart (papers by reason: "
+        f"{by_reason})"
+    )
+
+
+class MatchedDataset(MemoryDataset):
+    """A matched run's samples, each pair in two consecutive samples; a slice or filter that
+    keeps one order of a pair says so once (Inspect may cut the dataset more than once)."""
+
+    _said = False
+
+    def _warn_halved(self, part: MemoryDataset) -> None:
+        orders = Counter((sample.metadata or {}).get("pair_id") for sample in part.samples)
+        halved = sum(n < ORDERS_PER_PAIR for key, n in orders.items() if key is not None)
+        if halved and len(part) < len(self) and not self._said:
+            self._said = True
+            logger.warning(
+                "schedule=matched: the samples kept (--limit or --sample-id) hold %d pairs in one "
+                "order only; they are left out of pairwise_accuracy and counted in "
+                "matched_incomplete_pairs",
+                halved,
+            )
+
+    @overload
+    def __getitem__(self, index: int) -> Sample: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Dataset: ...
+
+    def __getitem__(self, index: int | slice) -> Sample | Dataset:
+        part = super().__getitem__(index)
+        if isinstance(part, MemoryDataset):
+            self._warn_halved(part)
+        return part
+
+    def filter(self, predicate: Callable[[Sample], bool], name: str | None = None) -> MemoryDataset:
+        part = super().filter(predicate, name)
+        self._warn_halved(part)
+        return part
+
+
 def build_schedule(
     papers: Sequence[Paper] | Sequence[str],
     schedule: Schedule,
@@ -192,14 +238,8 @@ def build_schedule(
     pairs_file: str | Path | None = None,
     velocity: VelocityMode = "windowed",
 ) -> list[ScheduledPair]:
-    """The comparisons of a run, in order, over ``papers`` (or bare ids, except for matched).
-
-    ``adjacent``: upstream's schedule (each round a seeded shuffle, neighbours compared,
-    N - 1 per round). ``all_pairs``: every unordered pair in both presentation orders, shuffled
-    with ``seed``. ``file``: the pairs of ``pairs_file`` in file order. ``matched``: disjoint
-    pairs of papers close in date, each in both orders (``matched.py``; needs the papers' dates
-    and ``velocity`` labels).
-    """
+    """The comparisons of a run, in order, over ``papers`` (or bare ids, except for
+    ``matched``, which needs the papers' dates and ``velocity`` labels): module docstring."""
     paper_ids = [paper if isinstance(paper, str) else paper.paper_id for paper in papers]
     if schedule == "matched":
         if pairs_file is not None:
@@ -212,20 +252,20 @@ def build_schedule(
         if pairs_file is None:
             raise ValueError("schedule='file' needs -T pairs_file=<csv>")
         pairs = read_pairs_file(pairs_file, set(paper_ids))
-        return [ScheduledPair(seq, first, second) for seq, (first, second) in enumerate(pairs)]
-    if pairs_file is not None:
+    elif pairs_file is not None:
         raise ValueError(f"pairs_file is only used with schedule='file' (got {schedule!r})")
-    if schedule == "adjacent":
+    elif schedule == "adjacent":
         per_round = len(paper_ids) - 1
         pairs = adjacent_schedule(paper_ids, rounds, seed)
         return [
             ScheduledPair(seq, first, second, round=seq // per_round)
             for seq, (first, second) in enumerate(pairs)
         ]
-    if schedule == "all_pairs":
+    elif schedule == "all_pairs":
         pairs = all_pairs_schedule(paper_ids, seed=seed)
-        return [ScheduledPair(seq, first, second) for seq, (first, second) in enumerate(pairs)]
-    raise ValueError(f"schedule must be one of {SCHEDULES}, got {schedule!r}")
+    else:
+        raise ValueError(f"schedule must be one of {SCHEDULES}, got {schedule!r}")
+    return [ScheduledPair(seq, first, second) for seq, (first, second) in enumerate(pairs)]
 
 
 def _finite_or_none(value: float) -> float | None:
@@ -295,6 +335,21 @@ def comparison_dataset(
     return MemoryDataset(samples=samples, name=name, shuffled=False)
 
 
+# The short windows documented for live sets (README, "Short windows for live sets").
+SHORT_WINDOWS = (3, 6)
+
+
+def longest_common_window(months_observed: Sequence[int], min_papers: int = 2) -> int | None:
+    """The longest ``window_months`` that at least ``min_papers`` papers have (at most
+    ``MAX_SERIES_MONTHS``) among the month starts each paper had by the fetch date; None when
+    no window of ``MIN_SLOPE_POINTS`` months is that common."""
+    ranked = sorted(months_observed, reverse=True)
+    if len(ranked) < min_papers:
+        return None
+    longest = min(ranked[min_papers - 1], MAX_SERIES_MONTHS)
+    return longest if longest >= MIN_SLOPE_POINTS else None
+
+
 def judged_papers(papers: list[Paper], velocity: VelocityMode, window_months: int) -> list[Paper]:
     """The papers a run judges: with ``velocity="common_window"`` a paper without the window
     has no ground truth, so it is not judged at all (no calls spent on it) and is counted."""
@@ -319,7 +374,7 @@ def judged_papers(papers: list[Paper], velocity: VelocityMode, window_months: in
 # The recall control's view of a comparison (specs.py declares it; core/recall_control.py is
 # the mechanism): the two papers a sample shows, and each paper as the probe sees it.
 def shown_papers(metadata: Mapping[str, Any]) -> list[ShownItem]:
-    """The two papers a comparison shows, with their dates (texts: :func:`recall_item`)."""
+    """The two papers a comparison shows, with their dates (texts: :func:`recall_catalogue`)."""
     return [
         ShownItem(
             item_id=str(metadata[f"paper_{i}"]),

@@ -28,44 +28,80 @@ The dataset-level metrics: ratings vs velocity, their reliability, the picks' ha
 
 Unclear picks are left out of every rating and rate except ``unclear_rate``. Every metric
 returns NaN when undefined and never raises (a raising metric marks the whole log as failed).
+
+Scoring a round: the pick of each frozen pair, scored against a labels file when one exists.
+
+``round_pairwise_scorer(labels=<csv>)`` is what ``inspect score LOG --scorer
+research_taste_evals/round_pairwise_scorer -S labels=<csv> --action overwrite`` runs: it reads
+the pick the judgment stored (never asking a model: an answer without a stored pick is read by
+the parser alone), the two items' labels and label times from the CSV, and the decision time
+(the sample's last model event of the evaluated model). Without ``labels`` (the judgment run)
+every item is pending.
+
+``round_pairwise`` (the metric): ``pairwise_accuracy`` on the decisions made before any label of
+their pair existed (prospective), with its seeded bootstrap CI over pairs
+(``ratings.pairwise_accuracy_summary``: a pair is right in the share of its orders that picked
+the higher label; an unclear answer is a wrong decision); decisions made after a label existed,
+or after the round's ``judge_by`` (its judging window), are reported apart
+(``pairwise_accuracy_after_label``); pairs with equal labels are left out and
+counted (``tied_pairs``); ``labelled_share``, ``pending_items`` (no label yet) and
+``dropped_items`` (left the round with none: the labels file's ``dropped``, never pending) are
+over the paired items (``core.rounds.ItemCounts``, as the judging warning and ``round resolve``).
 """
 
 from __future__ import annotations
 
-import re
+import math
+from typing import Any
 
+from inspect_ai.log import transcript
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
 from inspect_ai.solver import TaskState
 
 from research_taste_evals.core.answers import answer_rates
-from research_taste_evals.core.leaks import name_leaks, title_names
 from research_taste_evals.core.metric_groups import Part, group_metric
 from research_taste_evals.core.metrics import nan_on_error
 from research_taste_evals.core.reasons import GRADER_FAILED, INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.recall_control import recall_fields
 from research_taste_evals.core.recall_metrics import recall_keys, recall_summary
+from research_taste_evals.core.rounds import (
+    decision_time,
+    is_prospective,
+    item_counts,
+    item_state,
+    read_labels,
+)
 from research_taste_evals.core.stats import (
     DEFAULT_BOOTSTRAP_RESAMPLES,
     DEFAULT_BOOTSTRAP_SEED,
     NAN,
     import_scipy,
 )
-from research_taste_evals.tastybench.dataset import ExtractKind
-from research_taste_evals.tastybench.matched import tastybench_pairwise
-from research_taste_evals.tastybench.parsing import ChoiceMethod
+from research_taste_evals.tastybench.parsing import (
+    ChoiceMethod,
+    parse_judge_answer,
+    read_pick,
+    stored_pick,
+)
 from research_taste_evals.tastybench.ratings import (
     DECISION_KEYS,
+    PAIRWISE_KEYS,
     RATING_KEYS,
     RELIABILITY_KEYS,
     bt_statistic,
     collect,
     decision_summary,
+    pairwise_accuracy_summary,
     pairwise_statistic,
     rating_summary,
     reliability_summary,
 )
-from research_taste_evals.tastybench.solvers import read_pick, stored_pick
-from research_taste_evals.tastybench.specs import MATCHED_TWINS, TASTYBENCH, first_group_key
+from research_taste_evals.tastybench.specs import (
+    MATCHED_TWINS,
+    TASTYBENCH,
+    TASTYBENCH_ROUND,
+    first_group_key,
+)
 
 
 @metric
@@ -140,6 +176,22 @@ def tastybench_recall(
     return compute
 
 
+@metric
+def tastybench_pairwise(
+    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
+) -> Metric:
+    """``pairwise_accuracy`` of a ``schedule=matched`` run with its CI and counts."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return nan_on_error(
+            "tastybench metric pairwise",
+            PAIRWISE_KEYS,
+            lambda: pairwise_accuracy_summary(scores, resamples, seed),
+        )
+
+    return compute
+
+
 def tastybench_metrics(group: str, resamples: int, seed: int) -> list[Metric]:
     """The ``tastybench`` task's dataset-level metrics (ratings, recall, reliability, decisions).
 
@@ -173,30 +225,6 @@ def tastybench_task_metric(schedule: str, resamples: int, seed: int) -> Metric:
     import_scipy()  # before the run, not on its event loop
     group = first_group_key(schedule)
     return tastybench_figures(group=group, resamples=resamples, seed=seed, part="first")
-
-
-# ``tastybench_extract``
-@metric
-def extraction_rate() -> Metric:
-    """Share of papers with a usable text; ``unparsed_rate``: replies without non-empty tags;
-    ``withheld_rate``: texts withheld for naming their paper (``-T anonymize=true``).
-
-    ``reasked_rate`` is 0: a reply without tags is not asked again.
-    """
-
-    def compute(scores: list[SampleScore]) -> Value:
-        values = [float(score.score.as_float()) for score in scores]
-        withheld = [1.0 if (s.score.metadata or {}).get("leaks") else 0.0 for s in scores]
-        rate = sum(values) / len(values) if values else NAN
-        leaked = sum(withheld) / len(withheld) if withheld else NAN
-        return {
-            "extraction_rate": rate,
-            "unparsed_rate": 1.0 - rate - leaked,
-            "withheld_rate": leaked,
-            "reasked_rate": 0.0 if values else NAN,
-        }
-
-    return compute
 
 
 EXTRACTOR_FAILURES = ("extractor_failed", "extractor_refused")
@@ -243,37 +271,117 @@ def tastybench_scorer(choice_method: ChoiceMethod = "parser_then_extractor") -> 
     return score
 
 
-# ``tastybench_extract``: did the extractor's reply hold the tagged text?
+# The metric's figures: the spec's first group, stated there once.
+ROUND_KEYS = list(TASTYBENCH_ROUND.first_names())
 
 
-def parse_tagged(text: str, tag: str) -> str | None:
-    """The stripped content of the first ``<tag>...</tag>`` (upstream's regex), or None."""
-    match = re.search(rf"<{tag}>(.*?)</{tag}>", text, re.DOTALL)
-    content = match.group(1).strip() if match else ""
-    return content or None
+def _stamp(value: Any) -> float:
+    return value.timestamp() if value is not None else NAN
 
 
-@scorer(metrics=[extraction_rate()])
-def extraction_scorer(kind: ExtractKind, anonymize: bool = False) -> Scorer:
-    """1 when the reply holds a usable ``<idea>``/``<summary>`` text, 0 (counted) when not.
-
-    With ``anonymize`` a text naming its paper (``core.leaks``) is withheld: value 0, no
-    answer, its leaks in the metadata (``withheld_rate``).
-    """
+@scorer(metrics=[])
+def round_pairwise_scorer(labels: str | None = None) -> Scorer:
+    """The stored pick of a round's sample with its items' labels (``labels``: a labels CSV)."""
+    table = read_labels(labels) if labels else None
 
     async def score(state: TaskState, target: Target) -> Score:
-        text = parse_tagged(state.output.completion, kind)
-        title = str(state.metadata.get("title") or "")
-        leaks = name_leaks(text, title_names(title)) if text and anonymize else []
-        explanation = f"no <{kind}> tags in the reply" if text is None else None
-        if leaks:
-            explanation = "withheld: the text names its paper (" + ", ".join(leaks) + ")"
+        pick = stored_pick(state)
+        choice = pick.choice if pick is not None else parse_judge_answer(state.output.completion)
+        decided = decision_time(transcript().events)
+        values: dict[str, float] = {
+            "first_won": NAN if choice is None else float(choice == 1),
+            "unclear": float(choice is None),
+            "decided_at": _stamp(decided),
+            "judge_by": _stamp(table.judge_by if table else None),
+        }
+        for k in ("1", "2"):
+            label = table.label(str(state.metadata[f"paper_{k}"])) if table else None
+            values[f"label_{k}"] = label.value if label else NAN
+            values[f"label_time_{k}"] = _stamp(label.time if label else None)
+            values[f"dropped_{k}"] = float(bool(label and label.dropped))
         return Score(
-            value=0.0 if text is None or leaks else 1.0,
-            answer="" if leaks else text or "",
-            reason=INVALID_RESPONSE_FORMAT if text is None else None,
-            explanation=explanation,
-            metadata={"tagged": text is not None, "leaks": leaks, "text": text},
+            value=values,
+            answer="unclear" if choice is None else str(choice),
+            reason=INVALID_RESPONSE_FORMAT if choice is None else None,
+            metadata={
+                "labels_version": table.version if table else None,
+                "labels_file": str(table.path) if table else None,
+                "decided_at": decided.isoformat() if decided else None,
+            },
         )
 
     return score
+
+
+def _value(sample_score: SampleScore) -> dict[str, Any]:
+    value = sample_score.score.value
+    return value if isinstance(value, dict) else {}
+
+
+def _as_matched(sample_score: SampleScore, value: dict[str, float]) -> SampleScore:
+    metadata = {
+        **(sample_score.sample_metadata or {}),
+        "velocity_1": value.get("label_1"),
+        "velocity_2": value.get("label_2"),
+    }
+    return sample_score.model_copy(update={"sample_metadata": metadata})
+
+
+def round_summary(scores: list[SampleScore], resamples: int, seed: int) -> dict[str, float]:
+    """Every figure of :data:`ROUND_KEYS` (module docstring)."""
+    result: dict[str, float] = dict.fromkeys(ROUND_KEYS, NAN)
+    items: dict[str, str] = {}  # item id -> labelled, dropped or pending
+    before: list[SampleScore] = []
+    after: list[SampleScore] = []
+    ties: set[Any] = set()
+    for sample_score in scores:
+        value = sample_score.score.value
+        if not isinstance(value, dict):
+            continue
+        metadata = sample_score.sample_metadata or {}
+        for k in ("1", "2"):
+            label = value.get(f"label_{k}", NAN)
+            labelled = isinstance(label, float) and math.isfinite(label)
+            dropped = value.get(f"dropped_{k}", 0.0) == 1.0
+            items[str(metadata.get(f"paper_{k}"))] = item_state(labelled, dropped)
+        (before if is_prospective(value) else after).append(_as_matched(sample_score, value))
+        first, second = value.get("label_1", NAN), value.get("label_2", NAN)
+        if math.isfinite(first) and first == second:
+            ties.add(metadata.get("pair_id"))
+    decisions = len(before) + len(after)
+    counts = item_counts(items.values())  # the paired items: core.rounds.ItemCounts
+    result["labelled_share"] = counts.labelled_share
+    result["dropped_items"] = float(counts.dropped)
+    result["pending_items"] = float(counts.pending)
+    result["prospective_share"] = len(before) / decisions if decisions else NAN
+    result["tied_pairs"] = float(len(ties))
+    result["unclear"] = float(sum(_value(s).get("unclear", 0) == 1 for s in before + after))
+    prospective = pairwise_accuracy_summary(before, resamples, seed)
+    result["pairwise_accuracy"] = prospective["pairwise_accuracy"]
+    result["pairwise_accuracy_ci_low"] = prospective["pairwise_accuracy_ci_low"]
+    result["pairwise_accuracy_ci_high"] = prospective["pairwise_accuracy_ci_high"]
+    result["pairs"] = prospective["matched_pairs"]
+    late = pairwise_accuracy_summary(after, resamples, seed)
+    result["pairwise_accuracy_after_label"] = late["pairwise_accuracy"]
+    result["pairs_after_label"] = late["matched_pairs"]
+    return result
+
+
+def pooled_round_summary(scores: list[SampleScore]) -> dict[str, float]:
+    """:func:`round_summary` over the pooled samples of several rounds (the report's pooled
+    figure: ``TASTYBENCH_ROUND.rounds.pooled``), with the default seeded bootstrap."""
+    return round_summary(scores, DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED)
+
+
+@metric
+def round_pairwise(
+    resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED
+) -> Metric:
+    """A round's headline ``pairwise_accuracy`` (prospective decisions) and its shares."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        return nan_on_error(
+            "tastybench metric round", ROUND_KEYS, lambda: round_summary(scores, resamples, seed)
+        )
+
+    return compute

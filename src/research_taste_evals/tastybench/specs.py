@@ -12,8 +12,8 @@ from dataclasses import replace
 
 from research_taste_evals.core.roles import EVALUATED_MODEL
 from research_taste_evals.core.spec import Controlled, RoleSpec, RoundSupport, TaskSpec, Variant
+from research_taste_evals.tastybench.parsing import EXTRACTOR_ROLE
 from research_taste_evals.tastybench.schedule import shown_papers
-from research_taste_evals.tastybench.solvers import EXTRACTOR_ROLE
 
 _EXTRACTOR = RoleSpec(EXTRACTOR_ROLE, default=EVALUATED_MODEL)
 _FAILURES = ("unclear_rate", "extractor_failure_rate", "unparsed_rate", "reasked_rate")
@@ -73,9 +73,9 @@ TASTYBENCH_EXTRACT = TaskSpec(
     undated_reason="an extraction step: it writes texts and judges nothing",
 )
 
-# A round's frozen pairs (rounds.py): judged before any label exists, scored later by
-# `research-taste round score`; logs of `tastybench -T data_path=<round>` (before this task
-# existed) are scored and reported the same way.
+# A round's frozen pairs (the task in tastybench.py, its scorer in scorer.py): judged before any
+# label exists, scored later by `research-taste round score`; logs of `tastybench -T
+# data_path=<round>` (before this task existed) are scored and reported the same way.
 TASTYBENCH_ROUND = TaskSpec(
     task="tastybench_round",
     first_group=(
@@ -96,7 +96,7 @@ TASTYBENCH_ROUND = TaskSpec(
     roles=(_EXTRACTOR,),
     undated_reason="a round is judged before its labels exist: every decision is prospective",
     rounds=RoundSupport(
-        scorer="research_taste_evals.tastybench.rounds:round_pairwise_scorer",
+        scorer="research_taste_evals.tastybench.scorer:round_pairwise_scorer",
         registered_scorer="research_taste_evals/round_pairwise_scorer",
         caption="TastyBench on rounds: pairwise accuracy on the frozen pairs",
         columns=(
@@ -107,7 +107,7 @@ TASTYBENCH_ROUND = TaskSpec(
             ("pairwise_accuracy [95% CI]", "pairwise_accuracy"),  # the headline: last
         ),
         judged_by=("tastybench",),
-        pooled="research_taste_evals.tastybench.rounds:pooled_round_summary",
+        pooled="research_taste_evals.tastybench.scorer:pooled_round_summary",
         pooled_caption="Pooled over resolved rounds (pairs pooled, CI over pairs), ranked",
     ),
 )
@@ -120,7 +120,7 @@ def first_group_key(schedule: str | None) -> str:
     return "matched" if schedule == "matched" else "ratings"
 
 
-# schedule=matched's headline (``matched.py``) gets the same twins, over matched pairs; it is
+# schedule=matched's headline (``ratings.py``) gets the same twins, over matched pairs; it is
 # not a task of its own, so SPECS does not list it.
 MATCHED_TWINS = replace(
     TASTYBENCH,

@@ -6,10 +6,21 @@ Hao, Huang and Mahajan (2025), "TastyBench: Toward Measuring Research Taste in L
 
 The task's log metadata (:func:`tastybench_metadata`): the provenance block, the run's settings
 as the task received them (the prompt actually used), and the matched pairing when there is one.
+
+``tastybench_round -T round=rounds/<name>`` judges a round's frozen pairs (``docs/rounds.md``).
+The round sets what the judge reads (the abstracts), the pairs (fixed at open, each in both
+orders) and the prompt (its label plan: ``reviews`` for an OpenReview conference, ``journal``
+for an OpenReview journal, ``goodhart`` for arXiv); the task takes only what may vary on a
+frozen round, the choice method (no cutoff: a round is judged before its labels exist, so
+recall cannot score it). The log's samples carry no labels: every item is pending, the
+headline is NaN with ``pending_items``, and one line says how to score the log once labels exist
+(its scorer and metric: ``scorer.py``).
 """
 
 from __future__ import annotations
 
+import logging
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +32,14 @@ from inspect_ai.log import HeadlineMetric
 from research_taste_evals.core.data import sha256_of
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.recall_control import recall_solvers
-from research_taste_evals.core.rounds import refuse_a_round
+from research_taste_evals.core.rounds import (
+    ITEMS_FILE,
+    Round,
+    judging_note,
+    open_round,
+    refuse_a_round,
+    round_identity,
+)
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 from research_taste_evals.core.velocity import MIN_SLOPE_POINTS
@@ -33,31 +51,44 @@ from research_taste_evals.tastybench.dataset import (
     UPSTREAM_FETCH_DATE,
     Paper,
     PaperSet,
+    Representation,
     VelocityMode,
     load_papers,
 )
-from research_taste_evals.tastybench.matched import matching
-from research_taste_evals.tastybench.paper_rows import Representation
-from research_taste_evals.tastybench.parsing import ChoiceMethod
-from research_taste_evals.tastybench.prompts import JUDGE_PROMPTS, PromptVariant, prompt_for_set
+from research_taste_evals.tastybench.parsing import (
+    CITATION_COUNT_DOMAINS,
+    EXTRACTOR_ROLE,
+    ChoiceMethod,
+    judge,
+    read_choice,
+)
+from research_taste_evals.tastybench.prompts import (
+    JUDGE_PROMPTS,
+    ROUND_PROMPTS,
+    PromptVariant,
+    prompt_for_set,
+)
 from research_taste_evals.tastybench.ratings import UPSTREAM_COMPARABLE_METRIC
 from research_taste_evals.tastybench.schedule import (
     DEFAULT_ROUNDS,
     DEFAULT_SCHEDULE_SEED,
     Schedule,
+    ScheduledPair,
     build_schedule,
     comparison_dataset,
     judged_papers,
+    matching,
     recall_catalogue,
 )
-from research_taste_evals.tastybench.scorer import tastybench_scorer, tastybench_task_metric
-from research_taste_evals.tastybench.solvers import (
-    CITATION_COUNT_DOMAINS,
-    EXTRACTOR_ROLE,
-    judge,
-    read_choice,
+from research_taste_evals.tastybench.scorer import (
+    round_pairwise,
+    round_pairwise_scorer,
+    tastybench_scorer,
+    tastybench_task_metric,
 )
-from research_taste_evals.tastybench.specs import TASTYBENCH, first_group_key
+from research_taste_evals.tastybench.specs import TASTYBENCH, TASTYBENCH_ROUND, first_group_key
+
+logger = logging.getLogger(__name__)
 
 BOUNDS = {
     "window_months": (MIN_SLOPE_POINTS, MAX_SERIES_MONTHS),
@@ -246,3 +277,86 @@ def tastybench_metadata(
         "recall_probe": args.recall_probe,
         "web_search_blocked_domains": list(CITATION_COUNT_DOMAINS) if args.web_search else None,
     }
+
+
+def round_papers(round_: Round) -> list[Paper]:
+    """The round's items as papers with no labels (every velocity NaN)."""
+    return [
+        Paper(
+            paper_id=item.item_id,
+            title=item.title,
+            pub_date=item.pub_date,
+            text=item.abstract,
+            velocity_upstream=math.nan,
+            velocity_windowed=math.nan,
+            field=item.group or None,
+        )
+        for item in round_.items
+    ]
+
+
+def round_schedule(round_: Round) -> list[ScheduledPair]:
+    """Each frozen pair in both orders: samples ``2k`` and ``2k + 1`` share ``pair_id`` k."""
+    return [
+        ScheduledPair(
+            2 * pair.pair_id + k, *order, None, pair.pair_id, pair.gap_days, pair.same_month
+        )
+        for pair in round_.pairs
+        for k, order in enumerate(((pair.item_1, pair.item_2), (pair.item_2, pair.item_1)))
+    ]
+
+
+@task
+@task_entry()
+def tastybench_round(
+    round: str | None = None,
+    choice_method: ChoiceMethod = "parser_then_extractor",
+    **kwargs: Any,
+) -> Task:
+    """TastyBench on a round: judge its frozen pairs before their labels exist (docs/rounds.md).
+
+    Args:
+        round (str | None): A round folder (``research-taste round open``); it sets the texts
+            (abstracts), the pairs (each judged in both orders) and the prompt. Defaults to
+            ``None``.
+        choice_method (Literal['parser_then_extractor', 'extractor', 'parser']): How the
+            pick is read. Defaults to ``'parser_then_extractor'``.
+    """
+    refuse_unknown_arguments(tastybench_round, kwargs)
+    round_ = open_round(round, "tastybench_round")
+    round_prompt = round_.prompt
+    papers = round_papers(round_)
+    pairs = round_schedule(round_)
+    logger.warning("%s", judging_note(round_, round or str(round_.folder)))
+    manifest = round_.manifest
+    return Task(
+        dataset=comparison_dataset(pairs, papers, ROUND_PROMPTS[round_prompt], "windowed"),
+        solver=[judge(False), read_choice(choice_method)],
+        scorer=round_pairwise_scorer(),
+        metrics=[round_pairwise(DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED)],
+        headline_metric=HeadlineMetric(metric=TASTYBENCH_ROUND.headline),
+        version=task_version(__file__, "tastybench_round"),
+        metadata={
+            **provenance(
+                benchmark="TastyBench",
+                source=f"local:{round_.folder / ITEMS_FILE} sha256:{manifest['items_sha256']}",
+                revision=f"round {round_.name}, opened {manifest.get('opened_at')}",
+                prompt_variant=round_prompt,
+                paper_faithful={"schedule": False, "velocity": False},
+                representation_source="round abstracts",
+            ),
+            "headline_metric": TASTYBENCH_ROUND.headline,
+            "round": {
+                **round_identity(round_),
+                "source": manifest.get("source"),
+                "pairs_sha256": manifest.get("pairs_sha256"),
+                "label_plan": manifest.get("label_plan"),
+            },
+            "papers_judged": len(papers),
+            "representation": "abstract",
+            "prompt": round_prompt,
+            "schedule": "matched",
+            "comparisons": len(pairs),
+            "choice_method": choice_method,
+        },
+    )

@@ -18,22 +18,30 @@ full texts from ``sources_path``: a folder of ``<paper_id>.txt``/``.md`` files o
 checks each reply with the one leak check (``core.leaks``: the title, the method name before
 its colon, coined names): a text that names its paper is withheld (empty in the CSV, counted
 by ``withheld_rate``), so the judge task never shows it.
-The papers come from ``dataset.py``; this module reads each paper's source text (its abstract
-for an idea, its full text for a summary) and builds the one-sample-per-paper dataset; the
-scorer and its metric are in ``scorer.py``.
+The papers come from ``dataset.py`` (or ``built_set.py``); this module reads each paper's
+source text (its abstract for an idea, its full text for a summary), builds the
+one-sample-per-paper dataset, and scores each reply (:func:`extraction_scorer`, its metric
+:func:`extraction_rate`).
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import HeadlineMetric
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
+from inspect_ai.solver import TaskState
 
 from research_taste_evals.core.data import DataError, read_csv, resolve_data
+from research_taste_evals.core.leaks import name_leaks, title_names
 from research_taste_evals.core.provenance import provenance, task_version
+from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
+from research_taste_evals.core.solvers import generate_with_role
+from research_taste_evals.core.stats import NAN
 from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.tastybench.built_set import built_titles_and_abstracts, is_built_set
@@ -41,22 +49,22 @@ from research_taste_evals.tastybench.dataset import (
     IDEA_FILES,
     PAPER_FILES,
     UPSTREAM_COMMIT,
-    ExtractKind,
-    IdeaPrompt,
     PaperSet,
     locate,
 )
+from research_taste_evals.tastybench.parsing import EXTRACTOR_ROLE
 from research_taste_evals.tastybench.prompts import (
     EXTRACT_IDEA,
     EXTRACT_IDEA_CURATED,
     SUMMARIZE_PAPER,
     anonymized,
 )
-from research_taste_evals.tastybench.scorer import extraction_scorer
-from research_taste_evals.tastybench.solvers import generate_as_extractor
 from research_taste_evals.tastybench.specs import TASTYBENCH_EXTRACT
 
 __all__ = ["tastybench_extract"]
+# Which text each paper's extraction reads, and which upstream idea prompt.
+ExtractKind = Literal["idea", "summary"]
+IdeaPrompt = Literal["seed", "curated"]
 _PROMPTS = {("idea", "seed"): EXTRACT_IDEA, ("idea", "curated"): EXTRACT_IDEA_CURATED}
 
 
@@ -98,7 +106,7 @@ def tastybench_extract(
     template = anonymized(template) if anonymize else template
     return Task(
         dataset=extraction_dataset(found, kind, template),
-        solver=generate_as_extractor(),
+        solver=generate_with_role(EXTRACTOR_ROLE),  # cached; default: the task's model
         scorer=extraction_scorer(kind, anonymize),
         headline_metric=HeadlineMetric(metric=TASTYBENCH_EXTRACT.headline),
         version=task_version(__file__, "tastybench_extract"),
@@ -202,3 +210,59 @@ def extraction_dataset(
         for paper_id, title, source in found
     ]
     return MemoryDataset(samples=samples, name=f"tastybench-extract-{kind}", shuffled=False)
+
+
+@metric
+def extraction_rate() -> Metric:
+    """Share of papers with a usable text; ``unparsed_rate``: replies without non-empty tags;
+    ``withheld_rate``: texts withheld for naming their paper (``-T anonymize=true``).
+
+    ``reasked_rate`` is 0: a reply without tags is not asked again.
+    """
+
+    def compute(scores: list[SampleScore]) -> Value:
+        values = [float(score.score.as_float()) for score in scores]
+        withheld = [1.0 if (s.score.metadata or {}).get("leaks") else 0.0 for s in scores]
+        rate = sum(values) / len(values) if values else NAN
+        leaked = sum(withheld) / len(withheld) if withheld else NAN
+        return {
+            "extraction_rate": rate,
+            "unparsed_rate": 1.0 - rate - leaked,
+            "withheld_rate": leaked,
+            "reasked_rate": 0.0 if values else NAN,
+        }
+
+    return compute
+
+
+def parse_tagged(text: str, tag: str) -> str | None:
+    """The stripped content of the first ``<tag>...</tag>`` (upstream's regex), or None."""
+    match = re.search(rf"<{tag}>(.*?)</{tag}>", text, re.DOTALL)
+    content = match.group(1).strip() if match else ""
+    return content or None
+
+
+@scorer(metrics=[extraction_rate()])
+def extraction_scorer(kind: ExtractKind, anonymize: bool = False) -> Scorer:
+    """1 when the reply holds a usable ``<idea>``/``<summary>`` text, 0 (counted) when not.
+
+    With ``anonymize`` a text naming its paper (``core.leaks``) is withheld: value 0, no
+    answer, its leaks in the metadata (``withheld_rate``).
+    """
+
+    async def score(state: TaskState, target: Target) -> Score:
+        text = parse_tagged(state.output.completion, kind)
+        title = str(state.metadata.get("title") or "")
+        leaks = name_leaks(text, title_names(title)) if text and anonymize else []
+        explanation = f"no <{kind}> tags in the reply" if text is None else None
+        if leaks:
+            explanation = "withheld: the text names its paper (" + ", ".join(leaks) + ")"
+        return Score(
+            value=0.0 if text is None or leaks else 1.0,
+            answer="" if leaks else text or "",
+            reason=INVALID_RESPONSE_FORMAT if text is None else None,
+            explanation=explanation,
+            metadata={"tagged": text is not None, "leaks": leaks, "text": text},
+        )
+
+    return score
