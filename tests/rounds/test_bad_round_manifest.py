@@ -73,3 +73,18 @@ def test_a_round_without_a_prompt_names_the_field(tmp_path: Path) -> None:
     path.write_text(json.dumps(manifest))
     with pytest.raises(DataError, match=r"field 'label_plan\.prompt' is missing"):
         tastybench_round(round=str(folder))
+
+
+def test_a_round_prompt_the_task_does_not_know_names_the_field_and_the_prompts(
+    tmp_path: Path,
+) -> None:
+    folder = write_demo_round(tmp_path / "round")
+    path = folder / "round.json"
+    manifest = json.loads(path.read_text())
+    manifest["label_plan"]["prompt"] = "nope"
+    path.write_text(json.dumps(manifest))
+    with pytest.raises(DataError) as raised:
+        tastybench_round(round=str(folder))
+    message = str(raised.value)
+    assert str(path) in message and "field 'label_plan.prompt' is 'nope'" in message
+    assert "goodhart" in message and "journal" in message

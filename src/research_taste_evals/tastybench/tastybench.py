@@ -29,11 +29,12 @@ from typing import Any
 from inspect_ai import Task, task
 from inspect_ai.log import HeadlineMetric
 
-from research_taste_evals.core.data import sha256_of
+from research_taste_evals.core.data import DataError, sha256_of
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.recall_control import recall_solvers
 from research_taste_evals.core.rounds import (
     ITEMS_FILE,
+    ROUND_FILE,
     Round,
     judging_note,
     open_round,
@@ -325,6 +326,11 @@ def tastybench_round(
     refuse_unknown_arguments(tastybench_round, kwargs)
     round_ = open_round(round, "tastybench_round")
     round_prompt = round_.prompt
+    if round_prompt not in ROUND_PROMPTS:
+        raise DataError(
+            f"{round_.folder / ROUND_FILE}: field 'label_plan.prompt' is {round_prompt!r}, not "
+            f"a TastyBench judging prompt ({', '.join(sorted(ROUND_PROMPTS))})"
+        )
     papers = round_papers(round_)
     pairs = round_schedule(round_)
     logger.warning("%s", judging_note(round_, round or str(round_.folder)))
