@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if deselected:
         config.hook.pytest_deselected(items=deselected)
         items[:] = [item for item in items if not item.get_closest_marker("local_llm")]
+
+
+@pytest.fixture(autouse=True)
+def _no_model_left_bound() -> Iterator[None]:
+    """After each test, no evaluated model or roles stay bound in the process's context:
+    ``eval_set`` (the sweep's) leaves its last ones bound in its caller's (it resolves tasks
+    outside its event loop), and a task built by hand in a later test would then be checked
+    against them as if Inspect's loader were building it (core/roles.built_by_inspects_loader).
+    Inspect has no public way to unbind them; this is the test harness's reset."""
+    yield
+    from inspect_ai.model._model import active_model_context_var, init_model_roles
+
+    active_model_context_var.set(None)
+    init_model_roles({})
 
 
 @pytest.fixture(autouse=True)

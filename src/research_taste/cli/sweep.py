@@ -10,7 +10,6 @@ shard is an ordinary eval set over its part of the grid, so retries and skipping
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import inspect
 import logging
 from collections.abc import Iterator
@@ -226,11 +225,7 @@ def _run_eval_set(
     shard: tuple[int, int] | None,
     display: str | None,
 ) -> None:
-    # In a copy of the context: eval_set binds its last model and roles in the caller's context
-    # (inspect_ai/_eval/evalset.py resolves its tasks outside its event loop), where a task
-    # built later in this process would take them for Inspect's loader's (core/roles.py).
-    contextvars.copy_context().run(
-        eval_set,
+    eval_set(
         tasks=build_tasks(runs),
         log_dir=config.log_dir,
         log_dir_allow_dirty=shard is not None,  # other shards' logs share the folder

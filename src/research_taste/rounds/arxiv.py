@@ -40,6 +40,7 @@ from research_taste.builders.semantic_scholar import SemanticScholar
 from research_taste.rounds import JUDGE_DAYS
 from research_taste.rounds.checks import (
     MAX_DAYS,
+    MAX_JUDGE_DAYS,
     MAX_WINDOW_MONTHS,
     ItemGate,
     check_category,
@@ -98,7 +99,7 @@ def open_arxiv(
     check_category(category)
     check_range("--days", days, 1, MAX_DAYS)
     check_range("--window-months", window_months, 1, MAX_WINDOW_MONTHS)
-    check_range("--judge-days", judge_days, 1, MAX_DAYS)
+    check_range("--judge-days", judge_days, 1, MAX_JUDGE_DAYS)
     prepare_out(Path(out), {"source": "arxiv", "category": category, "days": days})
     pace = PACE_SECONDS if min_interval is None else min_interval
     client = HttpClient("arXiv", API_ENV, pace, RETRIES + 1, user_agent=USER_AGENT)

@@ -26,6 +26,7 @@ MAX_TITLE_CHARS = 1_000
 MAX_ABSTRACT_CHARS = 10_000
 # The arguments' ranges: past them a date overflows or the round cannot be judged ahead of labels.
 MAX_DAYS = 3_660
+MAX_JUDGE_DAYS = 36_600  # a century: past it the window's end date nears datetime's limit
 MAX_WINDOW_MONTHS = 120
 # arXiv's category ids: an archive (``cs``, ``hep-th``) and, in most, a subject (``LG``, ``CO``).
 CATEGORY = re.compile(r"^[a-z][a-z-]*(\.[A-Za-z][A-Za-z-]*)?$")

@@ -32,7 +32,7 @@ from research_taste.builders.openreview.venue import PAGE_SIZE, submissions
 from research_taste.rounds import JUDGE_DAYS, SAMPLE_SEED
 from research_taste.rounds import journal as journal_round
 from research_taste.rounds.checks import (
-    MAX_DAYS,
+    MAX_JUDGE_DAYS,
     ItemGate,
     ReviewCheck,
     check_range,
@@ -130,7 +130,7 @@ def open_openreview(
     the TastyBench items for lack of one: counted in ``weakness_left_out``)."""
     folder = Path(out)
     check_venue(venue)
-    check_range("--judge-days", judge_days, 1, MAX_DAYS)
+    check_range("--judge-days", judge_days, 1, MAX_JUDGE_DAYS)
     prepare_out(folder, {"source": "openreview", "venue": venue})
     opened = now()
     client = OpenReviewClient(

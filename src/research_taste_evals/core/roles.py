@@ -61,8 +61,9 @@ def built_by_inspects_loader() -> bool:
     ``eval_resolve_tasks``: "tasks that reference model roles in their initialization"). A task
     built by hand before ``eval()`` sees no model (``get_model()`` raises); with
     ``INSPECT_EVAL_MODEL`` set it would see one, so then only the first solver step checks.
-    ``eval_set`` leaves its last model bound in its caller's context: the package's sweep runs
-    it in a copy (cli/sweep.py), or a task built after it by hand would be checked as here."""
+    ``eval_set`` leaves its last model and roles bound in its caller's context (it resolves its
+    tasks outside its event loop), so a task built by hand later in the same process is checked
+    here against them (the tests reset them after each test: tests/conftest.py)."""
     if os.environ.get("INSPECT_EVAL_MODEL"):
         return False
     try:
