@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from as_from_a_terminal import as_from_a_terminal
 from fault_runs import EVALUATED, TASKS, model_name, write_demo
 from fault_server import HELD, Faults, FaultServer
 
@@ -56,7 +57,7 @@ def test_interrupted_sweep_exits_130_and_names_the_unfinished_tasks(
     fault_server.set_faults(Faults(latency=LATENCY), seed=0)
     fault_server.reset_stats()
     process = subprocess.Popen(
-        [sys.executable, "-c", CLI, "sweep", str(sweep)],
+        as_from_a_terminal([sys.executable, "-c", CLI, "sweep", str(sweep)]),
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

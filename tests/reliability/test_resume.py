@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from as_from_a_terminal import as_from_a_terminal
 from fault_runs import (
     EVALUATED,
     figures,
@@ -110,7 +111,11 @@ def _eval_command(data: Path, log_dir: Path) -> list[str]:
 
 def _kill_midway(server: FaultServer, command: list[str], env: dict[str, str], sig: int) -> int:
     process = subprocess.Popen(
-        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        as_from_a_terminal(command),
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     deadline = time.monotonic() + PHASE_TIMEOUT
     server.hold_after(KILL_AFTER_ANSWERS)
