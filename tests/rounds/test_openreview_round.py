@@ -25,12 +25,12 @@ from openreview_round import (
     papers,
     quality_judge,
 )
+from round_pooling import pooled
 
-from research_taste.reporting.rounds import pooled, round_rows, rounds_markdown
+from research_taste.reporting.rounds import round_rows, rounds_markdown
 from research_taste.rounds.openreview import open_openreview, resolve_openreview
 from research_taste.rounds.score import score_round
 from research_taste_evals.core.data import DataError
-from research_taste_evals.tastybench.specs import TASTYBENCH_ROUND
 from research_taste_evals.tastybench.tastybench import tastybench_round
 
 pytestmark = pytest.mark.slow
@@ -116,8 +116,7 @@ def test_openreview_round_open_judge_resolve_score(tmp_path: Path) -> None:
 
         table = rounds_markdown(str(logs))
         assert "| mockllm/model | iclr-test |" in table
-        assert TASTYBENCH_ROUND.rounds is not None
-        pooled_figures = pooled(round_rows(str(logs)), TASTYBENCH_ROUND.rounds)
+        pooled_figures = pooled(round_rows(str(logs)))
         # the late log's decisions are not prospective: the pooled figure is the scripted one's
         assert pooled_figures["mockllm/model"]["pairwise_accuracy"] == pytest.approx(expected)
         assert pooled_figures["mockllm/model"]["pairs"] == values["pairs"]

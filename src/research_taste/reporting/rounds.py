@@ -16,8 +16,7 @@ in the log shown with it; counts over the round's paired items: ``core.rounds.It
 pairwise task's table also shows each judgment's coverage and its headline with missing pairs at
 0.5 (against the round's own pairs: ``round_board.py``) before the headline, and its ranking
 across rounds is ``round_board``'s difficulty-adjusted one (``round_tables.py``). Any other
-task's table is "not ranked (not pairwise)"; ``pooled`` (pairs of every resolved round pooled,
-prospective only, partial judgments left out) is kept for its callers, not shown.
+task's table is "not ranked (not pairwise)".
 """
 
 from __future__ import annotations
@@ -29,7 +28,7 @@ from typing import Any
 from research_taste.reporting.leaderboard import markdown_table
 from research_taste.reporting.round_board import DEFAULT_MIN_PAIRS, Board
 from research_taste.rounds.log_check import read_log
-from research_taste.rounds.score import load_function, round_support, scored_parts
+from research_taste.rounds.score import round_support, scored_parts
 from research_taste_evals.core.spec import RoundSupport
 
 INTRO = (
@@ -156,19 +155,6 @@ def round_rows(log_dir: str) -> list[RoundRow]:
             )
         )
     return sorted(rows, key=lambda row: (row.task, row.round, row.model))
-
-
-def pooled(rows: list[RoundRow], support: RoundSupport) -> dict[str, dict[str, float]]:
-    """Per model: the spec's pooled figures over the samples of every resolved round,
-    complete judgments only."""
-    if support.pooled is None:
-        return {}
-    pool = load_function(support.pooled)
-    by_model: dict[str, list[Any]] = {}
-    for row in rows:
-        if not row.partial and row.metrics.get("pending_items") == 0:
-            by_model.setdefault(row.model, []).extend(row.scores)
-    return {model: pool(scores) for model, scores in by_model.items()}
 
 
 def _shown_model(row: RoundRow) -> str:

@@ -79,9 +79,6 @@ class RoundSupport:
             with its interval.
         judged_by: Older task names whose round judgments this task's support scores (logs
             made before the round task existed judged a round through its family's task).
-        pooled: ``module:function`` pooling the sample scores of every resolved round of a
-            model into figures of the same names as ``columns``, or None (no pooled table).
-        pooled_caption: The pooled table's caption.
         requires: A ``round.json`` key a round must hold for this task to judge it (e.g. the
             sha256 of per-paper records only some rounds freeze), or None.
         hint: Further ``-T`` arguments of the judging command ``round open`` prints, with
@@ -93,8 +90,6 @@ class RoundSupport:
     caption: str
     columns: tuple[tuple[str, str], ...]
     judged_by: tuple[str, ...] = ()
-    pooled: str | None = None
-    pooled_caption: str = ""
     requires: str | None = None
     hint: str = ""
 

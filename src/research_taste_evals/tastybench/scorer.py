@@ -367,12 +367,6 @@ def round_summary(scores: list[SampleScore], resamples: int, seed: int) -> dict[
     return result
 
 
-def pooled_round_summary(scores: list[SampleScore]) -> dict[str, float]:
-    """:func:`round_summary` over the pooled samples of several rounds (the report's pooled
-    figure: ``TASTYBENCH_ROUND.rounds.pooled``), with the default seeded bootstrap."""
-    return round_summary(scores, DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED)
-
-
 @metric
 def round_pairwise(
     resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES, seed: int = DEFAULT_BOOTSTRAP_SEED

@@ -107,8 +107,6 @@ TASTYBENCH_ROUND = TaskSpec(
             ("pairwise_accuracy [95% CI]", "pairwise_accuracy"),  # the headline: last
         ),
         judged_by=("tastybench",),
-        pooled="research_taste_evals.tastybench.scorer:pooled_round_summary",
-        pooled_caption="Pooled over resolved rounds (pairs pooled, CI over pairs), ranked",
     ),
 )
 
