@@ -63,6 +63,11 @@ def _one_error_line(capsys: pytest.CaptureFixture[str], *fragments: str) -> str:
         (lambda m: m.pop("query"), "field 'query' must be an object (got None)"),
         (lambda m: m.pop("label_plan"), "field 'label_plan' must be an object (got None)"),
         (
+            lambda m: m.update(source="demo"),
+            "field 'source' is 'demo': `round resolve` fetches the",
+        ),
+        (lambda m: m.update(source="openreview"), "field 'query.venue' must be a text (got None)"),
+        (
             lambda m: m["label_plan"].update(window_months="six"),
             "field 'label_plan.window_months' must be a whole number (got 'six')",
         ),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -109,16 +110,26 @@ def _cmd_open(args: argparse.Namespace) -> int:
 def _cmd_resolve(args: argparse.Namespace) -> int:
     from research_taste.rounds.arxiv import resolve_arxiv
     from research_taste.rounds.openreview import resolve_openreview
+    from research_taste_evals.core.data import DataError
     from research_taste_evals.core.rounds import (
+        ROUND_FILE,
         load_round,
         paired_counts,
         read_labels,
         read_manifest,
     )
 
+    resolvers: dict[str, Callable[..., dict[str, Any]]] = {
+        "openreview": resolve_openreview,
+        "arxiv": resolve_arxiv,
+    }
     source = read_manifest(args.round).get("source")
-    resolve = resolve_arxiv if source == "arxiv" else resolve_openreview
-    entry = resolve(args.round, progress=True)
+    if source not in resolvers:  # a demo round ('demo') has no labels to fetch
+        raise DataError(
+            f"{Path(args.round) / ROUND_FILE}: field 'source' is {source!r}: `round resolve` "
+            f"fetches the labels of rounds `round open` opened from {' or '.join(resolvers)}"
+        )
+    entry = resolvers[source](args.round, progress=True)
     round_ = load_round(args.round)
     print(
         f"wrote {args.round}/{entry['file']}: labels version {entry['version']}, "
