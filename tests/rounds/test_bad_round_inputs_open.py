@@ -85,6 +85,9 @@ def test_an_option_that_would_do_nothing_for_the_source_is_refused(
     ("argv", "named"),
     [
         (["--source", "arxiv", "--category", "cs LG"], "--category 'cs LG': not an arXiv category"),
+        (["--source", "arxiv", "--category", "LG.cs"], "--category 'LG.cs': not an arXiv category"),
+        (["--source", "arxiv", "--category", "nonsense"], "'nonsense' is not an arXiv archive"),
+        (["--source", "arxiv", "--category", "lg.CS"], "'lg' is not an arXiv archive"),
         (["--venue", "ICLR.cc/2027/Conference/-/Submission"], "an invitation id, not a venue id"),
         (["--venue", "ICLR 2027"], "--venue 'ICLR 2027': not an OpenReview venue id"),
     ],

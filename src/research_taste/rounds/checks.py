@@ -30,6 +30,13 @@ MAX_JUDGE_DAYS = 36_600  # a century: past it the window's end date nears dateti
 MAX_WINDOW_MONTHS = 120
 # arXiv's category ids: an archive (``cs``, ``hep-th``) and, in most, a subject (``LG``, ``CO``).
 CATEGORY = re.compile(r"^[a-z][a-z-]*(\.[A-Za-z][A-Za-z-]*)?$")
+# arXiv's archives as its category taxonomy lists them (arxiv.org/category_taxonomy): a round lists
+# new papers, and every new paper is filed under one of these.
+ARCHIVES = (
+    "astro-ph", "cond-mat", "cs", "econ", "eess", "gr-qc", "hep-ex", "hep-lat", "hep-ph",
+    "hep-th", "math", "math-ph", "nlin", "nucl-ex", "nucl-th", "physics", "q-bio", "q-fin",
+    "quant-ph", "stat",
+)  # fmt: skip
 # OpenReview group ids: parts of letters, digits and ``._-`` joined by single slashes.
 VENUE = re.compile(r"^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$")
 QUERY_MARK = "query.json"
@@ -45,6 +52,12 @@ def check_category(category: str) -> None:
     if not CATEGORY.match(category):
         raise DataError(
             f"--category {category!r}: not an arXiv category id (like cs.LG, stat.ML, hep-th)"
+        )
+    archive = category.split(".", 1)[0]
+    if archive not in ARCHIVES:
+        raise DataError(
+            f"--category {category!r}: {archive!r} is not an arXiv archive (one of "
+            f"{', '.join(ARCHIVES)}; categories like cs.LG, stat.ML, hep-th)"
         )
 
 
