@@ -326,8 +326,8 @@ class HttpClient:
         by_status["429"] = by_status.get("429", 0) + 1
         now = self.clock()
         reset = reset_at(answer.headers, answer.body, now)
-        if reset is not None:
-            until = max(reset + RESET_MARGIN, now)
+        if reset is not None and reset > now:  # a reset now or past says nothing: back off
+            until = reset + RESET_MARGIN
             why = "until its window resets"
         else:
             longest = max((w.budget.seconds for w in windows), default=RETRY_AFTER_CAP)

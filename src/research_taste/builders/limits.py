@@ -94,7 +94,7 @@ def parse_budget(text: str, named: str) -> Budget:
     seconds = float(match.group(2) or 1) * UNITS[match.group(3)] if match else 0.0
     if requests < 1 or seconds <= 0:
         raise DataError(
-            f"{named} {text!r}: not a request budget; give N/PERIOD, at least 1 request per a "
+            f"{named} {text!r}: not a request budget; give N/PERIOD, at least 1 request in a "
             "period in s, m or h (like 90/30m, 36/1h, 1/3s)"
         )
     return Budget(requests, seconds)
