@@ -137,6 +137,21 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def leaderboard_folder(folder: str | None, log_dir: str | None) -> str:
+    """The log folder, given positionally as to ``report`` or as ``--log-dir`` (default logs).
+
+    Raises:
+        DataError: both are given and name different folders.
+    """
+    from research_taste_evals.core.data import DataError
+
+    if folder is not None and log_dir is not None and folder != log_dir:
+        raise DataError(
+            f"the log folder is given twice ({folder} and --log-dir {log_dir}); give it once"
+        )
+    return folder or log_dir or "logs"
+
+
 def cmd_leaderboard(args: argparse.Namespace) -> int:
     from research_taste.reporting.leaderboard import check_metrics, leaderboards_markdown
     from research_taste.reporting.round_logs import split_round_logs
@@ -145,14 +160,15 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     from research_taste_evals.core.data import DataError
 
     try:
-        check_log_folder(args.log_dir)
-        runs, excluded = read_runs(args.log_dir)
+        log_dir = leaderboard_folder(args.folder, args.log_dir)
+        check_log_folder(log_dir)
+        runs, excluded = read_runs(log_dir)
         excluded = split_round_logs(excluded)[1]  # round logs: the Rounds section's
-        rounds = rounds_section(args.log_dir, args.min_pairs)  # docs/rounds.md
+        rounds = rounds_section(log_dir, args.min_pairs)  # docs/rounds.md
         if not runs and rounds is None:
             from research_taste.reporting.no_runs import no_runs_message
 
-            raise DataError(no_runs_message(args.log_dir, excluded))
+            raise DataError(no_runs_message(log_dir, excluded))
         check_metrics(args.metric, runs)
     except DataError as error:
         print(f"research-taste {args.command}: error: {error}", file=sys.stderr)
@@ -220,7 +236,10 @@ def register(commands: Any) -> None:
     report.set_defaults(func=cmd_report)
 
     board = commands.add_parser("leaderboard", help="print the leaderboards of a log folder")
-    board.add_argument("--log-dir", default="logs", help="folder of Inspect logs (default: logs)")
+    board.add_argument(
+        "folder", nargs="?", help="folder of Inspect logs, as for report (default: logs)"
+    )
+    board.add_argument("--log-dir", help="the same folder, named as an option (either form)")
     board.add_argument("--metric", action="append", help="show this metric (repeatable)")
     board.add_argument("--include-partial", action="store_true", help=PARTIAL_HELP)
     board.add_argument("--min-pairs", type=_min_pairs, default=MIN_PAIRS, help=MIN_PAIRS_HELP)
