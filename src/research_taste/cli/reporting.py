@@ -49,6 +49,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         if args.log_dir:
             check_log_dir("--log-dir", args.log_dir)
             config = config.model_copy(update={"log_dir": args.log_dir})
+        if args.log_dir_allow_dirty:
+            config = config.model_copy(update={"log_dir_allow_dirty": True})
         if args.dry_run:
             print(dry_run_text(config, shard))
             return 0
@@ -82,6 +84,8 @@ def _resume_command(args: argparse.Namespace) -> str:
         parts += ["--shard", args.shard]
     if args.log_dir:
         parts += ["--log-dir", args.log_dir]
+    if args.log_dir_allow_dirty:
+        parts += ["--log-dir-allow-dirty"]
     return shlex.join(parts)
 
 
@@ -198,6 +202,12 @@ def register(commands: Any) -> None:
         "--shard", help="run only shard i of n (i/n), e.g. one per machine into one log folder"
     )
     sweep.add_argument("--log-dir", help="override the sweep file's log_dir (e.g. s3://...)")
+    sweep.add_argument(
+        "--log-dir-allow-dirty",
+        action="store_true",
+        help="run into a log folder holding other logs too (Inspect's option of that name; the "
+        "sweep file's log_dir_allow_dirty: true)",
+    )
     sweep.add_argument(
         "--display",
         default=SWEEP_DISPLAY,
