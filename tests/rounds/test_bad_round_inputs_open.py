@@ -146,7 +146,15 @@ def test_a_resume_cache_of_another_query_is_not_written_into(tmp_path: Path) -> 
         with pytest.raises(DataError, match=f"--out {folder}: not empty"):
             open_arxiv("cs.CL", 7, folder, base_url=base, now=lambda: OPENED)
         manifest = open_arxiv("cs.LG", 7, folder, base_url=base, now=lambda: OPENED)
-    assert manifest["items"] == len(PAPERS)
+        assert manifest["items"] == len(PAPERS)
+        # The same open again into the finished round: it said "not empty (holds cache/open/...)"
+        before = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+        with pytest.raises(DataError) as error:
+            open_arxiv("cs.LG", 7, folder, base_url=base, now=lambda: OPENED)
+    message = str(error.value)
+    assert message.startswith(f"--out {folder}: already holds an opened round (its round.json)")
+    assert f"research-taste round resolve {folder}" in message
+    assert {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()} == before
 
 
 LONG = "x" * 200_000

@@ -100,6 +100,11 @@ def prepare_out(out: Path, identity: dict[str, Any]) -> None:
     if out.exists() and not out.is_dir():
         raise DataError(f"--out {out}: a file, not a folder (the round's new folder)")
     mark = out / "cache" / "open" / QUERY_MARK
+    if (out / "round.json").is_file():  # a finished open: its cache is no resume point
+        raise DataError(
+            f"--out {out}: already holds an opened round (its round.json); a new round opens in "
+            f"a new folder, and this one's labels come with `research-taste round resolve {out}`"
+        )
     if out.is_dir():
         held = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
         ours = all(name.startswith(os.path.join("cache", "open", "")) for name in held)
