@@ -133,7 +133,7 @@ def write_report(
     out = Path(out_dir)
     check_target(out, log_dir, force)
     runs, excluded = read_runs(log_dir)
-    round_logs, excluded = split_round_logs(excluded)  # counted under Rounds, not excluded
+    round_logs, excluded = split_round_logs(excluded, log_dir)  # under Rounds, not excluded
     rounds = rounds_section(log_dir, min_pairs)  # docs/rounds.md
     if not runs and rounds is None:
         reasons = "; ".join(f"{Path(e.log).name}: {e.reason}" for e in excluded[:5])
