@@ -133,8 +133,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     except DataError as error:
         print(f"research-taste {args.command}: error: {error}", file=sys.stderr)
         return USAGE_ERROR
-    rounds = ", rounds.csv, rounds_leaderboard.csv" if "rounds" in files.tasks else ""
-    print(f"wrote {files.out_dir}/index.html, report.md, metrics.csv{rounds} and plots for:")
+    print(f"wrote {files.out_dir}: {', '.join(files.files)}; sections:")
     print("  " + ", ".join(files.tasks))
     if files.excluded:
         print(f"{len(files.excluded)} logs excluded (see excluded.csv)")
