@@ -132,13 +132,17 @@ def validated(name: str, entry: dict[str, Any]) -> Any:
         ) from error
     from pydantic import ValidationError
 
+    assets = entry["metadata"]["extras"]["external_assets"]
+    where: tuple[str | int, ...] = ()
     try:
-        for asset in entry["metadata"]["extras"]["external_assets"]:
+        for index, asset in enumerate(assets):
+            where = ("metadata", "extras", "external_assets", index)
             ExternalAsset.model_validate(asset)
+        where = ()
         return ExternalEvalMetadata.model_validate({**entry, "id": name})
     except ValidationError as error:
         first = error.errors()[0]
-        field = ".".join(str(part) for part in first["loc"])
+        field = ".".join(str(part) for part in (*where, *first["loc"]))
         raise DataError(f"register entry {name}: field '{field}': {first['msg']}") from error
 
 

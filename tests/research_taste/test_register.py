@@ -152,3 +152,11 @@ def test_the_command_writes_the_entries_it_is_given(
     ]
     assert main([*arguments, "--family", "nonsense"]) == 2
     assert "--family nonsense: no such family" in capsys.readouterr().err
+
+
+def test_an_invalid_asset_names_its_place_in_the_entry() -> None:
+    name = FAMILIES[0]
+    entry = register_entry(_family(name), family_eval_yamls()[name], REPOSITORY, COMMIT)
+    entry["metadata"]["extras"]["external_assets"] = [{"type": "nonsense"}]
+    with pytest.raises(DataError, match=r"field 'metadata.extras.external_assets.0.type'"):
+        validated(name, entry)
