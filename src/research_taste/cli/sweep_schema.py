@@ -46,6 +46,10 @@ class SweepConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     log_dir: str
+    # Run into a log folder that holds other logs too (Inspect's ``log_dir_allow_dirty``), e.g.
+    # docs/rounds.md's ``logs/rounds`` beside hand-run judgments and scored logs; the sweep
+    # still reads back only its own runs. Also ``research-taste sweep --log-dir-allow-dirty``.
+    log_dir_allow_dirty: bool = False
     tasks: list[SweepTask] = Field(min_length=1)
     # true: every task the file does not list runs too, as its family's demo run has it
     # (``demo.py``'s ``DemoRun``: its demo data, its baseline model and roles), so a task added
