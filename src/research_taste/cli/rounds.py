@@ -1,4 +1,4 @@
-"""``research-taste round open|resolve|score``: rounds judged before their labels exist
+"""``research-taste round open|resolve|score|cycle``: rounds judged before their labels exist
 (``research_taste.rounds``, docs/rounds.md)."""
 
 from __future__ import annotations
@@ -230,3 +230,6 @@ def register(commands: Any) -> None:
     )
     scorer.add_argument("--labels", help="labels version (default: the newest)")
     scorer.set_defaults(func=_cmd_score)
+    from research_taste.cli.cycle import register_cycle
+
+    register_cycle(actions)  # round cycle

@@ -187,14 +187,18 @@ def build_tasks(runs: list[PlannedRun]) -> list[Task]:
 
 
 def run_sweep(
-    config: SweepConfig, shard: tuple[int, int] | None = None, display: str | None = None
+    config: SweepConfig,
+    shard: tuple[int, int] | None = None,
+    display: str | None = None,
+    shared_log_dir: bool = False,
 ) -> SweepOutcome:
     """Run the sweep (or one shard of it); the outcome is true when every run finished.
 
     Runs already complete in the log folder are not run again (:func:`sweep_status`; with
     none left, nothing runs). An interrupt (Ctrl-C) ends the sweep with the outcome marked
     ``interrupted``, not an exception: the outcome lists the unfinished runs, read from the
-    log folder.
+    log folder. ``shared_log_dir``: the folder holds other eval sets' logs too (a shard's, or
+    the round cycle's other rounds), which Inspect's ``eval_set`` would otherwise refuse.
     """
     runs = plan(config, shard)
     before = sweep_status(config, runs)
@@ -202,7 +206,7 @@ def run_sweep(
         return before
     interrupted = False
     try:
-        _run_eval_set(config, runs, shard, display)
+        _run_eval_set(config, runs, shard is not None or shared_log_dir, display)
     except KeyboardInterrupt:
         interrupted = True
     return sweep_status(config, runs, interrupted)
@@ -222,13 +226,13 @@ def sweep_status(
 def _run_eval_set(
     config: SweepConfig,
     runs: list[PlannedRun],
-    shard: tuple[int, int] | None,
+    shared_log_dir: bool,
     display: str | None,
 ) -> None:
     eval_set(
         tasks=build_tasks(runs),
         log_dir=config.log_dir,
-        log_dir_allow_dirty=shard is not None,  # other shards' logs share the folder
+        log_dir_allow_dirty=shared_log_dir,  # other shards' (or rounds') logs share it
         epochs=config.epochs,
         limit=config.limit,
         max_connections=config.max_connections,
