@@ -76,6 +76,10 @@ BAD = {
         {"sources": _source(judge_days=0)},
         r"field 'sources\[0\]\.openreview\.judge_days': Input should be greater",
     ),
+    "a remote log folder": (
+        {"log_dir": "s3://bucket/logs"},
+        r"field 'log_dir': s3://bucket/logs is remote; the cycle keeps its state in local",
+    ),
     "no sweep file": ({"sweep": "nowhere/rounds.yaml"}, r"field 'sweep': nowhere/rounds\.yaml"),
 }
 

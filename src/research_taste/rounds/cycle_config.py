@@ -116,6 +116,12 @@ def load_cycle_config(path: str | Path) -> CycleConfig:
     if not sweep.is_file():
         raise DataError(f"{source}: field 'sweep': {config.sweep}: no such file")
     for name in ("rounds_dir", "log_dir", "report_dir", "publish_dir"):
+        if "://" in getattr(config, name):
+            raise DataError(
+                f"{source}: field '{name}': {getattr(config, name)} is remote; the cycle keeps "
+                "its state in local folders (sync them with the remote copy before and after "
+                "a run: docs/nightly-sweep.yml)"
+            )
         folder = Path(getattr(config, name))
         if folder.exists() and not folder.is_dir():
             raise DataError(f"{source}: field '{name}': {folder} is a file, not a folder")
