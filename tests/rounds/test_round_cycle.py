@@ -69,9 +69,10 @@ def test_ten_weeks_of_nightly_cycles(tmp_path: Path, monkeypatch: pytest.MonkeyP
     published: list[tuple[int, list[str]]] = []
     original = cycle.publish
 
-    def publish(round_dirs: list[Path], log_dir: str, out: Path) -> bool:
+    def publish(round_dirs: list[Path], log_dir: str, out: Path, now: dt.datetime) -> bool:
+        assert now == day(night)
         published.append((night, [folder.name for folder in round_dirs]))
-        made = original(round_dirs, log_dir, out)
+        made = original(round_dirs, log_dir, out, now)
         assert not made or out.is_dir()  # once `round publish` exists, its folder is written
         return made
 

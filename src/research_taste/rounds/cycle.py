@@ -66,14 +66,14 @@ class CycleRun:
         return "\n".join([*self.notes, *(line.text() for line in self.lines.values())])
 
 
-def publish(round_dirs: list[Path], log_dir: str, out: Path) -> bool:
-    """Publish the rounds as a dataset (``research-taste round publish``); False when this
-    installation has no publication step yet (the line says so)."""
+def publish(round_dirs: list[Path], log_dir: str, out: Path, now: dt.datetime) -> bool:
+    """Publish the rounds as a dataset (``research-taste round publish``) as at ``now``; False
+    when this installation has no publication step yet (the line says so)."""
     try:
         from research_taste.rounds.publish import publish_rounds
     except ModuleNotFoundError:
         return False
-    publish_rounds(round_dirs, log_dir, out)
+    publish_rounds(round_dirs, log_dir, out, now=lambda: now)
     return True
 
 
@@ -154,6 +154,8 @@ def _resolve_and_score(
                     f"resolved {entry['file']} (labelled share {entry['labelled_share']}, "
                     f"{entry['pending_items']} pending)"
                 )
+                # a label changed: the publication's resolution sets are out of date
+                run.changed = run.changed or steps.scoring_version(folder) == entry["version"]
         elif not reason.startswith("opened today"):
             line.did.append(f"not resolved: {reason}")
         version = steps.scoring_version(folder)
@@ -172,7 +174,9 @@ def _resolve_and_score(
             _fail(line, "score", UserError(sentence))
 
 
-def _report_and_publish(config: CycleConfig, rounds: list[Path], run: CycleRun) -> None:
+def _report_and_publish(
+    config: CycleConfig, rounds: list[Path], now: dt.datetime, run: CycleRun
+) -> None:
     """The report, once a judgment is scored, and the publication, when this run changed
     something (or either is missing)."""
     from research_taste.reporting.report import write_report
@@ -193,7 +197,7 @@ def _report_and_publish(config: CycleConfig, rounds: list[Path], run: CycleRun) 
         run.notes.append(f"publication: {published} unchanged")
         return
     try:
-        made = publish(rounds, config.log_dir, published)
+        made = publish(rounds, config.log_dir, published, now)
     except UserError as error:
         _fail(run.line("publication"), "publication", error)
         return
@@ -239,7 +243,7 @@ def run_cycle(
     rounds = sorted(f for f in Path(config.rounds_dir).iterdir() if is_round(f))
     _judge(config, rounds, moment, run, display)
     _resolve_and_score(config, rounds, moment, run, min_interval)
-    _report_and_publish(config, rounds, run)
+    _report_and_publish(config, rounds, moment, run)
     _due(config, rounds, moment, run)
     say(run.text())
     return run
