@@ -1,4 +1,4 @@
-"""``research-taste round open|resolve|score|cycle``: rounds judged before their labels exist
+"""``research-taste round open|resolve|score``: rounds judged before their labels exist
 (``research_taste.rounds``, docs/rounds.md)."""
 
 from __future__ import annotations
@@ -179,6 +179,9 @@ def register(commands: Any) -> None:
     """Add ``research-taste round open|resolve|score``."""
     rounds = commands.add_parser("round", help=HELP)
     actions = rounds.add_subparsers(dest="action", required=True)
+    from research_taste.cli.cycle import register_cycle
+
+    register_cycle(actions)  # round cycle (cli/cycle.py)
     opener = actions.add_parser(
         "open",
         help="freeze items whose labels do not exist yet, with their label-blind pairs",
@@ -230,6 +233,3 @@ def register(commands: Any) -> None:
     )
     scorer.add_argument("--labels", help="labels version (default: the newest)")
     scorer.set_defaults(func=_cmd_score)
-    from research_taste.cli.cycle import register_cycle
-
-    register_cycle(actions)  # round cycle
