@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from research_taste.cli.sweep_schema import read_sweep_yaml
 from research_taste.rounds import JUDGE_DAYS, SAMPLE_SEED
+from research_taste.rounds.arxiv import DEFAULT_WINDOW_MONTHS
 from research_taste.rounds.checks import MAX_JUDGE_DAYS
 from research_taste_evals.core.data import DataError, describe_validation_error
 
@@ -64,8 +65,8 @@ class ArxivSource(_Source):
 
     kind: Literal["arxiv"]
     category: str
-    days: int = Field(default=CADENCE_DAYS, ge=1, le=3660)
-    window_months: int = Field(default=6, ge=1, le=120)
+    days: int = Field(default=CADENCE_DAYS, ge=1, le=3660)  # the papers of one cadence
+    window_months: int = Field(default=DEFAULT_WINDOW_MONTHS, ge=1, le=120)
 
 
 Source = Annotated[OpenReviewSource | ArxivSource, Field(discriminator="kind")]
