@@ -16,7 +16,7 @@ def _handed(config: SweepConfig, monkeypatch: pytest.MonkeyPatch) -> dict[str, A
     seen: dict[str, Any] = {}
     monkeypatch.setattr(sweep, "build_tasks", lambda runs: [])
     monkeypatch.setattr(sweep, "eval_set", lambda **kwargs: seen.update(kwargs))
-    sweep._run_eval_set(config, [], False, "none")
+    sweep._run_eval_set(config, [], None, "none")
     return seen
 
 

@@ -187,18 +187,14 @@ def build_tasks(runs: list[PlannedRun]) -> list[Task]:
 
 
 def run_sweep(
-    config: SweepConfig,
-    shard: tuple[int, int] | None = None,
-    display: str | None = None,
-    shared_log_dir: bool = False,
+    config: SweepConfig, shard: tuple[int, int] | None = None, display: str | None = None
 ) -> SweepOutcome:
     """Run the sweep (or one shard of it); the outcome is true when every run finished.
 
     Runs already complete in the log folder are not run again (:func:`sweep_status`; with
     none left, nothing runs). An interrupt (Ctrl-C) ends the sweep with the outcome marked
     ``interrupted``, not an exception: the outcome lists the unfinished runs, read from the
-    log folder. ``shared_log_dir``: the folder holds other eval sets' logs too (a shard's, or
-    the round cycle's other rounds), which Inspect's ``eval_set`` would otherwise refuse.
+    log folder.
     """
     runs = plan(config, shard)
     before = sweep_status(config, runs)
@@ -206,7 +202,7 @@ def run_sweep(
         return before
     interrupted = False
     try:
-        _run_eval_set(config, runs, shard is not None or shared_log_dir, display)
+        _run_eval_set(config, runs, shard, display)
     except KeyboardInterrupt:
         interrupted = True
     return sweep_status(config, runs, interrupted)
@@ -217,22 +213,29 @@ def sweep_status(
 ) -> SweepOutcome:
     """Each planned run's status in the log folder, with its task's first headline metric."""
     from research_taste.reporting.families import task_specs
+    from research_taste_evals.core.families import task_specs as family_specs
 
     headlines = {name: spec.headline_metrics[0] for name, spec in task_specs().items()}
+    round_args = {
+        name: spec.data_arg
+        for name, spec in family_specs().items()
+        if spec.rounds is not None and spec.data_arg is not None
+    }
     planned = [(run.task, run.model, resolve_args(run)) for run in runs]
-    return sweep_outcome(config.log_dir, planned, interrupted, headlines)
+    return sweep_outcome(config.log_dir, planned, interrupted, headlines, round_args)
 
 
 def _run_eval_set(
     config: SweepConfig,
     runs: list[PlannedRun],
-    shared_log_dir: bool,
+    shard: tuple[int, int] | None,
     display: str | None,
 ) -> None:
     eval_set(
         tasks=build_tasks(runs),
         log_dir=config.log_dir,
-        log_dir_allow_dirty=shared_log_dir,  # other shards' (or rounds') logs share it
+        # other shards' logs share the folder; or the file / --log-dir-allow-dirty allows others
+        log_dir_allow_dirty=shard is not None or config.log_dir_allow_dirty,
         epochs=config.epochs,
         limit=config.limit,
         max_connections=config.max_connections,

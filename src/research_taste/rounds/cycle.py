@@ -113,7 +113,7 @@ def _judge(
         planned = plan(sweep)
         before = sweep_status(sweep, planned)
         outcome = (
-            before if before.success else run_sweep(sweep, display=display, shared_log_dir=True)
+            before if before.success else run_sweep(sweep, display=display)
         )
     except UserError as error:  # a round a task cannot be built on, named by its entry
         for folder in window:

@@ -86,4 +86,6 @@ def cycle_sweep(source: Path, log_dir: str, rounds: list[Path]) -> SweepConfig |
     ]
     if not tasks:
         return None
-    return validate_sweep(source, {**raw, "log_dir": log_dir, "tasks": tasks})
+    # the log folder holds the other rounds' judgments and every scored log too
+    shared = {"log_dir": log_dir, "log_dir_allow_dirty": True}
+    return validate_sweep(source, {**raw, **shared, "tasks": tasks})
