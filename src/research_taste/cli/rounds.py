@@ -223,6 +223,9 @@ def register(commands: Any) -> None:
     """Add ``research-taste round open|resolve|score``."""
     rounds = commands.add_parser("round", help=HELP)
     actions = rounds.add_subparsers(dest="action", required=True)
+    from research_taste.cli.cycle import register_cycle
+
+    register_cycle(actions)  # round cycle (cli/cycle.py)
     opener = actions.add_parser(
         "open",
         help="freeze items whose labels do not exist yet, with their label-blind pairs",

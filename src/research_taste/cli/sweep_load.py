@@ -56,7 +56,12 @@ def load_sweep(path: str | Path) -> SweepConfig:
     raw = read_sweep_yaml(source)  # unquoted dates stay text: a cutoff reaches logs as text
     if raw is None:
         raise DataError(f"{source}: the sweep file is empty (needs log_dir, tasks and models)")
-    raw = expand_round_globs(source, raw)
+    return validate_sweep(source, expand_round_globs(source, raw))
+
+
+def validate_sweep(source: Path, raw: Any) -> SweepConfig:
+    """A sweep file's content (its round globs expanded) checked as :func:`load_sweep` checks
+    it; errors name ``source`` and the field."""
     try:
         config = SweepConfig.model_validate(raw)
     except ValidationError as error:
