@@ -143,3 +143,15 @@ def test_foreign_folder_refused(published: Published, tmp_path: Path) -> None:
     with pytest.raises(DataError, match="not a previous publication"):
         publish_rounds([published.round], None, out)
     assert [p.name for p in out.iterdir()] == ["data.csv"]
+
+
+def test_cli_publishes_and_names_the_withheld(published: Published, tmp_path: Path) -> None:
+    from research_taste.cli import main
+
+    out = tmp_path / "by-cli"
+    argv = ["round", "publish", str(published.round), "--out", str(out)]
+    assert main([*argv, "--log-dir", str(published.logs), "--min-pairs", "1"]) == 0
+    assert (out / "leaderboard" / "tastybench_round.csv").read_bytes() == (
+        published.out / "leaderboard" / "tastybench_round.csv"
+    ).read_bytes()  # the seeded bootstrap: the same figures every time
+    assert main([*argv[:2], str(published.round), str(published.round), "--out", str(out)]) != 0

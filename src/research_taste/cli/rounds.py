@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from research_taste.cli.reporting import MIN_PAIRS, MIN_PAIRS_HELP
 from research_taste.rounds import JUDGE_DAYS, SAMPLE_SEED
 
 HELP = "Rounds: open a round before its labels exist, resolve labels, score the frozen answers"
@@ -181,7 +182,8 @@ def _cmd_publish(args: argparse.Namespace) -> int:
 
     if args.log_dir and "://" not in args.log_dir and not Path(args.log_dir).is_dir():
         raise ConfigError(f"--log-dir {args.log_dir}: no such folder (the judgment logs' folder)")
-    done = publish_rounds([Path(r) for r in args.round], args.log_dir, Path(args.out))
+    rounds = [Path(r) for r in args.round]
+    done = publish_rounds(rounds, args.log_dir, Path(args.out), min_pairs=args.min_pairs)
     withheld = ", ".join(f"{name} {n}" for name, n in done.withheld.items()) or "none"
     boards = ", ".join(done.leaderboards) or "none (no --log-dir or no scored log)"
     print(
@@ -260,5 +262,8 @@ def register(commands: Any) -> None:
     )
     publisher.add_argument(
         "--log-dir", help="log folder of the judgment and scored logs (picks, leaderboards)"
+    )
+    publisher.add_argument(
+        "--min-pairs", type=_at_least(1, "--min-pairs"), default=MIN_PAIRS, help=MIN_PAIRS_HELP
     )
     publisher.set_defaults(func=_cmd_publish)

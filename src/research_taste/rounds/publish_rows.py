@@ -158,14 +158,16 @@ def resolution_rows(round_: Round, entry: dict[str, Any]) -> list[dict[str, Any]
 
 
 def pick_rows(round_: Round, log_dir: str, unreadable: list[str]) -> list[dict[str, Any]]:
-    """Each judgment's picks, read from the round's judgment logs under ``log_dir`` (Inspect's
-    public log API; a log that cannot be read is named in ``unreadable``): per ordered pair the
-    item shown first and second, the item picked ("" for an unclear answer) and when."""
+    """Each pairwise judgment's picks, read from the round's judgment logs under ``log_dir``
+    (Inspect's public log API; a log that cannot be read is named in ``unreadable``): per
+    ordered pair the item shown first and second, the item picked ("" when unclear) and when."""
     rows = []
     for location in round_logs(round_.folder, log_dir, unreadable).judgments:
         log = read_log(location)
         for sample in log.samples or []:
             metadata = sample.metadata or {}
+            if "paper_1" not in metadata:  # not a pairwise judgment (PaperWeakness's lists)
+                continue
             scores = list((sample.scores or {}).values())
             answer = str(scores[0].answer) if scores and scores[0].answer else "unclear"
             first, second = str(metadata.get("paper_1")), str(metadata.get("paper_2"))
