@@ -77,6 +77,10 @@ def test_loads_with_datasets_and_pandas(published: Published, tmp_path: Path) ->
     board = pd.read_csv(out / "leaderboard" / "tastybench_round.csv")
     assert list(board.columns) == LEADERBOARD_COLUMNS
     assert set(board["model"]) == set(MODELS)
+    assert list(board["rank"]) == [1, 2] and board["ranked"].all()  # ranked best first
+    assert board["share_at_first"].sum() == pytest.approx(1.0)  # one model first per replicate
+    floor = board.set_index("model").loc["baseline/tastybench-longer"]
+    assert math.isnan(floor["p_value_vs_floor"]) and 0 <= board["p_value_vs_floor"].max() <= 1
 
 
 def test_card_front_matter_names_configs_and_licence(published: Published) -> None:
@@ -155,3 +159,15 @@ def test_cli_publishes_and_names_the_withheld(published: Published, tmp_path: Pa
         published.out / "leaderboard" / "tastybench_round.csv"
     ).read_bytes()  # the seeded bootstrap: the same figures every time
     assert main([*argv[:2], str(published.round), str(published.round), "--out", str(out)]) != 0
+
+
+def test_a_file_it_did_not_write_is_never_overwritten(published: Published, tmp_path: Path) -> None:
+    out = tmp_path / "mine"
+    publish_rounds([published.round], None, out)  # no picks: no picks.jsonl
+    theirs = out / "iclr-pub" / "picks.jsonl"
+    theirs.write_text("hand-made\n", encoding="utf-8")
+    before = sorted(p.relative_to(out) for p in out.rglob("*"))
+    with pytest.raises(DataError, match="picks.jsonl is there and the previous publication"):
+        publish_rounds([published.round], str(published.logs), out, min_pairs=1)
+    assert theirs.read_text(encoding="utf-8") == "hand-made\n"
+    assert sorted(p.relative_to(out) for p in out.rglob("*")) == before  # nothing written
