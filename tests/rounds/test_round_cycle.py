@@ -6,7 +6,6 @@ same day makes no request."""
 from __future__ import annotations
 
 import datetime as dt
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
@@ -70,12 +69,11 @@ def test_ten_weeks_of_nightly_cycles(tmp_path: Path, monkeypatch: pytest.MonkeyP
     published: list[tuple[int, list[str]]] = []
     original = cycle.publish
 
-    def publish(round_dirs: list[Path], log_dir: str, out: Path, now: dt.datetime) -> bool:
+    def publish(round_dirs: list[Path], log_dir: str, out: Path, now: dt.datetime) -> None:
         assert now == day(night)
         published.append((night, [folder.name for folder in round_dirs]))
-        made = original(round_dirs, log_dir, out, now)
-        assert not made or out.is_dir()  # once `round publish` exists, its folder is written
-        return made
+        original(round_dirs, log_dir, out, now)
+        assert out.is_dir()
 
     monkeypatch.setattr(cycle, "publish", publish)
     with serving(venue):
@@ -130,10 +128,8 @@ def test_ten_weeks_of_nightly_cycles(tmp_path: Path, monkeypatch: pytest.MonkeyP
             and any(parts[0] in log.location for log in mine)
         )
         assert scored == sorted(str(day(opened + n).date()) for n in changed for _ in models)
-    # published each time something changed, with every round opened so far (and, once this
-    # installation has `round publish`, into the cycle's publish_dir)
-    if importlib.util.find_spec("research_taste.rounds.publish") is not None:
-        assert (tmp_path / "published").is_dir()
+    # published each time something changed, with every round opened so far, into publish_dir
+    assert (tmp_path / "published" / "publication.json").is_file()
     assert published and published[-1][1] == [folder.name for folder in rounds]
     assert {night for night, _ in published} >= set(OPEN_DAYS)
     for night, names in published:

@@ -28,6 +28,7 @@ from pathlib import Path
 from research_taste.rounds import cycle_steps as steps
 from research_taste.rounds.cycle_config import CycleConfig
 from research_taste.rounds.manifest import utc_now
+from research_taste.rounds.publish import publish_rounds
 from research_taste_evals.core.errors import UserError
 from research_taste_evals.core.rounds import is_round
 
@@ -66,15 +67,9 @@ class CycleRun:
         return "\n".join([*self.notes, *(line.text() for line in self.lines.values())])
 
 
-def publish(round_dirs: list[Path], log_dir: str, out: Path, now: dt.datetime) -> bool:
-    """Publish the rounds as a dataset (``research-taste round publish``) as at ``now``; False
-    when this installation has no publication step yet (the line says so)."""
-    try:
-        from research_taste.rounds.publish import publish_rounds
-    except ModuleNotFoundError:
-        return False
+def publish(round_dirs: list[Path], log_dir: str, out: Path, now: dt.datetime) -> None:
+    """Publish the rounds as a dataset (``research-taste round publish``) as at ``now``."""
     publish_rounds(round_dirs, log_dir, out, now=lambda: now)
-    return True
 
 
 def _fail(line: RoundLine, step: str, error: Exception) -> None:
@@ -195,15 +190,11 @@ def _report_and_publish(
         run.notes.append(f"publication: {published} unchanged")
         return
     try:
-        made = publish(rounds, config.log_dir, published, now)
+        publish(rounds, config.log_dir, published, now)
     except UserError as error:
         _fail(run.line("publication"), "publication", error)
         return
-    run.notes.append(
-        f"publication: wrote {published}"
-        if made
-        else "publication: skipped (`round publish` is not in this installation)"
-    )
+    run.notes.append(f"publication: wrote {published}")
 
 
 def _due(config: CycleConfig, rounds: list[Path], now: dt.datetime, run: CycleRun) -> None:
