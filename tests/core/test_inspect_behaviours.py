@@ -81,8 +81,8 @@ def test_inspects_loader_binds_the_runs_roles_before_it_builds_a_task(
 
 def test_inspect_returns_and_caches_a_reply_without_choices(inspect_cache: Path) -> None:
     """``model.generate`` returns a 200 reply with empty ``choices`` as it is and caches it
-    (``cache_store`` skips only content-filter stops), and ``cache=False`` asks afresh: why
-    core/calls.py asks such a reply once more with ``cache=False``."""
+    (``cache_store`` skips only content-filter stops), and ``cache=False`` asks afresh. Its
+    completion is ``""``: the package's parsers count it unparsed (CONTRIBUTING.md)."""
     calls: list[int] = []
 
     def respond(messages: object) -> ModelOutput | str:
@@ -101,7 +101,8 @@ def test_inspect_generate_sets_the_output_then_fails_on_a_reply_without_choices(
     tmp_path: Path,
 ) -> None:
     """Inspect's ``generate`` stores the reply in ``state.output`` and then reads its message,
-    raising ``IndexError`` with nothing appended (core/calls.py ``_turn`` relies on it)."""
+    raising ``IndexError`` with nothing appended: a reply without choices to ``generate()`` fails
+    the sample, and the package asks nothing again (CONTRIBUTING.md, "Inspect versions")."""
     seen: dict[str, Any] = {}
 
     @solver
@@ -172,7 +173,7 @@ def test_the_evaluated_models_config_holds_the_runs_cache_and_a_turn_can_drop_it
     inspect_cache: Path,
 ) -> None:
     """Inside ``solve()``, ``get_model().config.cache`` is the eval's ``cache`` for a model
-    Inspect makes from its name (core/calls.py ``run_cache`` reads it), and
+    Inspect makes from its name (``core.cache_scope.run_cache`` reads it), and
     ``generate(state, cache=False)`` makes an uncached call under ``cache=True``."""
     seen: list[object] = []
     calls: list[int] = []

@@ -10,11 +10,8 @@ import pytest
 from inspect_ai.model import ChatMessage, Model, ModelOutput
 from mock_models import model_output
 
-from research_taste_evals.tastybench.parsing import (
-    extract_choice,
-    parse_extractor_reply,
-    parse_judge_answer,
-)
+from research_taste_evals.tastybench.choice import extract_choice
+from research_taste_evals.tastybench.parsing import parse_extractor_reply, parse_judge_answer
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]
 

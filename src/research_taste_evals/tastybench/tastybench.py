@@ -45,6 +45,7 @@ from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT
 from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 from research_taste_evals.core.velocity import MIN_SLOPE_POINTS
 from research_taste_evals.tastybench.built_set import is_built_set, load_built_set
+from research_taste_evals.tastybench.choice import EXTRACTOR_ROLE, ChoiceMethod, read_choice
 from research_taste_evals.tastybench.dataset import (
     DEFAULT_WINDOW_MONTHS,
     MAX_SERIES_MONTHS,
@@ -55,13 +56,6 @@ from research_taste_evals.tastybench.dataset import (
     Representation,
     VelocityMode,
     load_papers,
-)
-from research_taste_evals.tastybench.parsing import (
-    CITATION_COUNT_DOMAINS,
-    EXTRACTOR_ROLE,
-    ChoiceMethod,
-    judge,
-    read_choice,
 )
 from research_taste_evals.tastybench.prompts import (
     JUDGE_PROMPTS,
@@ -87,6 +81,7 @@ from research_taste_evals.tastybench.scorer import (
     tastybench_scorer,
     tastybench_task_metric,
 )
+from research_taste_evals.tastybench.solvers import CITATION_COUNT_DOMAINS, judge
 from research_taste_evals.tastybench.specs import TASTYBENCH, TASTYBENCH_ROUND, first_group_key
 
 logger = logging.getLogger(__name__)

@@ -45,6 +45,7 @@ from research_taste_evals.core.stats import NAN
 from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.tastybench.built_set import built_titles_and_abstracts, is_built_set
+from research_taste_evals.tastybench.choice import EXTRACTOR_ROLE
 from research_taste_evals.tastybench.dataset import (
     IDEA_FILES,
     PAPER_FILES,
@@ -52,7 +53,6 @@ from research_taste_evals.tastybench.dataset import (
     PaperSet,
     locate,
 )
-from research_taste_evals.tastybench.parsing import EXTRACTOR_ROLE
 from research_taste_evals.tastybench.prompts import (
     EXTRACT_IDEA,
     EXTRACT_IDEA_CURATED,
