@@ -6,9 +6,9 @@ evaluated model's config carries it, and a role model inherits it at each call
 (``inspect_ai/model/_model.py``, ``Model._resolve_config``, in 0.3.264 and 0.3.285 alike). Its
 cache key holds the model, the input, the config, the epoch and the policy's ``scopes``, so two
 calls of one prompt meant to be two answers (a panel's repeats, a re-ask of an unparsed answer,
-LFT's runs) would read one entry. :func:`scoped_cache` gives such a call the run's own policy
-with a scope added, and False when the run caches nothing: a run without ``--cache`` writes
-nothing to Inspect's cache (tests/core/test_cache_scope.py).
+a task's repeated runs) would read one entry. :func:`scoped_cache` gives such a call the run's
+own policy with a scope added, and False when the run caches nothing: a run without
+``--cache`` writes nothing to Inspect's cache (tests/core/test_cache_scope.py).
 """
 
 from __future__ import annotations
