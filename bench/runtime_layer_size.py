@@ -14,7 +14,7 @@ import tokenize
 from pathlib import Path
 
 CORE = Path(__file__).resolve().parents[1] / "src" / "research_taste_evals" / "core"
-RUNTIME_LAYER = ("roles", "errors", "task_args", "calls", "redaction")
+RUNTIME_LAYER = ("roles", "errors", "task_args", "cache_scope", "redaction")
 SKIPPED = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT}
 
 

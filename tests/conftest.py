@@ -39,8 +39,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def _no_model_left_bound() -> Iterator[None]:
     """After each test, no evaluated model or roles stay bound in the process's context:
     ``eval_set`` (the sweep's) leaves its last ones bound in its caller's (it resolves tasks
-    outside its event loop), and a task built by hand in a later test would then be checked
-    against them as if Inspect's loader were building it (core/roles.built_by_inspects_loader).
+    outside its event loop), and a later test would see them.
     Inspect has no public way to unbind them; this is the test harness's reset."""
     yield
     from inspect_ai.model._model import active_model_context_var, init_model_roles

@@ -2,7 +2,7 @@
 
 Inspect imports this module (``[project.entry-points.inspect_ai]``), which is what makes
 ``inspect eval research_taste_evals/<task>`` and ``--model baseline/<name>`` resolve. Importing
-it registers those and changes nothing else in Inspect: no hooks, no excepthook, no patched
+it registers those and changes nothing else in Inspect or the process: no hooks, no patched
 provider (tests/test_good_guest.py).
 
 The tasks are every family folder's exported tasks (core/families.py): importing a family

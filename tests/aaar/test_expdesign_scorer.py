@@ -166,7 +166,7 @@ def test_scoring_never_blocks_the_event_loop(
 def test_a_provider_error_fails_the_sample_once_every_judge_call_ended() -> None:
     """A judge call that still fails after Inspect's retries raises (the sample fails and is
     retried with ``--retry-on-error``), never an undecided pair; the other calls end first, so
-    their answers are cached for the retry (core/calls.gather_calls)."""
+    their answers are cached for the retry (``asyncio.gather(..., return_exceptions=True)``)."""
     judge = _TrackingJudge(fail_on="beta")
     with pytest.raises(RuntimeError, match="provider unavailable"):
         asyncio.run(

@@ -12,7 +12,6 @@ from inspect_ai.model import CachePolicy, ModelOutput, ModelUsage
 from inspect_ai.model._model import init_model_roles
 from mock_models import counting_model, failing_model, in_flight_model, model_output, scripted_model
 
-from research_taste_evals.core.calls import EmptyReplyError
 from research_taste_evals.core.grading import (
     CACHE_SCOPE_KEY,
     check_quorum,
@@ -134,26 +133,20 @@ def test_a_failed_call_fails_the_panel_and_a_refusal_is_a_typed_failure() -> Non
     assert refused.failure_counts()["refusal"] == 3 and refused.valid == []
 
 
-def test_a_reply_without_choices_is_asked_once_more_uncached_then_raises(
+def test_a_reply_without_choices_is_an_unparseable_grade_asked_no_more(
     inspect_cache: Path,
 ) -> None:
-    """Inspect caches a reply without choices: the member asks again with ``cache=False`` (the
-    answer is then read), and a second reply without choices raises."""
+    """Inspect returns a reply without choices as an empty completion: the member's grade is
+    an ``unparseable`` failure, counted, and the package asks nothing again."""
     empty = ModelOutput(model="mockllm/model", choices=[], usage=ModelUsage(total_tokens=1))
     calls: list[int] = []
 
-    def first_empty(messages: object) -> ModelOutput | str:
+    def always_empty(messages: object) -> ModelOutput:
         calls.append(len(calls))
-        return empty if len(calls) == 1 else "7"
+        return empty
 
-    flaky = scripted_model(first_empty)
-    result = asyncio.run(run_panel("p", parse_int, [flaky], repeats=1, cache=True))
-    assert result.valid == [7] and len(calls) == 2
-    again = asyncio.run(run_panel("p", parse_int, [flaky], repeats=1, cache=True))
-    assert again.valid == [7] and len(calls) == 3  # the cached empty reply, asked again
-    never = scripted_model(lambda m: empty)
-    with pytest.raises(EmptyReplyError):
-        asyncio.run(run_panel("p", parse_int, [never], repeats=1, cache=True))
+    result = asyncio.run(run_panel("p", parse_int, [scripted_model(always_empty)], repeats=2))
+    assert result.failure_counts()["unparseable"] == 2 and result.valid == [] and len(calls) == 2
 
 
 def test_several_grader_models_each_run_every_repeat() -> None:

@@ -13,37 +13,36 @@ from typing import Any
 import pytest
 from inspect_ai import Task, eval, task
 from inspect_ai.dataset import Sample
-from inspect_ai.model import ModelOutput, ModelUsage, get_model, model_roles
+from inspect_ai.model import ModelOutput, ModelUsage, get_model
 from inspect_ai.solver import Generate, TaskState, solver
 from mock_models import scripted_model
-
-from research_taste_evals.core.roles import built_by_inspects_loader
 
 OUT = "KWARGS_PROBE_OUT"  # the file the task writes what it received to (Inspect loads this
 # file as a module of its own, so a list here would not be the one the test reads)
 
 
 @task
-def kwargs_probe(known: int = 1, **kwargs: Any) -> Task:
-    Path(os.environ[OUT]).write_text(json.dumps({"known": known, **kwargs}))
+def named_probe(known: int = 1) -> Task:
+    Path(os.environ[OUT]).write_text(json.dumps({"known": known}))
     return Task(dataset=[Sample(input="x", target="y")])
 
 
-def test_inspect_hands_a_task_with_kwargs_every_task_argument_by_name(
+def test_inspect_drops_a_task_argument_the_signature_does_not_take(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``task_create`` passes names the signature does not take only to a ``**kwargs`` task
-    (core/task_args.refuse_unknown_arguments relies on it to refuse a misspelt -T name)."""
+    """``task_create`` passes a task only the names its signature takes (it warns "param ... not
+    used by task" for the others) unless it declares ``**kwargs``: no task of the package does,
+    so a misspelt -T name is Inspect's to handle."""
     out = tmp_path / "seen.json"
     monkeypatch.setenv(OUT, str(out))
     eval(
-        f"{__file__}@kwargs_probe",
+        f"{__file__}@named_probe",
         task_args={"known": 2, "varient": "binary"},
         model="mockllm/model",
         log_dir=str(tmp_path),
         display="none",
     )
-    assert json.loads(out.read_text()) == {"known": 2, "varient": "binary"}
+    assert json.loads(out.read_text()) == {"known": 2}
 
 
 def _empty() -> ModelOutput:
@@ -56,33 +55,10 @@ def inspect_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-@task
-def roles_probe() -> Task:
-    Path(os.environ[OUT]).write_text(
-        json.dumps({"loader": built_by_inspects_loader(), "roles": sorted(model_roles())})
-    )
-    return Task(dataset=[Sample(input="x", target="y")])
-
-
-def test_inspects_loader_binds_the_runs_roles_before_it_builds_a_task(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """``eval_resolve_tasks`` binds the roles and the evaluated model, then builds the task
-    (core/roles.roles_ready refuses a missing role there); a task built by hand sees neither."""
-    out = tmp_path / "seen.json"
-    monkeypatch.setenv(OUT, str(out))
-    monkeypatch.delenv("INSPECT_EVAL_MODEL", raising=False)
-    run = {"model": "mockllm/model", "log_dir": str(tmp_path / "logs"), "display": "none"}
-    eval(f"{__file__}@roles_probe", model_roles={"grader": "mockllm/model"}, **run)  # type: ignore[arg-type]
-    assert json.loads(out.read_text()) == {"loader": True, "roles": ["grader"]}
-    eval(roles_probe(), model_roles={"grader": "mockllm/model"}, **run)  # type: ignore[arg-type]
-    assert json.loads(out.read_text()) == {"loader": False, "roles": []}
-
-
 def test_inspect_returns_and_caches_a_reply_without_choices(inspect_cache: Path) -> None:
     """``model.generate`` returns a 200 reply with empty ``choices`` as it is and caches it
-    (``cache_store`` skips only content-filter stops), and ``cache=False`` asks afresh: why
-    core/calls.py asks such a reply once more with ``cache=False``."""
+    (``cache_store`` skips only content-filter stops), and ``cache=False`` asks afresh. Its
+    completion is ``""``: the package's parsers count it unparsed (CONTRIBUTING.md)."""
     calls: list[int] = []
 
     def respond(messages: object) -> ModelOutput | str:
@@ -101,7 +77,8 @@ def test_inspect_generate_sets_the_output_then_fails_on_a_reply_without_choices(
     tmp_path: Path,
 ) -> None:
     """Inspect's ``generate`` stores the reply in ``state.output`` and then reads its message,
-    raising ``IndexError`` with nothing appended (core/calls.py ``_turn`` relies on it)."""
+    raising ``IndexError`` with nothing appended: a reply without choices to ``generate()`` fails
+    the sample, and the package asks nothing again (CONTRIBUTING.md, "Inspect versions")."""
     seen: dict[str, Any] = {}
 
     @solver
@@ -172,7 +149,7 @@ def test_the_evaluated_models_config_holds_the_runs_cache_and_a_turn_can_drop_it
     inspect_cache: Path,
 ) -> None:
     """Inside ``solve()``, ``get_model().config.cache`` is the eval's ``cache`` for a model
-    Inspect makes from its name (core/calls.py ``run_cache`` reads it), and
+    Inspect makes from its name (``core.cache_scope.run_cache`` reads it), and
     ``generate(state, cache=False)`` makes an uncached call under ``cache=True``."""
     seen: list[object] = []
     calls: list[int] = []

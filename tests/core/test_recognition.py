@@ -6,7 +6,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from inspect_ai.model import ChatMessage
+from inspect_ai.model import CachePolicy, ChatMessage
 from mock_models import scripted_model
 
 from research_taste_evals.core.recognition import (
@@ -171,8 +171,11 @@ def test_baselines_answer_the_probe() -> None:
     assert asyncio.run(knower.generate("Which project?")).completion == "1"
 
 
-def test_a_rerun_repeats_no_probe_call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Inspect's cache (no expiry, not per epoch): a new run's probe reuses the first answer."""
+def test_a_rerun_repeats_no_probe_call_under_a_cache_and_caches_nothing_without(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a cache (the run's ``--cache``, here given), a new run's probe reuses the first
+    answer; without one (outside a run: none) each run asks and nothing is cached."""
     monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path))
     calls: list[int] = []
 
@@ -184,4 +187,8 @@ def test_a_rerun_repeats_no_probe_call(tmp_path: Path, monkeypatch: pytest.Monke
     for _ in range(2):  # two runs: two probes, as two task builds would make
         result = asyncio.run(RecallProbe().recognise(_items()[0], model))
         assert result.recognized is False
-    assert len(calls) == 1
+    assert len(calls) == 2 and not any(p.is_file() for p in tmp_path.rglob("*"))
+    for _ in range(2):
+        probe = RecallProbe(cache=CachePolicy(expiry=None))
+        assert asyncio.run(probe.recognise(_items()[0], model)).recognized is False
+    assert len(calls) == 3

@@ -1,9 +1,11 @@
-"""A reply without choices (Inspect caches it as it is): asked once more with ``cache=False``,
-counted, and raised when the second has none either (core/calls.py). Every other fault is
-Inspect's: nothing here retries a provider error."""
+"""A reply without choices is what Inspect returns, asked no more by the package: through
+``generate()`` Inspect fails the sample, through ``Model.generate`` it is an empty completion the
+parser counts as unparsed. Every other fault is Inspect's: nothing here retries a provider error.
+A re-ask of an unparsed answer has its own cache scope under the run's ``--cache``."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -11,10 +13,16 @@ import pytest
 from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage
+from inspect_ai.solver import generate
 from mock_models import scripted_model, scripted_outputs
 
-from research_taste_evals.core.answers import ATTEMPTS_KEY, generate_until_parsed, parse_binary
-from research_taste_evals.core.calls import EMPTY_REASKS_KEY, reply_step
+from research_taste_evals.core.answers import (
+    ATTEMPTS_KEY,
+    generate_until_parsed,
+    last_parses,
+    parse_binary,
+    until_parsed,
+)
 
 
 def _empty() -> ModelOutput:
@@ -56,41 +64,40 @@ def _run(script: Script, solver: Any, tmp_path: Path, **eval_args: Any) -> Any:
     return log
 
 
-@pytest.mark.parametrize("cache", [False, True])
-def test_an_empty_reply_is_asked_once_more_uncached_and_counted(
-    cache: bool, tmp_path: Path
-) -> None:
-    script = Script(EMPTY, "the answer")
-    log = _run(script, reply_step(), tmp_path, cache=cache)
-    assert log.status == "success" and log.samples, log.error
-    sample = log.samples[0]
-    assert sample.output.completion == "the answer" and script.calls == 2
-    assert [m.role for m in sample.messages] == ["user", "assistant"]
-    assert sample.store[EMPTY_REASKS_KEY] == 1
-
-
-def test_a_second_empty_reply_fails_the_sample(tmp_path: Path) -> None:
-    script = Script(EMPTY)
-    log = _run(script, reply_step(), tmp_path, cache=True)
-    assert log.samples and log.samples[0].error is not None
-    assert "without choices, twice" in log.samples[0].error.message and script.calls == 2
+def test_an_empty_reply_to_generate_is_inspects_and_asked_no_more(tmp_path: Path) -> None:
+    """Inspect's ``generate()`` fails the sample on a reply without choices (it reads the reply's
+    message); the package asks nothing behind the user's back (one call, no re-ask)."""
+    script = Script(EMPTY, "never reached")
+    log = _run(script, generate(), tmp_path, cache=True)
+    assert log.samples and log.samples[0].error is not None and script.calls == 1
 
 
 def test_a_provider_error_is_not_retried_by_the_package(tmp_path: Path) -> None:
     """Inspect's own retries decide (a RuntimeError is none of its transient errors)."""
     script = Script(RuntimeError("a bug, not a fault"), "never reached")
-    log = _run(script, reply_step(), tmp_path)
+    log = _run(script, generate(), tmp_path)
     assert log.samples and "a bug" in (log.samples[0].error or {"message": ""}).message  # type: ignore[union-attr]
     assert script.calls == 1
 
 
-def test_an_empty_reply_of_a_parsed_answer_counts_as_a_re_ask(tmp_path: Path) -> None:
+def test_an_empty_reply_to_model_generate_is_an_empty_completion_unparsed(tmp_path: Path) -> None:
+    """``Model.generate`` returns a reply without choices as it is: its completion is ``""``,
+    which the answer's parser counts as unparsed (and the protocol's re-ask asks again)."""
     script = Script(EMPTY, "1")
-    log = _run(script, generate_until_parsed(parse_binary, retries=0), tmp_path, cache=True)
-    assert log.samples and log.samples[0].error is None, log.samples
-    sample = log.samples[0]
-    assert sample.metadata[ATTEMPTS_KEY] == ["", "1"] and script.calls == 2
-    assert sample.store[EMPTY_REASKS_KEY] == 1
+    calls = []
+
+    async def attempt(cache: object) -> ModelOutput:
+        calls.append(cache)
+        return await scripted_model(script).generate("question")
+
+    output, texts = asyncio.run(
+        until_parsed(attempt, lambda o: o.completion, last_parses(parse_binary), 1)
+    )
+    assert texts == ["", "1"] and output.completion == "1" and script.calls == 2
+    assert calls == [
+        None,
+        False,
+    ]  # the first ask: the run's --cache; the re-ask: none outside a run
 
 
 def test_under_the_cache_a_re_ask_is_a_new_call_and_a_rerun_pays_for_none(tmp_path: Path) -> None:

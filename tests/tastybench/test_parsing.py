@@ -10,11 +10,9 @@ import pytest
 from inspect_ai.model import ChatMessage, Model, ModelOutput
 from mock_models import model_output
 
-from research_taste_evals.tastybench.parsing import (
-    extract_choice,
-    parse_extractor_reply,
-    parse_judge_answer,
-)
+from research_taste_evals.core import cache_scope
+from research_taste_evals.tastybench.choice import extract_choice
+from research_taste_evals.tastybench.parsing import parse_extractor_reply, parse_judge_answer
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]
 
@@ -117,7 +115,12 @@ def test_an_extractor_refusal_is_a_typed_unclear(scripted_model: ScriptedModel) 
     )
 
 
-def test_extractor_calls_have_their_own_cache_scope(scripted_model: ScriptedModel) -> None:
+def test_extractor_calls_have_their_own_cache_scope_under_the_runs_cache(
+    scripted_model: ScriptedModel, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Without the run's ``--cache`` every call is made (none cached); with it, each scope has
+    its own entry and a repeated scope reads it."""
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path))
     calls: list[str] = []
 
     def reply(messages: list[ChatMessage]) -> str:
@@ -127,7 +130,11 @@ def test_extractor_calls_have_their_own_cache_scope(scripted_model: ScriptedMode
     extractor = scripted_model(reply)
     for scope in ("s1/1", "s2/1", "s1/1"):
         asyncio.run(extract_choice("Hmm.", "extractor", extractor, cache_scope=scope))
-    assert len(calls) == 2  # two scopes, two calls; the repeated scope reads its cache entry
+    assert len(calls) == 3 and not any(p.is_file() for p in tmp_path.rglob("*"))
+    monkeypatch.setattr(cache_scope, "run_cache", lambda: True)  # as under --cache
+    for scope in ("s1/1", "s2/1", "s1/1"):
+        asyncio.run(extract_choice("Hmm.", "extractor", extractor, cache_scope=scope))
+    assert len(calls) == 5  # two scopes, two calls; the repeated scope reads its cache entry
 
 
 def _logged_pairs(upstream: Path) -> list[tuple[str, str]]:

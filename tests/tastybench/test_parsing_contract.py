@@ -8,7 +8,8 @@ import asyncio
 
 import pytest
 
-from research_taste_evals.tastybench.parsing import extract_choice, parse_judge_answer
+from research_taste_evals.tastybench.choice import extract_choice
+from research_taste_evals.tastybench.parsing import parse_judge_answer
 
 # A frontier-style discussion that weighs both sides: the verdict alone must decide.
 BODY = (

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ChatMessage
+from mock_models import scripted_outputs
 from tastybench_held_out import FAST, Metrics, ScriptedModel, held_out_model, write_papers
 
 from research_taste_evals.core.recognition import is_probe_prompt
@@ -237,9 +238,11 @@ def test_epochs_ask_each_paper_once_and_keep_the_twins(
         )
         log = inspect_eval(
             task,
-            model=scripted_model(counted),
+            model="mockllm/model",  # named: Inspect makes it with the run's --cache
+            model_args={"custom_outputs": scripted_outputs(counted)},
             epochs=epochs,
             log_dir=str(tmp_path / f"logs{epochs}"),
+            cache=True,
             **FAST,
         )[0]
         # once per paper, whatever the epochs; a re-run (same cache) asks none

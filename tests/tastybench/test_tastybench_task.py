@@ -18,7 +18,7 @@ from mock_models import answering_probes, model_output
 from research_taste.tastybench.log_ratings import ratings_from_log
 from research_taste_evals.tastybench.baselines import project_texts
 from research_taste_evals.tastybench.dataset import load_papers
-from research_taste_evals.tastybench.parsing import CITATION_COUNT_DOMAINS, guarded_web_search
+from research_taste_evals.tastybench.solvers import CITATION_COUNT_DOMAINS, guarded_web_search
 from research_taste_evals.tastybench.tastybench import tastybench
 
 ScriptedModel = Callable[[Callable[[list[ChatMessage]], str]], Model]

@@ -11,6 +11,7 @@ from typing import Any
 
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
+from inspect_ai.model import CachePolicy
 
 from research_taste.builders.tastybench_args import parse_after, parse_date
 from research_taste.builders.tastybench_set import (
@@ -69,6 +70,9 @@ def run_extraction(
         model=model,
         log_dir=log_dir,
         display="none",
+        # The command's cache, kept for good: re-running it on the same inputs costs no call
+        # (the task itself follows whatever --cache its run is given).
+        cache=CachePolicy(expiry=None),
     )[0]
     if log.status != "success":
         message = log.error.message if log.error else log.status

@@ -6,8 +6,6 @@ Parameters: ``aaar/README.md`` ("EqInfer").
 
 from __future__ import annotations
 
-from typing import Any
-
 from inspect_ai import Task, task
 from inspect_ai.log import HeadlineMetric
 
@@ -29,7 +27,7 @@ from research_taste_evals.aaar.solvers import eqinfer_solver
 from research_taste_evals.aaar.specs import EQINFER
 from research_taste_evals.core.dates import undated_source
 from research_taste_evals.core.provenance import task_version
-from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
+from research_taste_evals.core.task_args import task_entry
 
 __all__ = ["UPSTREAM_CHOICE_RETRIES", "UPSTREAM_PARSE_RETRIES", "eqinfer"]
 
@@ -44,7 +42,6 @@ def eqinfer(
     shuffle_options: bool = True,
     choice_retries: int = UPSTREAM_CHOICE_RETRIES,
     faithful_reader: FaithfulReader = "api",
-    **kwargs: Any,
 ) -> Task:
     """AAAR-1.0 EqInfer: judge whether a candidate LaTeX equation fits its paper's context.
 
@@ -78,7 +75,6 @@ def eqinfer(
             re-asked, wrong label forced); both readings are in every score's metadata.
             Defaults to ``'api'``.
     """
-    refuse_unknown_arguments(eqinfer, kwargs)
     settings = EqInferSettings(
         variant=variant,
         context_words=context_words,

@@ -9,8 +9,6 @@ annotators' explanations). Parameters: ``aaar/README.md`` ("ExpDesign").
 
 from __future__ import annotations
 
-from typing import Any
-
 from inspect_ai import Task, task
 from inspect_ai.log import HeadlineMetric
 
@@ -35,7 +33,7 @@ from research_taste_evals.aaar.specs import EXPDESIGN
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import recall_solvers
 from research_taste_evals.core.roles import roles_ready
-from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
+from research_taste_evals.core.task_args import task_entry
 from research_taste_evals.core.text import WordCounting, load_word_counting
 
 # The release code re-asks a whole-list explanation up to 3 times when its length differs from
@@ -58,7 +56,6 @@ def expdesign(
     embedding_revision: str | None = None,
     embedding_device: str = "cpu",
     knowledge_cutoff: str | None = None,
-    **kwargs: Any,
 ) -> Task:
     """AAAR-1.0 ExpDesign: propose a paper's experiments and explain the authors' ones
     (judge: ``judge_model`` > the ``grader`` role > GPT-4o, the paper's).
@@ -97,7 +94,6 @@ def expdesign(
         knowledge_cutoff (str | None): ``YYYY-MM-DD``: the evaluated model's knowledge
             cutoff (see "Recall and contamination"). Defaults to ``None``.
     """
-    refuse_unknown_arguments(expdesign, kwargs)
     settings = ExpDesignSettings(
         context_words=context_words,
         word_counting=word_counting,

@@ -9,8 +9,6 @@ weaknesses; the list is scored against every reviewer's weaknesses with sentence
 
 from __future__ import annotations
 
-from typing import Any
-
 from inspect_ai import Epochs, Task, task
 from inspect_ai.log import HeadlineMetric
 
@@ -35,7 +33,7 @@ from research_taste_evals.aaar.specs import PAPER_WEAKNESS
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.recall_control import recall_solvers
 from research_taste_evals.core.rounds import refuse_a_round
-from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
+from research_taste_evals.core.task_args import task_entry
 from research_taste_evals.core.text import WordCounting, load_word_counting
 
 
@@ -52,7 +50,6 @@ def paper_weakness(
     itf_idf_revision: str | None = None,
     embedding_device: str = "cpu",
     knowledge_cutoff: str | None = None,
-    **kwargs: Any,
 ) -> Task:
     """AAAR-1.0 PaperWeakness: list a submission's weaknesses; compared with its reviewers'.
 
@@ -81,7 +78,6 @@ def paper_weakness(
         knowledge_cutoff (str | None): ``YYYY-MM-DD``: the evaluated model's knowledge
             cutoff (see "Recall and contamination"). Defaults to ``None``.
     """
-    refuse_unknown_arguments(paper_weakness, kwargs)
     refuse_a_round(data_path, "paper_weakness_round")  # before anything is read
     settings = WeaknessSettings(split=split, window_words=window_words, word_counting=word_counting)
     cutoff_steps = recall_solvers(PAPER_WEAKNESS, knowledge_cutoff, probe=False)

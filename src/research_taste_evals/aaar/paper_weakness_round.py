@@ -13,7 +13,6 @@ cutoff: a round is judged before its reviews exist.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.log import HeadlineMetric
@@ -33,7 +32,7 @@ from research_taste_evals.aaar.solvers import weakness_solver
 from research_taste_evals.aaar.specs import PAPER_WEAKNESS_ROUND
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.rounds import judging_note, round_identity
-from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
+from research_taste_evals.core.task_args import task_entry
 from research_taste_evals.core.text import WordCounting, load_word_counting
 
 logger = logging.getLogger(__name__)
@@ -51,7 +50,6 @@ def paper_weakness_round(
     embedding_device: str = "cpu",
     itf_idf_model: str = ITF_IDF_MODEL,
     itf_idf_revision: str | None = None,
-    **kwargs: Any,
 ) -> Task:
     """AAAR-1.0 PaperWeakness on a round: a submission's weaknesses before its reviews exist.
 
@@ -70,7 +68,6 @@ def paper_weakness_round(
         itf_idf_revision (str | None): Hub revision of ``itf_idf_model``; None: the pinned
             one. Defaults to ``None``.
     """
-    refuse_unknown_arguments(paper_weakness_round, kwargs)
     load_word_counting(WORD_COUNTING)
     round_, records = load_weakness_round(round)
     # Loaded now so a model that cannot be loaded fails before any model call.

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+from collections.abc import Sequence
 from functools import partial
 from typing import Literal
 
@@ -27,7 +28,7 @@ from inspect_ai.model import (
     ModelOutput,
     get_model,
 )
-from inspect_ai.solver import Generate, Solver, TaskState, solver, system_message
+from inspect_ai.solver import Generate, Solver, TaskState, generate, solver, system_message
 
 from research_taste_evals.aaar.dataset.eqinfer import LETTERS, Variant
 from research_taste_evals.aaar.dataset.expdesign import extract_list_items
@@ -46,8 +47,7 @@ from research_taste_evals.aaar.prompts import (
     WEAKNESS_PROMPT,
     WEAKNESS_SYSTEM,
 )
-from research_taste_evals.core.answers import generate_until_parsed
-from research_taste_evals.core.calls import gather_calls, generate_reply, reply_step
+from research_taste_evals.core.answers import generate_until_parsed, reask_cache
 from research_taste_evals.core.text import WordCounting, content_id, fill_template
 
 PREDICTED_EXPERIMENTS_KEY = "expdesign:predicted_experiments"
@@ -65,6 +65,14 @@ ExplainMode = Literal["one_by_one", "whole_list"]
 
 def _messages(system: str, prompt: str) -> list[ChatMessage]:
     return [ChatMessageSystem(content=system), ChatMessageUser(content=prompt)]
+
+
+def _first_error(results: Sequence[object]) -> None:
+    """Raise the first error of ``asyncio.gather(..., return_exceptions=True)``'s results: every
+    call has ended, so one answered while another failed is cached before the sample fails."""
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
 
 
 def both_readings_answered(attempts: list[str]) -> bool:
@@ -96,10 +104,13 @@ async def explain_one_by_one(model: Model, context: str, experiments: list[str])
             context_input=context,
             experiment_list=re.sub(UPSTREAM_ITEM_NUMBER, "", experiment),
         )
-        output = await generate_reply(model, _messages(EXPLANATION_ONE_SYSTEM, prompt))
+        output = await model.generate(_messages(EXPLANATION_ONE_SYSTEM, prompt))
         return f"{index + 1}. {output.completion.strip()}"
 
-    return list(await gather_calls(*(explain(i, e) for i, e in enumerate(experiments))))
+    calls = (explain(i, e) for i, e in enumerate(experiments))
+    results = await asyncio.gather(*calls, return_exceptions=True)
+    _first_error(results)
+    return [r for r in results if isinstance(r, str)]
 
 
 async def explain_whole_list(
@@ -114,7 +125,12 @@ async def explain_whole_list(
         EXPLANATION_LIST_PROMPT, context_input=context, experiment_list="\n".join(experiments)
     )
     for attempt in range(1, retries + 2):
-        output = await generate_reply(model, _messages(EXPLANATION_LIST_SYSTEM, prompt))
+        # A re-ask has its own cache scope: under --cache it would read back the answer it re-asks.
+        cache = reask_cache(attempt - 1)
+        messages = _messages(EXPLANATION_LIST_SYSTEM, prompt)
+        output = await (
+            model.generate(messages) if cache is None else model.generate(messages, cache=cache)
+        )
         items = extract_list_items(output.completion)
         if len(items) == len(experiments):
             return items, attempt
@@ -139,17 +155,25 @@ def expdesign_solver(explain_mode: ExplainMode, explanation_retries: int) -> Sol
             EXPDESIGN_SYSTEM, fill_template(EXPDESIGN_PROMPT, context_input=context)
         )
         if explain_mode == "one_by_one":
-            design, explanations = await gather_calls(
-                generate_reply(model, design_messages),
+            design, explained = await asyncio.gather(
+                model.generate(design_messages),
                 explain_one_by_one(model, context, oracle),
+                return_exceptions=True,
             )
-            attempts = 1
+            _first_error((design, explained))
+            assert isinstance(design, ModelOutput) and isinstance(explained, list)
+            explanations, attempts = explained, 1
         else:
-            design, (explanations, attempts) = await gather_calls(
-                generate_reply(model, design_messages),
+            design, listed = await asyncio.gather(
+                model.generate(design_messages),
                 explain_whole_list(model, context, oracle, explanation_retries),
+                return_exceptions=True,
             )
-        state.messages = [*design_messages, design.message]
+            _first_error((design, listed))
+            assert isinstance(design, ModelOutput) and isinstance(listed, tuple)
+            explanations, attempts = listed
+        # A reply without choices appends nothing: an empty completion, an empty list.
+        state.messages = [*design_messages, *(choice.message for choice in design.choices[:1])]
         state.output = design
         state.store.set(PREDICTED_EXPERIMENTS_KEY, extract_list_items(design.completion))
         state.store.set(PREDICTED_EXPLANATIONS_KEY, explanations)
@@ -198,16 +222,17 @@ def weakness_solver(split: Split, window_words: int, counting: WordCounting) -> 
             pieces = await asyncio.to_thread(
                 split_pieces, state.input_text, split, window_words, counting
             )
-            outputs = await gather_calls(
+            outputs = await asyncio.gather(
                 *(
-                    generate_reply(
-                        model,
-                        _messages(WEAKNESS_SYSTEM, fill_template(WEAKNESS_PROMPT, context_input=p)),
+                    model.generate(
+                        _messages(WEAKNESS_SYSTEM, fill_template(WEAKNESS_PROMPT, context_input=p))
                     )
                     for p in pieces
-                )
+                ),
+                return_exceptions=True,
             )
-            answers = [output.completion for output in outputs]
+            _first_error(outputs)
+            answers = [o.completion for o in outputs if isinstance(o, ModelOutput)]
             combined = combine_piece_lists([extract_list_items(answer) for answer in answers])
         text = "\n".join(combined)
         state.messages.append(ChatMessageAssistant(content=text, model=model.name))
@@ -227,6 +252,6 @@ def eqinfer_solver(variant: Variant, parse_retries: int, choice_retries: int) ->
     ask = (
         generate_until_parsed(partial(strict_choice, letters=LETTERS), choice_retries)
         if choice_retries
-        else reply_step()
+        else generate()
     )
     return [system_message(EQINFER_MC_SYSTEM), ask]

@@ -10,8 +10,9 @@ families need live here, once:
 - :func:`until_parsed` / :func:`generate_until_parsed`: the one re-ask loop;
 - :func:`answer_rates`: the agreed ``unparsed_rate`` / ``reasked_rate`` figures of a log.
 
-Each attempt is a model call as Inspect makes it (``core/calls.py``): a re-ask has its own
-cache scope, and a reply without choices, asked once more there, counts as a re-ask here.
+Each attempt is Inspect's own ``generate()`` turn (or ``Model.generate``): a re-ask has its own
+cache scope under the run's ``--cache`` (:func:`reask_cache`), or it would read back the answer
+it re-asks. A reply without choices is what Inspect returns: an empty completion, unparsed.
 """
 
 from __future__ import annotations
@@ -24,9 +25,8 @@ from typing import Any, TypeVar
 from inspect_ai.model import CachePolicy
 from inspect_ai.scorer import SampleScore
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.util import store
 
-from research_taste_evals.core.calls import EMPTY_REASKS_KEY, generate_turn, reask_cache
+from research_taste_evals.core.cache_scope import scoped_cache
 
 # Decoration a model may wrap around a bare answer ("**1**", "`B`", "(C)", "1.").
 _WRAPPING = " \t\r\n`*_.:;()[]'\""
@@ -39,7 +39,14 @@ _CLOSED_BLOCK = re.compile(rf"<({_BLOCK_TAGS})>.*?</\1\s*>", re.IGNORECASE | re.
 _CLOSING_TAG = re.compile(rf"</(?:{_BLOCK_TAGS})\s*>", re.IGNORECASE)
 _OPENING_TAG = re.compile(rf"<(?:{_BLOCK_TAGS})>", re.IGNORECASE)
 _DECODER = json.JSONDecoder()
+REASK_SCOPE_KEY = "reask"  # a re-ask's own cache entry: with --cache on it is asked afresh
 T = TypeVar("T")
+
+
+def reask_cache(attempt: int) -> bool | CachePolicy | None:
+    """The cache of attempt ``attempt`` (0: the first ask, None: the run's setting, passed as
+    no ``cache``); a re-ask's is the run's cache under its own scope (False: the run has none)."""
+    return scoped_cache(REASK_SCOPE_KEY, str(attempt)) if attempt else None
 
 
 def parse_choice(text: str, allowed: tuple[str, ...]) -> str | None:
@@ -98,7 +105,7 @@ def last_json_object(text: str) -> dict[str, Any] | None:
 
 
 async def until_parsed(
-    attempt: Callable[[CachePolicy | None], Awaitable[T]],
+    attempt: Callable[[bool | CachePolicy | None], Awaitable[T]],
     text_of: Callable[[T], str],
     finished: Callable[[list[str]], bool],
     retries: int,
@@ -139,29 +146,23 @@ def generate_until_parsed(
 
     The re-ask loop released benchmark code often uses; the family passes its upstream's retry
     count. Each attempt starts from the original prompt, so the model never sees its failed
-    answers; every attempt's text is kept in ``state.metadata["answer_attempts"]`` and shows in
-    the transcript. A reply without choices is re-asked uncached (:func:`generate_turn`) on top
-    of ``retries``: it is an attempt with the text ``""``, so it counts as a re-ask.
+    answers; every attempt is an ordinary ``generate()`` turn in the transcript and its text is
+    kept in ``state.metadata["answer_attempts"]``.
     """
     if retries < 0:
         raise ValueError(f"retries must be >= 0, got {retries}")
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         prompt = list(state.messages)
-        empties: list[str] = []
 
-        async def attempt(cache: CachePolicy | None) -> TaskState:
+        async def attempt(cache: bool | CachePolicy | None) -> TaskState:
             state.messages = list(prompt)
-            reasked = int(store().get(EMPTY_REASKS_KEY, 0))
-            await generate_turn(state, generate, **({} if cache is None else {"cache": cache}))
-            if int(store().get(EMPTY_REASKS_KEY, 0)) > reasked:
-                empties.append("")
-            return state
+            return await (generate(state) if cache is None else generate(state, cache=cache))
 
         final, attempts = await until_parsed(
             attempt, lambda s: s.output.completion, done or last_parses(parse), retries
         )
-        final.metadata[ATTEMPTS_KEY] = empties + attempts
+        final.metadata[ATTEMPTS_KEY] = attempts
         return final
 
     return solve

@@ -25,7 +25,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from research_taste_evals.core.errors import ConfigError, report_user_errors
+from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.core.recognition import NOT_RECOGNISED, is_probe_prompt
 
 BaselineResponder = Callable[[list[ChatMessage]], str]
@@ -87,8 +87,6 @@ class BaselineModelAPI(ModelAPI):
     ) -> None:
         super().__init__(model_name, base_url, api_key, [], config)
         if model_name not in _BASELINES:
-            # Built by Inspect before or after the task: the one-sentence hook either way.
-            report_user_errors()
             known = ", ".join(f"baseline/{n}" for n in sorted(_BASELINES)) or "none"
             raise ConfigError(
                 f"unknown baseline model 'baseline/{model_name}': give --model one of {known} "

@@ -8,17 +8,20 @@ families (to avoid one family's bias). It is generic over what a grade is: a ben
 prompt and a ``parse`` function (model text -> typed grade, raising ``ValueError`` when the text
 is not a grade) and gets back one :class:`MemberGrade` per member, each either a grade or a
 typed failure (``unparseable``, ``refusal``, ``model_error`` for a prompt longer than the
-grader's context) -- never a silent 0. A call that fails after Inspect's own retries raises: the
-sample fails and ``--retry-on-error`` runs it again, never a missing grade (core/calls.py).
+grader's context) -- never a silent 0; a reply without choices is an empty completion, so
+unparseable. A call that fails after Inspect's own retries raises once its siblings have ended
+(so what finished is cached): the sample fails and ``--retry-on-error`` runs it again, never a
+missing grade.
 
 Members are every (grader model, repeat) pair. Each member has its own cache scope, so with
-caching on (the run's ``--cache``, or the task's own grader cache), ten identical calls are ten
-distinct generations (one cache entry each, reused on a re-run), not one cached answer counted
-ten times.
+caching on (the run's ``--cache`` through ``core.cache_scope``, or the task's own grader cache),
+ten identical calls are ten distinct generations (one cache entry each, reused on a re-run), not
+one cached answer counted ten times.
 """
 
 from __future__ import annotations
 
+import asyncio
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -34,7 +37,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.util import span
 
-from research_taste_evals.core.calls import gather_calls, generate_reply, run_cache
+from research_taste_evals.core.cache_scope import scoped_cache
 from research_taste_evals.core.reasons import OVERFLOW_STOP_REASON
 from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models
 from research_taste_evals.core.stats import NAN
@@ -159,7 +162,9 @@ def member_cache(cache: bool | CachePolicy, index: int) -> bool | CachePolicy:
 
 
 def _refusal_detail(output: ModelOutput) -> str | None:
-    """Why ``output`` is a refusal, or None."""
+    """Why ``output`` is a refusal, or None (a reply without choices is none: unparseable)."""
+    if not output.choices:
+        return None
     if output.stop_reason == REFUSAL_STOP_REASON:
         return output.error or "stop_reason content_filter"
     content = output.message.content
@@ -180,21 +185,21 @@ async def grade_member(
     """One member's call: generate with its own cache scope, then parse or classify the failure.
 
     ``cache``: the task's own grader cache; False follows the run's ``--cache``. A provider
-    error after Inspect's retries, or a second reply without choices, raises (module docstring).
+    error after Inspect's retries raises (module docstring).
     No span of its own (a span is two more transcript events per call, the per-call cost of a
     panel): the model event names the model, and :func:`run_panel` spans the whole panel.
     """
     name = str(model)
     try:
-        policy = member_cache(cache or run_cache(), index)
-        output = await generate_reply(model, input, config, policy or None)
+        policy = member_cache(cache, index) if cache else scoped_cache(CACHE_SCOPE_KEY, str(index))
+        output = await model.generate(input, config=config or GenerateConfig(), cache=policy)
     except ModelRefusalError as error:  # raised instead of returned under fail_on_refusal
         return MemberGrade(index, name, repeat, None, "refusal", str(error))
     text = output.completion
     refusal = _refusal_detail(output)
     if refusal is not None:
         return MemberGrade(index, name, repeat, None, "refusal", refusal, text)
-    if output.stop_reason == OVERFLOW_STOP_REASON and not text.strip():
+    if output.choices and output.stop_reason == OVERFLOW_STOP_REASON and not text.strip():
         # The prompt did not fit the grader's context: a failed call, with its reason.
         detail = output.error or "stop_reason model_length (prompt longer than the context)"
         return MemberGrade(index, name, repeat, None, "model_error", detail, text)
@@ -233,10 +238,18 @@ async def run_panel(
     members = [(model, r) for model in graders for r in range(repeats)]
     names = ", ".join(str(model) for model in graders)
     async with span(f"grader panel ({size} calls: {names} x {repeats})", type="grader"):
-        outcomes = await gather_calls(
+        # Every call ends before an error is raised (``return_exceptions``): a member answered
+        # while another failed is cached, so the sample's retry does not pay for it again.
+        outcomes = await asyncio.gather(
             *(
                 grade_member(model, index, r, input, parse, cache, config)
                 for index, (model, r) in enumerate(members)
-            )
+            ),
+            return_exceptions=True,
         )
-    return PanelResult(members=tuple(outcomes), quorum=needed)
+    for outcome in outcomes:
+        if isinstance(outcome, BaseException):
+            raise outcome
+    return PanelResult(
+        members=tuple(o for o in outcomes if isinstance(o, MemberGrade)), quorum=needed
+    )

@@ -4,8 +4,9 @@ A judge that recognises a paper can answer from memory of its fame instead of ju
 idea. The probe shows the evaluated model exactly the text the judge is shown and asks it to
 name the paper (title and year) or to say it does not recognise it. It is asked ONCE per item
 (paper or idea) per run, however many samples show the item: :class:`RecallProbe` memoises the
-answer in-process (an asyncio lock per item, so concurrent samples wait for the first call),
-and caches the call with Inspect's cache (no expiry, not per epoch), so a re-run repeats none.
+answer in-process (an asyncio lock per item, so concurrent samples wait for the first call);
+with the run's ``--cache`` on, the call is cached under the probe's own scope, so a re-run
+repeats none (without it, nothing is written to Inspect's cache).
 A probe whose call fails after Inspect's retries raises: the sample fails and is retried
 (``--retry-on-error``), so no item's recognition turns silently into "unknown".
 
@@ -34,13 +35,14 @@ from inspect_ai.model import CachePolicy, Model, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from research_taste_evals.core.answers import last_json_object, strip_reasoning
-from research_taste_evals.core.calls import generate_reply
+from research_taste_evals.core.cache_scope import scoped_cache
 from research_taste_evals.core.leaks import name_leaks, normalise_hyphens
 from research_taste_evals.core.text import fill_template
 
 RECALL_KEY = "recall_probe"  # state.metadata: {item_id: Recognition as a dict}
 TITLE_MATCH_RATIO = 0.8
 PROBE_VERSION = "1"  # in the cache scope: a new prompt never reuses old answers
+PROBE_SCOPE_KEY = "recall_probe"
 # Ours (no paper has such a probe); {text} is exactly what the judge reads.
 PROBE_PROMPT = """\
 The text below describes a research {kind}.
@@ -212,16 +214,13 @@ def is_probe_prompt(text: str) -> bool:
 class RecallProbe:
     """One probe per task: memoised per (model, item), cached by Inspect (module docstring)."""
 
-    def __init__(self, prompt: str = PROBE_PROMPT, cache: bool | CachePolicy = True) -> None:
-        """``prompt`` has ``{kind}`` and ``{text}`` and keeps ``PROBE_MARKER`` (for baselines)."""
+    def __init__(self, prompt: str = PROBE_PROMPT, cache: bool | CachePolicy | None = None) -> None:
+        """``prompt`` has ``{kind}`` and ``{text}`` and keeps ``PROBE_MARKER`` (for baselines);
+        ``cache``: None follows the run's ``--cache`` under the probe's scope."""
         if PROBE_MARKER not in prompt or "{text}" not in prompt:
             raise ValueError("a recall probe prompt needs {text} and PROBE_MARKER")
         self.prompt = prompt
-        self.cache: bool | CachePolicy = (
-            CachePolicy(expiry=None, per_epoch=False, scopes={"recall_probe": PROBE_VERSION})
-            if cache is True
-            else cache
-        )
+        self.cache = cache
         self._results: dict[tuple[str, str], Recognition] = {}
         self._locks: dict[tuple[str, str], asyncio.Lock] = {}
 
@@ -240,7 +239,8 @@ class RecallProbe:
 
     async def _ask(self, item: RecallItem, model: Model) -> Recognition:
         prompt = fill_template(self.prompt, kind=item.kind, text=item.text)
-        output = await generate_reply(model, prompt, cache=self.cache or None)
+        cache = scoped_cache(PROBE_SCOPE_KEY, PROBE_VERSION) if self.cache is None else self.cache
+        output = await model.generate(prompt, cache=cache)
         if output.error:  # a refusal's reason: the model's answer, recorded
             return Recognition(item.item_id, None, error=f"model_error: {output.error}")
         return read_recognition(item, output.completion)

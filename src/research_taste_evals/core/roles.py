@@ -1,11 +1,10 @@
-"""Model roles, read inside ``solve()``/``score()``; a missing or misspelt one is one sentence
-before any model call, and a refusal to build when Inspect's loader builds the task
-(CONTRIBUTING.md, "The runtime layer")."""
+"""Model roles, read inside ``solve()``/``score()``; a missing or misspelt one is one sentence,
+raised by the task's first solver step before any model call: the log's error under
+``inspect eval`` (CONTRIBUTING.md, "The runtime layer"). Building a task reads no model."""
 
 from __future__ import annotations
 
 import difflib
-import os
 import weakref
 from collections.abc import Callable, Sequence
 
@@ -55,24 +54,6 @@ def role_models(spec: RoleSpec) -> list[Model]:
         ) from error
 
 
-def built_by_inspects_loader() -> bool:
-    """Whether Inspect's task loader is building the task (``inspect eval <task>``, ``eval_set``):
-    it binds the run's roles and evaluated model first (inspect_ai/_eval/eval.py,
-    ``eval_resolve_tasks``: "tasks that reference model roles in their initialization"). A task
-    built by hand before ``eval()`` sees no model (``get_model()`` raises); with
-    ``INSPECT_EVAL_MODEL`` set it would see one, so then only the first solver step checks.
-    ``eval_set`` leaves its last model and roles bound in its caller's context (it resolves its
-    tasks outside its event loop), so a task built by hand later in the same process is checked
-    here against them (the tests reset them after each test: tests/conftest.py)."""
-    if os.environ.get("INSPECT_EVAL_MODEL"):
-        return False
-    try:
-        get_model()
-    except ValueError:
-        return False
-    return True
-
-
 def check_roles(specs: Sequence[RoleSpec], checks: Sequence[Callable[[], None]]) -> None:
     """Resolve every role (no call), then run ``checks``: a :class:`UserError` names the fix."""
     for spec in specs:
@@ -84,12 +65,9 @@ def check_roles(specs: Sequence[RoleSpec], checks: Sequence[Callable[[], None]])
 @solver
 def roles_ready(*specs: RoleSpec, checks: Sequence[Callable[[], None]] = ()) -> Solver:
     """First step of a solver chain: resolve every role, then run ``checks`` (run-time argument
-    checks that read roles), before the evaluated model is called. Built by Inspect's loader,
-    the same check refuses the task at once: Inspect shows a task error as a traceback panel and
-    exits 0, a build error reaches ``core.errors``' hook (one sentence, exit 1, every display);
-    the models themselves are still read while the task runs."""
-    if built_by_inspects_loader():
-        check_roles(specs, checks)
+    checks that read roles), before the evaluated model is called. A :class:`UserError` here
+    stops the sample; its one sentence is the log's error (Inspect's display and exit code).
+    Inspect has no public way to refuse a task before it runs (CONTRIBUTING.md)."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         try:

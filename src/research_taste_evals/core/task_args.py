@@ -1,5 +1,6 @@
-"""``-T`` names and values checked, one sentence a mistake (CONTRIBUTING.md, "The runtime
-layer"); :func:`task_entry` goes under every ``@task`` of the package."""
+"""``-T`` values checked, one sentence a mistake (CONTRIBUTING.md, "The runtime layer");
+:func:`task_entry` goes under every ``@task`` of the package. An unknown ``-T`` name is
+Inspect's: it warns and drops it (``task_create``); a sweep file's is refused here."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Literal, ParamSpec, TypeVar
 
 from research_taste_evals.core.demo import resolve_demo_arguments
-from research_taste_evals.core.errors import ConfigError, report_user_errors
+from research_taste_evals.core.errors import ConfigError
 
 Bounds = Mapping[str, tuple[float | None, float | None]]  # inclusive; None leaves a side open
 P = ParamSpec("P")
@@ -21,16 +22,15 @@ _SHOWN = {bool: "true or false", int: "an integer", float: "a number", None: "no
 
 
 def task_entry(bounds: Bounds | None = None) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Decorator (under ``@task``): the error hook, ``-T <data>=demo``, then the value check;
-    unknown names reach the task's ``**kwargs`` (:func:`refuse_unknown_arguments`)."""
+    """Decorator (under ``@task``): ``-T <data>=demo``, then the value check; nothing else is
+    changed in the process."""
 
     def decorate(fn: Callable[P, R]) -> Callable[P, R]:
         names = list(inspect.signature(fn).parameters)
 
         @functools.wraps(fn)
-        def checked(*args: P.args, **kwargs: P.kwargs) -> R:
-            report_user_errors()
-            given = dict(zip(names, args, strict=False)) | dict(kwargs)
+        def checked(*args: P.args, **named: P.kwargs) -> R:
+            given = dict(zip(names, args, strict=False)) | dict(named)
             given = resolve_demo_arguments(fn.__module__, fn.__name__, given)
             check_task_arguments(fn, {k: v for k, v in given.items() if k in names}, bounds)
             return fn(**given)  # type: ignore[call-arg, arg-type]
@@ -45,24 +45,19 @@ def _parameters(fn: Callable[..., Any]) -> list[str]:
     return [p.name for p in named if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)]
 
 
-def refuse_unknown_arguments(fn: Callable[..., Any], unknown: Mapping[str, Any]) -> None:
-    """Refuse any name in ``unknown`` (a task's ``**kwargs``), suggesting the closest one."""
-    if not unknown:
-        return
-    known, names = sorted(_parameters(fn)), sorted(unknown)
-    close = difflib.get_close_matches(names[0], known, 1, 0.6)
-    hint = f" (did you mean '{close[0]}'?)" if close else ""
-    task = getattr(inspect.unwrap(fn), "__name__", "task")
-    raise ConfigError(f"{task} has no argument(s) {names}{hint}; its arguments: {known}.")
-
-
 def check_task_arguments(
     fn: Callable[..., Any], arguments: Mapping[str, Any], bounds: Bounds | None = None
 ) -> None:
-    """Refuse the first argument ``fn`` does not take or cannot use (type, then ``bounds``)."""
+    """Refuse the first argument ``fn`` does not take (with the closest name) or cannot use
+    (type, then ``bounds``)."""
     known = _parameters(fn)
-    refuse_unknown_arguments(fn, {k: v for k, v in arguments.items() if k not in known})
     task = getattr(inspect.unwrap(fn), "__name__", "task")
+    unknown = sorted(name for name in arguments if name not in known)
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], known, 1, 0.6)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        listed = f"its arguments: {sorted(known)}"
+        raise ConfigError(f"{task} has no argument(s) {unknown}{hint}; {listed}.")
     hints = typing.get_type_hints(inspect.unwrap(fn))
     for name, value in arguments.items():
         allowed = _allowed(hints.get(name))

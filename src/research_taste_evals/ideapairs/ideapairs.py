@@ -20,7 +20,7 @@ from inspect_ai.model import GenerateConfig
 from research_taste_evals.core.answers import DEFAULT_REASK
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_SEED
-from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
+from research_taste_evals.core.task_args import task_entry
 from research_taste_evals.ideapairs.dataset import (
     ModeChoice,
     PromptChoice,
@@ -52,7 +52,6 @@ def idea_pairs(
     mode: ModeChoice = "pairs",
     knowledge_cutoff: str | None = None,
     recall_probe: bool = True,
-    **kwargs: Any,
 ) -> Task:
     """Idea pairs: predict which of two ideas scores higher on a benchmark (both orders judged).
 
@@ -91,7 +90,6 @@ def idea_pairs(
         recall_probe (bool): Ask the model, once per idea per run, which paper the idea text
             describes (the recognition probe). Defaults to ``True``.
     """
-    refuse_unknown_arguments(idea_pairs, kwargs)
     settings = IdeaPairsSettings(
         prompt=prompt,
         logprobs=logprobs,

@@ -9,12 +9,13 @@ the calls go through the evaluated model.
 
 from __future__ import annotations
 
+import asyncio
 import math
 import re
 from functools import partial
 from typing import Any
 
-from inspect_ai.model import ChatMessageUser, GenerateConfig, ModelOutput, get_model
+from inspect_ai.model import CachePolicy, ChatMessageUser, GenerateConfig, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from research_taste_evals.core.answers import (
@@ -22,7 +23,6 @@ from research_taste_evals.core.answers import (
     last_parses,
     until_parsed,
 )
-from research_taste_evals.core.calls import gather_calls, generate_reply
 from research_taste_evals.core.recall_control import recall_solvers
 from research_taste_evals.ideapairs.dataset import ORDERS, forecast_prompt
 from research_taste_evals.ideapairs.parsing import parse_answer
@@ -143,17 +143,29 @@ def judge_both_orders(
         # Facts only the offline baselines read (never in a prompt): no module state needed.
         state.store.set(FACTS_STORE_KEY, idea_facts(state.metadata))
         prompts = [order_prompt(state.metadata, order) for order in ORDERS]
-        results = await gather_calls(
+
+        async def ask(text: str, cache: bool | CachePolicy | None) -> ModelOutput:
+            if cache is None:  # the first ask: the run's --cache
+                return await model.generate(text, config=config)
+            return await model.generate(text, config=config, cache=cache)
+
+        # Both orders end before an error is raised: one answered is cached for the retry.
+        gathered = await asyncio.gather(
             *(
                 until_parsed(
-                    partial(generate_reply, model, p, config),
+                    partial(ask, p),
                     lambda output: output.completion,
                     last_parses(partial(parse_answer, prompt=prompt)),  # type: ignore[arg-type]
                     reask,
                 )
                 for p in prompts
-            )
+            ),
+            return_exceptions=True,
         )
+        for result in gathered:
+            if isinstance(result, BaseException):
+                raise result
+        results = [r for r in gathered if not isinstance(r, BaseException)]
         outputs = [output for output, _ in results]
         state.metadata[ANSWERS_KEY] = {
             order: {
@@ -163,7 +175,8 @@ def judge_both_orders(
             }
             for order, (output, attempts) in zip(ORDERS, results, strict=True)
         }
-        state.messages = [ChatMessageUser(content=prompts[0]), outputs[0].message]
+        first = [choice.message for choice in outputs[0].choices[:1]]  # none: an empty reply
+        state.messages = [ChatMessageUser(content=prompts[0]), *first]
         state.output = outputs[0]
         return state
 

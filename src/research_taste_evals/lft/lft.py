@@ -8,14 +8,12 @@ information access are parameters (described in ``lft/README.md``, "Parameters")
 
 from __future__ import annotations
 
-from typing import Any
-
 from inspect_ai import Epochs, Task, task
 from inspect_ai.log import HeadlineMetric
 
 from research_taste_evals.core.access import Access
 from research_taste_evals.core.provenance import task_version
-from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
+from research_taste_evals.core.task_args import task_entry
 from research_taste_evals.lft.dataset import (
     DEFAULT_RUNS,
     FollowUp,
@@ -61,7 +59,6 @@ def lft(
     runs: int = DEFAULT_RUNS,
     allow_self_grading: bool = False,
     median: MedianRule = DEFAULT_MEDIAN_RULE,
-    **kwargs: Any,
 ) -> Task:
     """Long-Form Tasks: write a step-by-step protocol; a grader panel scores it on a rubric.
 
@@ -98,7 +95,6 @@ def lft(
             which is NOT feasible) or ``lower`` (the report's integer 0-10 scale). Defaults
             to ``'midpoint'``.
     """
-    refuse_unknown_arguments(lft, kwargs)
     settings = LftSettings(
         followup=followup,
         followup_rounds=followup_rounds,

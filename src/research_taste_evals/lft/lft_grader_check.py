@@ -17,14 +17,13 @@ and how often a single grader call equals k. The roles: the references and their
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.log import HeadlineMetric
 
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.roles import roles_ready
-from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
+from research_taste_evals.core.task_args import task_entry
 from research_taste_evals.lft.check_scorer import grader_check_scorer
 from research_taste_evals.lft.dataset import parse_task_ids
 from research_taste_evals.lft.grader import LFT_GRADER_REPEATS, require_reachable_quorum
@@ -52,7 +51,6 @@ def lft_grader_check(
     quorum: int | None = None,
     partial_credit: bool = True,
     grader_cache: bool = False,
-    **kwargs: Any,
 ) -> Task:
     """LFT grader check: how often the grader panel recovers the known level of a reference.
 
@@ -76,7 +74,6 @@ def lft_grader_check(
         grader_cache (bool): Cache grader calls (each panel member has its own cache scope).
             Defaults to ``False``.
     """
-    refuse_unknown_arguments(lft_grader_check, kwargs)
     settings = GraderCheckSettings(
         references_dir=references_dir,
         grader_repeats=grader_repeats,

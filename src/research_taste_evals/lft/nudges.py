@@ -16,7 +16,6 @@ from inspect_ai.model import (
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import span
 
-from research_taste_evals.core.calls import generate_reply, generate_turn
 from research_taste_evals.core.grading import resolve_graders
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.lft.dataset import RUN_KEY, run_cache
@@ -86,8 +85,7 @@ def nudge(
             if level >= top_level or used >= max_nudges:
                 break
             async with span(f"nudge {used + 1}", type="nudge"):
-                hint = await generate_reply(
-                    critic,
+                hint = await critic.generate(
                     [
                         ChatMessageSystem(content=NUDGE_SYSTEM),
                         ChatMessageUser(
@@ -107,7 +105,7 @@ def nudge(
             state.messages.append(
                 followup_message(request, "nudge", used, critic=str(critic), from_level=level)
             )
-            state = await generate_turn(state, generate)
+            state = await generate(state)
         reached = bool(levels) and levels[-1] >= top_level and not failed
         state.metadata[NUDGE_METADATA_KEY] = {
             "levels": levels,

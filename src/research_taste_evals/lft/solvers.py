@@ -32,11 +32,10 @@ from inspect_ai.model import (
     ChatMessageUser,
     ModelOutput,
 )
-from inspect_ai.solver import Generate, Solver, TaskState, solver, system_message
+from inspect_ai.solver import Generate, Solver, TaskState, generate, solver, system_message
 from inspect_ai.util import span
 
 from research_taste_evals.core.access import Document, information_access
-from research_taste_evals.core.calls import generate_reply, generate_turn, reply_step
 from research_taste_evals.core.roles import roles_ready
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.lft.dataset import FollowUp, LftSettings
@@ -76,7 +75,7 @@ def static_followups(rounds: int = DEFAULT_FOLLOWUP_ROUNDS) -> Solver:
         for index in range(rounds):
             request = STATIC_FOLLOWUPS[index % len(STATIC_FOLLOWUPS)]
             state.messages.append(followup_message(request, "static", index + 1))
-            state = await generate_turn(state, generate)
+            state = await generate(state)
         return state
 
     return solve
@@ -95,8 +94,7 @@ def critique_followups(rounds: int = DEFAULT_FOLLOWUP_ROUNDS) -> Solver:
         critic = critic_model()
         for index in range(rounds):
             async with span(f"critique {index + 1}", type="critique"):
-                critique = await generate_reply(
-                    critic,
+                critique = await critic.generate(
                     [
                         ChatMessageSystem(content=CRITIC_SYSTEM),
                         ChatMessageUser(
@@ -113,7 +111,7 @@ def critique_followups(rounds: int = DEFAULT_FOLLOWUP_ROUNDS) -> Solver:
             state.messages.append(
                 followup_message(request, "critique", index + 1, critic=str(critic))
             )
-            state = await generate_turn(state, generate)
+            state = await generate(state)
         return state
 
     return solve
@@ -168,7 +166,7 @@ def lft_solver(settings: LftSettings, providers: Sequence[str]) -> list[Solver]:
         ),
         system_message(LFT_SYSTEM),
         information_access(settings.access, rubric_documents, rubric_block_list, providers),
-        reply_step(),
+        generate(),
         *followup_solver(
             settings.followup,
             settings.followup_rounds,

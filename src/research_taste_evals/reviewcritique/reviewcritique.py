@@ -7,8 +7,6 @@ training use: evaluation only. Parameters: ``reviewcritique/README.md`` ("Parame
 
 from __future__ import annotations
 
-from typing import Any
-
 from inspect_ai import Task, task
 from inspect_ai.log import HeadlineMetric
 
@@ -16,7 +14,7 @@ from research_taste_evals.core.answers import DEFAULT_REASK
 from research_taste_evals.core.dates import undated_source
 from research_taste_evals.core.provenance import task_version
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
-from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
+from research_taste_evals.core.task_args import task_entry
 from research_taste_evals.reviewcritique.dataset import (
     DEFAULT_PAPER_WORDS,
     CritiqueSettings,
@@ -46,7 +44,6 @@ def review_critique(
     bertscore_device: str = "cpu",
     bootstrap_resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
     bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
-    **kwargs: Any,
 ) -> Task:
     """ReviewCritique: label each segment of a review deficient or not, and say why.
 
@@ -72,7 +69,6 @@ def review_critique(
         bootstrap_seed (int): Seed of the bootstrap (the intervals are reproducible).
             Defaults to ``20241029``.
     """
-    refuse_unknown_arguments(review_critique, kwargs)
     settings = CritiqueSettings(
         subset=subset,
         paper_words=paper_words,

@@ -8,6 +8,8 @@ that breaks the answer contract (``parsing.py``) is asked again afresh, ``reask`
 
 from __future__ import annotations
 
+import asyncio
+
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageAssistant,
@@ -26,7 +28,6 @@ from research_taste_evals.core.answers import (
     last_parses,
     until_parsed,
 )
-from research_taste_evals.core.calls import gather_calls, generate_reply
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.reviewcritique.parsing import ANSWER_MODELS, PROMPTS, Prompt, parses
 from research_taste_evals.reviewcritique.prompts import (
@@ -77,13 +78,22 @@ def critique_solver(structured_output: bool = True, reask: int = DEFAULT_REASK) 
             ]
             config = response_config(prompt, structured_output)
             return await until_parsed(
-                lambda cache: generate_reply(model, messages, config, cache),
+                lambda cache: (  # None: the first ask, the run's --cache
+                    model.generate(messages, config=config)
+                    if cache is None
+                    else model.generate(messages, config=config, cache=cache)
+                ),
                 lambda output: output.completion,
                 last_parses(parses(prompt)),
                 reask,
             )
 
-        results = await gather_calls(*(ask(prompt) for prompt in PROMPTS))
+        # Both calls end before an error is raised: one answered is cached for the retry.
+        gathered = await asyncio.gather(*(ask(p) for p in PROMPTS), return_exceptions=True)
+        for result in gathered:
+            if isinstance(result, BaseException):
+                raise result
+        results = [r for r in gathered if not isinstance(r, BaseException)]
         answers = {
             prompt: output.completion for prompt, (output, _) in zip(PROMPTS, results, strict=True)
         }

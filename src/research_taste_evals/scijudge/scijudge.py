@@ -10,14 +10,12 @@ Parameters: ``scijudge/README.md``.
 
 from __future__ import annotations
 
-from typing import Any
-
 from inspect_ai import Task, task
 from inspect_ai.log import HeadlineMetric
 
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
-from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
+from research_taste_evals.core.task_args import task_entry
 from research_taste_evals.scijudge.dataset import (
     DATASET_ID,
     DEFAULT_REVISION,
@@ -56,7 +54,6 @@ def scijudge(
     recall_probe: bool = True,
     bootstrap_resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
     bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
-    **kwargs: Any,
 ) -> Task:
     """SciJudgeBench: predict which of two papers has the higher citation count.
 
@@ -82,7 +79,6 @@ def scijudge(
             ``1000``.
         bootstrap_seed (int): Seed of the pair bootstrap. Defaults to ``20241029``.
     """
-    refuse_unknown_arguments(scijudge, kwargs)
     solver = scijudge_solver(knowledge_cutoff, recall_probe, prompt, reask)
     loaded = load_rows(data_path, split, revision, prompt)
     return Task(

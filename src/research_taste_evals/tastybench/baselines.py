@@ -38,7 +38,7 @@ from inspect_ai.model import ChatMessage
 from inspect_ai.util import store
 
 from research_taste_evals.core.baselines import register_baseline
-from research_taste_evals.tastybench.parsing import TRUTH_STORE_KEY
+from research_taste_evals.tastybench.solvers import TRUTH_STORE_KEY
 
 _PLAIN_PROJECTS = re.compile(r"Project 1: (.*?)\n\nProject 2: (.*)\Z", re.DOTALL)
 _TAGGED_PROJECTS = re.compile(

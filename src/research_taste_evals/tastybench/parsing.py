@@ -1,16 +1,11 @@
-"""The judge and the reading of its pick: which project did it choose? A deterministic parser
-first, then an extractor model.
-
-:func:`judge` asks the evaluated model the judge prompt (with ``-T web_search=true``, through
-:func:`guarded_web_search`); :func:`read_choice` reads which project the answer picked and keeps
-the result in the sample store, so the transcript shows the extractor call under the sample and
-the scorer only turns the pick into numbers.
+"""The answer contract: which project a judge answer picks, and what the extractor's reply says.
 
 Upstream sends every judge answer to a second model (gpt-oss-120b) with the
 ``extract_choice.md`` prompt and reads its reply with substring tests in the order "UNCLEAR",
 "PROJECT 1", "PROJECT 2", so a reply naming both projects counts as Project 1 -- a position
-bias. Here:
+bias. Here (``choice.py`` runs the steps):
 
+1. An empty answer is unclear ("empty"); no model is asked.
 1. An empty answer is unclear ("empty"); no model is asked.
 2. :func:`parse_judge_answer` reads the answer without its reasoning blocks (``<think>``...).
    A *headline verdict* decides first (a line opening with a label, "Recommendation: Project 1
@@ -24,35 +19,21 @@ bias. Here:
    a project ("Project 1 (ReMax: no value model)") is not read for hedges, and "provided ..."
    after a pick qualifies it; a pick that depends on a choice ("1 if X, else 2") is ambiguous.
    Patterns: ``prompts.py``; shapes: the README's "Answer contract" and
-   tests/tastybench/test_parsing_contract.py.
-3. An ambiguous answer goes to the extractor with upstream's prompt, through the one grader
-   mechanism (``core.grading.grade_member``: a provider error or refusal is a typed, counted
-   failure, never a crashed sample); :func:`parse_extractor_reply` accepts a reply naming
-   exactly one of "PROJECT 1"/"PROJECT 2" and counts "UNCLEAR", both-named and neither-named
-   replies as unclear. Unclear answers are counted and reported, and left out of the ratings.
+3. An ambiguous answer goes to the extractor (``choice.py``); :func:`parse_extractor_reply`
+   accepts a reply naming exactly one of "PROJECT 1"/"PROJECT 2" and counts "UNCLEAR",
+   both-named and neither-named replies as unclear. Unclear answers are counted and reported,
+   and left out of the ratings.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
-from typing import Any, Literal, cast
-
-from inspect_ai.model import CachePolicy, Model
-from inspect_ai.solver import Generate, Solver, TaskState, chain, solver, use_tools
-from inspect_ai.tool import Tool, WebSearchProviders, web_search
+from typing import Literal
 
 import research_taste_evals.tastybench.prompts as contract
-from research_taste_evals.core.access import web_search_providers
 from research_taste_evals.core.answers import json_objects, strip_reasoning
-from research_taste_evals.core.calls import reply_step
-from research_taste_evals.core.grading import grade_member
-from research_taste_evals.core.roles import EVALUATED_MODEL, RoleSpec, role_models
-from research_taste_evals.core.text import fill_template
-from research_taste_evals.tastybench.prompts import EXTRACT_CHOICE
 
-ChoiceMethod = Literal["parser_then_extractor", "extractor", "parser"]
 UnclearReason = Literal[
     "empty",
     "ambiguous",
@@ -63,18 +44,6 @@ UnclearReason = Literal[
     "extractor_failed",
     "extractor_refused",
 ]
-# The extractor's own cache scope: one entry per (sample, epoch) call, reused on a re-run.
-EXTRACTOR_CACHE_SCOPE = "tastybench_extractor_call"
-
-
-@dataclass(frozen=True)
-class ChoiceResult:
-    """The judge's pick: 1, 2, or None (unclear, with a reason) and how it was read."""
-
-    choice: Literal[1, 2] | None
-    method: Literal["parser", "extractor", "none"]
-    unclear_reason: UnclearReason | None = None
-    extractor_reply: str | None = None
 
 
 def _number(match: re.Match[str], first_group: int) -> int:
@@ -257,142 +226,3 @@ def read_extractor_reply(reply: str) -> Literal[1, 2] | None:
     if reason is not None and reason != "extractor_unclear":
         raise ValueError(reason)
     return choice
-
-
-def _extractor_cache(scope: str | None) -> bool | CachePolicy:
-    if scope is None:
-        return CachePolicy(expiry=None)
-    return CachePolicy(expiry=None, scopes={EXTRACTOR_CACHE_SCOPE: scope})
-
-
-async def extract_choice(
-    answer: str, method: ChoiceMethod, extractor: Model | None, cache_scope: str | None = None
-) -> ChoiceResult:
-    """Decide the judge's pick from its ``answer`` (see the module docstring).
-
-    Args:
-        answer: The judge's final text.
-        method: ``parser_then_extractor`` (default), ``extractor`` (every answer read by the
-            extractor, as upstream) or ``parser`` (no model call; ambiguous -> unclear).
-        extractor: The model that reads ambiguous answers (unused with ``parser``).
-        cache_scope: This call's own cache scope (e.g. sample id and epoch), so identical
-            answers in different samples are read by separate, separately cached calls.
-    """
-    if not answer.strip():
-        return ChoiceResult(None, "none", "empty")
-    if method != "extractor":
-        parsed = parse_judge_answer(answer)
-        if parsed is not None:
-            return ChoiceResult(parsed, "parser")
-        if method == "parser" or extractor is None:
-            return ChoiceResult(None, "none", "ambiguous")
-    if extractor is None:
-        raise ValueError("choice_method 'extractor' needs an extractor model")
-    member = await grade_member(
-        extractor,
-        0,
-        0,
-        fill_template(EXTRACT_CHOICE, transcript=answer),
-        read_extractor_reply,
-        cache=_extractor_cache(cache_scope),
-    )
-    if member.failure == "model_error":
-        return ChoiceResult(None, "extractor", "extractor_failed", member.detail)
-    if member.failure == "refusal":
-        return ChoiceResult(None, "extractor", "extractor_refused", member.completion or None)
-    if member.failure == "unparseable":
-        # read_extractor_reply raises with the UnclearReason as its message.
-        return ChoiceResult(
-            None, "extractor", cast(UnclearReason, member.detail), member.completion
-        )
-    choice = member.grade
-    return ChoiceResult(
-        choice, "extractor", None if choice else "extractor_unclear", member.completion
-    )
-
-
-EXTRACTOR_ROLE = "extractor"
-CHOICE_STORE_KEY = "tastybench_choice"
-# The sample's own ground truth (velocities of Project 1 and 2, as shown), which only the
-# offline reference judge ``baseline/citation-oracle`` reads (the judged model never sees the
-# store; the same values are in the sample's metadata).
-TRUTH_STORE_KEY = "tastybench_truth"
-
-# Sites whose pages show a paper's citation count or citing papers. The ground truth is
-# citation velocity, shown next to every paper there: a judge that can search them reads the
-# answer instead of exercising taste. ``core.access.web_search_providers`` (the one block-list
-# builder) keeps every default provider that honours this whole list: ``anthropic``
-# (``blocked_domains``) and ``tavily`` (any other model, ``TAVILY_API_KEY``: ``exclude_domains``);
-# not Grok's own search (xAI caps ``excluded_domains`` at five: Grok searches through Tavily), nor
-# OpenAI's, Gemini's, Google CSE or Exa (no block list in Inspect; ``core/access.py``).
-CITATION_COUNT_DOMAINS: tuple[str, ...] = (
-    "semanticscholar.org",
-    "scholar.google.com",
-    "scholar.archive.org",
-    "researchgate.net",
-    "connectedpapers.com",
-    "openalex.org",
-    "dimensions.ai",
-    "scite.ai",
-    "lens.org",
-    "crossref.org",
-    "opencitations.net",
-    "inciteful.xyz",
-    "litmaps.com",
-    "researchrabbit.ai",
-    "citationgecko.com",
-    "consensus.app",
-    "elicit.com",
-)
-
-
-def guarded_web_search(blocked: tuple[str, ...] = CITATION_COUNT_DOMAINS) -> Tool:
-    """Inspect's ``web_search`` tool with the citation-count sites blocked on every provider."""
-    config = web_search_providers(sorted(set(blocked)))
-    return web_search(cast(WebSearchProviders, config))
-
-
-@solver
-def judge(web_search: bool = False) -> Solver:
-    """The evaluated model answers the judge prompt (with guarded web search if asked)."""
-    ask = chain(use_tools(guarded_web_search()), reply_step()) if web_search else reply_step()
-
-    async def solve(state: TaskState, generate: Generate) -> TaskState:
-        truth = [state.metadata.get("velocity_1"), state.metadata.get("velocity_2")]
-        state.store.set(TRUTH_STORE_KEY, truth)
-        return await ask(state, generate)
-
-    return solve
-
-
-async def read_pick(state: TaskState, choice_method: ChoiceMethod) -> ChoiceResult:
-    """Read the judge's pick from ``state.output`` (the extractor is called if needed)."""
-    extractor = (
-        None
-        if choice_method == "parser"
-        else role_models(RoleSpec(EXTRACTOR_ROLE, default=EVALUATED_MODEL))[0]
-    )
-    return await extract_choice(
-        state.output.completion,
-        choice_method,
-        extractor,
-        cache_scope=f"{state.sample_id}/{state.epoch}",
-    )
-
-
-def stored_pick(state: TaskState) -> ChoiceResult | None:
-    """The pick :func:`read_choice` stored for this sample, or None."""
-    stored: dict[str, Any] | None = state.store.get(CHOICE_STORE_KEY)
-    return ChoiceResult(**stored) if stored else None
-
-
-@solver
-def read_choice(choice_method: ChoiceMethod = "parser_then_extractor") -> Solver:
-    """Read the judge's pick and store it (``CHOICE_STORE_KEY``) for the scorer."""
-
-    async def solve(state: TaskState, generate: Generate) -> TaskState:
-        result = await read_pick(state, choice_method)
-        state.store.set(CHOICE_STORE_KEY, asdict(result))
-        return state
-
-    return solve

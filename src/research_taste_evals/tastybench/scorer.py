@@ -77,12 +77,8 @@ from research_taste_evals.core.stats import (
     NAN,
     import_scipy,
 )
-from research_taste_evals.tastybench.parsing import (
-    ChoiceMethod,
-    parse_judge_answer,
-    read_pick,
-    stored_pick,
-)
+from research_taste_evals.tastybench.choice import ChoiceMethod, read_pick, stored_pick
+from research_taste_evals.tastybench.parsing import parse_judge_answer
 from research_taste_evals.tastybench.ratings import (
     DECISION_KEYS,
     PAIRWISE_KEYS,

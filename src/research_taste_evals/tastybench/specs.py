@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from research_taste_evals.core.roles import EVALUATED_MODEL
 from research_taste_evals.core.spec import Controlled, RoleSpec, RoundSupport, TaskSpec, Variant
-from research_taste_evals.tastybench.parsing import EXTRACTOR_ROLE
+from research_taste_evals.tastybench.choice import EXTRACTOR_ROLE
 from research_taste_evals.tastybench.schedule import shown_papers
 
 _EXTRACTOR = RoleSpec(EXTRACTOR_ROLE, default=EVALUATED_MODEL)

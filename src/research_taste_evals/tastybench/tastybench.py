@@ -42,9 +42,10 @@ from research_taste_evals.core.rounds import (
     round_identity,
 )
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED
-from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
+from research_taste_evals.core.task_args import task_entry
 from research_taste_evals.core.velocity import MIN_SLOPE_POINTS
 from research_taste_evals.tastybench.built_set import is_built_set, load_built_set
+from research_taste_evals.tastybench.choice import EXTRACTOR_ROLE, ChoiceMethod, read_choice
 from research_taste_evals.tastybench.dataset import (
     DEFAULT_WINDOW_MONTHS,
     MAX_SERIES_MONTHS,
@@ -55,13 +56,6 @@ from research_taste_evals.tastybench.dataset import (
     Representation,
     VelocityMode,
     load_papers,
-)
-from research_taste_evals.tastybench.parsing import (
-    CITATION_COUNT_DOMAINS,
-    EXTRACTOR_ROLE,
-    ChoiceMethod,
-    judge,
-    read_choice,
 )
 from research_taste_evals.tastybench.prompts import (
     JUDGE_PROMPTS,
@@ -87,6 +81,7 @@ from research_taste_evals.tastybench.scorer import (
     tastybench_scorer,
     tastybench_task_metric,
 )
+from research_taste_evals.tastybench.solvers import CITATION_COUNT_DOMAINS, judge
 from research_taste_evals.tastybench.specs import TASTYBENCH, TASTYBENCH_ROUND, first_group_key
 
 logger = logging.getLogger(__name__)
@@ -117,7 +112,6 @@ def tastybench(
     bootstrap_resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
     knowledge_cutoff: str | None = None,
     recall_probe: bool = True,
-    **kwargs: Any,
 ) -> Task:
     """TastyBench: pick the better of two RL-for-reasoning projects; ratings vs citation speed.
 
@@ -167,7 +161,6 @@ def tastybench(
         recall_probe (bool): Ask the judge once per paper to name it from the text it judges
             (one extra call per paper and run, cached). Defaults to ``True``.
     """
-    refuse_unknown_arguments(tastybench, kwargs)
     refuse_a_round(data_path, "tastybench_round")  # before anything is read
     if data_path is not None and is_built_set(data_path):  # from `research-taste tastybench build`
         loaded = load_built_set(data_path, representation, representations_path, window_months)
@@ -312,7 +305,6 @@ def round_schedule(round_: Round) -> list[ScheduledPair]:
 def tastybench_round(
     round: str | None = None,
     choice_method: ChoiceMethod = "parser_then_extractor",
-    **kwargs: Any,
 ) -> Task:
     """TastyBench on a round: judge its frozen pairs before their labels exist (docs/rounds.md).
 
@@ -323,7 +315,6 @@ def tastybench_round(
         choice_method (Literal['parser_then_extractor', 'extractor', 'parser']): How the
             pick is read. Defaults to ``'parser_then_extractor'``.
     """
-    refuse_unknown_arguments(tastybench_round, kwargs)
     round_ = open_round(round, "tastybench_round")
     round_prompt = round_.prompt
     if round_prompt not in ROUND_PROMPTS:

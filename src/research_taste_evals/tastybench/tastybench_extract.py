@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -42,9 +42,10 @@ from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.solvers import generate_with_role
 from research_taste_evals.core.stats import NAN
-from research_taste_evals.core.task_args import refuse_unknown_arguments, task_entry
+from research_taste_evals.core.task_args import task_entry
 from research_taste_evals.core.text import fill_template
 from research_taste_evals.tastybench.built_set import built_titles_and_abstracts, is_built_set
+from research_taste_evals.tastybench.choice import EXTRACTOR_ROLE
 from research_taste_evals.tastybench.dataset import (
     IDEA_FILES,
     PAPER_FILES,
@@ -52,7 +53,6 @@ from research_taste_evals.tastybench.dataset import (
     PaperSet,
     locate,
 )
-from research_taste_evals.tastybench.parsing import EXTRACTOR_ROLE
 from research_taste_evals.tastybench.prompts import (
     EXTRACT_IDEA,
     EXTRACT_IDEA_CURATED,
@@ -77,7 +77,6 @@ def tastybench_extract(
     data_path: str | None = None,
     sources_path: str | None = None,
     anonymize: bool = False,
-    **kwargs: Any,
 ) -> Task:
     """TastyBench extraction: a paper's core idea (from its abstract) or methods summary.
 
@@ -97,7 +96,6 @@ def tastybench_extract(
         anonymize (bool): Ask for a text naming no method, model, author or system (ours,
             not upstream's). Defaults to ``False``.
     """
-    refuse_unknown_arguments(tastybench_extract, kwargs)
     built = is_built_set(data_path)  # a folder from `research-taste tastybench build`
     texts = built_titles_and_abstracts(data_path) if built and data_path else None
     found, missing = load_sources(paper_set, kind, data_path, sources_path, texts)

@@ -5,6 +5,7 @@ En-Precision / En-Recall / En-F1 they give. The scorer (expdesign.py) calls it p
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
@@ -20,7 +21,6 @@ from inspect_ai.model import (
 
 from research_taste_evals.aaar.judge_prompts import ENTAILMENT_PROMPTS, ENTAILMENT_SYSTEM
 from research_taste_evals.aaar.parsing import judge_decision
-from research_taste_evals.core.calls import gather_calls
 from research_taste_evals.core.grading import MemberGrade, grade_member
 from research_taste_evals.core.roles import RoleSpec
 from research_taste_evals.core.stats import NAN
@@ -167,10 +167,16 @@ async def judge_lists(
         ]
     else:
         messages = [judge_messages(prompt, gt, [], pred) for gt in reference for pred in predicted]
-    calls = await gather_calls(
+    # Every call ends before an error is raised: one answered is cached for the sample's retry.
+    outcomes = await asyncio.gather(
         *(
             grade_member(judge, index, 0, message, judge_decision, cache, config)
             for index, message in enumerate(messages)
-        )
+        ),
+        return_exceptions=True,
     )
-    return PaperJudgement(prompt, len(predicted), len(reference), list(calls))
+    for outcome in outcomes:
+        if isinstance(outcome, BaseException):
+            raise outcome
+    calls = [o for o in outcomes if isinstance(o, MemberGrade)]
+    return PaperJudgement(prompt, len(predicted), len(reference), calls)
