@@ -99,14 +99,19 @@ def judgment(decisions: Iterable[Decision], frame: RoundFrame, model: str) -> Ju
     filled = {
         pair: sum(values) + IMPUTED * (ORDERS - len(values)) for pair, values in orders.items()
     }
-    headline = (sum(filled.values()) + IMPUTED * ORDERS * (n - len(filled))) / (ORDERS * n)
+    # no frame pair yet (every label pending): every figure against the frame is undefined
+    headline = (
+        (sum(filled.values()) + IMPUTED * ORDERS * (n - len(filled))) / (ORDERS * n)
+        if n
+        else math.nan
+    )
     return Judgment(
         round=frame.round,
         model=model,
         pairs=n,
         coverage=len(readable) / (ORDERS * n) if n else math.nan,
         prospective_share=prospective / made if made else math.nan,
-        headline=headline if n else math.nan,
+        headline=headline,
         answered=float(np.mean(readable)) if readable else math.nan,
         scores={pair: float(np.mean(values)) for pair, values in orders.items()},
     )
