@@ -7,8 +7,10 @@ and ``.json`` logs), is read, scored in-process by Inspect's own re-scoring
 and written beside it as ``<judgment log stem>-scored-<labels version>.eval``. The judgment log
 is never modified, ``eval.model`` is kept, and no model is called: the scorer reads the stored
 picks, and the re-scoring context gets ``mockllm/model``, which needs no provider key. The
-scored log names no key: a judgment run with ``-M api_key=...`` records it, and the copy has
-it redacted. A log that cannot be read is skipped and named; the others are still scored.
+scored log names no key: a judgment run with ``-M api_key=...`` records it, and a provider may
+echo the request's key in its error text; the copy is written through the one redaction every
+writer uses (``core/redaction.redacted_log``). A log that cannot be read is skipped and named;
+the others are still scored.
 
 Which task can judge a round, and with which scorer, is its spec's ``rounds``
 (``core.spec.RoundSupport``, collected by ``core.families.task_specs``): nothing here names a
@@ -162,7 +164,7 @@ def score_round(
     from inspect_ai.log import write_eval_log
     from inspect_ai.model import get_model
 
-    from research_taste_evals.core.redaction import keyless_log
+    from research_taste_evals.core.redaction import redacted_log
 
     root = load_round(folder).folder
     round_id = read_manifest(root).get("round_id")
@@ -201,6 +203,7 @@ def score_round(
             "labels_file": str(labels),
         }
         scored.eval.metadata = metadata
-        write_eval_log(keyless_log(scored), out)  # a judgment run with -M api_key=... logs it
+        # a judgment run with -M api_key=... logs it; a provider may echo a key in its errors
+        write_eval_log(redacted_log(scored), out)
         done.append(ScoredLog(path, out, log.eval.task.rsplit("/", 1)[-1], log.eval.model))
     return done
