@@ -149,7 +149,7 @@ def test_unreadable_logs_are_named_counted_and_the_others_scored(
     for name in ("empty.eval", "text.eval", "truncated.eval"):
         [line] = [line for line in err if name in line]
         assert "not a readable Inspect log" in line
-    assert err[-1].endswith("error: 3 unreadable logs skipped, 1 scored")
+    assert err[-1].endswith("error: 3 logs skipped (named above), 1 scored")
 
 
 def test_reviews_undated_future_dated_or_off_the_scale_are_left_out_and_counted() -> None:

@@ -21,9 +21,10 @@ def judged_round(
     tmp_path: Path,
     judges: Sequence[tuple[str, int | None]] = (("baseline/random", FULL),),
     resolve: bool = True,
+    resolve_at: dt.datetime = T1 + dt.timedelta(days=1),
 ) -> tuple[Path, Path]:
-    """(round folder, log folder): opened at T0, judged by each (model, --limit), resolved a
-    day after the reviews appear when ``resolve``."""
+    """(round folder, log folder): opened at T0, judged by each (model, --limit), resolved at
+    ``resolve_at`` (default: a day after the reviews appear) when ``resolve``."""
     now = [T0]
     venue = venue_with_pdfs(lambda: now[0])
     folder, logs = tmp_path / "rounds" / "r1", tmp_path / "logs"
@@ -40,6 +41,6 @@ def judged_round(
                 display="none",
             )
         if resolve:
-            now[0] = T1 + dt.timedelta(days=1)
+            now[0] = resolve_at
             resolve_openreview(folder, now=lambda: now[0])
     return folder, logs

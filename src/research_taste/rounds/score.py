@@ -150,6 +150,29 @@ def round_logs(folder: Path, log_dir: str, unreadable: list[str] | None = None) 
     return RoundLogs(sorted(found), listed, sorted(by_sha))
 
 
+def errored_judgment(path: str, log: Any, say: Callable[[str], None]) -> str:
+    """Why a judgment log is not scored ("" when it is): one that did not end as ``success``
+    (an error, a cancel) is never scored, as its samples are no decisions. A successful one
+    whose samples partly errored (``fail_on_error`` let them) has those samples taken out of
+    ``log`` in place, named by ``say``: an errored sample is neither right, wrong nor unclear,
+    its pair an order not judged (a coin in the headline with missing pairs at 0.5)."""
+    samples = log.samples or []
+    errored = [sample for sample in samples if sample.error is not None]
+    if log.status != "success":
+        return (
+            f"{path}: the judgment ended as {log.status!r} ({len(errored)} of {len(samples)} "
+            "samples errored): not scored, none of its samples is a decision; finish it with "
+            f"`inspect eval-retry {path}`, then score again"
+        )
+    if errored:
+        log.samples = [sample for sample in samples if sample.error is None]
+        say(
+            f"{path}: {len(errored)} of {len(samples)} samples errored: left out of its scored "
+            "log (no decision: neither right, wrong nor unclear)"
+        )
+    return ""
+
+
 def score_round(
     folder: str | Path,
     log_dir: str | Path,
@@ -158,8 +181,10 @@ def score_round(
     say: Callable[[str], None] = print,
 ) -> list[ScoredLog]:
     """Score every judgment log of the round in ``log_dir`` with a labels version; ``say``
-    gets one line for the judgments matched by sha256 and one per judgment already scored; a
-    log that cannot be read is skipped and named in ``unreadable``."""
+    gets one line for the judgments matched by sha256, one per judgment already scored and one
+    per judgment whose errored samples are left out; a log that cannot be read, or a judgment
+    that did not end as ``success`` (:func:`errored_judgment`), is skipped and named in
+    ``unreadable``."""
     from inspect_ai import score
     from inspect_ai.log import write_eval_log
     from inspect_ai.model import get_model
@@ -187,6 +212,10 @@ def score_round(
             continue
         support = round_support(log.eval.task)
         if support is None:
+            continue
+        refused = errored_judgment(path, log, say)
+        if refused:  # named with what to do; the other judgments are still scored
+            skipped.append(refused)
             continue
         # the judgment's own scorer options (e.g. the embedding model), with the labels
         options = dict((log.eval.scorers or [])[0].options or {}) if log.eval.scorers else {}
