@@ -47,7 +47,7 @@ from research_taste.rounds.manifest import (
     write_round,
 )
 from research_taste.rounds.plan import label_plan
-from research_taste.rounds.resolve import new_labels_version, record_labels_version
+from research_taste.rounds.resolve import check_found, new_labels_version, record_labels_version
 from research_taste.rounds.sample import draw_sample
 from research_taste_evals.aaar.dataset.weakness_round import references_path
 from research_taste_evals.core.rounds import RoundItem, parse_time
@@ -336,6 +336,7 @@ def resolve_openreview(
             "(column rating_source)",
             "weaknesses": "as first posted where the review's edits are public, else as fetched",
         }
+    check_found(version, [row for row, _ in resolved.values()])  # before any file is written
     references = {item_id: weaknesses for item_id, (_, weaknesses) in resolved.items()}
     write_atomic(references_path(version.path), json.dumps(references, indent=1) + "\n")
     return record_labels_version(
