@@ -53,6 +53,13 @@ def _round(root: Path, name: str, pairs: int) -> dict[str, Any]:
         "items_sha256": _sha(folder / "items.csv"),
         "pairs_sha256": _sha(folder / "pairs.csv"),
         "label_plan": {"prompt": "reviews"},
+        "label_versions": [  # as round resolve lists a version: its file's sha256 with it
+            {
+                "version": "2027-02-01",
+                "file": "labels/2027-02-01.csv",
+                "labels_sha256": _sha(folder / "labels" / "2027-02-01.csv"),
+            }
+        ],
     }
     (folder / "round.json").write_text(json.dumps(manifest))
     return {
@@ -118,13 +125,13 @@ def test_a_limited_judgment_is_listed_unranked_and_the_csvs_hold_the_figures(
     [limited] = [line for line in per_round if line["model"] == "limited"]
     assert float(limited["coverage"]) == pytest.approx(20 / 120)
     assert float(limited["headline_missing_at_half"]) == pytest.approx((20 + 100 * 0.5) / 120)
-    assert limited["complete"] == "no" and "not ranked" in limited["note"]
+    assert limited["complete"] == "no" and "not fitted" in limited["note"]
     [generic] = [line for line in per_round if line["model"] == "generic"]
     assert generic["note"] == "not ranked (not pairwise)"
     header, *board_lines = files["rounds_leaderboard.csv"]
     board = {line[1]: dict(zip(header, line, strict=True)) for line in board_lines}
     assert board["limited"]["ranked"] == "no" and "coverage" in board["limited"]["reason"]
-    headline = float(board["limited"]["headline_missing_at_half"])
+    headline = float(board["limited"]["pooled_headline_missing_at_half"])
     assert headline == pytest.approx((20 + 100 * 0.5) / 120)  # listed with it, not fitted
     assert board["limited"]["adjusted"] == ""  # undefined: not fitted
     assert board["ref-a"]["ranked"] == "yes"
@@ -152,3 +159,27 @@ def test_a_round_folder_that_cannot_be_read_is_one_sentence_naming_the_log(tmp_p
 
 def test_the_command_line_default_is_the_module_default() -> None:
     assert MIN_PAIRS == DEFAULT_MIN_PAIRS
+
+
+def test_a_model_that_skipped_more_than_five_percent_is_not_ranked(tmp_path: Path) -> None:
+    """docs/rounds.md: "no rank for a model that skipped more than 5%", pooled over the rounds
+    it judged: a complete judgment of one round does not rank a model that judged a sixth of
+    another (the partial judgment is listed, not fitted)."""
+    easy, hard = _round(tmp_path, "easy", 60), _round(tmp_path, "hard", 60)
+    rows = [
+        _row(easy, "ref-a", 0.9, range(60), 1),
+        _row(hard, "ref-a", 0.7, range(60), 2),
+        _row(easy, "ref-b", 0.6, range(60), 3),
+        _row(hard, "ref-b", 0.5, range(60), 4),
+        _row(easy, "split", 0.8, range(60), 5),  # complete
+        _row(hard, "split", 0.8, range(10), 6),  # a --limit run: 10 of the 60 pairs
+    ]
+    result = round_boards(rows, min_pairs=50, resamples=50)["tastybench"]
+    lines = {line.model: line for line in result.models}
+    assert lines["ref-a"].ranked and lines["ref-b"].ranked
+    split = lines["split"]
+    assert split.coverage == pytest.approx((120 + 20) / 240)  # pooled over both rounds
+    assert not split.ranked and "skipped more than 5%" in split.reason
+    assert math.isnan(split.adjusted[0])
+    uses = {use.round: use for use in result.rounds}
+    assert uses["easy"].used and "prospectively" not in uses["easy"].reason

@@ -22,7 +22,7 @@ from research_taste.rounds.checks import ReviewCheck
 from research_taste.rounds.openreview import _label_row
 from research_taste.rounds.plan import rating_scale_of
 from research_taste.rounds.score import labels_file
-from research_taste_evals.core.data import DataError
+from research_taste_evals.core.data import DataError, sha256_of
 from research_taste_evals.tastybench.tastybench import tastybench_round
 
 DUE = dt.datetime(2099, 4, 2, tzinfo=dt.UTC)  # every paper's 3-month window has passed
@@ -116,11 +116,16 @@ def test_an_edited_labels_file_or_one_without_its_label_column_is_refused(
     assert main(["round", "score", str(folder), "--log-dir", str(tmp_path / "logs")]) == 2
     _one_error_line(capsys, f"{path}: changed since `round resolve` wrote it")
 
-    # a round resolved before the sha256 was recorded: the header is still checked
+    # its sha256 deleted from round.json: refused, not trusted (issue 61)
     manifest = json.loads((folder / "round.json").read_text())
     del manifest["label_versions"][-1]["labels_sha256"]
     (folder / "round.json").write_text(json.dumps(manifest))
+    with pytest.raises(DataError, match=r"has no 'labels_sha256'"):
+        labels_file(folder, None)
+    # a file of the recorded sha256 without a label column: the header is still checked
     path.write_text(original.replace("item_id,label,", "item_id,score,", 1))
+    manifest["label_versions"][-1]["labels_sha256"] = sha256_of(path)
+    (folder / "round.json").write_text(json.dumps(manifest))
     with pytest.raises(DataError, match=r"column 'label' is missing"):
         labels_file(folder, None)
 
@@ -149,7 +154,7 @@ def test_unreadable_logs_are_named_counted_and_the_others_scored(
     for name in ("empty.eval", "text.eval", "truncated.eval"):
         [line] = [line for line in err if name in line]
         assert "not a readable Inspect log" in line
-    assert err[-1].endswith("error: 3 unreadable logs skipped, 1 scored")
+    assert err[-1].endswith("error: 3 logs skipped (named above), 1 scored")
 
 
 def test_reviews_undated_future_dated_or_off_the_scale_are_left_out_and_counted() -> None:

@@ -16,6 +16,7 @@ from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 
 from research_taste.rounds.manifest import write_round
 from research_taste.rounds.score import score_round
+from research_taste_evals.core.data import sha256_of
 from research_taste_evals.core.rounds import ROUND_FILE, RoundItem
 from research_taste_evals.tastybench.tastybench import tastybench_round
 
@@ -44,7 +45,9 @@ def _resolve(folder: Path, version: str = "2025-12-01") -> None:
     rows = "".join(f"x{i},{i},2025-11-01T00:00:00Z,\n" for i in range(4))
     labels.write_text("item_id,label,label_time,dropped\n" + rows, encoding="utf-8")
     manifest = json.loads((folder / ROUND_FILE).read_text())
-    manifest["label_versions"].append({"version": version, "file": f"labels/{version}.csv"})
+    manifest["label_versions"].append(
+        {"version": version, "file": f"labels/{version}.csv", "labels_sha256": sha256_of(labels)}
+    )
     (folder / ROUND_FILE).write_text(json.dumps(manifest), encoding="utf-8")
 
 

@@ -167,7 +167,8 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         check_log_folder(log_dir)
         runs, excluded = read_runs(log_dir)
         excluded = split_round_logs(excluded, log_dir)[1]  # round logs: the Rounds section's
-        rounds = rounds_section(log_dir, args.min_pairs)  # docs/rounds.md
+        names = frozenset(Path(entry.log).name for entry in excluded)  # in no table
+        rounds = rounds_section(log_dir, args.min_pairs, names)  # docs/rounds.md
         if not runs and rounds is None:
             from research_taste.reporting.no_runs import no_runs_message
 

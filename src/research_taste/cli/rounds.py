@@ -212,7 +212,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
         print(f"research-taste round: skipped {sentence}", file=sys.stderr)
     if unreadable:
         print(
-            f"research-taste round: error: {len(unreadable)} unreadable logs skipped, "
+            f"research-taste round: error: {len(unreadable)} logs skipped (named above), "
             f"{len(scored)} scored",
             file=sys.stderr,
         )

@@ -25,7 +25,7 @@ from typing import Any
 
 from inspect_ai.log import EvalLog
 
-from research_taste_evals.core.redaction import keyless_log, redact
+from research_taste_evals.core.redaction import keyless_log, redact, redact_strings
 
 PLACEHOLDER = "<local>"
 _SEGMENT = r"[^\s'\"<>|,;()\[\]{}/\\]+"
@@ -103,17 +103,6 @@ def scrub_value(value: Any, paths: Iterable[str] = ()) -> Any:
     return value
 
 
-def _redacted(value: Any) -> Any:
-    """Every string of a JSON-like ``value`` through ``redact`` (no depth limit: a log nests)."""
-    if isinstance(value, str):
-        return redact(value)
-    if isinstance(value, dict):
-        return {key: _redacted(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_redacted(item) for item in value]
-    return value
-
-
 def scrubbed_log(log: EvalLog, paths: Iterable[str] = ()) -> EvalLog:
     """A copy of ``log`` (header, samples, events) with its local paths made placeholders and
     every string redacted (module docstring).
@@ -129,6 +118,6 @@ def scrubbed_log(log: EvalLog, paths: Iterable[str] = ()) -> EvalLog:
     for path in known:
         escaped = json.dumps(path)[1:-1]  # as the path reads inside a JSON string
         text = text.replace(escaped, json.dumps(placeholder(path))[1:-1])
-    copy = EvalLog.model_validate(_redacted(json.loads(text)))
+    copy = EvalLog.model_validate(redact_strings(json.loads(text)))  # as redacted_log does
     copy.location = log.location
     return copy

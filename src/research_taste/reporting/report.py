@@ -137,7 +137,8 @@ def write_report(
     check_target(out, log_dir, force)
     runs, excluded = read_runs(log_dir)
     round_logs, excluded = split_round_logs(excluded, log_dir)  # under Rounds, not excluded
-    rounds = rounds_section(log_dir, min_pairs)  # docs/rounds.md
+    # docs/rounds.md; an excluded log (a test log) is in no table
+    rounds = rounds_section(log_dir, min_pairs, frozenset(Path(e.log).name for e in excluded))
     if not runs and rounds is None:
         reasons = "; ".join(f"{Path(e.log).name}: {e.reason}" for e in excluded[:5])
         raise DataError(f"{log_dir}: no successful current-version logs. {reasons}".strip())

@@ -12,16 +12,19 @@ labels version, never from the log: a ``--limit`` run plans only the sliced samp
   prospectively. Its headline scores every frame pair, an order not judged, unclear or not
   prospective at 0.5 (a coin, as ForecastBench imputes); ``answered`` is the accuracy over the
   readable prospective decisions only. Under :data:`MIN_COVERAGE` a judgment is partial: listed
-  with that headline, never fitted.
-- A round is used once resolved and at least ``min_pairs`` of its frame pairs were judged by two
-  or more complete judgments.
+  with that headline, never fitted; a model whose coverage pooled over the rounds it judged is
+  under it is not ranked (ForecastBench: no rank for a model that skipped more than 5%), even
+  when a complete judgment of another round is fitted.
+- A round is used once resolved and at least ``min_pairs`` of its frame pairs were judged
+  prospectively by two or more complete judgments.
 - The fit: per (model, pair) correctness (the mean of its prospective orders, unclear 0.5) =
   model effect + pair effect, least squares over the complete judgments of the used rounds
   (:func:`_fit`); pairs judged by one model only carry no difficulty information
   and are left out (counted). Adjusted accuracy = model effect + mean pair effect over the pairs
   used, each pair once, so a model picking at random scores 0.5 (exactly so for one that judged
-  every pair used). The 95% CI and the paired comparisons come from one seeded bootstrap that
-  resamples pairs within each round and refits.
+  every pair used). Its 95% CI and the paired comparisons come from one seeded bootstrap that
+  resamples pairs within each round and refits (the raw pooled accuracy is shown without one: a
+  judgment's accuracy has its CI in its scored log, one CI per figure).
 """
 
 from __future__ import annotations
@@ -99,14 +102,19 @@ def judgment(decisions: Iterable[Decision], frame: RoundFrame, model: str) -> Ju
     filled = {
         pair: sum(values) + IMPUTED * (ORDERS - len(values)) for pair, values in orders.items()
     }
-    headline = (sum(filled.values()) + IMPUTED * ORDERS * (n - len(filled))) / (ORDERS * n)
+    # no frame pair yet (every label pending): every figure against the frame is undefined
+    headline = (
+        (sum(filled.values()) + IMPUTED * ORDERS * (n - len(filled))) / (ORDERS * n)
+        if n
+        else math.nan
+    )
     return Judgment(
         round=frame.round,
         model=model,
         pairs=n,
         coverage=len(readable) / (ORDERS * n) if n else math.nan,
         prospective_share=prospective / made if made else math.nan,
-        headline=headline if n else math.nan,
+        headline=headline,
         answered=float(np.mean(readable)) if readable else math.nan,
         scores={pair: float(np.mean(values)) for pair, values in orders.items()},
     )
@@ -127,7 +135,7 @@ class ModelLine:
     rounds: int  # rounds judged (any judgment)
     rounds_used: int  # used rounds with a complete judgment
     pairs: int  # pairs of the model in the fit
-    coverage: float  # mean coverage over its judgments
+    coverage: float  # pooled over its judgments: answered orders / frame orders of their rounds
     headline: float  # its judgments' headlines (missing pairs at 0.5), pooled over their pairs
     raw: tuple[float, float, float]  # pooled accuracy over its fitted pairs, CI low, high
     adjusted: tuple[float, float, float]  # adjusted accuracy, CI low, high
@@ -167,7 +175,8 @@ def round_use(
         reason = (
             "not resolved (items pending)"
             if not frame.resolved
-            else f"{shared} pairs judged by two or more models, fewer than --min-pairs {min_pairs}"
+            else f"{shared} pairs judged prospectively by two or more complete judgments, "
+            f"fewer than --min-pairs {min_pairs}"
             if shared < min_pairs
             else ""
         )
@@ -286,9 +295,11 @@ def board(
         mine = [item for item in judgments if item.model == name]
         in_fit = [item for item in fitted if item.model == name]
         count = int(np.sum(models == k))
+        coverage = _pooled(mine, "coverage")
         reason = (
-            f"coverage under {MIN_COVERAGE:.0%} on every round it judged"
-            if not any(item.complete for item in mine)
+            f"coverage under {MIN_COVERAGE:.0%} over the rounds it judged ({coverage:.3g}: it "
+            f"skipped more than {1 - MIN_COVERAGE:.0%} of their pairs)"
+            if coverage < MIN_COVERAGE
             else "judged only rounds not used"
             if not in_fit
             else "every pair it judged was judged by no other model"
@@ -304,8 +315,8 @@ def board(
                 rounds=len(mine),
                 rounds_used=len(in_fit),
                 pairs=count,
-                coverage=float(np.mean([item.coverage for item in mine])),
-                headline=_pooled_headline(mine),
+                coverage=coverage,
+                headline=_pooled(mine, "headline"),
                 raw=_interval(point_raw, reps_raw, k) if count else _nan3(),
                 # an unranked model's effect is on no common scale with the ranked ones
                 adjusted=_interval(point_adj, reps_adj, k) if not reason else _nan3(),
@@ -349,12 +360,14 @@ def _top_share(reps: np.ndarray, columns: list[int], names: list[str]) -> dict[s
     return {name: float(share) for name, share in zip(names, shares, strict=True)}
 
 
-def _pooled_headline(judgments: list[Judgment]) -> float:
-    """The headline over every pair of the judgments (each pair once, missing at 0.5): what a
-    partial judgment is listed with, as it is not fitted."""
+def _pooled(judgments: list[Judgment], figure: str) -> float:
+    """A judgment figure over every frame pair of the judgments (each pair once): the headline
+    (missing at 0.5: what a partial judgment is listed with, as it is not fitted) or the
+    coverage (ForecastBench's rule: no rank for a model that skipped more than 5%)."""
     counted = [item for item in judgments if item.pairs]
     total = sum(item.pairs for item in counted)
-    return sum(item.headline * item.pairs for item in counted) / total if total else math.nan
+    pooled = sum(getattr(item, figure) * item.pairs for item in counted)
+    return float(pooled / total) if total else math.nan
 
 
 def _interval(point: np.ndarray, reps: np.ndarray, k: int) -> tuple[float, float, float]:

@@ -1,11 +1,10 @@
 """The adjusted rounds leaderboard (``round_board``) as report tables and CSV rows.
 
-Per pairwise round task (a row reporting ``pairwise_accuracy``): the ranking (raw pooled and
-adjusted accuracy with their CIs, every unranked model with its reason), the paired-comparison
-matrix of the ranked models (the diagonal empty: a model is never compared with itself), and the
-rounds with whether each is used. ``rounds.csv`` and ``rounds_leaderboard.csv`` hold the same
-figures unrounded; rows of a task that is not pairwise are listed there "not ranked (not
-pairwise)".
+Per pairwise round task (a row reporting ``pairwise_accuracy``): the ranking (raw pooled accuracy,
+adjusted accuracy with its CI, every unranked model with its reason), the paired-comparison matrix
+of the ranked models (the diagonal empty: a model is never compared with itself), and the rounds
+with whether each is used. ``rounds.csv`` and ``rounds_leaderboard.csv`` hold the same figures
+unrounded; rows of a task that is not pairwise are listed there "not ranked (not pairwise)".
 """
 
 from __future__ import annotations
@@ -13,7 +12,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from research_taste.reporting.round_board import DEFAULT_MIN_PAIRS, MIN_COVERAGE, Board, board
+from research_taste.reporting.round_board import (
+    DEFAULT_MIN_PAIRS,
+    MIN_COVERAGE,
+    Board,
+    Judgment,
+    board,
+)
 from research_taste.rounds.board_rows import decisions, frame, round_key
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES
 
@@ -56,26 +61,32 @@ def _ci(figures: tuple[float, float, float]) -> str:
     return f"{_f(figures[0])} [{_f(figures[1])}, {_f(figures[2])}]"
 
 
-def board_tables(task: str, result: Board) -> list[tuple[str, list[list[str]]]]:
-    """The ranking, the paired comparisons and the rounds used, (caption, lines) each."""
-    head = ["rank", "model", "rounds used / judged", "pairs", "mean coverage"]
-    head += ["headline (missing at 0.5)", "raw pooled [95% CI]", "adjusted [95% CI]", "ranked"]
-    ranking = [head]
+def board_tables(
+    task: str, result: Board, names: dict[str, str] | None = None
+) -> list[tuple[str, list[list[str]]]]:
+    """The ranking, the paired comparisons and the rounds used, (caption, lines) each; each
+    column named as in ``rounds_leaderboard.csv`` (:data:`BOARD_CSV`), one definition per name;
+    a round shown by its name (``names``: round id -> name) beside its id, as in ``rounds.csv``."""
+    shown = names or {}
+    head = ["rank", "model", "rounds used / judged", "pairs in fit", "pooled coverage"]
+    head += ["pooled headline (missing at 0.5)", "raw pooled", "adjusted [95% CI]", "ranked"]
+    ranking = [[*head, "reason"]]
     position = 0
     for line in result.models:
         position += line.ranked
         ranking.append(
             [str(position) if line.ranked else "–", line.model]
             + [f"{line.rounds_used} / {line.rounds}", str(line.pairs), _f(line.coverage)]
-            + [_f(line.headline)]
-            + [_ci(line.raw), _ci(line.adjusted), "yes" if line.ranked else f"no: {line.reason}"]
+            + [_f(line.headline), _f(line.raw[0]), _ci(line.adjusted)]
+            + ["yes" if line.ranked else "no", line.reason]
         )
     ranked = [line.model for line in result.models if line.ranked]
     matrix = [["above →", *ranked]] + [
         [a, *("" if a == b else _f(result.beats[(a, b)]) for b in ranked)] for a in ranked
     ]
-    rounds = [["round", "resolved untied pairs", "judged by two or more models", "used"]] + [
+    rounds = [["round", "round id", "resolved untied pairs", SHARED_HEADER, "used"]] + [
         [
+            shown.get(use.round, use.round),
             use.round,
             str(use.pairs),
             str(use.shared_pairs),
@@ -87,8 +98,9 @@ def board_tables(task: str, result: Board) -> list[tuple[str, list[list[str]]]]:
     return [
         (
             f"{task} across rounds, difficulty-adjusted (model + pair fixed effects, as "
-            f"ForecastBench ranks; docs/rounds.md): a judgment under {MIN_COVERAGE:.0%} "
-            "coverage is not fitted; "
+            f"ForecastBench ranks; docs/rounds.md): no rank for a model that skipped more than "
+            f"{1 - MIN_COVERAGE:.0%} of the pairs of the rounds it judged, and a judgment under "
+            f"{MIN_COVERAGE:.0%} coverage is not fitted; "
             f"{result.single_model_pairs} pairs judged by one model only left out of the fit; "
             f"models with a complete judgment of every round: {every}",
             ranking,
@@ -102,25 +114,46 @@ def board_tables(task: str, result: Board) -> list[tuple[str, list[list[str]]]]:
     ]
 
 
-def judgment_cells(result: Board | None, model: str, round_: str) -> list[str]:
-    """Coverage and the headline with missing pairs at 0.5, for the per-round table."""
+SHARED_HEADER = "pairs judged prospectively by two or more complete judgments"
+
+
+def judgment_of(result: Board | None, row: Any) -> Judgment | None:
+    """The board's judgment of a shown row (``rounds.RoundRow``), None for a task not ranked."""
+    key = round_key(row.info)
     found = [
-        item
-        for item in (result.judgments if result else [])
-        if item.model == model and item.round == round_
+        j for j in (result.judgments if result else []) if (j.model, j.round) == (row.model, key)
     ]
-    if not found:
+    return found[0] if found else None
+
+
+def is_partial(row: Any, result: Board | None) -> bool:
+    """A judgment is partial when its run is (``RoundRow.partial``: fewer samples than the round
+    plans, or not ``success``) or, on a pairwise task, its coverage of the round is under 95%
+    (``round_board.Judgment.complete``): marked so wherever it is listed."""
+    found = judgment_of(result, row)
+    return bool(row.partial) or (found is not None and not found.complete)
+
+
+def judgment_cells(result: Board | None, row: Any) -> list[str]:
+    """Coverage and the headline with missing pairs at 0.5, for the per-round table."""
+    found = judgment_of(result, row)
+    if found is None:
         return ["nan", "nan"]
-    return [_f(found[0].coverage), _f(found[0].headline)]
+    return [_f(found.coverage), _f(found.headline)]
 
 
-ROUNDS_CSV = ["task", "model", "round", "judged_at", "labels_version", "pairs", "coverage"]
-ROUNDS_CSV += ["prospective_share", "headline_missing_at_half", "answered_accuracy"]
-ROUNDS_CSV += ["answered_ci_low", "answered_ci_high", "complete", "note"]
-BOARD_CSV = ["task", "model", "rounds_judged", "rounds_used", "pairs", "coverage"]
-BOARD_CSV += ["headline_missing_at_half", "raw_pooled"]
-BOARD_CSV += ["raw_ci_low", "raw_ci_high", "adjusted", "adjusted_ci_low", "adjusted_ci_high"]
-BOARD_CSV += ["ranked", "reason"]
+# The per-round columns, named as the page's per-round table names them (spaces made "_"; a
+# figure's CI in its own columns): ``pairs``, ``labelled_share``, ``pending_items`` and
+# ``prospective_share`` are the scored log's (docs/rounds.md, "Scores"), ``resolved_untied_pairs``
+# the round's frame (round_board.RoundFrame) coverage and the headline with missing pairs at 0.5
+# are held against.
+ROUNDS_CSV = ["task", "model", "round", "round_id", "judged_at", "labels_version", "pairs"]
+ROUNDS_CSV += ["labelled_share", "pending_items", "prospective_share", "resolved_untied_pairs"]
+ROUNDS_CSV += ["coverage", "headline_missing_at_half", "pairwise_accuracy"]
+ROUNDS_CSV += ["pairwise_accuracy_ci_low", "pairwise_accuracy_ci_high", "complete", "note"]
+BOARD_CSV = ["task", "model", "rounds_judged", "rounds_used", "pairs_in_fit", "pooled_coverage"]
+BOARD_CSV += ["pooled_headline_missing_at_half", "raw_pooled"]
+BOARD_CSV += ["adjusted", "adjusted_ci_low", "adjusted_ci_high", "ranked", "reason"]
 
 
 def _num(value: float | None) -> str:
@@ -132,36 +165,33 @@ def csv_tables(rows: list[Any], boards: dict[str, Board]) -> dict[str, list[list
     model), header first; an undefined figure is an empty cell."""
     per_round = [ROUNDS_CSV]
     for row in rows:
-        key, result = round_key(row.info), boards.get(row.task)
-        found = [
-            j
-            for j in (result.judgments if result else [])
-            if (j.model, j.round) == (row.model, key)
-        ]
+        result = boards.get(row.task)
+        item = judgment_of(result, row)
         m = row.metrics
-        if found:
-            item = found[0]
-            cells = [str(item.pairs), _num(item.coverage), _num(item.prospective_share)]
-            cells += [_num(item.headline), _num(m.get(PAIRWISE_METRIC))]
-            note = "" if item.complete else f"coverage under {MIN_COVERAGE:.0%}: not ranked"
+        cells = [_num(m.get(name)) for name in ROUNDS_CSV[6:10]]
+        if item is not None:
+            cells += [str(item.pairs), _num(item.coverage), _num(item.headline)]
+            note = "" if item.complete else f"coverage under {MIN_COVERAGE:.0%}: not fitted"
         else:
-            cells = ["", "", _num(m.get("prospective_share")), "", ""]
+            cells += ["", "", ""]
             note = NOT_PAIRWISE
         per_round.append(
-            [row.task, row.model, key, row.judged_at, row.labels, *cells]
-            + [_num(m.get(f"{PAIRWISE_METRIC}_ci_low")), _num(m.get(f"{PAIRWISE_METRIC}_ci_high"))]
-            + ["yes" if found and found[0].complete else "no", note]
+            [row.task, row.model, row.round, round_key(row.info), row.judged_at, row.labels]
+            + cells
+            + [_num(m.get(PAIRWISE_METRIC)), _num(m.get(f"{PAIRWISE_METRIC}_ci_low"))]
+            + [_num(m.get(f"{PAIRWISE_METRIC}_ci_high"))]
+            + ["no" if is_partial(row, result) else "yes", note]
         )
     leaderboard = [BOARD_CSV]
     for task, result in boards.items():
         for line in result.models:
             leaderboard.append(
                 [task, line.model, str(line.rounds), str(line.rounds_used), str(line.pairs)]
-                + [_num(line.coverage), _num(line.headline), *map(_num, line.raw)]
+                + [_num(line.coverage), _num(line.headline), _num(line.raw[0])]
                 + [*map(_num, line.adjusted)]
                 + ["yes" if line.ranked else "no", line.reason]
             )
     for task, model in sorted({(r.task, r.model) for r in rows if not is_pairwise(r)}):
         judged = sum((r.task, r.model) == (task, model) for r in rows)
-        leaderboard.append([task, model, str(judged), "0", "", *[""] * 8, "no", NOT_PAIRWISE])
+        leaderboard.append([task, model, str(judged), "0", "", *[""] * 6, "no", NOT_PAIRWISE])
     return {"rounds.csv": per_round, "rounds_leaderboard.csv": leaderboard}

@@ -109,14 +109,26 @@ def _metrics(log: Any) -> dict[str, float]:
     }
 
 
-def round_rows(log_dir: str) -> list[RoundRow]:
-    """The row shown for each task, model and round under ``log_dir`` (module docstring)."""
+def _left_out(location: str, excluded: frozenset[str]) -> bool:
+    """Whether a scored log, or the judgment it was scored from, is among the report's
+    excluded logs (their file names): an excluded log is in no table."""
+    name = location.rsplit("/", 1)[-1]
+    parts = scored_parts(name)
+    stem = parts[0] if parts else name.rsplit(".", 1)[0]
+    return name in excluded or any(other.rsplit(".", 1)[0] == stem for other in excluded)
+
+
+def round_rows(log_dir: str, excluded: frozenset[str] = frozenset()) -> list[RoundRow]:
+    """The row shown for each task, model and round under ``log_dir`` (module docstring); a
+    scored log whose judgment (or itself) is among ``excluded`` (file names) is left out."""
     from research_taste.completeness import PARTIAL, run_completeness
 
     # (task, model, round name, round items' sha256: two rounds may share a folder name)
     best: dict[tuple[str, str, str, str], tuple[tuple[bool, bool, float, str, str], str]] = {}
     judgments: dict[tuple[str, str, str, str], int] = {}
     for version, location in _newest_versions(log_dir).values():
+        if _left_out(location, excluded):
+            continue
         header = read_log(location, header_only=True)  # unreadable: one sentence naming it
         support = round_support(header.eval.task)
         if support is None:
@@ -131,7 +143,13 @@ def round_rows(log_dir: str) -> list[RoundRow]:
         planned = (header.eval.metadata or {}).get("comparisons") or 0
         done = header.results.completed_samples if header.results else 0
         full = done >= planned
-        rank = (run_completeness(header)[PARTIAL], not full, -share, header.eval.created, location)
+        rank = (
+            run_completeness(header)[PARTIAL] or not full,  # marked "(partial)" when shown
+            not full,
+            -share,
+            header.eval.created,
+            location,
+        )
         judgments[key] = judgments.get(key, 0) + 1
         if key not in best or rank < best[key][0]:  # the lowest rank is shown
             best[key] = (rank, version)
@@ -157,8 +175,10 @@ def round_rows(log_dir: str) -> list[RoundRow]:
     return sorted(rows, key=lambda row: (row.task, row.round, row.model))
 
 
-def _shown_model(row: RoundRow) -> str:
-    return f"{row.model} (partial)" if row.partial else row.model
+def _shown_model(row: RoundRow, board: Board | None) -> str:
+    from research_taste.reporting.round_tables import is_partial
+
+    return f"{row.model} (partial)" if is_partial(row, board) else row.model
 
 
 def _tables(
@@ -176,25 +196,29 @@ def _tables(
     for row in rows:
         cells = [_cell(row.metrics, name) for _, name in before]
         if board is not None:
-            cells += judgment_cells(board, row.model, round_key(row.info))
+            cells += judgment_cells(board, row)
         lines.append(
-            [_shown_model(row), row.round, row.judged_at, row.labels, *cells]
+            [_shown_model(row, board), row.round, row.judged_at, row.labels, *cells]
             + [_cell(row.metrics, headline)]
         )
     if board is None:
         return [(f"{support.caption}; not ranked (not pairwise)", lines)]
-    return [(support.caption, lines), *board_tables(rows[0].task, board)]
+    names = {round_key(row.info): row.round for row in rows}
+    return [(support.caption, lines), *board_tables(rows[0].task, board, names)]
 
 
-def rounds_section(log_dir: str, min_pairs: int = DEFAULT_MIN_PAIRS) -> RoundsSection | None:
-    """The Rounds section of the report; None when the folder holds no scored round log.
+def rounds_section(
+    log_dir: str, min_pairs: int = DEFAULT_MIN_PAIRS, excluded: frozenset[str] = frozenset()
+) -> RoundsSection | None:
+    """The Rounds section of the report; None when the folder holds no scored round log (none
+    but those of ``excluded`` logs: their file names, listed by the report as excluded).
 
     Raises:
         DataError: a scored log names a round folder or labels file that cannot be read.
     """
     from research_taste.reporting.round_tables import csv_tables, round_boards
 
-    rows = round_rows(log_dir)
+    rows = round_rows(log_dir, excluded)
     if not rows:
         return None
     from research_taste_evals.core.families import task_specs

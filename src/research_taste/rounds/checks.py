@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from research_taste_evals.core.data import DataError, sha256_of
+from research_taste_evals.core.data import DataError
+from research_taste_evals.core.round_manifest import check_labels_version
 from research_taste_evals.core.rounds import RoundItem
 from research_taste_evals.core.velocity import SERIES_WEEKS
 
@@ -215,14 +216,38 @@ def check_manifest(path: Path, manifest: dict[str, Any]) -> dict[str, Any]:
         check_range(
             f"{path}: field 'label_plan.window_months'", window, 1, MAX_WINDOW_MONTHS, WINDOW_WHY
         )
-    elif source == "openreview" and not isinstance(query.get("venue"), str):
-        raise DataError(f"{path}: field 'query.venue' must be a text (got {query.get('venue')!r})")
+    elif source == "openreview":
+        venue = query.get("venue")
+        if not isinstance(venue, str):
+            raise DataError(f"{path}: field 'query.venue' must be a text (got {venue!r})")
+        check_plan_kind(path, plan, venue)
     return manifest
+
+
+# The label plans an OpenReview round resolves by (rounds/plan.py): a conference's ratings, a
+# journal's decisions. A journal's venue id has no slash (check_venue); it has no ratings.
+PLAN_KINDS = ("rating", "decision")
+
+
+def check_plan_kind(path: Path, plan: dict[str, Any], venue: str) -> None:
+    """Refuse a label plan resolve cannot follow: an unknown ``kind``, or ``rating`` on a
+    journal's round (a journal posts decisions, no rating: every item would stay pending)."""
+    kind = plan.get("kind", "rating")  # a round opened before plans had a kind: ratings
+    if kind not in PLAN_KINDS:
+        raise DataError(
+            f"{path}: field 'label_plan.kind' must be one of {', '.join(PLAN_KINDS)} (got {kind!r})"
+        )
+    if kind == "rating" and "/" not in venue:
+        raise DataError(
+            f"{path}: field 'label_plan.kind' is 'rating', but {venue!r} is a journal, whose "
+            "labels are decisions ('decision')"
+        )
 
 
 def check_labels_file(path: Path, entry: dict[str, Any]) -> Path:
     """``path``, the labels file of ``round.json``'s ``entry``, if it is as resolve wrote it: its
-    sha256 the one the entry records (a hand-edited label would be scored silently otherwise)
+    sha256 the one the entry records, and one recorded (a hand-edited label would be scored
+    silently otherwise: ``core.round_manifest.check_labels_version``)
     and its header holding ``item_id``, ``label`` and ``label_time``.
 
     Raises:
@@ -230,12 +255,7 @@ def check_labels_file(path: Path, entry: dict[str, Any]) -> Path:
     """
     if not path.is_file():
         raise DataError(f"{path}: labels file does not exist (listed in round.json)")
-    recorded = entry.get("labels_sha256")
-    if recorded is not None and sha256_of(path) != recorded:
-        raise DataError(
-            f"{path}: changed since `round resolve` wrote it (its sha256 is not the one "
-            "round.json's label_versions records); resolve again for a new labels version"
-        )
+    check_labels_version(path, {"label_versions": [entry]})  # the one check every reader makes
     with path.open(encoding="utf-8", newline="") as handle:
         header = next(csv.reader(handle), [])
     missing = [c for c in ("item_id", "label", "label_time") if c not in header]

@@ -56,6 +56,7 @@ from research_taste.rounds.progress import (
 )
 from research_taste.rounds.progress import progress as stepped
 from research_taste.rounds.resolve import (
+    check_found,
     new_labels_version,
     previous_rows,
     record_labels_version,
@@ -380,6 +381,7 @@ def resolve_openreview(
             "weaknesses": "as first posted where the review's edits are public, else as fetched",
             "carried_final": len(final),  # rows kept from the previous version
         }
+    check_found(version, [row for row, _ in resolved.values()])  # before any file is written
     references = {item_id: weaknesses for item_id, (_, weaknesses) in resolved.items()}
     write_atomic(references_path(version.path), json.dumps(references, indent=1) + "\n")
     return record_labels_version(

@@ -125,6 +125,23 @@ def settle(version: LabelsVersion, rows: Sequence[dict[str, Any]]) -> list[dict[
     return settled
 
 
+def check_found(version: LabelsVersion, rows: Sequence[dict[str, Any]]) -> None:
+    """Refuse a resolve that found none of the round's items (a source listing none of them:
+    another venue, another API base): recording every item as ``not_found`` would drop them
+    all and call the round resolved. Nothing is recorded; the sentence names the query.
+
+    Raises:
+        DataError: every row's status is ``not_found``.
+    """
+    if rows and all(row.get("status") == "not_found" for row in rows):
+        manifest = version.folder / ROUND_FILE
+        raise DataError(
+            f"{manifest}: the resolve found none of the round's {len(rows)} items at its source "
+            f"(field 'query': {json.dumps(version.round_.manifest.get('query'))}); no labels "
+            "version recorded: check that the source still lists the items the round was opened on"
+        )
+
+
 def record_labels_version(
     version: LabelsVersion,
     columns: Sequence[str],
@@ -136,6 +153,7 @@ def record_labels_version(
         ``round.json``; its entry (the paired items' labelled share and pending count, as the scorer
     counts them: ``core.rounds.ItemCounts``; the share of items whose label's horizon is
         reached, the items dropped by reason, whether the round is resolved, and ``notes``)."""
+    check_found(version, rows)
     rows = settle(version, rows)
     write_atomic(version.path, csv_text([*columns, "dropped"], rows))
     dropped: dict[str, int] = {}

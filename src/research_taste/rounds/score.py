@@ -7,8 +7,10 @@ and ``.json`` logs), is read, scored in-process by Inspect's own re-scoring
 and written beside it as ``<judgment log stem>-scored-<labels version>.eval``. The judgment log
 is never modified, ``eval.model`` is kept, and no model is called: the scorer reads the stored
 picks, and the re-scoring context gets ``mockllm/model``, which needs no provider key. The
-scored log names no key: a judgment run with ``-M api_key=...`` records it, and the copy has
-it redacted. A log that cannot be read is skipped and named; the others are still scored.
+scored log names no key: a judgment run with ``-M api_key=...`` records it, and a provider may
+echo the request's key in its error text; the copy is written through the one redaction every
+writer uses (``core/redaction.redacted_log``). A log that cannot be read is skipped and named;
+the others are still scored.
 
 Which task can judge a round, and with which scorer, is its spec's ``rounds``
 (``core.spec.RoundSupport``, collected by ``core.families.task_specs``): nothing here names a
@@ -148,6 +150,29 @@ def round_logs(folder: Path, log_dir: str, unreadable: list[str] | None = None) 
     return RoundLogs(sorted(found), listed, sorted(by_sha))
 
 
+def errored_judgment(path: str, log: Any, say: Callable[[str], None]) -> str:
+    """Why a judgment log is not scored ("" when it is): one that did not end as ``success``
+    (an error, a cancel) is never scored, as its samples are no decisions. A successful one
+    whose samples partly errored (``fail_on_error`` let them) has those samples taken out of
+    ``log`` in place, named by ``say``: an errored sample is neither right, wrong nor unclear,
+    its pair an order not judged (a coin in the headline with missing pairs at 0.5)."""
+    samples = log.samples or []
+    errored = [sample for sample in samples if sample.error is not None]
+    if log.status != "success":
+        return (
+            f"{path}: the judgment ended as {log.status!r} ({len(errored)} of {len(samples)} "
+            "samples errored): not scored, none of its samples is a decision; finish it with "
+            f"`inspect eval-retry {path}`, then score again"
+        )
+    if errored:
+        log.samples = [sample for sample in samples if sample.error is None]
+        say(
+            f"{path}: {len(errored)} of {len(samples)} samples errored: left out of its scored "
+            "log (no decision: neither right, wrong nor unclear)"
+        )
+    return ""
+
+
 def score_round(
     folder: str | Path,
     log_dir: str | Path,
@@ -156,13 +181,15 @@ def score_round(
     say: Callable[[str], None] = print,
 ) -> list[ScoredLog]:
     """Score every judgment log of the round in ``log_dir`` with a labels version; ``say``
-    gets one line for the judgments matched by sha256 and one per judgment already scored; a
-    log that cannot be read is skipped and named in ``unreadable``."""
+    gets one line for the judgments matched by sha256, one per judgment already scored and one
+    per judgment whose errored samples are left out; a log that cannot be read, or a judgment
+    that did not end as ``success`` (:func:`errored_judgment`), is skipped and named in
+    ``unreadable``."""
     from inspect_ai import score
     from inspect_ai.log import write_eval_log
     from inspect_ai.model import get_model
 
-    from research_taste_evals.core.redaction import keyless_log
+    from research_taste_evals.core.redaction import redacted_log
 
     root = load_round(folder).folder
     round_id = read_manifest(root).get("round_id")
@@ -186,6 +213,10 @@ def score_round(
         support = round_support(log.eval.task)
         if support is None:
             continue
+        refused = errored_judgment(path, log, say)
+        if refused:  # named with what to do; the other judgments are still scored
+            skipped.append(refused)
+            continue
         # the judgment's own scorer options (e.g. the embedding model), with the labels
         options = dict((log.eval.scorers or [])[0].options or {}) if log.eval.scorers else {}
         scorer = load_function(support[1].scorer)(**{**options, "labels": str(labels)})
@@ -201,6 +232,7 @@ def score_round(
             "labels_file": str(labels),
         }
         scored.eval.metadata = metadata
-        write_eval_log(keyless_log(scored), out)  # a judgment run with -M api_key=... logs it
+        # a judgment run with -M api_key=... logs it; a provider may echo a key in its errors
+        write_eval_log(redacted_log(scored), out)
         done.append(ScoredLog(path, out, log.eval.task.rsplit("/", 1)[-1], log.eval.model))
     return done

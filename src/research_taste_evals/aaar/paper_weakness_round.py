@@ -31,6 +31,7 @@ from research_taste_evals.aaar.scorer.weakness_round import round_weakness_score
 from research_taste_evals.aaar.solvers import weakness_solver
 from research_taste_evals.aaar.specs import PAPER_WEAKNESS_ROUND
 from research_taste_evals.core.provenance import provenance, task_version
+from research_taste_evals.core.round_figures import window_warnings
 from research_taste_evals.core.rounds import judging_note, round_identity
 from research_taste_evals.core.task_args import task_entry
 from research_taste_evals.core.text import WordCounting, load_word_counting
@@ -101,7 +102,11 @@ def paper_weakness_round(
                 paper_faithful={"data": False},
             ),
             "headline_metric": PAPER_WEAKNESS_ROUND.headline,
-            "round": {**round_identity(round_), "weakness_sha256": manifest.get("weakness_sha256")},
+            "round": {
+                **round_identity(round_),
+                "weakness_sha256": manifest.get("weakness_sha256"),
+                "warnings": window_warnings(round_),
+            },
             "papers": len(records),
             "split": SPLIT,
             "window_words": DEFAULT_WINDOW_WORDS,

@@ -1,8 +1,8 @@
 """No key in what the package publishes (CONTRIBUTING.md, "The runtime layer").
 
 Inspect records a provider's error text as it is, and a proxy may echo the request's key in
-it; the report and its viewer bundle copy logs (``research_taste/reporting/paths.scrubbed_log``),
-and every text they copy goes through :func:`redact`."""
+it; every log the package writes (a round's scored log, the report's viewer bundle) goes
+through :func:`redacted_log`, and every other text it publishes through :func:`redact`."""
 
 from __future__ import annotations
 
@@ -89,5 +89,28 @@ def keyless_log(log: Any) -> Any:
             continue
         text = text.replace(json.dumps(secret)[1:-1], REDACTED)
     out = type(log).model_validate_json(text)
+    out.location = log.location
+    return out
+
+
+def redact_strings(value: Any) -> Any:
+    """Every string of a JSON-like ``value`` through :func:`redact` (no depth limit: a log
+    nests deeper than :data:`MAX_DEPTH`)."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {key: redact_strings(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [redact_strings(item) for item in value]
+    return value
+
+
+def redacted_log(log: Any) -> Any:
+    """A copy of an Inspect ``EvalLog`` as every writer of the package writes it: its model
+    arguments' keys gone (:func:`keyless_log`) and every string, samples and events included,
+    through :func:`redact` (a provider that echoes the request's ``Authorization`` header or
+    key in its error text puts it in the samples' errors and events)."""
+    keyless = keyless_log(log)
+    out = type(log).model_validate(redact_strings(json.loads(keyless.model_dump_json())))
     out.location = log.location
     return out

@@ -11,7 +11,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from research_taste_evals.core.data import DataError
+from research_taste_evals.core.data import DataError, sha256_of
 
 TEXT = "a non-empty text"
 WHEN = "an ISO time such as 2027-01-05T00:00:00Z"
@@ -51,7 +51,7 @@ def check_round_manifest(path: Path, manifest: object) -> dict[str, Any]:
         judge_by = _time(manifest["judge_by"])
         if judge_by is None:
             raise refuse("judge_by", WHEN, manifest["judge_by"])
-        if judge_by < opened:
+        if judge_by <= opened:  # an empty judging window: no decision could be prospective
             raise refuse("judge_by", f"after opened_at ({manifest['opened_at']})", judge_by)
     plan = manifest.get("label_plan")
     if not isinstance(plan, dict):
@@ -74,6 +74,40 @@ def check_round_manifest(path: Path, manifest: object) -> dict[str, Any]:
                 got = entry.get(key) if isinstance(entry, dict) else entry
                 raise refuse(f"label_versions.{index}.{key}", TEXT, got)
     return manifest
+
+
+def check_labels_version(path: Path, manifest: dict[str, Any]) -> None:
+    """Refuse a round's labels file (``<round>/labels/<version>.csv``, ``manifest`` its
+    ``round.json``) unless ``label_versions`` lists it with the ``labels_sha256`` resolve wrote
+    and the file still has that sha256: every reader of a labels file (the scorer, ``round
+    score``, the report) goes through this, so an edited label is never scored silently, nor one
+    whose sha256 was deleted.
+
+    Raises:
+        DataError: one sentence naming the file and what to do.
+    """
+    listing = path.parent.parent / "round.json"
+    entries = [
+        entry
+        for entry in manifest.get("label_versions", [])
+        if (path.parent.parent / str(entry["file"])).resolve() == path.resolve()
+    ]
+    if not entries:
+        raise DataError(
+            f"{path}: not a labels version of the round ({listing} lists no label_versions entry "
+            "for it); `research-taste round resolve` writes one"
+        )
+    recorded = entries[-1].get("labels_sha256")
+    if not _text(recorded):
+        raise DataError(
+            f"{path}: its entry in {listing} has no 'labels_sha256', so the file cannot be checked "
+            "against what `round resolve` wrote; resolve again for a new labels version"
+        )
+    if sha256_of(path) != recorded:
+        raise DataError(
+            f"{path}: changed since `round resolve` wrote it (its sha256 is not the one "
+            f"{listing}'s label_versions records); resolve again for a new labels version"
+        )
 
 
 def _text(value: object) -> bool:

@@ -27,7 +27,11 @@ from typing import Any
 
 from research_taste_evals.core.data import DataError, read_csv, read_json, sha256_of
 from research_taste_evals.core.errors import ConfigError
-from research_taste_evals.core.round_manifest import check_round_manifest, parse_time
+from research_taste_evals.core.round_manifest import (
+    check_labels_version,
+    check_round_manifest,
+    parse_time,
+)
 
 ROUND_FILE = "round.json"
 ITEMS_FILE = "items.csv"
@@ -252,7 +256,7 @@ class Labels:
 
 
 @lru_cache(maxsize=32)
-def _read_labels(path: Path, _mtime: float) -> Labels:
+def _read_labels(path: Path, _mtimes: tuple[float, float]) -> Labels:
     by_item = {}
     for index, row in enumerate(read_csv(path)):
         try:
@@ -261,10 +265,11 @@ def _read_labels(path: Path, _mtime: float) -> Labels:
             by_item[str(row["item_id"])] = Label(value, time, dropped)
         except (KeyError, ValueError) as error:
             raise DataError(f"{path}: row {index + 1}: field {error} unreadable") from error
-    manifest = path.parent.parent / ROUND_FILE
-    judge_by = (
-        parse_time(read_manifest(manifest.parent).get("judge_by")) if manifest.is_file() else None
-    )
+    judge_by = None  # a labels file outside a round folder (``inspect score -S labels=``)
+    if (path.parent.parent / ROUND_FILE).is_file():
+        manifest = read_manifest(path.parent.parent)
+        check_labels_version(path, manifest)  # as resolve wrote it: every reader checks
+        judge_by = parse_time(manifest.get("judge_by"))
     return Labels(version=path.stem, path=path, by_item=by_item, judge_by=judge_by)
 
 
@@ -272,12 +277,16 @@ def read_labels(path: str | Path) -> Labels:
     """A labels file (``labels/<version>.csv``) by item id.
 
     Raises:
-        DataError: the file is missing or a row's ``label``/``label_time`` is unreadable.
+        DataError: the file is missing, not as ``round resolve`` wrote it
+            (``round_manifest.check_labels_version``), or a row's ``label``/``label_time`` is
+            unreadable.
     """
     resolved = Path(path).expanduser().resolve()
     if not resolved.is_file():
         raise DataError(f"{resolved}: labels file does not exist")
-    return _read_labels(resolved, resolved.stat().st_mtime)
+    manifest = resolved.parent.parent / ROUND_FILE
+    listed = manifest.stat().st_mtime if manifest.is_file() else 0.0
+    return _read_labels(resolved, (resolved.stat().st_mtime, listed))
 
 
 def decision_time(events: Iterable[Any]) -> dt.datetime | None:

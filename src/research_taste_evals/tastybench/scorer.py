@@ -64,6 +64,7 @@ from research_taste_evals.core.metrics import nan_on_error
 from research_taste_evals.core.reasons import GRADER_FAILED, INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.recall_control import recall_fields
 from research_taste_evals.core.recall_metrics import recall_keys, recall_summary
+from research_taste_evals.core.round_figures import count_values, counts_from_values, round_figures
 from research_taste_evals.core.rounds import (
     decision_time,
     is_prospective,
@@ -276,9 +277,12 @@ def _stamp(value: Any) -> float:
 
 
 @scorer(metrics=[])
-def round_pairwise_scorer(labels: str | None = None) -> Scorer:
-    """The stored pick of a round's sample with its items' labels (``labels``: a labels CSV)."""
+def round_pairwise_scorer(labels: str | None = None, round: str | None = None) -> Scorer:
+    """The stored pick of a round's sample with its items' labels (``labels``: a labels CSV)
+    and the round's own counts and ``judge_by`` (``core/round_figures.py``; ``round``: the
+    round folder, when no labels file names it)."""
     table = read_labels(labels) if labels else None
+    counts, judge_by = round_figures(table, round)
 
     async def score(state: TaskState, target: Target) -> Score:
         pick = stored_pick(state)
@@ -288,7 +292,8 @@ def round_pairwise_scorer(labels: str | None = None) -> Scorer:
             "first_won": NAN if choice is None else float(choice == 1),
             "unclear": float(choice is None),
             "decided_at": _stamp(decided),
-            "judge_by": _stamp(table.judge_by if table else None),
+            "judge_by": _stamp(judge_by),
+            **count_values(counts),
         }
         for k in ("1", "2"):
             label = table.label(str(state.metadata[f"paper_{k}"])) if table else None
@@ -345,7 +350,8 @@ def round_summary(scores: list[SampleScore], resamples: int, seed: int) -> dict[
         if math.isfinite(first) and first == second:
             ties.add(metadata.get("pair_id"))
     decisions = len(before) + len(after)
-    counts = item_counts(items.values())  # the paired items: core.rounds.ItemCounts
+    # the round's paired items (core.rounds.ItemCounts), else those of the samples scored
+    counts = counts_from_values(map(_value, scores)) or item_counts(items.values())
     result["labelled_share"] = counts.labelled_share
     result["dropped_items"] = float(counts.dropped)
     result["pending_items"] = float(counts.pending)

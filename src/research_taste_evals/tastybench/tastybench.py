@@ -32,6 +32,7 @@ from inspect_ai.log import HeadlineMetric
 from research_taste_evals.core.data import DataError, sha256_of
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.recall_control import recall_solvers
+from research_taste_evals.core.round_figures import window_warnings
 from research_taste_evals.core.rounds import (
     ITEMS_FILE,
     ROUND_FILE,
@@ -329,7 +330,7 @@ def tastybench_round(
     return Task(
         dataset=comparison_dataset(pairs, papers, ROUND_PROMPTS[round_prompt], "windowed"),
         solver=[judge(False), read_choice(choice_method)],
-        scorer=round_pairwise_scorer(),
+        scorer=round_pairwise_scorer(round=str(round_.folder)),  # the round's counts
         metrics=[round_pairwise(DEFAULT_BOOTSTRAP_RESAMPLES, DEFAULT_BOOTSTRAP_SEED)],
         headline_metric=HeadlineMetric(metric=TASTYBENCH_ROUND.headline),
         version=task_version(__file__, "tastybench_round"),
@@ -348,6 +349,7 @@ def tastybench_round(
                 "source": manifest.get("source"),
                 "pairs_sha256": manifest.get("pairs_sha256"),
                 "label_plan": manifest.get("label_plan"),
+                "warnings": window_warnings(round_),
             },
             "papers_judged": len(papers),
             "representation": "abstract",
