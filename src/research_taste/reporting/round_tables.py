@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from research_taste.reporting.round_board import DEFAULT_MIN_PAIRS, MIN_COVERAGE, Board, board
 from research_taste.reporting.board_rows import decisions, frame, round_key
+from research_taste.reporting.round_board import DEFAULT_MIN_PAIRS, MIN_COVERAGE, Board, board
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES
 
 NOT_PAIRWISE = "not ranked (not pairwise)"
