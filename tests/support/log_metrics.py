@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from inspect_ai.log import EvalLog
 
-from research_taste_evals.core.metric_groups import log_figures
+from research_taste_evals.core.task_metric import log_results
 
 
 def metrics_of(log: EvalLog) -> dict[str, float]:
-    """Every figure of a successful log, by name: its first group and those derived from its
-    samples (fails the test if the run did not succeed)."""
+    """Every figure a successful log holds, by name (``log.results``; fails the test if the
+    run did not succeed)."""
     assert log.status == "success", log.error
     assert log.results is not None
-    return log_figures(log)
+    return log_results(log)

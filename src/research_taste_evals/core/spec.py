@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Controlled", "RoleSpec", "RoundSupport", "TaskSpec", "Variant"]
+__all__ = ["RECOGNITION_FIGURES", "Controlled", "RoleSpec", "RoundSupport", "TaskSpec", "Variant"]
 
 
 @dataclass(frozen=True)
@@ -93,6 +93,18 @@ class RoundSupport:
     requires: str | None = None
     hint: str = ""
 
+
+# The recall-control figures a dated task logs beside its headline's clean twin and its n (the
+# report's recognition columns and the reasons it gives for a missing controlled figure read
+# them: research_taste/reporting/recognition.py, controlled.py).
+RECOGNITION_FIGURES = (
+    "recognized_rate",
+    "estimated_cutoff",
+    "post_cutoff_recognized",
+    "clean_cutoff",
+    "probed_items",
+    "estimated_cutoff_items",
+)
 
 # Sample metadata -> the items it shows, each a ``core.recall_control.ShownItem`` (typed there:
 # this module imports nothing of the package, so that every module may import it).

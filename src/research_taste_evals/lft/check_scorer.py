@@ -50,7 +50,7 @@ def check_value(
     }
 
 
-@scorer(metrics=[grader_check_figures(part="first")])  # every figure: core.metric_groups
+@scorer(metrics=[grader_check_figures()])
 def grader_check_scorer(
     grader_repeats: int = LFT_GRADER_REPEATS,
     quorum: int | None = None,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from inspect_ai.scorer import Metric, metric
 
-from research_taste_evals.core.metric_groups import Part, group_metric
+from research_taste_evals.core.task_metric import logged_figures
 from research_taste_evals.lft.metrics import (
     grader_error,
     grader_recovery,
@@ -36,12 +36,12 @@ _CHECK = (grader_recovery(), grader_error(), lft_grader_failures())
 
 
 @metric
-def lft_figures(part: Part = "first") -> Metric:
+def lft_figures() -> Metric:
     """``lft``'s figures: the first group (``part="first"``) or every figure (``all``)."""
-    return group_metric(LFT.first_names(), _LFT, part)
+    return logged_figures(LFT.first_names(), _LFT)
 
 
 @metric
-def grader_check_figures(part: Part = "first") -> Metric:
+def grader_check_figures() -> Metric:
     """``lft_grader_check``'s figures: the first group or every figure (``all``)."""
-    return group_metric(LFT_GRADER_CHECK.first_names(), _CHECK, part)
+    return logged_figures(LFT_GRADER_CHECK.first_names(), _CHECK)

@@ -45,7 +45,7 @@ from research_taste_evals.lft.score_groups import lft_figures
 from research_taste_evals.lft.turns import NUDGE_METADATA_KEY
 
 
-@scorer(metrics=[lft_figures(part="first")])  # every figure: core.metric_groups
+@scorer(metrics=[lft_figures()])
 def lft_scorer(
     grader_repeats: int = LFT_GRADER_REPEATS,
     quorum: int | None = None,

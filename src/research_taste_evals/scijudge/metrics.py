@@ -41,7 +41,6 @@ from inspect_ai.scorer import Metric, SampleScore, Value, metric
 from research_taste_evals.core.answers import answer_rates
 from research_taste_evals.core.cutoff_estimate import month_end
 from research_taste_evals.core.dates import is_post_cutoff
-from research_taste_evals.core.metric_groups import Part, group_metric
 from research_taste_evals.core.metrics import nan_on_error, score_dict
 from research_taste_evals.core.recall_items import item_records
 from research_taste_evals.core.recall_metrics import recall_keys, recall_summary
@@ -51,6 +50,7 @@ from research_taste_evals.core.stats import (
     NAN,
     bootstrap_ci,
 )
+from research_taste_evals.core.task_metric import logged_figures
 from research_taste_evals.scijudge.specs import SCIJUDGE
 
 HEADLINE = SCIJUDGE.headline  # the statistic the twins compute under its name
@@ -264,8 +264,7 @@ def scijudge_metrics(
 def scijudge_figures(
     resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
     seed: int = DEFAULT_BOOTSTRAP_SEED,
-    part: Part = "first",
 ) -> Metric:
     """The figures of :func:`scijudge_metrics`: the first group its spec declares
     (``part="first"``) or every figure (``all``, ``core.metric_groups.log_figures``)."""
-    return group_metric(SCIJUDGE.first_names(), [scijudge_metrics(resamples, seed)], part)
+    return logged_figures(SCIJUDGE.first_names(), [scijudge_metrics(resamples, seed)])

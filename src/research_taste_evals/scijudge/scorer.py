@@ -44,7 +44,7 @@ def _row_score(state: TaskState, target: Target) -> Score:
 
 
 # The task gives the metric its bootstrap settings (core/metric_groups.py).
-@scorer(metrics=[scijudge_figures(part="first")])
+@scorer(metrics=[scijudge_figures()])
 def scijudge_scorer() -> Scorer:
     """The paper the answer picks against ``correct_answer``."""
 

@@ -59,7 +59,6 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value,
 from inspect_ai.solver import TaskState
 
 from research_taste_evals.core.answers import answer_rates
-from research_taste_evals.core.metric_groups import Part, group_metric
 from research_taste_evals.core.metrics import nan_on_error
 from research_taste_evals.core.reasons import GRADER_FAILED, INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.recall_control import recall_fields
@@ -77,6 +76,7 @@ from research_taste_evals.core.stats import (
     NAN,
     import_scipy,
 )
+from research_taste_evals.core.task_metric import logged_figures
 from research_taste_evals.tastybench.parsing import (
     ChoiceMethod,
     parse_judge_answer,
@@ -212,25 +212,24 @@ def tastybench_figures(
     group: str = "ratings",
     resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
     seed: int = DEFAULT_BOOTSTRAP_SEED,
-    part: Part = "first",
 ) -> Metric:
     """The ``tastybench`` figures: the first group of the run's schedule (``group``, the spec's)
     or every figure (``part="all"``, ``core.metric_groups.log_figures``)."""
     bundle = tastybench_metrics(group, resamples, seed)
-    return group_metric(TASTYBENCH.first_names(group), bundle, part)
+    return logged_figures(TASTYBENCH.first_names(group), bundle)
 
 
 def tastybench_task_metric(schedule: str, resamples: int, seed: int) -> Metric:
     """The task's metric: the first group of its ``schedule``, with its bootstrap settings."""
     import_scipy()  # before the run, not on its event loop
     group = first_group_key(schedule)
-    return tastybench_figures(group=group, resamples=resamples, seed=seed, part="first")
+    return tastybench_figures(group=group, resamples=resamples, seed=seed)
 
 
 EXTRACTOR_FAILURES = ("extractor_failed", "extractor_refused")
 
 
-@scorer(metrics=[tastybench_figures(part="first")])  # the task gives its settings
+@scorer(metrics=[tastybench_figures()])  # the task gives its settings
 def tastybench_scorer(choice_method: ChoiceMethod = "parser_then_extractor") -> Scorer:
     """Score the pick that ``read_choice`` stored (or read it now when the solver did not)."""
 

@@ -42,7 +42,7 @@ from research_taste_evals.core.recall_control import recall_fields
 from research_taste_evals.core.roles import role_models
 
 
-@scorer(metrics=[expdesign_figures(part="first")])  # every figure: core.metric_groups
+@scorer(metrics=[expdesign_figures()])
 def expdesign_scorer(
     judge_model: str | None,
     embedding_model: str,

@@ -32,8 +32,8 @@ from research_taste_evals.aaar.metrics import (
 )
 from research_taste_evals.aaar.recall import recall_twins
 from research_taste_evals.aaar.specs import EXPDESIGN, PAPER_WEAKNESS
-from research_taste_evals.core.metric_groups import Part, group_metric
 from research_taste_evals.core.metrics import answer_shape, empty_prediction_rate
+from research_taste_evals.core.task_metric import logged_figures
 
 # Each task's metrics, in the order their figures are named (``core.metric_groups.figures``).
 _EXPDESIGN = (
@@ -71,12 +71,12 @@ _WEAKNESS = (
 
 
 @metric
-def expdesign_figures(part: Part = "first") -> Metric:
+def expdesign_figures() -> Metric:
     """ExpDesign's figures: the first group (``part="first"``) or every figure (``all``)."""
-    return group_metric(EXPDESIGN.first_names(), _EXPDESIGN, part)
+    return logged_figures(EXPDESIGN.first_names(), _EXPDESIGN)
 
 
 @metric
-def weakness_figures(part: Part = "first") -> Metric:
+def weakness_figures() -> Metric:
     """PaperWeakness's figures: the first group (``part="first"``) or every figure (``all``)."""
-    return group_metric(PAPER_WEAKNESS.first_names(), _WEAKNESS, part)
+    return logged_figures(PAPER_WEAKNESS.first_names(), _WEAKNESS)

@@ -32,7 +32,7 @@ from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.recall_control import recall_fields
 
 
-@scorer(metrics=[weakness_figures(part="first")])  # every figure: core.metric_groups
+@scorer(metrics=[weakness_figures()])
 def weakness_scorer(
     embedding_model: str,
     itf_idf_model: str,
