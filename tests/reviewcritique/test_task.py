@@ -24,7 +24,7 @@ from log_metrics import metrics_of
 from reviewcritique_responders import Responder, gold_responder, is_select
 
 from research_taste_evals.core.embeddings import OFFLINE_MODEL
-from research_taste_evals.core.metric_groups import log_figures
+from research_taste_evals.core.task_metric import log_results
 from research_taste_evals.reviewcritique.demo import write_demo_reviewcritique
 from research_taste_evals.reviewcritique.metrics import STRATEGIES
 from research_taste_evals.reviewcritique.reviewcritique import review_critique
@@ -153,7 +153,7 @@ def test_flag_all_on_upstream_llm_file_from_the_command_line(
     (log_file,) = tmp_path.glob("*.json")
     log = json.loads(log_file.read_text())
     # The first group is in the log's results; every other figure is derived from the log.
-    metrics = log_figures(read_eval_log(str(log_file)))
+    metrics = log_results(read_eval_log(str(log_file)))
     assert metrics["labeling_all_recall"] == 1.0
     assert metrics["labeling_all_precision"] == pytest.approx(226 / 1610)
     assert metrics["select_deficient_precision"] == pytest.approx(226 / 1610)

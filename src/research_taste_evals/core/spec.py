@@ -4,9 +4,11 @@ Each family folder's ``specs.py`` holds one :class:`TaskSpec` per task it export
 constant, imported where it is used) and lists them in ``SPECS``; ``core/families.py`` collects
 them by folder (:func:`~research_taste_evals.core.families.task_specs`). A spec states:
 
-- the task's name and its **first score group**: the figures the log shows first, the first
-  of them the headline (``Task(headline_metric=...)``, the report's first column), one list or
-  one per configuration (``configuration`` names the task argument that picks it);
+- the task's name and the **figures its log holds** (``first_group``: its one score group, at
+  most 30, ``core/task_metric.py``), the first of them the headline
+  (``Task(headline_metric=...)``, the report's first column), one list or one per configuration
+  (``configuration`` names the task argument that picks it); every figure the report, the docs
+  and the tests read is in it;
 - the report's further headline columns, its controlled headline (the headline on clean items,
   :class:`Controlled`) and the argument values with a headline of their own (:class:`Variant`);
 - the data argument (what ``-T <data_arg>=demo`` and a sweep's ``<data_arg>: demo`` name);
@@ -118,8 +120,9 @@ class TaskSpec:
 
     Attributes:
         task: The task's registered name.
-        first_group: The log's first score group, in order (the headline first): one tuple,
-            or a mapping from configuration to its tuple (the first key is the default).
+        first_group: The figures the log holds, its one score group, in order (the headline
+            first; ``name/*``: one per group of the data): one tuple, or a mapping from
+            configuration to its tuple (the first key is the default).
         configuration: The task argument whose value picks the first group (a mapping only).
         columns: The report's headline columns after the headline.
         controlled: The controlled headline (dated tasks), or None.

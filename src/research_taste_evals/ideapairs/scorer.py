@@ -134,7 +134,7 @@ def idea_pairs_figures(
 
 
 def idea_pairs_task_metric(mode: str, resamples: int, seed: int) -> Metric:
-    """The task's metric: the first group of its mode, with its bootstrap settings."""
+    """The task's metric: the figures of its mode, with its bootstrap settings."""
     import_scipy()  # the metrics' libraries, before the run rather than on its event loop
     import_sklearn()
     return idea_pairs_figures(mode=mode, resamples=resamples, seed=seed)

@@ -41,7 +41,7 @@ from research_taste_evals.lft.panel_scores import (
     record_nudges,
 )
 from research_taste_evals.lft.rubric import rubric_from_metadata
-from research_taste_evals.lft.score_groups import lft_figures
+from research_taste_evals.lft.task_metrics import lft_figures
 from research_taste_evals.lft.turns import NUDGE_METADATA_KEY
 
 

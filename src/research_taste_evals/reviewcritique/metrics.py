@@ -211,7 +211,6 @@ def reviewcritique_figures(
     seed: int = DEFAULT_BOOTSTRAP_SEED,
     bertscore_baseline: float | None = None,
 ) -> Metric:
-    """The figures of :func:`reviewcritique_metrics`: the first group its spec declares
-    (``part="first"``) or every figure (``all``, ``core.metric_groups.log_figures``)."""
+    """The figures of :func:`reviewcritique_metrics` its spec names (``core/task_metric.py``)."""
     bundle = [reviewcritique_metrics(resamples, seed, bertscore_baseline)]
     return logged_figures(REVIEW_CRITIQUE.first_names(), bundle)

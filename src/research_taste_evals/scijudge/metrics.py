@@ -1,4 +1,4 @@
-"""Dataset-level SciJudgeBench metrics: the first group in the log (``core/metric_groups.py``).
+"""Dataset-level SciJudgeBench metrics: the figures the log holds (``core/task_metric.py``).
 
 ``Score.value`` of one answer (one order of a couple, ``scorer.py``): ``correct`` (an unparsed
 answer is wrong, as the paper scores a prediction it cannot extract), ``unparsed``,
@@ -22,8 +22,7 @@ orders' means (exact for one epoch).
   (max - min), ``position_a_share`` (share of the read answers that pick A),
   ``accuracy_by_category/<c>`` and the other recall figures (post-cutoff and unrecognised
   twins, counts, cutoff figures).
-- :func:`scijudge_figures`: the task's metric, the first group its spec declares (``specs.py``)
-  or, with ``part="all"``, every figure (``core.metric_groups.log_figures`` reads it).
+- :func:`scijudge_figures`: the task's metric, the figures its spec names (``specs.py``).
 
 Every figure is NaN where undefined, never 0, and a metric never raises.
 """
@@ -265,6 +264,5 @@ def scijudge_figures(
     resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
     seed: int = DEFAULT_BOOTSTRAP_SEED,
 ) -> Metric:
-    """The figures of :func:`scijudge_metrics`: the first group its spec declares
-    (``part="first"``) or every figure (``all``, ``core.metric_groups.log_figures``)."""
+    """The figures of :func:`scijudge_metrics` its spec names (``core/task_metric.py``)."""
     return logged_figures(SCIJUDGE.first_names(), [scijudge_metrics(resamples, seed)])

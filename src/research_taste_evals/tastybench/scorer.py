@@ -8,8 +8,8 @@ could read is ``invalid_response_format``; a provider error left after Inspect's
 the sample instead). ``Score.metadata`` also holds the run's knowledge cutoff, its source,
 ``post_cutoff`` and the recognition probe's result per paper (``schedule.py``, ``ratings.py``). The
 dataset-level metrics (below) rebuild the comparisons from them; ``tastybench_figures``, the
-task's one metric, reports the first group its spec declares for the run's schedule, and every
-other figure is derived from the log (``core/metric_groups.py``).
+task's one metric, logs the figures its spec names for the run's schedule
+(``core/task_metric.py``).
 
 The dataset-level metrics: ratings vs velocity, their reliability, the picks' habits.
 
@@ -213,14 +213,13 @@ def tastybench_figures(
     resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
     seed: int = DEFAULT_BOOTSTRAP_SEED,
 ) -> Metric:
-    """The ``tastybench`` figures: the first group of the run's schedule (``group``, the spec's)
-    or every figure (``part="all"``, ``core.metric_groups.log_figures``)."""
+    """The ``tastybench`` figures the spec names for the run's schedule (``group``)."""
     bundle = tastybench_metrics(group, resamples, seed)
     return logged_figures(TASTYBENCH.first_names(group), bundle)
 
 
 def tastybench_task_metric(schedule: str, resamples: int, seed: int) -> Metric:
-    """The task's metric: the first group of its ``schedule``, with its bootstrap settings."""
+    """The task's metric: the figures of its ``schedule``, with its bootstrap settings."""
     import_scipy()  # before the run, not on its event loop
     group = first_group_key(schedule)
     return tastybench_figures(group=group, resamples=resamples, seed=seed)

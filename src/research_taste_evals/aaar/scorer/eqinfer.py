@@ -85,7 +85,7 @@ _CHOICE = (
 
 @metric
 def eqinfer_figures(variant: str = "binary") -> Metric:
-    """The ``variant``'s figures: its first group (all of them: at most eleven) or all."""
+    """The ``variant``'s figures: those its spec names (at most eleven)."""
     bundle = _BINARY if variant == "binary" else _CHOICE
     return logged_figures(EQINFER.first_names(variant), bundle)
 

@@ -1,9 +1,8 @@
-"""The figures of ``lft`` and ``lft_grader_check``: one metric per task (``core/metric_groups.py``).
+"""The figures of ``lft`` and ``lft_grader_check``: one metric per task (``core/task_metric.py``).
 
-Each task's scorer reports the first group its spec declares (``specs.py``: the headline with
-its standard error, the other overall figures the paper reports, the grader agreement and the
-failure rates); every other figure (per-task breakdowns, standard errors of the others) is
-derived from the log (``part="all"``, ``core.metric_groups.log_figures``).
+Each task's scorer logs the figures its spec names (``specs.py``: the headline with its standard
+error, the other overall figures the paper reports, the per-research-task level and partial
+credit, the grader agreement and the failure rates); the log holds them all.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from research_taste_evals.lft.metrics import (
 from research_taste_evals.lft.panel_agreement import lft_grader_agreement
 from research_taste_evals.lft.specs import LFT, LFT_GRADER_CHECK
 
-# Each task's metrics, in the order their figures are named (``core.metric_groups.figures``).
+# Each task's metrics, in the order their figures are named (``core.task_metric.figures``).
 _LFT = (
     lft_end_to_end(),
     lft_feasible(),
@@ -37,11 +36,11 @@ _CHECK = (grader_recovery(), grader_error(), lft_grader_failures())
 
 @metric
 def lft_figures() -> Metric:
-    """``lft``'s figures: the first group (``part="first"``) or every figure (``all``)."""
+    """``lft``'s figures: those its spec names."""
     return logged_figures(LFT.first_names(), _LFT)
 
 
 @metric
 def grader_check_figures() -> Metric:
-    """``lft_grader_check``'s figures: the first group or every figure (``all``)."""
+    """``lft_grader_check``'s figures: those its spec names."""
     return logged_figures(LFT_GRADER_CHECK.first_names(), _CHECK)
