@@ -55,6 +55,8 @@ EXPDESIGN = TaskSpec(
         "en_f1",
         "en_f1_clean",
         "clean_items",
+        "en_f1_post_cutoff",
+        "post_cutoff_samples",
         *RECOGNITION_FIGURES,
         "en_precision",
         "en_recall",
@@ -93,6 +95,8 @@ PAPER_WEAKNESS = TaskSpec(
         "s_f1",
         "s_f1_clean",
         "clean_items",
+        "s_f1_post_cutoff",
+        "post_cutoff_samples",
         *RECOGNITION_FIGURES,
         "s_precision",  # the paper's Table 5 figures
         "s_recall",

@@ -28,6 +28,8 @@ SCIJUDGE = TaskSpec(
         "accuracy_clean",
         "clean_pairs",
         "clean_items",
+        "accuracy_post_cutoff",
+        "post_cutoff_pairs",
         *RECOGNITION_FIGURES,
         "unparsed_rate",
         "reasked_rate",

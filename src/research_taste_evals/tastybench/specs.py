@@ -35,6 +35,8 @@ TASTYBENCH = TaskSpec(
             "papers_correlated",
             "bt_spearman_clean",
             "clean_items",
+            "bt_spearman_post_cutoff",
+            "post_cutoff_papers",
             *RECOGNITION_FIGURES,
             "elo_upstream_rank_pearson",  # upstream's statistic, the paper's comparable figure
             "elo_spearman",
@@ -57,6 +59,8 @@ TASTYBENCH = TaskSpec(
             "pairwise_accuracy_consistent",
             "pairwise_accuracy_clean",
             "clean_pairs",
+            "pairwise_accuracy_post_cutoff",
+            "post_cutoff_pairs",
             *RECOGNITION_FIGURES,
             "order_consistency",
             "position_bias",
