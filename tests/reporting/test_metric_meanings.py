@@ -33,7 +33,7 @@ def _undescribed(task: str, names: list[str]) -> list[str]:
 
 def _logged(log: EvalLog) -> list[str]:
     assert log.status == "success" and log.results is not None, log.error
-    return list(log_results(log))  # the first group and every figure derived from the log
+    return list(log_results(log))  # every figure the log holds
 
 
 @pytest.mark.slow  # a whole task or a fresh interpreter: out of the inner loop

@@ -151,7 +151,7 @@ def test_flag_all_on_upstream_llm_file_from_the_command_line(
     subprocess.run(command, check=True, env=environment, capture_output=True, timeout=600)
     (log_file,) = tmp_path.glob("*.json")
     log = json.loads(log_file.read_text())
-    # The first group is in the log's results; every other figure is derived from the log.
+    # The logged figures, and those a test computes from the log's sample scores.
     metrics = every_figure_of(read_eval_log(str(log_file)))
     assert metrics["labeling_all_recall"] == 1.0
     assert metrics["labeling_all_precision"] == pytest.approx(226 / 1610)

@@ -57,7 +57,7 @@ class Controlled:
 @dataclass(frozen=True)
 class Variant:
     """Runs whose task arguments hold ``when`` report the ``configuration``'s headline (its
-    first group's first figure) and ``columns``, ranked in a table of their own."""
+    figure list's first figure) and ``columns``, ranked in a table of their own."""
 
     when: tuple[tuple[str, str], ...]
     configuration: str
@@ -123,7 +123,7 @@ class TaskSpec:
         first_group: The figures the log holds, its one score group, in order (the headline
             first; ``name/*``: one per group of the data): one tuple, or a mapping from
             configuration to its tuple (the first key is the default).
-        configuration: The task argument whose value picks the first group (a mapping only).
+        configuration: The task argument whose value picks the figure list (a mapping only).
         columns: The report's headline columns after the headline.
         controlled: The controlled headline (dated tasks), or None.
         variants: Argument values whose runs have a headline (and table) of their own.
@@ -161,25 +161,25 @@ class TaskSpec:
             raise ValueError(f"{self.task}: an undated task declares why (undated_reason)")
         if isinstance(self.first_group, Mapping) != (self.configuration is not None):
             raise ValueError(
-                f"{self.task}: a first group per configuration names the task argument that "
+                f"{self.task}: a figure list per configuration names the task argument that "
                 "picks it (configuration), and only then"
             )
         groups = self.configurations() or (None,)
         if not all(self.first_names(key) for key in groups):
-            raise ValueError(f"{self.task}: every first group names at least the headline")
+            raise ValueError(f"{self.task}: every figure list names at least the headline")
 
     def configurations(self) -> tuple[str, ...]:
-        """The configurations with a first group of their own (none: one group)."""
+        """The configurations with a figure list of their own (none: one list)."""
         return tuple(self.first_group) if isinstance(self.first_group, Mapping) else ()
 
     def first_names(self, configuration: str | None = None) -> tuple[str, ...]:
-        """The first group of ``configuration`` (None: the default one)."""
+        """The figures the log of ``configuration`` holds (None: the default one)."""
         if not isinstance(self.first_group, Mapping):
             return self.first_group
         return self.first_group[configuration or next(iter(self.first_group))]
 
     def headline_of(self, configuration: str | None = None) -> str:
-        """The headline of ``configuration``: its first group's first figure."""
+        """The headline of ``configuration``: its figure list's first figure."""
         return self.first_names(configuration)[0]
 
     @property

@@ -1,8 +1,8 @@
 """The ``lft_grader_check`` scorer: the LFT grader panel grades a reference of known level.
 
 The panel is ``lft_scorer``'s (``scorer.py``: ``panel_score``); the value compares its median
-level with the reference's known level. Its metric reports the first score group
-(``task_metrics.py``); every other figure is derived from the log.
+level with the reference's known level. Its metric logs the figures the spec
+names (``task_metrics.py``).
 """
 
 from __future__ import annotations

@@ -195,7 +195,7 @@ def tastybench_pairwise(
 def tastybench_metrics(group: str, resamples: int, seed: int) -> list[Metric]:
     """The ``tastybench`` task's dataset-level metrics (ratings, recall, reliability, decisions).
 
-    ``group``: the run's first group (``specs.first_group_key``: ``matched`` or ``ratings``).
+    ``group``: the run's figure list (``specs.first_group_key``: ``matched`` or ``ratings``).
     scipy is imported when the task is built (``tastybench_task_metrics``), not here.
     """
     return [
@@ -269,7 +269,7 @@ def tastybench_scorer(choice_method: ChoiceMethod = "parser_then_extractor") -> 
     return score
 
 
-# The metric's figures: the spec's first group, stated there once.
+# The metric's figures: the spec's list, stated there once.
 ROUND_KEYS = list(TASTYBENCH_ROUND.first_names())
 
 

@@ -138,7 +138,7 @@ SPECS = (TASTYBENCH, TASTYBENCH_EXTRACT, TASTYBENCH_ROUND)
 
 
 def first_group_key(schedule: str | None) -> str:
-    """The first group a ``schedule`` picks: ``matched``'s own, else ``ratings``."""
+    """The figure list a ``schedule`` picks: ``matched``'s own, else ``ratings``."""
     return "matched" if schedule == "matched" else "ratings"
 
 
