@@ -15,6 +15,7 @@ from typing import Any
 
 from research_taste.reporting.board_rows import decisions, frame, round_key
 from research_taste.reporting.round_board import DEFAULT_MIN_PAIRS, MIN_COVERAGE, Board, board
+from research_taste_evals import __version__
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES
 
 NOT_PAIRWISE = "not ranked (not pairwise)"
@@ -87,7 +88,9 @@ def board_tables(task: str, result: Board) -> list[tuple[str, list[list[str]]]]:
     return [
         (
             f"{task} across rounds, difficulty-adjusted (model + pair fixed effects, as "
-            f"ForecastBench ranks; docs/rounds.md): a judgment under {MIN_COVERAGE:.0%} "
+            f"ForecastBench ranks; docs/rounds.md), a report-time analysis of the scored logs' "
+            f"sample scores by research_taste_evals {__version__}, in no log: "
+            f"a judgment under {MIN_COVERAGE:.0%} "
             "coverage is not fitted; "
             f"{result.single_model_pairs} pairs judged by one model only left out of the fit; "
             f"models with a complete judgment of every round: {every}",
