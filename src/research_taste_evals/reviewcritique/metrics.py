@@ -66,7 +66,9 @@ def _paper_groups(scores: Sequence[SampleScore]) -> list[list[dict[str, float]]]
             continue
         metadata = sample_score.sample_metadata or {}
         groups[str(metadata.get("paper_id", f"sample-{index}"))].append(value)
-    return list(groups.values())
+    # In paper order, not the order samples finished in: the seeded bootstrap then gives the
+    # same CI when ``inspect score`` rebuilds it from the log's samples.
+    return [groups[paper] for paper in sorted(groups)]
 
 
 def _f1_of_papers(strategy: str) -> Callable[[Sequence[object]], float]:
