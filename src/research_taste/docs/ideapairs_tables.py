@@ -22,8 +22,8 @@ BASELINE_HEADER = [
     "consistency",
     "single-order",
     "accuracy 1/2/3-sigma",
-    "length bias [95% CI], p (paper p)",
-    "recency bias [95% CI], p (paper p)",
+    "length bias [95% CI], p",
+    "recency bias [95% CI], p",
 ]
 RANKING_HEADER = ["judge", "pairs", "consistency", "Top-1", "rank RMSE (median)", "boards"]
 
