@@ -228,7 +228,8 @@ def _run_eval_set(
     eval_set(
         tasks=build_tasks(runs),
         log_dir=config.log_dir,
-        log_dir_allow_dirty=shard is not None,  # other shards' logs share the folder
+        # other shards' logs share the folder; or the file / --log-dir-allow-dirty allows others
+        log_dir_allow_dirty=shard is not None or config.log_dir_allow_dirty,
         epochs=config.epochs,
         limit=config.limit,
         max_connections=config.max_connections,
