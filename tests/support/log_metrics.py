@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 
 from inspect_ai.log import EvalLog
@@ -23,7 +24,9 @@ def computed_of(log: EvalLog, metrics: Sequence[Metric]) -> dict[str, float]:
     test's own analysis of a figure the family computes but the log does not hold (per-item
     detail, a diagnostic no reader shows)."""
     assert log.status == "success", log.error
-    (scorer,) = {name for sample in log.samples or [] for name in sample.scores or {}}
+    if not log.samples:  # a run with log_samples=False: only the figures the log holds
+        return metrics_of(log)
+    (scorer,) = {name for sample in log.samples for name in sample.scores or {}}
     metadata = {sample.id: sample.metadata for sample in log.samples or []}
     reduced = next((r for r in log.reductions or [] if r.scorer == scorer), None)
     if reduced is not None:
@@ -42,7 +45,16 @@ def computed_of(log: EvalLog, metrics: Sequence[Metric]) -> dict[str, float]:
                         sample_metadata=sample.metadata, scorer=scorer)
             for sample in log.samples or [] if sample.scores
         ]  # fmt: skip
-    return {**figures(metrics, scores), **metrics_of(log)}
+    # The metrics' lines (a NaN's reason, a contradicted cutoff) were said when the run computed
+    # them; this analysis says them not again.
+    logger = logging.getLogger("research_taste_evals")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        computed = figures(metrics, scores)
+    finally:
+        logger.setLevel(level)
+    return {**computed, **metrics_of(log)}
 
 
 def _bundles() -> dict[str, Callable[..., Sequence[Metric]]]:
