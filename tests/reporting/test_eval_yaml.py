@@ -8,20 +8,19 @@ from pathlib import Path
 import pytest
 from inspect_evals.metadata import InternalEvalMetadata
 
-from research_taste.cli.sweep import build_tasks, plan
-from research_taste.cli.sweep_load import load_sweep
+from research_taste.cli.demo import DEMO_RUNS
 from research_taste.reporting.families import family_eval_yamls, task_specs
 from research_taste_evals._registry import TASKS
 from research_taste_evals.core.data import CACHE_DIR_ENV
+from research_taste_evals.core.families import families
 
 TASK_VERSION = re.compile(r"^\d+-[A-Z]$")  # inspect_evals' "N-X" scheme
-FAMILIES = ("aaar", "ideapairs", "lft", "reviewcritique", "scijudge", "tastybench")
-DEMO_SWEEP = Path(__file__).resolve().parents[2] / "sweeps" / "demo.yaml"
 
 
 def test_every_family_has_valid_register_metadata() -> None:
     yamls = family_eval_yamls()
-    assert set(yamls) == set(FAMILIES)
+    # the family folders (core/families.py), found without a list
+    assert list(yamls) == [family.name for family in families()]
     for family, data in yamls.items():
         metadata = InternalEvalMetadata.model_validate({**data, "id": family})
         assert str(metadata.version) == data["version"]
@@ -36,10 +35,9 @@ def test_eval_yaml_tasks_are_exactly_the_registered_tasks() -> None:
 
 
 def _built_versions(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, str]:
-    """Each task's version as the task itself sets it (built offline, as the demo sweep does)."""
+    """Each task's version as the task itself sets it (built offline on its family's demo data)."""
     monkeypatch.setenv(CACHE_DIR_ENV, str(tmp_path))
-    first_of_each = {run.task: run for run in reversed(plan(load_sweep(DEMO_SWEEP)))}
-    return {name: str(build_tasks([run])[0].version) for name, run in sorted(first_of_each.items())}
+    return {run.name: str(run.build(tmp_path / "demo-data").version) for run in DEMO_RUNS}
 
 
 def test_eval_yaml_versions_match_the_tasks(

@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 from inspect_ai.log import list_eval_logs
 
 from research_taste.cli import main
+from research_taste.cli.demo import DEMO_RUNS
 from research_taste.cli.sweep import plan, run_sweep
 from research_taste.cli.sweep_load import load_sweep
 from research_taste.reporting.families import task_specs
@@ -24,11 +26,29 @@ ROUND_TASKS = {name for name, spec in core_specs().items() if spec.rounds is not
 DEMO_LIMIT = 4  # as in conftest.py
 
 
-def test_demo_sweep_covers_every_task_with_two_models() -> None:
+def test_demo_sweep_covers_every_task_and_its_rows_two_models() -> None:
     runs = plan(load_sweep(DEMO_SWEEP))
-    assert {run.task for run in runs} == set(task_specs())
-    for task in task_specs():
+    assert {run.task for run in runs} == set(task_specs())  # demo_runs: the rows are optional
+    listed = {entry["task"] for entry in yaml.safe_load(DEMO_SWEEP.read_text())["tasks"]}
+    for task in listed:
         assert len({run.model for run in runs if run.task == task}) >= 2
+
+
+def test_demo_runs_add_every_task_the_file_does_not_list(tmp_path: Path) -> None:
+    sweep = tmp_path / "sweep.yaml"
+    sweep.write_text(
+        f"log_dir: {tmp_path / 'logs'}\ndemo_runs: true\ntasks:\n  - task: eqinfer\n"
+        "    args: {data_path: demo}\n    models: [baseline/tastybench-first]\n",
+        encoding="utf-8",
+    )
+    runs = plan(load_sweep(sweep))
+    assert {run.task for run in runs} == {run.name for run in DEMO_RUNS}
+    # a listed task runs as listed; the others as their family's demo run has them
+    assert [run.model for run in runs if run.task == "eqinfer"] == ["baseline/tastybench-first"]
+    for demo in DEMO_RUNS:
+        if demo.name != "eqinfer":
+            (run,) = [run for run in runs if run.task == demo.name]
+            assert run.model == demo.model
 
 
 def test_rerun_adds_no_logs_and_rewrites_none(demo_logs: Path) -> None:

@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 from fake_big_venue import AREAS, SIZE, VENUE, big_venue, reviews_of
 from fake_openreview import serving
+from fake_rate_limited import SharedClock
 
 from research_taste.builders.openreview.venue import PAGE_SIZE
 from research_taste.rounds.openreview import open_openreview, resolve_openreview
+from research_taste.rounds.progress import Fetching
 from research_taste.rounds.sample import draw_sample
 from research_taste_evals.core.rounds import RoundItem, load_round
 
@@ -30,6 +32,8 @@ def test_sampled_round_keeps_its_request_budget(tmp_path: Path) -> None:
     venue = big_venue()
     folder = tmp_path / "big"
     pages = math.ceil(SIZE / PAGE_SIZE)
+    clock = SharedClock()  # the budget's waits (builders/limits.py) pass on a fake clock
+    fetching = Fetching(clock=clock, sleep=clock.sleep, say=lambda line: None)
     with serving(venue):
         manifest = open_openreview(
             VENUE,
@@ -39,6 +43,7 @@ def test_sampled_round_keeps_its_request_budget(tmp_path: Path) -> None:
             pdfs=False,
             max_items=400,
             min_interval=0.0,
+            fetching=fetching,
         )
         opened = _paths(venue.requests)
         assert opened.count("/notes") == pages
@@ -56,7 +61,8 @@ def test_sampled_round_keeps_its_request_budget(tmp_path: Path) -> None:
 
         venue.requests.clear()
         venue.reviewed = True
-        resolve_openreview(folder, now=lambda: OPENED + dt.timedelta(days=50), min_interval=0.0)
+        later = OPENED + dt.timedelta(days=50)
+        resolve_openreview(folder, now=lambda: later, min_interval=0.0, fetching=fetching)
         resolved = venue.requests
         edits = [r["note.id"] for r in resolved if r["path"] == "/notes/edits"]
         assert _paths(resolved).count("/notes") == pages

@@ -146,7 +146,7 @@ def _handler(api: FakeOpenReview) -> type[BaseHTTPRequestHandler]:
             self.send_response(status)
             self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(payload)))
-            if status == 429:
+            if status == 429 and api.retry_after:  # "": a 429 without the header
                 self.send_header("Retry-After", api.retry_after)
             self.end_headers()
             self.wfile.write(payload)

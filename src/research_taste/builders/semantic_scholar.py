@@ -12,12 +12,13 @@ the response is ``{"offset", "next", "data": [{"citingPaper": {...}}]}``, ``next
 the last page). Base URL: ``S2_API_BASE`` (default :data:`DEFAULT_BASE`); key: ``S2_API_KEY``
 (optional, sent as ``x-api-key``, never written anywhere).
 
-Rate limits: with a key the introductory rate is 1 request per second across all endpoints,
-so requests are spaced :data:`KEYED_INTERVAL` apart; without one the shared public pool is
-used, and requests are spaced :data:`PUBLIC_INTERVAL` apart (the older per-address limit of
-100 requests per 5 minutes). Pacing, retries (429, 5xx, timeouts; Retry-After capped at
-``builders.http.RETRY_AFTER_CAP``, each wait announced in one line) and the cache files are
-``builders/http.py``'s, shared with the arXiv and OpenReview clients.
+Rate limits (``builders/limits.py``, ``S2_BUDGET`` to change them): with a key the introductory
+rate is 1 request per second across all endpoints, so requests are spaced
+:data:`KEYED_INTERVAL` apart; without one the shared public pool is used, and requests are
+spaced :data:`PUBLIC_INTERVAL` apart (the older per-address limit of 100 requests per 5
+minutes). Pacing, 429s waited out to their Retry-After, retries (5xx, timeouts; each wait
+announced in one line) and the cache files are ``builders/http.py``'s, shared with the arXiv and
+OpenReview clients.
 
 Every answer is checked for the shape the builder reads (``semantic_scholar_answers``) before
 it is cached: a bad body stops the build in one sentence naming the request, and is not cached.
@@ -38,6 +39,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from research_taste.builders import limits
 from research_taste.builders.http import (
     HttpClient,
     RequestCounts,
@@ -57,8 +59,8 @@ __all__ = ["RELEVANCE_LIMIT", "SemanticScholar", "describe"]
 DEFAULT_BASE = "https://api.semanticscholar.org/graph/v1"
 BASE_ENV = "S2_API_BASE"
 KEY_ENV = "S2_API_KEY"
-KEYED_INTERVAL = 1.0
-PUBLIC_INTERVAL = 3.0
+KEYED_INTERVAL = limits.SEMANTIC_SCHOLAR_KEYED.seconds  # 1 request a second with a key
+PUBLIC_INTERVAL = limits.SEMANTIC_SCHOLAR_PUBLIC.seconds
 MAX_TRIES = 8
 BACKOFF_BASE = 1.0
 SEARCH_FIELDS = (
@@ -93,13 +95,15 @@ class SemanticScholar:
         api_key: str | None = None,
         min_interval: float | None = None,
         max_tries: int = MAX_TRIES,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = time.time,
         today: Callable[[], dt.date] | None = None,
     ) -> None:
         self.base_url = (base_url or os.environ.get(BASE_ENV) or DEFAULT_BASE).rstrip("/")
         self._key = api_key if api_key is not None else os.environ.get(KEY_ENV) or None
-        if min_interval is None:
-            min_interval = KEYED_INTERVAL if self._key else PUBLIC_INTERVAL
+        if min_interval is None:  # S2_BUDGET, else the keyed or public pace (builders/limits.py)
+            default = limits.SEMANTIC_SCHOLAR_KEYED if self._key else limits.SEMANTIC_SCHOLAR_PUBLIC
+            budget = limits.budget_of(None, limits.SEMANTIC_SCHOLAR_ENV, default, "S2_BUDGET")
+            min_interval = budget.seconds / budget.requests
         self.cache_dir = Path(cache_dir)
         self.fetch_dates: set[str] = set()
         self._today = today or _today

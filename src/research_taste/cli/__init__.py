@@ -50,6 +50,10 @@ LAZY_COMMANDS = {
         "research_taste.cli.rounds",
         "Rounds: open a round before its labels exist, resolve labels, score the frozen answers",
     ),
+    "register": (
+        "research_taste.cli.register",
+        "write each family's inspect_evals register entry (register/<name>/eval.yaml)",
+    ),
     "local-model": (
         "research_taste.cli.local_model",
         "convert the packaged GGUF chat models once, for --model local/<name>",

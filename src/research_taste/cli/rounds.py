@@ -29,10 +29,41 @@ def _at_least(low: int, flag: str) -> Any:
     return parse
 
 
+def _budget(flag: str) -> Any:
+    """An argparse type: a request budget ``N/PERIOD`` (``builders/limits.py``), else one
+    sentence naming ``flag``."""
+
+    def parse(text: str) -> Any:
+        from research_taste.builders.limits import parse_budget
+        from research_taste_evals.core.data import DataError
+
+        try:
+            return parse_budget(text, flag)
+        except DataError as error:
+            raise argparse.ArgumentTypeError(str(error)) from error
+
+    return parse
+
+
+def _add_budgets(parser: argparse.ArgumentParser) -> None:
+    """``--budget`` and ``--pdf-budget``: OpenReview's request budgets (docs/rounds.md, Limits)."""
+    parser.add_argument(
+        "--budget",
+        type=_budget("--budget"),
+        help="OpenReview: at most N requests a period, N/PERIOD (default 90/30m, or "
+        "OPENREVIEW_BUDGET)",
+    )
+    parser.add_argument(
+        "--pdf-budget",
+        type=_budget("--pdf-budget"),
+        help="OpenReview: at most N PDFs a period (default 36/1h, or OPENREVIEW_PDF_BUDGET)",
+    )
+
+
 # Each source's own ``round open`` options: given to the other source they would do nothing.
 SOURCE_OPTIONS = {
     "arxiv": ("--category", "--days", "--window-months"),
-    "openreview": ("--venue", "--no-pdfs", "--max-items", "--seed"),
+    "openreview": ("--venue", "--no-pdfs", "--max-items", "--seed", "--budget", "--pdf-budget"),
 }
 
 
@@ -66,6 +97,7 @@ def _open(args: argparse.Namespace) -> dict[str, Any]:
             judge_days=args.judge_days,
         )
     from research_taste.rounds.openreview import open_openreview
+    from research_taste.rounds.progress import Fetching
 
     if not args.venue:
         raise ConfigError("--source openreview needs --venue <venue id>")
@@ -79,6 +111,7 @@ def _open(args: argparse.Namespace) -> dict[str, Any]:
         max_items=args.max_items,
         seed=SAMPLE_SEED if args.seed is None else args.seed,
         judge_days=args.judge_days,
+        fetching=Fetching(args.budget, args.pdf_budget),
     )
 
 
@@ -129,7 +162,18 @@ def _cmd_resolve(args: argparse.Namespace) -> int:
             f"{Path(args.round) / ROUND_FILE}: field 'source' is {source!r}: `round resolve` "
             f"fetches the labels of rounds `round open` opened from {' or '.join(resolvers)}"
         )
-    entry = resolvers[source](args.round, progress=True)
+    budgets = {"budget": args.budget, "pdf_budget": args.pdf_budget}
+    if source != "openreview" and any(budgets.values()):
+        raise DataError(
+            f"--budget, --pdf-budget: OpenReview's budgets, and {args.round} is an {source} "
+            "round (Semantic Scholar's is S2_BUDGET: docs/rounds.md, Limits)"
+        )
+    if source == "openreview":
+        from research_taste.rounds.progress import Fetching
+
+        entry = resolve_openreview(args.round, progress=True, fetching=Fetching(**budgets))
+    else:
+        entry = resolvers[source](args.round, progress=True)
     round_ = load_round(args.round)
     print(
         f"wrote {args.round}/{entry['file']}: labels version {entry['version']}, "
@@ -179,10 +223,14 @@ def register(commands: Any) -> None:
     """Add ``research-taste round open|resolve|score``."""
     rounds = commands.add_parser("round", help=HELP)
     actions = rounds.add_subparsers(dest="action", required=True)
+    from research_taste.cli.cycle import register_cycle
+
+    register_cycle(actions)  # round cycle (cli/cycle.py)
     opener = actions.add_parser(
         "open",
         help="freeze items whose labels do not exist yet, with their label-blind pairs",
-        description="Environment: OPENREVIEW_API_BASE, ARXIV_API_BASE, S2_API_BASE (resolve). "
+        description="Environment: OPENREVIEW_API_BASE, ARXIV_API_BASE, S2_API_BASE (resolve); "
+        "budgets OPENREVIEW_BUDGET, OPENREVIEW_PDF_BUDGET, ARXIV_BUDGET, S2_BUDGET. "
         "See docs/rounds.md.",
     )
     opener.add_argument("--source", choices=("openreview", "arxiv"), default="openreview")
@@ -214,12 +262,14 @@ def register(commands: Any) -> None:
         default=JUDGE_DAYS,
         help="the judging window: a decision later than N days after open is not prospective",
     )
+    _add_budgets(opener)
     opener.add_argument("--out", required=True, help="the round's folder (new)")
     opener.set_defaults(func=_cmd_open)
     resolver = actions.add_parser(
         "resolve", help="fetch the labels as they stand now into a new labels version"
     )
     resolver.add_argument("round", help="the round's folder")
+    _add_budgets(resolver)
     resolver.set_defaults(func=_cmd_resolve)
     scorer = actions.add_parser(
         "score", help="re-score every judgment log of the round (no model is called)"

@@ -213,10 +213,16 @@ def sweep_status(
 ) -> SweepOutcome:
     """Each planned run's status in the log folder, with its task's first headline metric."""
     from research_taste.reporting.families import task_specs
+    from research_taste_evals.core.families import task_specs as family_specs
 
     headlines = {name: spec.headline_metrics[0] for name, spec in task_specs().items()}
+    round_args = {
+        name: spec.data_arg
+        for name, spec in family_specs().items()
+        if spec.rounds is not None and spec.data_arg is not None
+    }
     planned = [(run.task, run.model, resolve_args(run)) for run in runs]
-    return sweep_outcome(config.log_dir, planned, interrupted, headlines)
+    return sweep_outcome(config.log_dir, planned, interrupted, headlines, round_args)
 
 
 def _run_eval_set(

@@ -11,6 +11,7 @@ before a real run, so a dry run needs none.
 from __future__ import annotations
 
 import difflib
+import inspect
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -109,8 +110,17 @@ def check_required_roles(source: Path, config: SweepConfig) -> None:
             )
 
 
-# Tasks whose grader panel needs ``quorum`` valid grades of (grader models x grader_repeats).
-QUORUM_TASKS = ("lft", "lft_grader_check")
+def panel_repeats(task: str) -> int | None:
+    """The default ``grader_repeats`` of a task whose grader panel needs ``quorum`` valid grades
+    of (grader models x ``grader_repeats``), read from the task's signature (no list of such
+    tasks); None for a task without both arguments, or an unknown one."""
+    from research_taste_evals._registry import TASKS
+
+    fn = next((found for found in TASKS if found.__name__ == task), None)
+    parameters = inspect.signature(inspect.unwrap(fn)).parameters if fn is not None else {}
+    if "quorum" not in parameters or "grader_repeats" not in parameters:
+        return None
+    return int(parameters["grader_repeats"].default)
 
 
 def check_quorums(source: Path, config: SweepConfig) -> None:
@@ -120,16 +130,15 @@ def check_quorums(source: Path, config: SweepConfig) -> None:
     Raises:
         DataError: naming the sweep file, the entry's ``args.quorum`` and the panel's size.
     """
-    from research_taste_evals.lft.grader import LFT_GRADER_REPEATS
-
     for index, entry in enumerate(config.tasks):
         quorum = entry.args.get("quorum")
-        if entry.task not in QUORUM_TASKS or quorum is None:
+        default_repeats = panel_repeats(entry.task)
+        if quorum is None or default_repeats is None:
             continue
         roles = entry.model_roles if entry.model_roles is not None else config.model_roles
         graders = roles.get("grader")
         members = len(graders) if isinstance(graders, list) else 1  # none: the evaluated model
-        repeats = int(entry.args.get("grader_repeats", LFT_GRADER_REPEATS))
+        repeats = int(entry.args.get("grader_repeats", default_repeats))
         if not 1 <= int(quorum) <= members * repeats:
             raise DataError(
                 f"{source}: field 'tasks.{index}.args.quorum': {quorum} valid grades cannot come "

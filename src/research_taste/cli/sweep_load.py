@@ -18,10 +18,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from research_taste.cli.sweep_checks import check_sweep, named_models
-from research_taste.cli.sweep_schema import SweepConfig, read_sweep_yaml
+from research_taste.cli.sweep_schema import SweepConfig, SweepTask, read_sweep_yaml
 from research_taste_evals.core.cutoff import CUTOFF_ARG, parse_cutoff_arg
 from research_taste_evals.core.data import DataError, describe_validation_error
-from research_taste_evals.core.demo import check_demo_arguments
+from research_taste_evals.core.demo import DEMO_VALUE, check_demo_arguments, family_demo_modules
 from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.core.task_args import check_task_arguments
 
@@ -33,17 +33,41 @@ def tasks_by_name() -> dict[str, Any]:
     return {fn.__name__: fn for fn in TASKS}
 
 
+def demo_entries(config: SweepConfig) -> list[SweepTask]:
+    """``demo_runs: true``: an entry for each family demo run whose task the file does not
+    list, on its demo data with its baseline model and roles (``core.demo.DemoRun``)."""
+    listed = {entry.task for entry in config.tasks}
+    runs = [run for module in family_demo_modules() for run in module.DEMO_RUNS]
+    return [
+        SweepTask(
+            task=run.name,
+            args={run.data_arg: DEMO_VALUE} if run.data_arg else {},
+            models=[run.model],
+            model_roles=dict(run.model_roles) or None,
+        )
+        for run in runs
+        if run.name not in listed
+    ]
+
+
 def load_sweep(path: str | Path) -> SweepConfig:
     """Read and validate a sweep file; errors name the file and the field."""
     source = Path(path)
     raw = read_sweep_yaml(source)  # unquoted dates stay text: a cutoff reaches logs as text
     if raw is None:
         raise DataError(f"{source}: the sweep file is empty (needs log_dir, tasks and models)")
-    raw = expand_round_globs(source, raw)
+    return validate_sweep(source, expand_round_globs(source, raw))
+
+
+def validate_sweep(source: Path, raw: Any) -> SweepConfig:
+    """A sweep file's content (its round globs expanded) checked as :func:`load_sweep` checks
+    it; errors name ``source`` and the field."""
     try:
         config = SweepConfig.model_validate(raw)
     except ValidationError as error:
         raise DataError(f"{source}: {describe_validation_error(error)}") from error
+    if config.demo_runs:
+        config = config.model_copy(update={"tasks": [*config.tasks, *demo_entries(config)]})
     known = tasks_by_name()
     for index, entry in enumerate(config.tasks):
         if not (entry.models or config.models):

@@ -51,6 +51,10 @@ class SweepConfig(BaseModel):
     # still reads back only its own runs. Also ``research-taste sweep --log-dir-allow-dirty``.
     log_dir_allow_dirty: bool = False
     tasks: list[SweepTask] = Field(min_length=1)
+    # true: every task the file does not list runs too, as its family's demo run has it
+    # (``demo.py``'s ``DemoRun``: its demo data, its baseline model and roles), so a task added
+    # in its family folder is in the demo sweep with no line here (sweep_load.demo_entries).
+    demo_runs: bool = False
     models: list[str] = Field(default_factory=list)
     model_roles: ModelRoles = Field(default_factory=dict)
     # Per model name, its model arguments (``-M``), wherever it runs: evaluated or in a role.

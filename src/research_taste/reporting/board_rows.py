@@ -13,6 +13,7 @@ from typing import Any
 
 from research_taste.reporting.round_board import Decision, RoundFrame
 from research_taste_evals.core.data import DataError
+from research_taste_evals.core.pairing import decision_correct
 from research_taste_evals.core.rounds import is_prospective
 
 
@@ -32,10 +33,8 @@ def decisions(scores: list[Any], round_: str, model: str) -> list[Decision]:
         if not isinstance(value, dict):
             continue
         pair = str((sample_score.sample_metadata or {}).get("pair_id")).rsplit("/", 1)[-1]
-        first, second = value.get("label_1", math.nan), value.get("label_2", math.nan)
-        correct: float | None = None
-        if value.get("unclear") != 1.0 and math.isfinite(first) and math.isfinite(second):
-            correct = float((value.get("first_won") == 1.0) == (first > second))
+        found = decision_correct(value.get("first_won"), value.get("label_1"), value.get("label_2"))
+        correct = None if found is None or math.isnan(found) else found  # unclear: None
         out.append(Decision(round_, pair, model, correct, is_prospective(value)))
     return out
 

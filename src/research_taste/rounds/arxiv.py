@@ -27,15 +27,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from research_taste.builders.http import HttpClient, cache_file, write_atomic
+from research_taste.builders import limits
+from research_taste.builders.http import HttpClient, announce, cache_file, write_atomic
 from research_taste.builders.ideapairs.arxiv_answers import parse_atom
-from research_taste.builders.ideapairs.papers import (
-    API_ENV,
-    DEFAULT_API,
-    PACE_SECONDS,
-    RETRIES,
-    USER_AGENT,
-)
+from research_taste.builders.ideapairs.papers import API_ENV, DEFAULT_API, RETRIES, USER_AGENT
+from research_taste.builders.limits import Budget
 from research_taste.builders.semantic_scholar import SemanticScholar
 from research_taste.rounds import JUDGE_DAYS
 from research_taste.rounds.checks import (
@@ -50,6 +46,8 @@ from research_taste.rounds.checks import (
     prepare_out,
 )
 from research_taste.rounds.manifest import utc_iso, utc_now, write_round
+from research_taste.rounds.progress import estimate_line
+from research_taste.rounds.progress import progress as stepped
 from research_taste.rounds.resolve import new_labels_version, record_labels_version
 from research_taste_evals.core.data import DataError
 from research_taste_evals.core.rounds import RoundItem
@@ -102,7 +100,8 @@ def open_arxiv(
     check_range("--window-months", window_months, 1, MAX_WINDOW_MONTHS, WINDOW_WHY)
     check_range("--judge-days", judge_days, 1, MAX_JUDGE_DAYS)
     prepare_out(Path(out), {"source": "arxiv", "category": category, "days": days})
-    pace = PACE_SECONDS if min_interval is None else min_interval
+    arxiv = limits.budget_of(None, limits.ARXIV_ENV, limits.ARXIV, limits.ARXIV_ENV)
+    pace = arxiv.seconds / arxiv.requests if min_interval is None else min_interval
     client = HttpClient("arXiv", API_ENV, pace, RETRIES + 1, user_agent=USER_AGENT)
     opened = now()
     start, end = (opened - dt.timedelta(days=days)).date(), opened.date()
@@ -217,9 +216,17 @@ def resolve_arxiv(
         version.cache_dir, base_url, min_interval=min_interval, today=version.today
     )
     window = int(version.round_.manifest["label_plan"]["window_months"])
-    from tqdm import tqdm
-
-    items = tqdm(version.round_.items, desc="citations", unit="paper", disable=not progress)
+    days = [due_date(dt.date.fromisoformat(i.pub_date), window) for i in version.round_.items]
+    due = sum(day <= version.today() for day in days)
+    pace = Budget(1, client.min_interval) if client.min_interval > 0 else None
+    seconds = pace.duration(due) if pace else 0.0
+    parts = (
+        f"a citations page for each of {due} papers due, more for a paper cited over 1,000 times"
+    )
+    if progress:
+        announce(estimate_line("round resolve", due, parts, seconds, pace or Budget(1, 1.0)))
+    left = (lambda n: pace.duration(round(n * due / max(1, len(days))))) if pace else None
+    items = stepped(version.round_.items, "citations", progress, left)
     rows = [_label_row(client, item, window, version.today()) for item in items]
     failed = {row["item_id"]: row.pop("problem") for row in rows if "problem" in row}
     early = sum(row.pop("early", 0) for row in rows)

@@ -22,9 +22,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 import statistics
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from research_taste.builders.openreview import forms
 from research_taste.builders.openreview.client import MIN_INTERVAL, OpenReviewClient
@@ -47,12 +47,33 @@ from research_taste.rounds.manifest import (
     write_round,
 )
 from research_taste.rounds.plan import label_plan
-from research_taste.rounds.resolve import new_labels_version, record_labels_version
+from research_taste.rounds.progress import (
+    REVIEWS_PER_ITEM,
+    Fetching,
+    open_estimate,
+    pages_of,
+    resolve_estimate,
+)
+from research_taste.rounds.progress import progress as stepped
+from research_taste.rounds.resolve import (
+    new_labels_version,
+    previous_rows,
+    record_labels_version,
+)
+from research_taste.rounds.review_edits import (
+    final_rows,
+    first_posted,
+    first_posted_rating,
+    kept_count,
+    kept_path,
+    new_reviews,
+)
 from research_taste.rounds.sample import draw_sample
 from research_taste_evals.aaar.dataset.weakness_round import references_path
 from research_taste_evals.core.rounds import RoundItem, parse_time
 
-T = TypeVar("T")
+__all__ = ["first_posted", "first_posted_rating", "open_openreview", "resolve_openreview"]
+
 LABEL_COLUMNS = (
     "item_id",
     "label",
@@ -63,13 +84,6 @@ LABEL_COLUMNS = (
     "rating_source",
     "status",
 )
-EDITS_NOT_PUBLIC = (403, 404)  # what GET /notes/edits answers for a review's restricted edits
-
-
-def _progress(items: Iterable[T], label: str, shown: bool) -> Iterable[T]:
-    from tqdm import tqdm
-
-    return tqdm(items, desc=label, unit="item", disable=not shown)
 
 
 def _stamp(note: dict[str, Any]) -> dt.datetime | None:
@@ -123,24 +137,32 @@ def open_openreview(
     seed: int = SAMPLE_SEED,
     judge_days: int = JUDGE_DAYS,
     min_interval: float = MIN_INTERVAL,
+    fetching: Fetching | None = None,
 ) -> dict[str, Any]:
     """Open a round on ``venue``'s submissions with no public label yet; its manifest. With
     ``max_items`` a sample of them (``rounds/sample.py``), drawn before any PDF is fetched. With
     ``pdfs`` each kept submission's PDF is read into a PaperWeakness record (none left out of
-    the TastyBench items for lack of one: counted in ``weakness_left_out``)."""
+    the TastyBench items for lack of one: counted in ``weakness_left_out``). Once the listing's
+    first page gives its count, one line says how many requests the open makes and how long
+    they take at the budgets (``fetching``; killed, the same command resumes from
+    ``cache/open``)."""
     folder = Path(out)
     check_venue(venue)
     check_range("--judge-days", judge_days, 1, MAX_JUDGE_DAYS)
+    fetching = fetching or Fetching()
     prepare_out(folder, {"source": "openreview", "venue": venue})
     opened = now()
-    client = OpenReviewClient(
-        folder / "cache" / "open", base_url, min_interval, today=lambda: opened.date()
-    )
+    client = fetching.client(folder / "cache" / "open", base_url, min_interval, opened.date)
     candidates: list[RoundItem] = []
     counts: dict[str, int] = {}
     gate = ItemGate(opened.date(), counts)
     listing = submissions(client, venue, page_size)
-    notes = list(_progress(listing, "submissions", progress))
+    listed = listing.count()
+    wanted = min(max_items or listed or 0, listed or 0) if pdfs else 0
+    pages = pages_of(listed, page_size)
+    budgets = (client.budget, client.pdf_budget)
+    fetching.say(open_estimate(pages, wanted, *budgets, min_interval))
+    notes = list(stepped(listing, "submissions", progress, say=fetching.say))
     if listing.duplicates:  # the reader keeps a note's first listing; the gate's reason
         counts["duplicate"] = len(listing.duplicates)
     plan = label_plan(client, venue, notes)
@@ -165,7 +187,8 @@ def open_openreview(
     weakness_left_out: dict[str, int] = {}
     if pdfs:
         by_id = {str(note.get("id")): note for note in notes}
-        for item in _progress(items, "pdfs", progress):
+        left = client.pdf_budget.duration
+        for item in stepped(items, "pdfs", progress, left, fetching.say):
             record, reason = _weakness_record(client, by_id[item.item_id], item, venue)
             if record is not None:
                 records.append(record)
@@ -216,38 +239,18 @@ def _weakness_record(
     return record, ""
 
 
-def first_posted(client: OpenReviewClient, review: dict[str, Any]) -> dict[str, Any]:
-    """The review's fields as first posted: each from the earliest public edit that sets it
-    (empty when OpenReview keeps the edits from us: 403 or 404)."""
-    params = {"note.id": str(review.get("id")), "sort": "tcdate:asc"}
-    answer = client.get_json_or_none("/notes/edits", params, "edits", none_on=EDITS_NOT_PUBLIC)
-    edits = [edit for edit in (answer or {"edits": []})["edits"] if isinstance(edit, dict)]
-    posted: dict[str, Any] = {}
-    for edit in sorted(edits, key=lambda edit: edit.get("tcdate") or edit.get("cdate") or 0):
-        for name, value in ((edit.get("note") or {}).get("content") or {}).items():
-            posted.setdefault(name, value)
-    return posted
-
-
-def first_posted_rating(review: dict[str, Any], posted: dict[str, Any]) -> tuple[Any, str]:
-    """The review's rating as first posted (``posted``: :func:`first_posted`) and
-    ``first_posted``, or as fetched and ``as_fetched`` when no public edit shows it."""
-    rating = forms.first_field(posted, forms.RATING_FIELDS)[1]
-    if rating is not None:
-        return rating, "first_posted"
-    return forms.first_field(review.get("content"), forms.RATING_FIELDS)[1], "as_fetched"
-
-
 def _label_row(
     client: OpenReviewClient,
     item_id: str,
     note: dict[str, Any] | None,
     check: ReviewCheck,
+    folder: Path | None = None,
 ) -> tuple[dict[str, Any], list[list[str]]]:
     """The item's labels row, and each official reviewer's weaknesses as items
     (``forms.weakness_items``; none for a set-aside submission), both as first posted. A review
     ``check`` refuses (undated, dated after the resolve, a rating off the venue's scale) is left
-    out of the label, counted by reason."""
+    out of the label, counted by reason. ``folder``: the round's, which keeps each review's
+    edits once read (``rounds/review_edits.py``)."""
     row: dict[str, Any] = dict.fromkeys(LABEL_COLUMNS, "")
     row["item_id"] = item_id
     if note is None:
@@ -257,7 +260,8 @@ def _label_row(
     ratings, sources, times, weaknesses = [], set(), [], []
     reviews = [review for review in reviews if check.dated(_stamp(review))]
     for review in reviews:
-        posted = first_posted(client, review)
+        kept = kept_path(folder, item_id, str(review.get("id"))) if folder else None
+        posted = first_posted(client, review, kept)
         raw, source = first_posted_rating(review, posted)
         rating = check.rating(raw)
         stamp = _stamp(review)
@@ -291,21 +295,52 @@ def resolve_openreview(
     page_size: int = PAGE_SIZE,
     progress: bool = False,
     min_interval: float = MIN_INTERVAL,
+    fetching: Fetching | None = None,
 ) -> dict[str, Any]:
-    """Fetch the round's labels as they stand now into a new labels version; its entry."""
+    """Fetch the round's labels as they stand now into a new labels version; its entry. Before
+    it asks, one line says how many requests it makes and how long they take at the budget
+    (``fetching``); on a conference round, another once the listing is read (the exact count of
+    review edits to ask). Items final in the previous version (``review_edits.FINAL``) keep
+    its row; a review's edits are read once per round (``cache/reviews``); killed, the same
+    command the same day resumes from the version's cache."""
+    fetching = fetching or Fetching()
     version = new_labels_version(out, now)
-    round_ = version.round_
-    client = OpenReviewClient(
-        version.cache_dir,
-        base_url or round_.manifest["query"].get("api_base"),
-        min_interval,
-        today=version.today,
-    )
+    round_, folder = version.round_, version.folder
+    base = base_url or round_.manifest["query"].get("api_base")
+    client = fetching.client(version.cache_dir, base, min_interval, version.today)
     venue = str(round_.manifest["query"]["venue"])
     plan = round_.manifest["label_plan"]
+    conference = plan.get("kind") != "decision"
+    final, weaknesses_before = final_rows(version) if conference else ({}, {})
+    asked = [item for item in round_.items if item.item_id not in final]
+    counts, sample = round_.manifest.get("counts") or {}, round_.manifest.get("sample") or {}
+    listed = int(sample.get("population") or len(round_.items))
+    pages = pages_of(listed + sum((counts.get("left_out") or {}).values()), page_size)
+    kept = {item.item_id: kept_count(folder, item.item_id) for item in asked}
+    before = previous_rows(version)
+    expected = {i: int(before.get(i, {}).get("reviews") or 0) or REVIEWS_PER_ITEM for i in kept}
+    guess = sum(max(0, expected[i] - kept[i]) for i in kept) if conference else 0
+    how = (
+        f"{REVIEWS_PER_ITEM} a new item, a guess; {sum(kept.values())} kept from earlier resolves"
+        if conference
+        else "none, a journal's round reads its listing only"
+    )
+    fetching.say(resolve_estimate(pages, guess, how, client.budget, min_interval, "round resolve"))
     listing = submissions(client, venue, page_size)
-    notes = {str(note.get("id")): note for note in _progress(listing, "submissions", progress)}
-    items = _progress(round_.items, "reviews", progress)
+    notes = {
+        str(n.get("id")): n for n in stepped(listing, "submissions", progress, None, fetching.say)
+    }
+    new = {
+        item.item_id: new_reviews(folder, item.item_id, notes.get(item.item_id)) for item in asked
+    }
+    if conference:
+        how = f"exact, the listing read ({sum(kept.values())} kept from earlier resolves)"
+        command = "round resolve, the listing read"
+        edits = sum(new.values())
+        fetching.say(resolve_estimate(0, edits, how, client.budget, min_interval, command))
+    share = sum(new.values()) / max(1, len(asked))
+    left = lambda n: client.budget.duration(round(n * share), min_interval)  # noqa: E731
+    items = stepped(asked, "reviews", progress, left if conference else None, fetching.say)
     check = ReviewCheck(version.resolved_at, rating_scale(plan))
     if plan.get("kind") == "decision":
         opened = parse_time(round_.manifest["opened_at"])
@@ -325,9 +360,14 @@ def resolve_openreview(
             "weaknesses": "as fetched (a journal's review edits are not public)",
         }
     else:
-        resolved = {
-            item.item_id: _label_row(client, item.item_id, notes.get(item.item_id), check)
+        fresh = {
+            item.item_id: _label_row(client, item.item_id, notes.get(item.item_id), check, folder)
             for item in items
+        }
+        resolved = {
+            item.item_id: fresh.get(item.item_id)
+            or (final[item.item_id], weaknesses_before.get(item.item_id, []))
+            for item in round_.items
         }
         columns = LABEL_COLUMNS
         notes_of_version = {
@@ -335,6 +375,7 @@ def resolve_openreview(
             "ratings": "as first posted where the review's edits are public, else as fetched "
             "(column rating_source)",
             "weaknesses": "as first posted where the review's edits are public, else as fetched",
+            "carried_final": len(final),  # rows kept from the previous version
         }
     references = {item_id: weaknesses for item_id, (_, weaknesses) in resolved.items()}
     write_atomic(references_path(version.path), json.dumps(references, indent=1) + "\n")

@@ -72,7 +72,8 @@ class LabelsVersion:
 
     @property
     def cache_dir(self) -> Path:
-        """This version's own cache (no other open or resolve reads it)."""
+        """This version's own cache (no other open or resolve reads it; a resolve killed midway
+        and started again the same day resumes from it: same day, same version)."""
         return self.folder / "cache" / f"resolve-{self.path.stem}"
 
     def today(self) -> dt.date:
@@ -99,7 +100,7 @@ def new_labels_version(out: str | Path, now: Callable[[], dt.datetime]) -> Label
 LEAVING = ("withdrawn", "desk_rejected", "retracted", "not_found", "no_slope_at_due_date")
 
 
-def _previous_rows(version: LabelsVersion) -> dict[str, dict[str, Any]]:
+def previous_rows(version: LabelsVersion) -> dict[str, dict[str, Any]]:
     """The rows of the round's latest labels version before this one (none: empty)."""
     versions = version.round_.manifest.get("label_versions") or []
     if not versions:
@@ -111,7 +112,7 @@ def _previous_rows(version: LabelsVersion) -> dict[str, dict[str, Any]]:
 def settle(version: LabelsVersion, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """``rows`` with the leavers settled (module docstring): a leaver's label kept from the
     previous version where this one has none, the others' ``dropped`` reason set."""
-    previous = _previous_rows(version)
+    previous = previous_rows(version)
     settled = []
     for row in rows:
         status = str(row.get("status") or "")

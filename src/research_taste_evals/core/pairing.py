@@ -7,6 +7,10 @@ chosen has (1) the most pairs, then (2) the most pairs within one calendar month
 smallest total date gap (dynamic programming over the sorted line). Items left out are counted
 with their reason. A caller that gives every item a distinct placeholder label gets a pairing
 nothing about labels can enter (a round's pairs, made before any label exists).
+
+Whether a decision on a pair was right is :func:`decision_correct`, the one statement of it:
+a matched schedule's ``pairwise_accuracy``, a round's headline and the adjusted rounds
+leaderboard (``research_taste.rounds.board_rows``) all read it.
 """
 
 from __future__ import annotations
@@ -161,3 +165,32 @@ def match_papers(items: Sequence[MatchItem], seed: int) -> Matching:
             MatchedPair(pair_id, first.item_id, second.item_id, _gap_days(a, b), same_month)
         )
     return matching
+
+
+def _label_number(label: object) -> float:
+    """A label as a float (NaN when missing or not a number)."""
+    try:
+        return float(label)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def decision_correct(first_won: object, first_label: object, second_label: object) -> float | None:
+    """Whether a decision on a pair picked the item with the higher label.
+
+    Args:
+        first_won: The pick: 1 the pair's first item (as shown), 0 the second; anything else
+            (NaN for an unread answer, a value averaged over Inspect epochs) is unclear.
+        first_label: The first item's label (citation velocity, a round's resolved label).
+        second_label: The second item's label.
+
+    Returns:
+        1.0 right, 0.0 wrong, NaN unclear; None when the pair has no right answer (a label
+        missing or not a number, or the two labels equal: a tie).
+    """
+    first, second = _label_number(first_label), _label_number(second_label)
+    if not (math.isfinite(first) and math.isfinite(second)) or first == second:
+        return None
+    if first_won not in (0, 1):
+        return math.nan
+    return float((first_won == 1) == (first > second))

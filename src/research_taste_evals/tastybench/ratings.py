@@ -32,6 +32,7 @@ from typing import Any
 
 from inspect_ai.scorer import SampleScore
 
+from research_taste_evals.core.pairing import decision_correct
 from research_taste_evals.core.resampling import rank_correlation_with_ci
 from research_taste_evals.core.stats import (
     DEFAULT_BOOTSTRAP_RESAMPLES,
@@ -279,17 +280,13 @@ PAIRWISE_KEYS = [
 
 
 def _decision(metadata: dict[str, Any], value: object) -> tuple[float, bool] | None:
-    """(1.0 right / 0.0 wrong, unclear?) of one sample; None when its pair has no right answer."""
-    try:
-        first, second = float(metadata["velocity_1"]), float(metadata["velocity_2"])
-    except (KeyError, TypeError, ValueError):
-        return None
-    if not (math.isfinite(first) and math.isfinite(second)) or first == second:
-        return None
+    """(1.0 right / 0.0 wrong, unclear?) of one sample (``core.pairing.decision_correct``; an
+    unclear pick counts as wrong); None when its pair has no right answer."""
     first_won = value.get("first_won") if isinstance(value, dict) else None
-    if first_won not in (0, 1):  # unclear, or averaged over Inspect epochs
-        return 0.0, True
-    return float((first_won == 1) == (first > second)), False
+    correct = decision_correct(first_won, metadata.get("velocity_1"), metadata.get("velocity_2"))
+    if correct is None:
+        return None
+    return (0.0, True) if math.isnan(correct) else (correct, False)
 
 
 def pairwise_accuracy_summary(

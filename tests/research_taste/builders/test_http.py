@@ -1,5 +1,6 @@
 """The builders' one HTTP client (``builders/http.py``) and the fakes' one local server
-(``tests/support/local_server.py``): Retry-After capped with one line a wait, timeouts retried,
+(``tests/support/local_server.py``): a 429's Retry-After waited out and a 503's capped, with one
+line a wait, timeouts retried,
 the "cannot reach <service> at <url>: set <ENV_VAR>" sentence, and a server that stops itself."""
 
 from __future__ import annotations
@@ -11,14 +12,19 @@ import pytest
 from fake_graph_api import FakeClock
 from local_server import LocalServer, serving
 
-from research_taste.builders.http import RETRY_AFTER_CAP, HttpClient
+from research_taste.builders.http import (
+    MAX_RATE_LIMITED,
+    RESET_MARGIN,
+    RETRY_AFTER_CAP,
+    HttpClient,
+)
 from research_taste_evals.core.data import DataError
 
 
-def _busy_then_ok(busy: list[int]) -> type[BaseHTTPRequestHandler]:
+def _busy_then_ok(busy: list[int], refusal: int = 429) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 (the http.server name)
-            status = 429 if busy[0] > 0 else 200
+            status = refusal if busy[0] > 0 else 200
             busy[0] -= 1
             self.send_response(status)
             self.send_header("Retry-After", "3600")
@@ -38,24 +44,42 @@ def _client(clock: FakeClock, said: list[str], tries: int = 4) -> HttpClient:
     )
 
 
-def test_retry_after_is_capped_and_each_wait_is_one_line() -> None:
+def test_a_429s_retry_after_is_waited_out_in_one_line() -> None:
     clock, said = FakeClock(), []
     with serving(_busy_then_ok([2])) as server:
         answer = _client(clock, said).request(f"{server.base_url}/x", "GET /x")
+    waited = 3600 + RESET_MARGIN
+    assert answer.body == b"ok" and clock.sleeps[:1] == [waited]
+    assert sum(clock.sleeps) >= 2 * waited  # never asked before the reset
+    assert said[0] == (
+        "Svc answered 429 (rate limit) to GET /x: waiting 1 h 01 min until its window resets, "
+        "until 1970-01-01 01:00:01 UTC; Ctrl-C stops, and the same command resumes from what "
+        "is cached"
+    )
+    assert len(said) == 2
+
+
+def test_a_503s_retry_after_is_capped_and_each_wait_is_one_line() -> None:
+    clock, said = FakeClock(), []
+    with serving(_busy_then_ok([2], refusal=503)) as server:
+        answer = _client(clock, said).request(f"{server.base_url}/x", "GET /x")
     assert answer.body == b"ok" and clock.sleeps == [RETRY_AFTER_CAP, RETRY_AFTER_CAP]
     assert said == [
-        f"Svc answered 429 to GET /x: waiting 120 s (its Retry-After 3600 s, capped) before try {n}"
+        f"Svc answered 503 to GET /x: waiting 120 s (its Retry-After 3600 s, capped) before try {n}"
         " of 4"
         for n in (2, 3)
     ]
 
 
-def test_retries_run_out_in_one_sentence() -> None:
+def test_rate_limits_run_out_in_one_sentence() -> None:
     clock, said = FakeClock(), []
-    with serving(_busy_then_ok([9])) as server, pytest.raises(DataError) as raised:
+    with serving(_busy_then_ok([99])) as server, pytest.raises(DataError) as raised:
         _client(clock, said, tries=3).request(f"{server.base_url}/x", "GET /x")
-    assert str(raised.value).startswith("Svc answered 429 to GET /x 3 times; nothing was cached")
-    assert "SVC_BASE" in str(raised.value) and len(said) == 2
+    assert str(raised.value).startswith(
+        f"Svc answered 429 to GET /x {MAX_RATE_LIMITED} times; nothing was cached"
+    )
+    assert "SVC_BASE" in str(raised.value) and len(said) == MAX_RATE_LIMITED - 1
+    assert sum(clock.sleeps) >= (MAX_RATE_LIMITED - 1) * 3600  # hours of windows, not minutes
 
 
 def test_an_unreachable_host_names_the_service_url_and_variable() -> None:

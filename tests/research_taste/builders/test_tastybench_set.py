@@ -20,6 +20,7 @@ from fake_graph_api import (
     FakeGraphApi,
 )
 
+from research_taste.builders.http import MAX_RATE_LIMITED
 from research_taste.builders.semantic_scholar import SemanticScholar
 from research_taste.builders.tastybench_set import SetRequest, build, drop_reason
 from research_taste_evals.core.data import DataError
@@ -187,10 +188,13 @@ def test_429s_are_retried_a_bounded_number_of_times_with_backoff(
     client = SemanticScholar(
         tmp_path / "cache", base_url=fake_api.base_url, max_tries=4, min_interval=0
     )
-    with pytest.raises(DataError, match="answered 429 to GET /paper/search/bulk 4 times"):
+    gave_up = f"answered 429 to GET /paper/search/bulk {MAX_RATE_LIMITED} times"
+    with pytest.raises(DataError, match=gave_up):
         client.get("/paper/search/bulk", {"query": "q"})
-    assert len(fake_api.requests) == 4
-    assert fake_clock.sleeps == [1.0, 2.0, 4.0]  # Retry-After: 0, so the backoff decides
+    assert len(fake_api.requests) == MAX_RATE_LIMITED  # 429s have their own count, not max_tries
+    # Retry-After: 0 names no reset, so a back-off decides, doubling up to a window's length
+    backoff = [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 120.0, 120.0, 120.0, 120.0]
+    assert fake_clock.sleeps == pytest.approx(backoff, abs=0.5)  # real time passes meanwhile
     assert not (tmp_path / "cache").exists()  # nothing cached from a failure
 
 

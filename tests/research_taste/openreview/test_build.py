@@ -135,21 +135,21 @@ def test_decision_label_keeps_decided_papers_only(
         run_build(iclr, tmp_path / "one", label="decision", pdfs=False)
 
 
-def test_retry_after_is_capped_with_one_line(
+def test_a_429s_retry_after_is_waited_out_with_one_line(
     iclr: FakeOpenReview, run_build: Callable[..., dict], fake_clock: FakeClock, tmp_path: Path
 ) -> None:
     iclr.retry_after = "3600"
     notices: list[str] = []
     run_build(iclr, tmp_path / "slow", notices=notices, pdfs=False)
-    assert 3600 not in fake_clock.sleeps and 120.0 in fake_clock.sleeps
-    assert len(notices) == 1 and "waiting 120 s (its Retry-After 3600 s, capped)" in notices[0]
+    assert max(fake_clock.sleeps) >= 3600  # the window OpenReview named, not a cap
+    assert len(notices) == 1 and "waiting 1 h 01 min until its window resets" in notices[0]
 
 
-def test_endless_5xx_gives_up_in_one_sentence(
+def test_endless_429s_give_up_in_one_sentence(
     iclr: FakeOpenReview, run_build: Callable[..., dict], tmp_path: Path
 ) -> None:
     iclr.throttle = {"/notes?0": 99}
-    gave_up = r"answered 429 to GET /notes \(.*\) 6 times; nothing was cached from it: wait"
+    gave_up = r"answered 429 to GET /notes \(.*\) 12 times; nothing was cached from it: wait"
     with pytest.raises(DataError, match=gave_up):
         run_build(iclr, tmp_path / "throttled")
     assert not list((tmp_path / "throttled").rglob("*.json"))

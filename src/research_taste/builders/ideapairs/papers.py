@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from research_taste.builders import limits
 from research_taste.builders.http import HttpClient, RequestCounts, announce
 from research_taste.builders.ideapairs.arxiv_answers import (
     LATEXML_FAILURES,
@@ -58,7 +59,7 @@ from research_taste_evals.core.data import DataError, cache_dir
 
 API_ENV, DEFAULT_API = "ARXIV_API_BASE", "https://export.arxiv.org/api/query"
 HTML_ENV, DEFAULT_HTML = "ARXIV_HTML_BASE", "https://arxiv.org/html"
-PACE_SECONDS = 3.0
+PACE_SECONDS = limits.ARXIV.seconds / limits.ARXIV.requests  # arXiv API terms: one per 3 s
 BATCH = 100
 RETRIES = 3  # a 429, 5xx, timeout or empty feed is retried after Retry-After or a back-off
 NOT_FOUND = 404
@@ -121,7 +122,7 @@ class ArxivFetcher:
         cache: Path | None = None,
         pace: float | None = None,
         sleep: Callable[[float], None] = time.sleep,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = time.time,
         api_base: str | None = None,
         html_base: str | None = None,
     ) -> None:
@@ -129,10 +130,11 @@ class ArxivFetcher:
         self.html = (html_base or os.environ.get(HTML_ENV) or DEFAULT_HTML).rstrip("/")
         self.folder = cache or cache_dir() / "ideapairs-papers"
         self.say: Callable[[str], None] = announce
+        budget = limits.budget_of(None, limits.ARXIV_ENV, limits.ARXIV, limits.ARXIV_ENV)
         self.client = HttpClient(
             "arXiv",
             API_ENV,
-            PACE_SECONDS if pace is None else pace,
+            budget.seconds / budget.requests if pace is None else pace,
             RETRIES + 1,
             1.0,  # back-off 1, 2, 4 s, on top of the pace (or the server's Retry-After)
             USER_AGENT,

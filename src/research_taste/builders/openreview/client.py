@@ -15,8 +15,11 @@ Endpoints:
   cached or written to the build report. Unauthenticated reads from datacenter addresses
   can be refused with 403: the build stops in one sentence naming those variables.
 
-Base URL: ``OPENREVIEW_API_BASE`` (default :data:`DEFAULT_BASE`). Pacing, retries (429, 5xx,
-timeouts; Retry-After capped, one line per wait) and the cache files are ``builders/http.py``'s.
+Base URL: ``OPENREVIEW_API_BASE`` (default :data:`DEFAULT_BASE`). Budgets: the API's requests
+per window (``OPENREVIEW_BUDGET``, default ``builders/limits.OPENREVIEW``) and, for ``/pdf``
+besides it, the PDFs per hour (``OPENREVIEW_PDF_BUDGET``); pacing, 429s waited out to their
+``details.resetTime``, retries (5xx, timeouts; one line per wait) and the cache files are
+``builders/http.py``'s.
 The cache keeps only answers that were checked: a JSON answer without its ``notes`` list, or a
 "PDF" that does not start with ``%PDF``, is never written.
 """
@@ -32,6 +35,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from research_taste.builders import limits
 from research_taste.builders.http import (
     HttpClient,
     RequestCounts,
@@ -60,16 +64,28 @@ class OpenReviewClient:
         base_url: str | None = None,
         min_interval: float = MIN_INTERVAL,
         max_tries: int = MAX_TRIES,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = time.time,
         today: Callable[[], dt.date] = dt.date.today,
         notice: Callable[[str], None] = announce,
         environ: Mapping[str, str] | None = None,
+        budget: str | limits.Budget | None = None,
+        pdf_budget: str | limits.Budget | None = None,
+        sleep: Callable[[float], None] | None = None,
     ) -> None:
+        """``budget``, ``pdf_budget``: the command line's (``--budget``, ``--pdf-budget``);
+        None reads ``OPENREVIEW_BUDGET``, ``OPENREVIEW_PDF_BUDGET``, else the defaults."""
         env = os.environ if environ is None else environ
         self.base_url = (base_url or env.get(BASE_ENV) or DEFAULT_BASE).rstrip("/")
         self.cache_dir = Path(cache_dir)
         self.fetch_dates: set[str] = set()
         self._today = today
+        self.budget = limits.budget_of(
+            budget, limits.OPENREVIEW_ENV, limits.OPENREVIEW, "--budget", env
+        )
+        self.pdf_budget = limits.budget_of(
+            pdf_budget, limits.OPENREVIEW_PDF_ENV, limits.OPENREVIEW_PDFS, "--pdf-budget", env
+        )
+        self.pdfs = limits.Window(self.pdf_budget)
         self.http = HttpClient(
             "OpenReview",
             BASE_ENV,
@@ -78,7 +94,10 @@ class OpenReviewClient:
             BACKOFF_BASE,
             USER_AGENT,
             clock,
+            sleep=sleep,
             say=notice,
+            budget=self.budget,
+            budget_hint=f" (the budgets: {limits.OPENREVIEW_ENV}, {limits.OPENREVIEW_PDF_ENV})",
         )
         self._login = (env.get(USERNAME_ENV) or "", env.get(PASSWORD_ENV) or "")
         if bool(self._login[0]) != bool(self._login[1]):
@@ -133,7 +152,10 @@ class OpenReviewClient:
     def _get(self, path: str, params: Mapping[str, Any], answered: tuple[int, ...] = ()) -> Any:
         url = f"{self.base_url}{path}?{urllib.parse.urlencode(params)}"
         shown = f"GET {path} ({urllib.parse.urlencode(params)})"
-        answer = self.http.request(url, shown, self._headers(), answered=(FORBIDDEN, *answered))
+        budgets = (self.pdfs,) if path == "/pdf" else ()
+        answer = self.http.request(
+            url, shown, self._headers(), answered=(FORBIDDEN, *answered), budgets=budgets
+        )
         if answer.status == FORBIDDEN and FORBIDDEN not in answered:
             who = (
                 f"the account {USERNAME_ENV} names"

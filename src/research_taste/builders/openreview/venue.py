@@ -99,6 +99,22 @@ class Listing:
     page_size: int = PAGE_SIZE
     duplicates: list[str] = field(default_factory=list)
 
+    def _page(self, offset: int) -> dict[str, Any]:
+        params = {
+            "invitation": f"{self.venue}/-/Submission",
+            "details": "replies",
+            "sort": "id",
+            "offset": offset,
+            "limit": self.page_size,
+        }
+        return self.client.get_json("/notes", params, listed="notes", check=note_problem)
+
+    def count(self) -> int | None:
+        """The listing's ``count`` as its first page says it (None: it does not); the page is
+        cached, so iterating reads it from there (the round commands' estimates)."""
+        count = self._page(0).get("count")
+        return count if isinstance(count, int) and not isinstance(count, bool) else None
+
     def __iter__(self) -> Iterator[dict[str, Any]]:
         """The notes, first listings only.
 
@@ -110,14 +126,7 @@ class Listing:
         offset, seen = 0, set[str]()
         self.duplicates.clear()
         while True:
-            params = {
-                "invitation": f"{self.venue}/-/Submission",
-                "details": "replies",
-                "sort": "id",
-                "offset": offset,
-                "limit": self.page_size,
-            }
-            page = self.client.get_json("/notes", params, listed="notes", check=note_problem)
+            page = self._page(offset)
             notes = page["notes"]
             if notes and not {note["id"] for note in notes} - seen:
                 raise DataError(
