@@ -112,9 +112,7 @@ def _judge(
             return
         planned = plan(sweep)
         before = sweep_status(sweep, planned)
-        outcome = (
-            before if before.success else run_sweep(sweep, display=display)
-        )
+        outcome = before if before.success else run_sweep(sweep, display=display)
     except UserError as error:  # a round a task cannot be built on, named by its entry
         for folder in window:
             _fail(run.line(str(folder)), "judging", error)
