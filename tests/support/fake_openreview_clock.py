@@ -102,6 +102,7 @@ class ClockedPaper:
     withdrawn: bool = False
     withdrawn_at: dt.datetime | None = None  # withdrawn from then on (its reviews stay public)
     pdf: bool = False  # the note names a PDF (the server must hold its bytes)
+    license: str = ""  # API v2's note licence (e.g. "CC BY 4.0"); "" states none
 
     def note(self, now: dt.datetime) -> dict[str, Any]:
         replies = [r.note(self.paper_id, self.number, now) for r in self.reviews if r.visible(now)]
@@ -120,6 +121,7 @@ class ClockedPaper:
             "id": self.paper_id,
             "number": self.number,
             "cdate": ms(self.submitted),
+            **({"license": self.license} if self.license else {}),
             "content": {
                 "title": {"value": self.title},
                 "abstract": {"value": self.abstract},

@@ -1,4 +1,4 @@
-"""``research-taste round open|resolve|score``: rounds judged before their labels exist
+"""``research-taste round open|resolve|score|publish``: rounds judged before their labels exist
 (``research_taste.rounds``, docs/rounds.md)."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from research_taste.cli.reporting import MIN_PAIRS, MIN_PAIRS_HELP
 from research_taste.rounds import JUDGE_DAYS, SAMPLE_SEED
 
 HELP = "Rounds: open a round before its labels exist, resolve labels, score the frozen answers"
@@ -219,8 +220,28 @@ def _cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_publish(args: argparse.Namespace) -> int:
+    from research_taste.rounds.publish import publish_rounds
+    from research_taste_evals.core.errors import ConfigError
+
+    if args.log_dir and "://" not in args.log_dir and not Path(args.log_dir).is_dir():
+        raise ConfigError(f"--log-dir {args.log_dir}: no such folder (the judgment logs' folder)")
+    rounds = [Path(r) for r in args.round]
+    done = publish_rounds(rounds, args.log_dir, Path(args.out), min_pairs=args.min_pairs)
+    withheld = ", ".join(f"{name} {n}" for name, n in done.withheld.items()) or "none"
+    boards = ", ".join(done.leaderboards) or "none (no --log-dir or no scored log)"
+    print(
+        f"published {len(done.rounds)} round(s) into {args.out} (version {done.version}, "
+        f"{done.files} files): {done.picks} picks; leaderboards: {boards}; items whose texts "
+        f"were withheld for their licence: {withheld}"
+    )
+    for sentence in done.unreadable:
+        print(f"research-taste round: skipped {sentence}", file=sys.stderr)
+    return 1 if done.unreadable else 0
+
+
 def register(commands: Any) -> None:
-    """Add ``research-taste round open|resolve|score``."""
+    """Add ``research-taste round open|resolve|score|publish``."""
     rounds = commands.add_parser("round", help=HELP)
     actions = rounds.add_subparsers(dest="action", required=True)
     from research_taste.cli.cycle import register_cycle
@@ -280,3 +301,19 @@ def register(commands: Any) -> None:
     )
     scorer.add_argument("--labels", help="labels version (default: the newest)")
     scorer.set_defaults(func=_cmd_score)
+    publisher = actions.add_parser(
+        "publish",
+        help="write rounds, their resolutions, picks and leaderboards as a dataset to post",
+        description="See docs/rounds.md, 'Publishing a round'.",
+    )
+    publisher.add_argument("round", nargs="+", help="round folders")
+    publisher.add_argument(
+        "--out", required=True, help="the publication's folder (new, empty, or a previous one)"
+    )
+    publisher.add_argument(
+        "--log-dir", help="log folder of the judgment and scored logs (picks, leaderboards)"
+    )
+    publisher.add_argument(
+        "--min-pairs", type=_at_least(1, "--min-pairs"), default=MIN_PAIRS, help=MIN_PAIRS_HELP
+    )
+    publisher.set_defaults(func=_cmd_publish)

@@ -144,6 +144,8 @@ class Board:
     single_model_pairs: int  # pairs of used rounds judged by one model only, left out
     all_rounds: list[str]  # models with a complete judgment of every round listed
     resamples: int
+    # ranked model -> share of replicates in which it is first (k tied at the top: 1/k each)
+    top_share: dict[str, float] = field(default_factory=dict)
 
 
 def _nan3() -> tuple[float, float, float]:
@@ -321,6 +323,7 @@ def board(
     }
     complete_rounds = {(item.model, item.round) for item in judgments if item.complete}
     return Board(
+        top_share=_top_share(reps_adj, [index[name] for name in ranked], ranked),
         rounds=uses,
         models=lines,
         judgments=judgments,
@@ -333,6 +336,17 @@ def board(
         ],
         resamples=resamples,
     )
+
+
+def _top_share(reps: np.ndarray, columns: list[int], names: list[str]) -> dict[str, float]:
+    """Each ranked model's share of the bootstrap replicates in which it is first (ForecastBench's
+    "Pct times No. 1"); a replicate where k models tie at the top counts 1/k for each."""
+    if not columns or not len(reps):
+        return dict.fromkeys(names, math.nan)
+    ranked = reps[:, columns]
+    top = ranked == np.nanmax(ranked, axis=1, keepdims=True)
+    shares = np.mean(top / top.sum(axis=1, keepdims=True), axis=0)
+    return {name: float(share) for name, share in zip(names, shares, strict=True)}
 
 
 def _pooled_headline(judgments: list[Judgment]) -> float:

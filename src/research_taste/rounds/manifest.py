@@ -45,12 +45,14 @@ def write_round(
     weakness_records: Sequence[dict[str, Any]] = (),
     sample: dict[str, Any] | None = None,
     judge_days: int = JUDGE_DAYS,
+    licences: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Write ``items.csv``, ``pairs.csv``, the PaperWeakness records if any
     (``weakness_items.jsonl``) and ``round.json`` into ``out``; the manifest. ``judge_by`` is
     ``judge_days`` after ``opened_at``: a decision after it is not prospective (the round
     scorers report it apart); ``sample`` is the draw of ``rounds/sample.py``, when there is one;
-    ``round_id`` is new for every round (``core.round_files.new_round_id``).
+    ``round_id`` is new for every round (``core.round_files.new_round_id``); ``licences``, each
+    item's licence as its source states it, is ``round.json``'s ``item_licences``.
 
     Raises:
         DataError: ``out`` already holds a round (a round is opened once), or fewer than two
@@ -65,5 +67,6 @@ def write_round(
         "label_plan": label_plan,
         "counts": counts,
         **({"sample": sample} if sample is not None else {}),
+        **({"item_licences": licences} if licences is not None else {}),
     }
     return write_round_files(out, items, opened_at, judge_days, fields, weakness_records)

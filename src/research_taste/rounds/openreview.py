@@ -185,8 +185,8 @@ def open_openreview(
     items, sample = draw_sample(candidates, max_items, seed)
     records: list[dict[str, Any]] = []
     weakness_left_out: dict[str, int] = {}
+    by_id = {str(note.get("id")): note for note in notes}
     if pdfs:
-        by_id = {str(note.get("id")): note for note in notes}
         left = client.pdf_budget.duration
         for item in stepped(items, "pdfs", progress, left, fetching.say):
             record, reason = _weakness_record(client, by_id[item.item_id], item, venue)
@@ -210,6 +210,9 @@ def open_openreview(
         weakness_records=records,
         sample=sample,
         judge_days=judge_days,
+        # each note's own licence (API v2's ``license``; "" when it states none): what
+        # ``round publish`` may share of its text (docs/rounds.md, "Publishing a round")
+        licences={item.item_id: str(by_id[item.item_id].get("license") or "") for item in items},
     )
 
 

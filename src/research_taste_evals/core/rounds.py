@@ -101,22 +101,29 @@ def refuse_a_round(data_path: str | Path | None, round_task: str) -> None:
 def open_round(value: str | None, task: str) -> Round:
     """The round a round task's ``round`` argument names, checked against its manifest.
 
+    ``value`` is a round folder (one ``round publish`` wrote too), or a published round on the
+    Hub at a pinned commit (``core/round_snapshot.py``).
+
     Raises:
-        ConfigError: no value, or no ``round.json`` there (one sentence naming the argument).
+        ConfigError: no value, no ``round.json`` there, or an unpinned Hub round (one sentence
+            naming the argument).
         DataError: the round's files changed since open or are malformed (naming the file).
     """
     if value is None:
         raise ConfigError(
             f"{task}: argument 'round' is required: a folder written by `research-taste round open`"
         )
-    manifest = Path(value).expanduser() / ROUND_FILE
+    from research_taste_evals.core.round_snapshot import round_folder
+
+    folder = round_folder(value)
+    manifest = folder / ROUND_FILE
     if not manifest.is_file():
         raise ConfigError(
             f"round={value!r}: {manifest} does not exist, so it is not a round folder (one "
-            "written by `research-taste round open`)"
+            "written by `research-taste round open` or `round publish`)"
         )
     try:
-        return load_round(value)
+        return load_round(folder)
     except DataError as error:
         raise DataError(f"round={value!r}: {error}") from error
 
