@@ -132,7 +132,7 @@ def test_ten_weeks_of_nightly_cycles(tmp_path: Path, monkeypatch: pytest.MonkeyP
         assert scored == sorted(str(day(opened + n).date()) for n in changed for _ in models)
     # published each time something changed, with every round opened so far (and, once this
     # installation has `round publish`, into the cycle's publish_dir)
-    if importlib.util.find_spec("research_taste.rounds.publish") is not None:
+    if importlib.util.find_spec("research_taste.reporting.round_publish") is not None:
         assert (tmp_path / "published").is_dir()
     assert published and published[-1][1] == [folder.name for folder in rounds]
     assert {night for night, _ in published} >= set(OPEN_DAYS)

@@ -70,7 +70,7 @@ def publish(round_dirs: list[Path], log_dir: str, out: Path, now: dt.datetime) -
     """Publish the rounds as a dataset (``research-taste round publish``) as at ``now``; False
     when this installation has no publication step yet (the line says so)."""
     try:
-        from research_taste.rounds.publish import publish_rounds
+        from research_taste.reporting.round_publish import publish_rounds
     except ModuleNotFoundError:
         return False
     publish_rounds(round_dirs, log_dir, out, now=lambda: now)
