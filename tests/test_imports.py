@@ -261,6 +261,26 @@ def test_no_import_cycle_anywhere_in_src() -> None:
     )
 
 
+def _package_edges(modules: dict[str, Path], source: str, target: str) -> list[str]:
+    """Each import by a module of subpackage ``source`` of a module of ``target``."""
+    return [
+        f"{statement.source} imports {statement.target} (line {statement.line})"
+        for module in modules
+        if module.startswith(f"{source}.")
+        for statement in _imports(module, modules)
+        if statement.target == target or statement.target.startswith(f"{target}.")
+    ]
+
+
+def test_rounds_and_reporting_import_one_way() -> None:
+    # The reports read the rounds (``reporting/rounds.py`` imports ``rounds/score.py``), so no
+    # module of ``rounds/`` imports ``reporting/``: a reader of the reports' rows sits beside
+    # them (``reporting/board_rows.py``), not in the package the reports import.
+    rounds, reporting = f"{TOOLING}.rounds", f"{TOOLING}.reporting"
+    assert _package_edges(SRC_MODULES, reporting, rounds), "the reports no longer read rounds/"
+    assert not _package_edges(SRC_MODULES, rounds, reporting)
+
+
 def test_a_lazy_or_type_only_import_still_makes_a_cycle(tmp_path: Path) -> None:
     # The check must be able to fail, on the imports that hide a cycle from Python.
     package = tmp_path / "pkg"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.scorer import SampleScore, Score
 
-from research_taste.rounds.board_rows import decisions
+from research_taste.reporting.board_rows import decisions
 from research_taste_evals.core.pairing import decision_correct
 from research_taste_evals.tastybench.ratings import pairwise_accuracy_summary
 

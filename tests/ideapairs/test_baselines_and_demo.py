@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ChatMessageUser
-from log_metrics import metrics_of
+from log_metrics import every_figure_of
 
 import research_taste_evals._registry  # noqa: F401  (registers the baseline provider)
 from research_taste_evals.ideapairs.baselines import always_first, idea_texts, longer_idea
@@ -43,7 +43,7 @@ def test_baselines_run_on_the_demo_pairs(
         log_dir=str(tmp_path / "logs"),
         display="none",
     )[0]
-    metrics = metrics_of(log)
+    metrics = every_figure_of(log)
     assert metrics["unparsed_rate"] == 0.0
     assert metrics["pairs"] > 10
     if accuracy is not None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ChatMessage
-from log_metrics import metrics_of
+from log_metrics import every_figure_of
 from mock_models import scripted_model
 
 from research_taste_evals.core.text import content_id
@@ -195,7 +195,7 @@ def _run(pairs: Path, respond: Callable[[list[ChatMessage]], str], tmp: Path, **
         log_dir=str(tmp),
         display="none",
     )[0]
-    return metrics_of(log)
+    return every_figure_of(log)
 
 
 def test_realistic_shapes_give_the_canonical_metrics(

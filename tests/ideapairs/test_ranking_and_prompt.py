@@ -19,7 +19,7 @@ from inspect_ai.model import (
     TopLogprob,
     get_model,
 )
-from log_metrics import metrics_of
+from log_metrics import every_figure_of
 
 import research_taste_evals._registry  # noqa: F401  (registers the baseline provider)
 from research_taste_evals.ideapairs.ideapairs import idea_pairs
@@ -88,7 +88,7 @@ def _run(pairs: Path, model: Any, tmp_path: Path, **args: Any) -> dict[str, floa
     task = idea_pairs(pairs_file=str(pairs), bootstrap_resamples=50, **args)
     log = inspect_eval(task, model=model, log_dir=str(tmp_path / "logs"), display="none")[0]
     assert log.status == "success", log.error
-    return metrics_of(log)
+    return every_figure_of(log)
 
 
 def test_ranking_mode_asks_every_pair_and_the_oracle_ranks_perfectly(
@@ -159,7 +159,7 @@ def test_paper_prompt_calibration_reads_the_label_token_logprobs(
     model = get_model("mockllm/model", custom_outputs=[_label_output("0", 0.2) for _ in range(8)])
     task = idea_pairs(pairs_file=str(two_boards), bootstrap_resamples=50, recall_probe=False)
     log = inspect_eval(task, model=model, log_dir=str(tmp_path / "logs"), display="none")[0]
-    metrics = metrics_of(log)
+    metrics = every_figure_of(log)
     assert log.eval.task_args.get("prompt", "paper") == "paper"
     assert log.eval.metadata is not None and log.eval.metadata["prompt"] == "paper"
     assert metrics["calibration/pairs"] == 4
@@ -186,6 +186,6 @@ def test_paper_prompt_without_logprobs_never_uses_a_verbalised_confidence(
     model = get_model("mockllm/model", custom_outputs=outputs)
     task = idea_pairs(pairs_file=str(two_boards), bootstrap_resamples=50, recall_probe=False)
     log = inspect_eval(task, model=model, log_dir=str(tmp_path / "logs"), display="none")[0]
-    metrics = metrics_of(log)
+    metrics = every_figure_of(log)
     assert metrics["unparsed_rate"] == 0.0
     assert metrics["calibration/pairs"] == 0 and math.isnan(metrics["brier"])

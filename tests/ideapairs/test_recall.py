@@ -13,7 +13,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ChatMessage
 from inspect_ai.scorer import SampleScore, Score
-from log_metrics import metrics_of
+from log_metrics import every_figure_of
 from mock_models import scripted_model
 
 from research_taste_evals.core.cutoff import KnowledgeCutoff, cutoff_fields
@@ -248,7 +248,7 @@ def test_held_out_model_post_cutoff_accuracy_is_its_chance_figure(
         log = inspect_eval(
             task, model=scripted_model(held_out(ideas, calls)), log_dir=str(tmp_path), **FAST
         )[0]
-    metrics = metrics_of(log)
+    metrics = every_figure_of(log)
     # The cutoff used and its source, logged once for the run.
     used = [r.getMessage() for r in caplog.records if "knowledge cutoff of" in r.getMessage()]
     assert len(used) == 1  # (Inspect prefixes the sample id)
@@ -299,7 +299,7 @@ def test_unknown_model_without_cutoff_nan_twins_one_warning(
             log_dir=str(tmp_path),
             **FAST,
         )[0]
-    metrics = metrics_of(log)
+    metrics = every_figure_of(log)
     assert math.isnan(metrics["accuracy_post_cutoff"]) and math.isnan(metrics["post_cutoff_pairs"])
     cutoff_lines = [r for r in caplog.records if "no knowledge cutoff" in r.getMessage()]
     assert len(cutoff_lines) == 1 and "-T knowledge_cutoff" in cutoff_lines[0].getMessage()
@@ -317,6 +317,6 @@ def test_probe_off_asks_only_the_judge(tmp_path: Path) -> None:
     log = inspect_eval(
         task, model=scripted_model(held_out(ideas, calls)), log_dir=str(tmp_path), **FAST
     )[0]
-    metrics = metrics_of(log)
+    metrics = every_figure_of(log)
     assert calls == [] and math.isnan(metrics["recognized_rate"])
     assert math.isnan(metrics["accuracy_unrecognized"])

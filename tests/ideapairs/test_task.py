@@ -11,7 +11,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, Model
-from log_metrics import metrics_of
+from log_metrics import every_figure_of
 from mock_models import answering_probes, scripted_model
 
 from research_taste_evals.core.data import DataError
@@ -64,7 +64,7 @@ def run(
         log_dir=str(tmp_path / "logs"),
         display="none",
     )[0]
-    return metrics_of(log)
+    return every_figure_of(log)
 
 
 def test_always_first_scores_zero(synthetic_pairs: Callable[[int], Path], tmp_path: Path) -> None:

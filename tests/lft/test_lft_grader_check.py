@@ -20,7 +20,7 @@ from inspect_ai.model import (
     get_model,
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
-from log_metrics import metrics_of
+from log_metrics import every_figure_of
 
 from research_taste_evals.core.data import DataError
 from research_taste_evals.lft.baselines import keyword_grade
@@ -142,7 +142,7 @@ def level_grader(references: list[Reference], offset: int) -> Model:
 def test_an_oracle_grader_recovers_every_level(references: list[Reference]) -> None:
     task = lft_grader_check(task_ids="petunia-plastid", grader_repeats=2, partial_credit=False)
     log = inspect_eval(task, model=level_grader(references, 0), display="none")[0]
-    metrics = metrics_of(log)
+    metrics = every_figure_of(log)
     assert metrics["exact"] == 1.0 and metrics["within_one"] == 1.0 and metrics["abs_error"] == 0
     assert metrics["exact/keyword_stuffing"] == 1.0 and metrics["member_exact"] == 1.0
     assert metrics["grader_failure_rate"] == 0.0
@@ -151,7 +151,8 @@ def test_an_oracle_grader_recovers_every_level(references: list[Reference]) -> N
 
 def test_a_lenient_grader_is_within_one_but_never_exact(references: list[Reference]) -> None:
     task = lft_grader_check(task_ids=["petunia-plastid"], grader_repeats=1, partial_credit=False)
-    metrics = metrics_of(inspect_eval(task, model=level_grader(references, 1), display="none")[0])
+    log = inspect_eval(task, model=level_grader(references, 1), display="none")[0]
+    metrics = every_figure_of(log)
     # Level-10 references (exact-10, the PEG alternative) cannot be over-scored: 2 of 19.
     assert metrics["exact"] == pytest.approx(2 / 19) and metrics["within_one"] == 1.0
     assert metrics["bias"] == pytest.approx(17 / 19)

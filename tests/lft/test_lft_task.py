@@ -14,7 +14,7 @@ from inspect_ai.event import ModelEvent
 from inspect_ai.log import EvalLog, EvalSample, resolve_sample_attachments
 from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageSystem, Model
 
-from research_taste_evals.core.metric_groups import log_figures
+from research_taste_evals.core.task_metric import log_results
 from research_taste_evals.lft.baselines import GENERIC_PROTOCOL
 from research_taste_evals.lft.lft import lft
 from research_taste_evals.lft.prompts import (
@@ -93,7 +93,7 @@ def test_baseline_model_and_baseline_grader_run_offline() -> None:
         assert sample.output.completion == GENERIC_PROTOCOL
         assert value(sample)["valid_grades"] == 3.0
     assert log.results is not None
-    metrics = log_figures(log)
+    metrics = log_results(log)
     assert metrics["grader_failure_rate"] == 0.0
     assert metrics["feasible_share"] == 0.0  # a generic plan is never a feasible protocol
     assert log.eval.metadata is not None
@@ -169,7 +169,7 @@ def test_nudges_until_the_panel_grades_ten(scripted_model: ScriptedModel) -> Non
     # The nudge count reaches the score value (survives epochs) and the nudge metric.
     assert value(sample)["nudges_to_top"] == 2.0 and value(sample)["reached_top"] == 1.0
     assert log.results is not None
-    metrics = log_figures(log)
+    metrics = log_results(log)
     assert metrics["nudges_to_top"] == 2.0 and metrics["reached_top"] == 1.0
 
 

@@ -11,7 +11,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ChatMessage
 from inspect_ai.scorer import SampleScore, Score
-from log_metrics import metrics_of
+from log_metrics import every_figure_of
 from mock_models import counting_model, scripted_model
 
 from research_taste_evals.core.errors import UserError
@@ -63,7 +63,7 @@ def test_runs_are_samples_with_per_task_mean_and_stderr_over_runs() -> None:
     assert {s.id for s in log.samples if s.metadata["task_id"] == PETUNIA} == {
         f"{PETUNIA}/run-{k:02d}" for k in range(1, 11)
     }
-    m = metrics_of(log)
+    m = every_figure_of(log)
     assert m["end_to_end/petunia-plastid"] == pytest.approx(2.4)
     assert m["end_to_end_stderr/petunia-plastid"] == pytest.approx(math.sqrt(38.4 / 90))
     assert m["end_to_end/ablation-plan"] == pytest.approx(5.5)
@@ -111,7 +111,7 @@ def test_epochs_count_an_unscored_panel_and_keep_every_panel() -> None:
         display="none",
     )[0]
     assert log.status == "success", log.error
-    m = metrics_of(log)
+    m = every_figure_of(log)
     # One of three panels below quorum: counted, whatever the epochs.
     assert m["unscored"] == 1.0
     assert m["grader_failure_rate"] == pytest.approx(2 / 6)

@@ -17,8 +17,8 @@ from inspect_ai.scorer import SampleScore, Score
 from inspect_ai.solver import generate
 from mock_models import counting_model
 
-from research_taste_evals.core.metric_groups import log_figures
 from research_taste_evals.core.reasons import GRADER_FAILED
+from research_taste_evals.core.task_metric import log_results
 from research_taste_evals.lft.grader import grading_prompt, panel_median
 from research_taste_evals.lft.metrics import (
     lft_end_to_end,
@@ -148,7 +148,7 @@ def only_score(log: EvalLog) -> Score:
 
 def metrics(log: EvalLog) -> dict[str, float]:
     assert log.results is not None
-    return log_figures(log)
+    return log_results(log)
 
 
 def test_six_fours_and_four_sevens_give_end_to_end_four() -> None:

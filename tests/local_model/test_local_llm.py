@@ -24,9 +24,9 @@ from research_taste_evals._registry import TASKS
 from research_taste_evals.aaar.demo import write_demo_eqinfer
 from research_taste_evals.aaar.eqinfer import eqinfer
 from research_taste_evals.core.grading import grade_member
-from research_taste_evals.core.metric_groups import log_figures
 from research_taste_evals.core.packaged_models import PackagedModelError
 from research_taste_evals.core.reasons import CONTEXT_OVERFLOW
+from research_taste_evals.core.task_metric import log_results
 from research_taste_evals.lft.lft import lft
 from research_taste_evals.reviewcritique.demo import write_demo_reviewcritique
 from research_taste_evals.reviewcritique.reviewcritique import review_critique
@@ -162,7 +162,7 @@ def test_tasks_count_an_overflowed_answer_and_finish(tmp_path: Path) -> None:
     logs = inspect_eval(tasks, model=model, limit=2, log_dir=str(tmp_path / "logs"))
     for log in logs:
         assert log.status == "success", log.error
-        metrics = log_figures(log)
+        metrics = log_results(log)
         unparsed = {n: v for n, v in metrics.items() if n.endswith("unparsed_rate")}
         assert unparsed and all(v == 1.0 for v in unparsed.values()), metrics
 
@@ -185,7 +185,7 @@ def test_an_lft_protocol_lost_to_overflow_is_unscored_not_level_0(tmp_path: Path
     score = (sample.scores or {})["lft_scorer"]
     assert score.reason == CONTEXT_OVERFLOW
     assert "context overflow: the prompt has 9000 tokens" in (score.explanation or "")
-    metrics = log_figures(log)
+    metrics = log_results(log)
     assert metrics["unscored"] == 1.0
 
 

@@ -17,8 +17,8 @@ from inspect_ai.model import get_model
 
 from research_taste_evals.aaar.demo import write_demo_eqinfer
 from research_taste_evals.aaar.eqinfer import eqinfer
-from research_taste_evals.core.metric_groups import log_figures
 from research_taste_evals.core.packaged_models import PackagedModelError
+from research_taste_evals.core.task_metric import log_results
 from research_taste_evals.reviewcritique.demo import write_demo_reviewcritique
 from research_taste_evals.reviewcritique.reviewcritique import review_critique
 
@@ -55,7 +55,7 @@ def test_a_prompt_longer_than_a_small_context_is_counted_not_a_crash(tmp_path: P
     outputs = [e.output for s in log.samples or [] for e in s.events if e.event == "model"]
     assert outputs and all(o.stop_reason == "model_length" for o in outputs)
     assert all("context overflow: the prompt has" in (o.error or "") for o in outputs)
-    metrics = log_figures(log)
+    metrics = log_results(log)
     assert metrics["labeling_all_unparsed_rate"] == 1.0
 
 

@@ -19,7 +19,7 @@ from research_taste_evals.aaar.demo import write_demo_eqinfer
 from research_taste_evals.aaar.eqinfer import eqinfer
 from research_taste_evals.core.data import DataError
 from research_taste_evals.core.families import task_specs as core_specs
-from research_taste_evals.core.metric_groups import log_figures
+from research_taste_evals.core.task_metric import log_results
 from research_taste_evals.ideapairs.demo import write_demo_pairs
 from research_taste_evals.ideapairs.ideapairs import idea_pairs
 
@@ -33,7 +33,7 @@ def _undescribed(task: str, names: list[str]) -> list[str]:
 
 def _logged(log: EvalLog) -> list[str]:
     assert log.status == "success" and log.results is not None, log.error
-    return list(log_figures(log))  # the first group and every figure derived from the log
+    return list(log_results(log))  # every figure the log holds
 
 
 @pytest.mark.slow  # a whole task or a fresh interpreter: out of the inner loop

@@ -20,11 +20,10 @@ from inspect_ai.model import (
     ModelUsage,
     get_model,
 )
-from log_metrics import metrics_of
+from log_metrics import every_figure_of
 from reviewcritique_responders import Responder, gold_responder, is_select
 
 from research_taste_evals.core.embeddings import OFFLINE_MODEL
-from research_taste_evals.core.metric_groups import log_figures
 from research_taste_evals.reviewcritique.demo import write_demo_reviewcritique
 from research_taste_evals.reviewcritique.metrics import STRATEGIES
 from research_taste_evals.reviewcritique.reviewcritique import review_critique
@@ -38,7 +37,7 @@ def _run(
     path = data_path or write_demo_reviewcritique(tmp_path / "data")
     task = review_critique(data_path=str(path), bertscore_model=OFFLINE_MODEL, **task_args)
     logs = inspect_eval(task, model=model, log_dir=str(tmp_path / "logs"), display="none")
-    return metrics_of(logs[0])
+    return every_figure_of(logs[0])
 
 
 def test_gold_answers_score_f1_one_on_all_four_strategies(
@@ -121,7 +120,7 @@ def test_epochs_with_answers_that_parse_only_sometimes(
     logs = inspect_eval(
         task, model=scripted_model(respond), epochs=2, log_dir=str(tmp_path), display="none"
     )
-    metrics = metrics_of(logs[0])  # the run succeeds: every epoch's value has the same keys
+    metrics = every_figure_of(logs[0])  # the run succeeds: every epoch's value has the same keys
     assert len(calls) == 2 * 2 * 5
     failed = metrics["labeling_all_unparsed_rate"] + metrics["select_deficient_unparsed_rate"]
     assert failed * 5 * 2 == pytest.approx(len(calls) // 3)
@@ -152,8 +151,8 @@ def test_flag_all_on_upstream_llm_file_from_the_command_line(
     subprocess.run(command, check=True, env=environment, capture_output=True, timeout=600)
     (log_file,) = tmp_path.glob("*.json")
     log = json.loads(log_file.read_text())
-    # The first group is in the log's results; every other figure is derived from the log.
-    metrics = log_figures(read_eval_log(str(log_file)))
+    # The logged figures, and those a test computes from the log's sample scores.
+    metrics = every_figure_of(read_eval_log(str(log_file)))
     assert metrics["labeling_all_recall"] == 1.0
     assert metrics["labeling_all_precision"] == pytest.approx(226 / 1610)
     assert metrics["select_deficient_precision"] == pytest.approx(226 / 1610)

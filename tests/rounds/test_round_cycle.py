@@ -16,8 +16,8 @@ from cycle_venue import CADENCE, DECISION, FIRST_REVIEW, SECOND_REVIEW, day, gro
 from fake_openreview import serving
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from research_taste.rounds import cycle
-from research_taste.rounds.cycle import run_cycle
+from research_taste.cli import cycle_run as cycle
+from research_taste.cli.cycle_run import run_cycle
 from research_taste.rounds.cycle_config import load_cycle_config
 from research_taste.rounds.score import scored_parts
 

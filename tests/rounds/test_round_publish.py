@@ -19,9 +19,9 @@ from inspect_ai.log import read_eval_log
 from log_metrics import metrics_of
 from round_publication import MODELS, Published, judge, published_round
 
-from research_taste.rounds.publish import MARKER, publish_rounds
-from research_taste.rounds.publish_board import LEADERBOARD_COLUMNS
-from research_taste.rounds.publish_card import features
+from research_taste.reporting.round_publish import MARKER, publish_rounds
+from research_taste.reporting.round_publish_board import LEADERBOARD_COLUMNS
+from research_taste.reporting.round_publish_card import features
 from research_taste.rounds.score import score_round
 from research_taste_evals.core.data import DataError
 

@@ -11,7 +11,7 @@ import pytest
 from round_publication import published_round
 
 from research_taste.reporting.round_board import Board, ModelLine
-from research_taste.rounds.publish_board import FLOOR, leaderboard_rows, tie_ranks
+from research_taste.reporting.round_publish_board import FLOOR, leaderboard_rows, tie_ranks
 from research_taste_evals.core.data import DataError
 from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.core.round_snapshot import hub_round_parts

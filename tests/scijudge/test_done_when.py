@@ -18,7 +18,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import list_eval_logs, read_eval_log
 from inspect_ai.model import ChatMessage
-from log_metrics import metrics_of
+from log_metrics import every_figure_of
 from mock_models import scripted_model
 from scijudge_rows import hand_ci, paper, row, write_rows
 
@@ -55,7 +55,7 @@ def test_the_citation_oracle_scores_1_offline_through_the_inspect_command(tmp_pa
     assert result.returncode == 0, result.stderr
     (info,) = list_eval_logs(str(tmp_path / "logs"))
     log = read_eval_log(info.name)
-    metrics = metrics_of(log)
+    metrics = every_figure_of(log)
     assert metrics["accuracy"] == 1.0
     assert (metrics["pairs"], metrics["answers"]) == (6.0, 12.0)
     assert log.eval.metadata is not None
@@ -141,7 +141,7 @@ def test_local_rows_counts_pair_ci_and_clean_twin_under_a_model_knowing_old_pape
 
     task = scijudge(data_path=str(data), knowledge_cutoff="2023-01", bootstrap_resamples=RESAMPLES)
     (log,) = inspect_eval(task, model=scripted_model(respond), log_dir=str(tmp_path / "logs"))
-    metrics = metrics_of(log)
+    metrics = every_figure_of(log)
     assert log.eval.metadata is not None
     header = log.eval.metadata
     assert (header["rows"], header["kept_rows"], header["left_out"]) == (13, 11, 2)

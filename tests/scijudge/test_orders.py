@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ChatMessage
-from log_metrics import metrics_of
+from log_metrics import every_figure_of
 from mock_models import scripted_model
 from scijudge_rows import paper, row, write_rows
 
@@ -80,7 +80,7 @@ def test_main_format_oracle_1_always_a_0_and_single_order_half(tmp_path: Path) -
     for model in ("baseline/scijudge-oracle", "baseline/scijudge-always-a"):
         task = scijudge(data_path="demo", bootstrap_resamples=100)
         (log,) = inspect_eval(task, model=model, log_dir=str(tmp_path / model.split("/")[1]))
-        metrics[model] = metrics_of(log)
+        metrics[model] = every_figure_of(log)
     oracle, always_a = metrics["baseline/scijudge-oracle"], metrics["baseline/scijudge-always-a"]
     assert (oracle["accuracy"], oracle["accuracy_single_order"]) == (1.0, 1.0)
     assert (oracle["pairs"], oracle["answers"], oracle["incomplete_pairs"]) == (6.0, 12.0, 0.0)
@@ -94,7 +94,7 @@ def test_main_format_oracle_1_always_a_0_and_single_order_half(tmp_path: Path) -
 def test_a_pair_missing_an_order_is_left_out_and_counted(tmp_path: Path) -> None:
     task = scijudge(data_path="demo", bootstrap_resamples=50)
     (log,) = inspect_eval(task, model="baseline/scijudge-oracle", limit=3, log_dir=str(tmp_path))
-    metrics = metrics_of(log)
+    metrics = every_figure_of(log)
     assert (metrics["pairs"], metrics["incomplete_pairs"], metrics["answers"]) == (1.0, 1.0, 3.0)
     assert metrics["accuracy"] == 1.0
 
@@ -144,7 +144,7 @@ def test_rows_with_both_orders_are_matched_with_their_twin_and_no_third_order_is
     task = scijudge(data_path=str(tmp_path / "old.jsonl"), bootstrap_resamples=50)
     (log,) = inspect_eval(task, model=scripted_model(respond), log_dir=str(tmp_path / "logs"))
     assert sorted(prompts) == sorted(users), "each order asked once, no third"
-    metrics = metrics_of(log)
+    metrics = every_figure_of(log)
     # Pair x: variation 0 answers B,B (wrong, right), variation 1 A,A: 0 of 2 couples; pair u:
     # B (right), B (wrong): 0; pair s: B, B: 0. Always one letter: never both orders right.
     assert metrics["accuracy"] == 0.0 and metrics["accuracy_single_order"] == 0.5
@@ -208,7 +208,7 @@ def test_iclr_rows_load_and_score_dated_by_year_ties_left_out(tmp_path: Path) ->
 
     task = scijudge(data_path=str(path), knowledge_cutoff="2024-06", bootstrap_resamples=50)
     (log,) = inspect_eval(task, model="baseline/scijudge-oracle", log_dir=str(tmp_path / "l"))
-    metrics = metrics_of(log)
+    metrics = every_figure_of(log)
     assert (metrics["accuracy"], metrics["pairs"]) == (1.0, 4.0)
     assert metrics["post_cutoff_pairs"] == 2.0  # only the ICLR 2025 pairs are after 2024-06
     assert metrics["accuracy_post_cutoff"] == 1.0

@@ -26,7 +26,7 @@ import inspect_ai
 from fault_server import SERVICE, Faults, FaultServer, Message, Rule, ServerStats
 from inspect_ai.log import EvalLog
 
-from research_taste_evals.core.metric_groups import log_figures
+from research_taste_evals.core.task_metric import log_results
 
 EVALUATED = "evaluated"
 GRADERS = ("grader-a", "grader-b", "grader-c")
@@ -363,7 +363,7 @@ def metrics(log: EvalLog) -> dict[str, float]:
     """Every metric of a log by name (empty when the run has no results)."""
     if log.results is None:
         return {}
-    return log_figures(log)
+    return log_results(log)
 
 
 # Embedding metrics (S-Match, S-F1, ITF-IDF, BERTScore) come from float32 matrix products whose

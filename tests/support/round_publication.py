@@ -14,8 +14,8 @@ from fake_openreview_clock import clocked_venue
 from inspect_ai import eval as inspect_eval
 from openreview_round import JUDGE_DAYS, T0, T1, papers
 
+from research_taste.reporting.round_publish import PublishSummary, publish_rounds
 from research_taste.rounds.openreview import open_openreview, resolve_openreview
-from research_taste.rounds.publish import PublishSummary, publish_rounds
 from research_taste.rounds.score import score_round
 from research_taste_evals.tastybench.tastybench import tastybench_round
 

@@ -35,8 +35,9 @@ def tastybench_upstream(upstream_dir: Path) -> Path:
 
 @pytest.fixture
 def metrics_of() -> Callable[[EvalLog], dict[str, float]]:
-    """Every metric of a successful log, by name."""
-    return log_metrics.metrics_of
+    """Every figure a successful log's metric computes, logged or not, by name (a test's
+    analysis of the log's sample scores: ``log_metrics.every_figure_of``)."""
+    return log_metrics.every_figure_of
 
 
 REVIEW_COLUMNS = [

@@ -1,5 +1,5 @@
 """``research-taste round cycle CONFIG [--now ISO-TIME]``: one run of the round cycle
-(``research_taste.rounds.cycle``; docs/rounds.md, "The cycle")."""
+(``research_taste.cli.cycle_run``; docs/rounds.md, "The cycle")."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def _moment(text: str) -> dt.datetime:
 
 
 def _cmd_cycle(args: argparse.Namespace) -> int:
-    from research_taste.rounds.cycle import run_cycle
+    from research_taste.cli.cycle_run import run_cycle
     from research_taste.rounds.cycle_config import load_cycle_config
 
     config = load_cycle_config(args.config)  # every field checked before any request

@@ -52,7 +52,7 @@ def headline_text(log: EvalLog) -> str:
     """``<headline>=<value> [<ci_low>, <ci_high>] n=<scored samples>`` (or ``± <stderr>``).
 
     The headline is the task's ``Task(headline_metric=...)`` (Inspect's ``headline_metric``;
-    a log without one: the first metric of its first score group); its CI is the group's
+    a log without one: the first metric of its score group); its CI is the group's
     ``<name>_ci_low``/``_ci_high`` (or ``<name>/ci_low``/``/ci_high``), else its ``_stderr``.
     """
     found = headline_metric(log)

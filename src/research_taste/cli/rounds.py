@@ -221,7 +221,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 
 def _cmd_publish(args: argparse.Namespace) -> int:
-    from research_taste.rounds.publish import publish_rounds
+    from research_taste.reporting.round_publish import publish_rounds
     from research_taste_evals.core.errors import ConfigError
 
     if args.log_dir and "://" not in args.log_dir and not Path(args.log_dir).is_dir():

@@ -13,7 +13,7 @@ from typing import Any
 
 from inspect_ai.log import EvalLog
 
-from research_taste_evals.core.metric_groups import log_figures
+from research_taste_evals.core.task_metric import log_results
 
 REFERENCE_SOURCE = Path("sota-extractor/data/tasks/nlp-progress.json")  # under the upstream dir
 BASELINE_HEADER = [
@@ -22,8 +22,8 @@ BASELINE_HEADER = [
     "consistency",
     "single-order",
     "accuracy 1/2/3-sigma",
-    "length bias [95% CI], p (paper p)",
-    "recency bias [95% CI], p (paper p)",
+    "length bias [95% CI], p",
+    "recency bias [95% CI], p",
 ]
 RANKING_HEADER = ["judge", "pairs", "consistency", "Top-1", "rank RMSE (median)", "boards"]
 
@@ -56,14 +56,13 @@ def _fmt(value: float) -> str:
 
 def _metrics(log: EvalLog) -> dict[str, float]:
     assert log.results is not None
-    return log_figures(log)
+    return log_results(log)
 
 
 def _bias(m: dict[str, float], name: str) -> str:
     return (
         f"{_fmt(m[f'{name}_bias/delta'])} [{_fmt(m[f'{name}_bias/ci_low'])}, "
-        f"{_fmt(m[f'{name}_bias/ci_high'])}], p = {_fmt(m[f'{name}_bias/p_value'])} "
-        f"({_fmt(m[f'{name}_bias/p_value_paper'])})"
+        f"{_fmt(m[f'{name}_bias/ci_high'])}], p = {_fmt(m[f'{name}_bias/p_value'])}"
     )
 
 

@@ -25,7 +25,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import EvalLog, read_eval_log
 
 import research_taste_evals.lft as lft_family
-from research_taste_evals.core.metric_groups import log_figures
+from research_taste_evals.core.task_metric import log_results
 from research_taste_evals.lft.dataset import rubric_to_sample
 from research_taste_evals.lft.lft import lft
 from research_taste_evals.lft.lft_grader_check import lft_grader_check
@@ -44,9 +44,9 @@ WRITE_README_FLAG = "--write-readme"
 
 
 def metrics(log: EvalLog) -> dict[str, float]:
-    """Every figure of a log, by name (``core.metric_groups.log_figures``)."""
+    """Every figure of a log, by name (``core.task_metric.log_results``)."""
     assert log.results is not None, log.error
-    return log_figures(log)
+    return log_results(log)
 
 
 def documents_sample(rubric: Rubric) -> Sample:

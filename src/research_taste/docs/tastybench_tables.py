@@ -26,13 +26,13 @@ from typing import Any
 from inspect_ai.log import EvalLog
 
 from research_taste_evals.core.data import read_csv
-from research_taste_evals.core.metric_groups import log_figures
 from research_taste_evals.core.resampling import rank_correlation_with_ci
 from research_taste_evals.core.stats import (
     DEFAULT_BOOTSTRAP_RESAMPLES,
     DEFAULT_BOOTSTRAP_SEED,
     spearman,
 )
+from research_taste_evals.core.task_metric import log_results
 from research_taste_evals.tastybench.dataset import (
     DEFAULT_WINDOW_MONTHS,
     UPSTREAM_DATA_DIR,
@@ -162,7 +162,7 @@ def upstream_runs_table(upstream: Path, resamples: int = DEFAULT_BOOTSTRAP_RESAM
 
 
 def _metrics(log: EvalLog) -> dict[str, float]:
-    return log_figures(log)
+    return log_results(log)
 
 
 def baseline_row(log: EvalLog, label: str) -> list[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from research_taste.reporting.board_rows import decisions, frame, round_key
 from research_taste.reporting.round_board import (
     DEFAULT_MIN_PAIRS,
     MIN_COVERAGE,
@@ -19,7 +20,7 @@ from research_taste.reporting.round_board import (
     Judgment,
     board,
 )
-from research_taste.rounds.board_rows import decisions, frame, round_key
+from research_taste_evals import __version__
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_RESAMPLES
 
 NOT_PAIRWISE = "not ranked (not pairwise)"
@@ -98,9 +99,10 @@ def board_tables(
     return [
         (
             f"{task} across rounds, difficulty-adjusted (model + pair fixed effects, as "
-            f"ForecastBench ranks; docs/rounds.md): no rank for a model that skipped more than "
-            f"{1 - MIN_COVERAGE:.0%} of the pairs of the rounds it judged, and a judgment under "
-            f"{MIN_COVERAGE:.0%} coverage is not fitted; "
+            f"ForecastBench ranks; docs/rounds.md), a report-time analysis of the scored logs' "
+            f"sample scores by research_taste_evals {__version__}, in no log: no rank for a "
+            f"model that skipped more than {1 - MIN_COVERAGE:.0%} of the pairs of the rounds it "
+            f"judged, and a judgment under {MIN_COVERAGE:.0%} coverage is not fitted; "
             f"{result.single_model_pairs} pairs judged by one model only left out of the fit; "
             f"models with a complete judgment of every round: {every}",
             ranking,

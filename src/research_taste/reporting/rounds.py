@@ -186,8 +186,8 @@ def _tables(
 ) -> list[tuple[str, list[list[str]]]]:
     """The task's per-round table (its headline, the spec's last column, last) and, for a
     pairwise task, the ranking across rounds."""
+    from research_taste.reporting.board_rows import round_key
     from research_taste.reporting.round_tables import board_tables, judgment_cells
-    from research_taste.rounds.board_rows import round_key
 
     *before, (headline_header, headline) = support.columns
     adjusted = ["coverage", "headline (missing at 0.5)"] if board is not None else []

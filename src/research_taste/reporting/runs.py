@@ -7,10 +7,10 @@ different versions are not comparable), or when it comes from the test suite. A 
 recognised by a model (evaluated or in any role) of Inspect's mock provider (``mockllm/...``,
 which only tests use) or by a ``test`` tag. The suite's other runs (offline baselines) cannot
 reach a user's folder: tests/conftest.py sends every default log to a scratch folder.
-Headers are read first (``read_eval_log(header_only=True)``); a fit log is then read whole once,
-for the figures its first score group leaves to be derived from its samples
-(``core.metric_groups.log_figures``). A folder may hold the logs of several sweep shards and
-of several dates.
+Headers are read first (``read_eval_log(header_only=True)``); a run's figures are those its
+header's results hold (``core.task_metric.log_results``): the report never computes a figure
+again from a log's samples. A folder may hold the logs of several sweep shards and of several
+dates.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from research_taste.completeness import PARTIAL, run_completeness
 from research_taste.reporting.families import TaskReportSpec, task_specs
 from research_taste.reporting.paths import header_paths, scrub_text, scrub_value
-from research_taste_evals.core.metric_groups import log_figures
 from research_taste_evals.core.provenance import PROVENANCE_KEY
+from research_taste_evals.core.task_metric import log_results
 
 TEST_TAG = "test"
 ROUND_REASON = "a round's judgment: reported in the Rounds section (docs/rounds.md)"
@@ -154,8 +154,8 @@ def _counts_note(log: EvalLog) -> str:
 
 
 def _metrics(log: EvalLog) -> dict[str, float]:
-    # The log's first group and every figure derived from its samples (core/metric_groups.py).
-    return log_figures(log)
+    # The figures the log holds, as the run computed them (core/task_metric.py).
+    return log_results(log)
 
 
 def run_of(log: EvalLog, location: str, relpath: str = "") -> Run:

@@ -1,4 +1,4 @@
-"""The round cycle's steps on one source or one round (``rounds/cycle.py`` runs them in order):
+"""The round cycle's steps on one source or one round (``cli/cycle_run.py`` runs them in order):
 when a source is due, open it; when a round needs a resolve, resolve it; which labels version
 its judgments are scored with.
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from research_taste_evals.aaar.recall import EQINFER_UNDATED, shown_paper
 from research_taste_evals.aaar.scorer.expdesign_judge import judge_spec
-from research_taste_evals.core.spec import Controlled, RoundSupport, TaskSpec
+from research_taste_evals.core.spec import RECOGNITION_FIGURES, Controlled, RoundSupport, TaskSpec
 
 EQINFER = TaskSpec(
     task="eqinfer",
@@ -55,11 +55,20 @@ EXPDESIGN = TaskSpec(
         "en_f1",
         "en_f1_clean",
         "clean_items",
-        "recognized_rate",
-        "estimated_cutoff",
+        "en_f1_post_cutoff",
+        "post_cutoff_samples",
+        *RECOGNITION_FIGURES,
+        "en_precision",
+        "en_recall",
         "faithful_en_f1",
+        "faithful_en_precision",
+        "faithful_en_recall",
+        "s_match_mean",  # the paper's Table 4 figures
+        "rouge_l",
+        "rouge_1",
         "judge_failure_rate",
         "judge_unparsed_rate",
+        "judge_error_rate",
         "explanation_failure_rate",
         "empty_prediction_rate",
         "unparsed_rate",
@@ -86,8 +95,11 @@ PAPER_WEAKNESS = TaskSpec(
         "s_f1",
         "s_f1_clean",
         "clean_items",
-        "recognized_rate",
-        "estimated_cutoff",
+        "s_f1_post_cutoff",
+        "post_cutoff_samples",
+        *RECOGNITION_FIGURES,
+        "s_precision",  # the paper's Table 5 figures
+        "s_recall",
         "itf_idf_score",
         "itf_idf_papers",
         "empty_prediction_rate",

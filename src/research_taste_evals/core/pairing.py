@@ -10,7 +10,7 @@ nothing about labels can enter (a round's pairs, made before any label exists).
 
 Whether a decision on a pair was right is :func:`decision_correct`, the one statement of it:
 a matched schedule's ``pairwise_accuracy``, a round's headline and the adjusted rounds
-leaderboard (``research_taste.rounds.board_rows``) all read it.
+leaderboard (``research_taste.reporting.board_rows``) all read it.
 """
 
 from __future__ import annotations

@@ -4,9 +4,11 @@ Each family folder's ``specs.py`` holds one :class:`TaskSpec` per task it export
 constant, imported where it is used) and lists them in ``SPECS``; ``core/families.py`` collects
 them by folder (:func:`~research_taste_evals.core.families.task_specs`). A spec states:
 
-- the task's name and its **first score group**: the figures the log shows first, the first
-  of them the headline (``Task(headline_metric=...)``, the report's first column), one list or
-  one per configuration (``configuration`` names the task argument that picks it);
+- the task's name and the **figures its log holds** (``first_group``: its one score group, at
+  most 30, ``core/task_metric.py``), the first of them the headline
+  (``Task(headline_metric=...)``, the report's first column), one list or one per configuration
+  (``configuration`` names the task argument that picks it); every figure the report, the docs
+  and the tests read is in it;
 - the report's further headline columns, its controlled headline (the headline on clean items,
   :class:`Controlled`) and the argument values with a headline of their own (:class:`Variant`);
 - the data argument (what ``-T <data_arg>=demo`` and a sweep's ``<data_arg>: demo`` name);
@@ -26,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Controlled", "RoleSpec", "RoundSupport", "TaskSpec", "Variant"]
+__all__ = ["RECOGNITION_FIGURES", "Controlled", "RoleSpec", "RoundSupport", "TaskSpec", "Variant"]
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,7 @@ class Controlled:
 @dataclass(frozen=True)
 class Variant:
     """Runs whose task arguments hold ``when`` report the ``configuration``'s headline (its
-    first group's first figure) and ``columns``, ranked in a table of their own."""
+    figure list's first figure) and ``columns``, ranked in a table of their own."""
 
     when: tuple[tuple[str, str], ...]
     configuration: str
@@ -94,6 +96,18 @@ class RoundSupport:
     hint: str = ""
 
 
+# The recall-control figures a dated task logs beside its headline's clean twin and its n (the
+# report's recognition columns and the reasons it gives for a missing controlled figure read
+# them: research_taste/reporting/recognition.py, controlled.py).
+RECOGNITION_FIGURES = (
+    "recognized_rate",
+    "estimated_cutoff",
+    "post_cutoff_recognized",
+    "clean_cutoff",
+    "probed_items",
+    "estimated_cutoff_items",
+)
+
 # Sample metadata -> the items it shows, each a ``core.recall_control.ShownItem`` (typed there:
 # this module imports nothing of the package, so that every module may import it).
 ItemsOf = Callable[[Mapping[str, Any]], Sequence[Any]]
@@ -106,9 +120,10 @@ class TaskSpec:
 
     Attributes:
         task: The task's registered name.
-        first_group: The log's first score group, in order (the headline first): one tuple,
-            or a mapping from configuration to its tuple (the first key is the default).
-        configuration: The task argument whose value picks the first group (a mapping only).
+        first_group: The figures the log holds, its one score group, in order (the headline
+            first; ``name/*``: one per group of the data): one tuple, or a mapping from
+            configuration to its tuple (the first key is the default).
+        configuration: The task argument whose value picks the figure list (a mapping only).
         columns: The report's headline columns after the headline.
         controlled: The controlled headline (dated tasks), or None.
         variants: Argument values whose runs have a headline (and table) of their own.
@@ -146,25 +161,25 @@ class TaskSpec:
             raise ValueError(f"{self.task}: an undated task declares why (undated_reason)")
         if isinstance(self.first_group, Mapping) != (self.configuration is not None):
             raise ValueError(
-                f"{self.task}: a first group per configuration names the task argument that "
+                f"{self.task}: a figure list per configuration names the task argument that "
                 "picks it (configuration), and only then"
             )
         groups = self.configurations() or (None,)
         if not all(self.first_names(key) for key in groups):
-            raise ValueError(f"{self.task}: every first group names at least the headline")
+            raise ValueError(f"{self.task}: every figure list names at least the headline")
 
     def configurations(self) -> tuple[str, ...]:
-        """The configurations with a first group of their own (none: one group)."""
+        """The configurations with a figure list of their own (none: one list)."""
         return tuple(self.first_group) if isinstance(self.first_group, Mapping) else ()
 
     def first_names(self, configuration: str | None = None) -> tuple[str, ...]:
-        """The first group of ``configuration`` (None: the default one)."""
+        """The figures the log of ``configuration`` holds (None: the default one)."""
         if not isinstance(self.first_group, Mapping):
             return self.first_group
         return self.first_group[configuration or next(iter(self.first_group))]
 
     def headline_of(self, configuration: str | None = None) -> str:
-        """The headline of ``configuration``: its first group's first figure."""
+        """The headline of ``configuration``: its figure list's first figure."""
         return self.first_names(configuration)[0]
 
     @property

@@ -28,10 +28,10 @@ from inspect_ai.scorer import Metric, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
 from research_taste_evals.core.answers import reasked
-from research_taste_evals.core.metric_groups import Part, group_metric
 from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.recall_control import recall_fields
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_SEED, NAN, import_scipy
+from research_taste_evals.core.task_metric import logged_figures
 from research_taste_evals.ideapairs.calibration import import_sklearn
 from research_taste_evals.ideapairs.dataset import ORDERS
 from research_taste_evals.ideapairs.metrics import (
@@ -127,24 +127,21 @@ def idea_pairs_figures(
     mode: str = "pairs",
     resamples: int = PAPER_BOOTSTRAP_RESAMPLES,
     seed: int = DEFAULT_BOOTSTRAP_SEED,
-    part: Part = "first",
 ) -> Metric:
-    """The idea-pair figures of the run's ``mode``: its first group (``part="first"``, the
-    spec's) or every figure (``all``, ``core.metric_groups.log_figures``)."""
-    return group_metric(
-        IDEA_PAIRS.first_names(mode), idea_pairs_metrics(mode, resamples, seed), part
-    )
+    """The idea-pair figures the log holds for the run's ``mode`` (its spec's list,
+    ``core/task_metric.py``)."""
+    return logged_figures(IDEA_PAIRS.first_names(mode), idea_pairs_metrics(mode, resamples, seed))
 
 
 def idea_pairs_task_metric(mode: str, resamples: int, seed: int) -> Metric:
-    """The task's metric: the first group of its mode, with its bootstrap settings."""
+    """The task's metric: the figures of its mode, with its bootstrap settings."""
     import_scipy()  # the metrics' libraries, before the run rather than on its event loop
     import_sklearn()
-    return idea_pairs_figures(mode=mode, resamples=resamples, seed=seed, part="first")
+    return idea_pairs_figures(mode=mode, resamples=resamples, seed=seed)
 
 
 # The task gives the metric its mode and bootstrap settings (idea_pairs_task_metric).
-@scorer(metrics=[idea_pairs_figures(part="first")])
+@scorer(metrics=[idea_pairs_figures()])
 def idea_pairs_scorer() -> Scorer:
     """Consistency-aware correctness of a pair judged in both orders, with its probability."""
 

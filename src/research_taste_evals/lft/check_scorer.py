@@ -1,8 +1,8 @@
 """The ``lft_grader_check`` scorer: the LFT grader panel grades a reference of known level.
 
 The panel is ``lft_scorer``'s (``scorer.py``: ``panel_score``); the value compares its median
-level with the reference's known level. Its metric reports the first score group
-(``score_groups.py``); every other figure is derived from the log.
+level with the reference's known level. Its metric logs the figures the spec
+names (``task_metrics.py``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from research_taste_evals.core.stats import NAN
 from research_taste_evals.lft.grader import LFT_GRADER_REPEATS, grade_solution
 from research_taste_evals.lft.panel_scores import panel_score
 from research_taste_evals.lft.rubric import rubric_from_metadata
-from research_taste_evals.lft.score_groups import grader_check_figures
+from research_taste_evals.lft.task_metrics import grader_check_figures
 
 # ``lft_grader_check``: the panel grades a reference of known level.
 WITHIN = 1  # "within one level"
@@ -50,7 +50,7 @@ def check_value(
     }
 
 
-@scorer(metrics=[grader_check_figures(part="first")])  # every figure: core.metric_groups
+@scorer(metrics=[grader_check_figures()])
 def grader_check_scorer(
     grader_repeats: int = LFT_GRADER_REPEATS,
     quorum: int | None = None,

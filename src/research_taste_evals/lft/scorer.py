@@ -41,11 +41,11 @@ from research_taste_evals.lft.panel_scores import (
     record_nudges,
 )
 from research_taste_evals.lft.rubric import rubric_from_metadata
-from research_taste_evals.lft.score_groups import lft_figures
+from research_taste_evals.lft.task_metrics import lft_figures
 from research_taste_evals.lft.turns import NUDGE_METADATA_KEY
 
 
-@scorer(metrics=[lft_figures(part="first")])  # every figure: core.metric_groups
+@scorer(metrics=[lft_figures()])
 def lft_scorer(
     grader_repeats: int = LFT_GRADER_REPEATS,
     quorum: int | None = None,

@@ -18,14 +18,20 @@ _ANSWER_SHAPE = ("unparsed_rate", "reasked_rate")
 
 LFT = TaskSpec(
     task="lft",
-    # Per-task breakdowns and nudges are in the report (every figure), not the first group.
     first_group=(
         "end_to_end",
         "end_to_end_stderr",
         "end_to_end_pct",
         "feasible_share",
         "partial_credit",
+        "feasible_share_stderr",
+        "partial_credit_stderr",
         "grader_alpha",
+        "grader_alpha_partial_credit",
+        "nudges_to_top",
+        "reached_top",
+        "end_to_end/*",  # one per research task of the rubric folder (4 in the package's)
+        "partial_credit/*",
         *_FAILURES,
         *_ANSWER_SHAPE,
     ),
@@ -44,6 +50,11 @@ LFT_GRADER_CHECK = TaskSpec(
         "abs_error",
         "bias",
         "member_exact",
+        "within_one_stderr",
+        "abs_error_stderr",
+        "overscored",
+        "partial_credit_abs_error",
+        "exact/*",  # one per kind of reference answer (six in the package's references)
         *_FAILURES,
         *_ANSWER_SHAPE,
     ),

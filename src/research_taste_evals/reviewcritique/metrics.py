@@ -19,7 +19,6 @@ from collections.abc import Callable, Sequence
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
 from research_taste_evals.core.answers import answer_rates
-from research_taste_evals.core.metric_groups import Part, group_metric
 from research_taste_evals.core.metrics import COUNT_KEYS, nan_on_error
 from research_taste_evals.core.stats import (
     DEFAULT_BOOTSTRAP_RESAMPLES,
@@ -28,6 +27,7 @@ from research_taste_evals.core.stats import (
     bootstrap_ci,
     precision_recall_f1,
 )
+from research_taste_evals.core.task_metric import logged_figures
 from research_taste_evals.reviewcritique.specs import REVIEW_CRITIQUE
 
 STRATEGIES = ("labeling_all", "select_deficient", "both_no", "either_no")
@@ -66,7 +66,9 @@ def _paper_groups(scores: Sequence[SampleScore]) -> list[list[dict[str, float]]]
             continue
         metadata = sample_score.sample_metadata or {}
         groups[str(metadata.get("paper_id", f"sample-{index}"))].append(value)
-    return list(groups.values())
+    # In paper order, not the order samples finished in: the seeded bootstrap then gives the
+    # same CI when ``inspect score`` rebuilds it from the log's samples.
+    return [groups[paper] for paper in sorted(groups)]
 
 
 def _f1_of_papers(strategy: str) -> Callable[[Sequence[object]], float]:
@@ -210,9 +212,7 @@ def reviewcritique_figures(
     resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
     seed: int = DEFAULT_BOOTSTRAP_SEED,
     bertscore_baseline: float | None = None,
-    part: Part = "first",
 ) -> Metric:
-    """The figures of :func:`reviewcritique_metrics`: the first group its spec declares
-    (``part="first"``) or every figure (``all``, ``core.metric_groups.log_figures``)."""
+    """The figures of :func:`reviewcritique_metrics` its spec names (``core/task_metric.py``)."""
     bundle = [reviewcritique_metrics(resamples, seed, bertscore_baseline)]
-    return group_metric(REVIEW_CRITIQUE.first_names(), bundle, part)
+    return logged_figures(REVIEW_CRITIQUE.first_names(), bundle)

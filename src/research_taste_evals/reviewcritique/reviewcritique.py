@@ -84,12 +84,8 @@ def review_critique(
         dataset=reviewcritique_dataset(reviews, paper_words, name=f"review_critique_{subset}"),
         solver=critique_solver(structured_output, reask),
         scorer=reviewcritique_scorer(bert),
-        # The first group, with the run's bootstrap settings (core/metric_groups.py).
-        metrics=[
-            reviewcritique_figures(
-                bootstrap_resamples, bootstrap_seed, bert.baseline_f1, part="first"
-            )
-        ],
+        # The figures the log holds, with the run's bootstrap settings (core/task_metric.py).
+        metrics=[reviewcritique_figures(bootstrap_resamples, bootstrap_seed, bert.baseline_f1)],
         headline_metric=HeadlineMetric(metric=REVIEW_CRITIQUE.headline),
         version=task_version(__file__, "review_critique"),
         metadata=reviewcritique_metadata(settings, reviews, resolved, duplicates, bert)

@@ -158,9 +158,9 @@ def explanation_value(
     return value
 
 
-# The first score group; the task declares it again with its bootstrap settings and BERTScore
-# baseline (reviewcritique_scorers).
-@scorer(metrics=[reviewcritique_figures(part="first")])  # the task gives its settings
+# The task's one metric (the figures its log holds); the task declares it again with its
+# bootstrap settings and BERTScore baseline (reviewcritique_scorers).
+@scorer(metrics=[reviewcritique_figures()])  # the task gives its settings
 def reviewcritique_scorer(bert: BertScore) -> Scorer:
     """Score both answers on one review; ROUGE/BERTScore run in a worker thread."""
     rouge_scorer_instance()  # import rouge_score/NLTK now, not in a worker mid-run

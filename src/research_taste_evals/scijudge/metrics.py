@@ -1,4 +1,4 @@
-"""Dataset-level SciJudgeBench metrics: the first group in the log (``core/metric_groups.py``).
+"""Dataset-level SciJudgeBench metrics: the figures the log holds (``core/task_metric.py``).
 
 ``Score.value`` of one answer (one order of a couple, ``scorer.py``): ``correct`` (an unparsed
 answer is wrong, as the paper scores a prediction it cannot extract), ``unparsed``,
@@ -22,8 +22,7 @@ orders' means (exact for one epoch).
   (max - min), ``position_a_share`` (share of the read answers that pick A),
   ``accuracy_by_category/<c>`` and the other recall figures (post-cutoff and unrecognised
   twins, counts, cutoff figures).
-- :func:`scijudge_figures`: the task's metric, the first group its spec declares (``specs.py``)
-  or, with ``part="all"``, every figure (``core.metric_groups.log_figures`` reads it).
+- :func:`scijudge_figures`: the task's metric, the figures its spec names (``specs.py``).
 
 Every figure is NaN where undefined, never 0, and a metric never raises.
 """
@@ -41,7 +40,6 @@ from inspect_ai.scorer import Metric, SampleScore, Value, metric
 from research_taste_evals.core.answers import answer_rates
 from research_taste_evals.core.cutoff_estimate import month_end
 from research_taste_evals.core.dates import is_post_cutoff
-from research_taste_evals.core.metric_groups import Part, group_metric
 from research_taste_evals.core.metrics import nan_on_error, score_dict
 from research_taste_evals.core.recall_items import item_records
 from research_taste_evals.core.recall_metrics import recall_keys, recall_summary
@@ -51,6 +49,7 @@ from research_taste_evals.core.stats import (
     NAN,
     bootstrap_ci,
 )
+from research_taste_evals.core.task_metric import logged_figures
 from research_taste_evals.scijudge.specs import SCIJUDGE
 
 HEADLINE = SCIJUDGE.headline  # the statistic the twins compute under its name
@@ -264,8 +263,6 @@ def scijudge_metrics(
 def scijudge_figures(
     resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
     seed: int = DEFAULT_BOOTSTRAP_SEED,
-    part: Part = "first",
 ) -> Metric:
-    """The figures of :func:`scijudge_metrics`: the first group its spec declares
-    (``part="first"``) or every figure (``all``, ``core.metric_groups.log_figures``)."""
-    return group_metric(SCIJUDGE.first_names(), [scijudge_metrics(resamples, seed)], part)
+    """The figures of :func:`scijudge_metrics` its spec names (``core/task_metric.py``)."""
+    return logged_figures(SCIJUDGE.first_names(), [scijudge_metrics(resamples, seed)])

@@ -85,7 +85,7 @@ def scijudge(
         dataset=loaded.dataset,
         solver=solver,
         scorer=scijudge_scorer(),
-        metrics=[scijudge_figures(bootstrap_resamples, bootstrap_seed, part="first")],
+        metrics=[scijudge_figures(bootstrap_resamples, bootstrap_seed)],
         headline_metric=HeadlineMetric(metric=SCIJUDGE.headline),
         version=task_version(__file__, "scijudge"),
         metadata={

@@ -6,8 +6,8 @@ answer that does not parse is wrong, and counted), ``unparsed``, ``reasked`` and
 ``couples``, ``variation`` and ``category`` (the metrics group by them) and the recall fields
 (``core/recall_control.py``) the twins read.
 
-One score group (``core/metric_groups.py``): :func:`scijudge_scorer` reports the first group
-its spec declares (``specs.py``); every other figure is derived from the log.
+One score group (``core/task_metric.py``): :func:`scijudge_scorer` logs the figures its spec
+names (``specs.py``); the log holds every figure the report shows.
 """
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ def _row_score(state: TaskState, target: Target) -> Score:
     )
 
 
-# The task gives the metric its bootstrap settings (core/metric_groups.py).
-@scorer(metrics=[scijudge_figures(part="first")])
+# The task gives the metric its bootstrap settings (core/task_metric.py).
+@scorer(metrics=[scijudge_figures()])
 def scijudge_scorer() -> Scorer:
     """The paper the answer picks against ``correct_answer``."""
 

@@ -6,7 +6,7 @@ shows the model one abstract at a time, and a pair counts in a twin only when bo
 
 from __future__ import annotations
 
-from research_taste_evals.core.spec import Controlled, TaskSpec
+from research_taste_evals.core.spec import RECOGNITION_FIGURES, Controlled, TaskSpec
 from research_taste_evals.scijudge.recall import pair_papers
 
 SCIJUDGE = TaskSpec(
@@ -20,11 +20,17 @@ SCIJUDGE = TaskSpec(
         "pairs",
         "incomplete_pairs",
         "accuracy_single_order",
+        "answers",
+        "accuracy_order/given",
+        "accuracy_order/swapped",
+        "position_a_share",
+        "accuracy_variation_spread",
         "accuracy_clean",
         "clean_pairs",
         "clean_items",
-        "recognized_rate",
-        "estimated_cutoff",
+        "accuracy_post_cutoff",
+        "post_cutoff_pairs",
+        *RECOGNITION_FIGURES,
         "unparsed_rate",
         "reasked_rate",
     ),

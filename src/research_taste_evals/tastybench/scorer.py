@@ -8,8 +8,8 @@ could read is ``invalid_response_format``; a provider error left after Inspect's
 the sample instead). ``Score.metadata`` also holds the run's knowledge cutoff, its source,
 ``post_cutoff`` and the recognition probe's result per paper (``schedule.py``, ``ratings.py``). The
 dataset-level metrics (below) rebuild the comparisons from them; ``tastybench_figures``, the
-task's one metric, reports the first group its spec declares for the run's schedule, and every
-other figure is derived from the log (``core/metric_groups.py``).
+task's one metric, logs the figures its spec names for the run's schedule
+(``core/task_metric.py``).
 
 The dataset-level metrics: ratings vs velocity, their reliability, the picks' habits.
 
@@ -59,7 +59,6 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value,
 from inspect_ai.solver import TaskState
 
 from research_taste_evals.core.answers import answer_rates
-from research_taste_evals.core.metric_groups import Part, group_metric
 from research_taste_evals.core.metrics import nan_on_error
 from research_taste_evals.core.reasons import GRADER_FAILED, INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.recall_control import recall_fields
@@ -78,6 +77,7 @@ from research_taste_evals.core.stats import (
     NAN,
     import_scipy,
 )
+from research_taste_evals.core.task_metric import logged_figures
 from research_taste_evals.tastybench.choice import ChoiceMethod, read_pick, stored_pick
 from research_taste_evals.tastybench.parsing import parse_judge_answer
 from research_taste_evals.tastybench.ratings import (
@@ -192,7 +192,7 @@ def tastybench_pairwise(
 def tastybench_metrics(group: str, resamples: int, seed: int) -> list[Metric]:
     """The ``tastybench`` task's dataset-level metrics (ratings, recall, reliability, decisions).
 
-    ``group``: the run's first group (``specs.first_group_key``: ``matched`` or ``ratings``).
+    ``group``: the run's figure list (``specs.first_group_key``: ``matched`` or ``ratings``).
     scipy is imported when the task is built (``tastybench_task_metrics``), not here.
     """
     return [
@@ -209,25 +209,23 @@ def tastybench_figures(
     group: str = "ratings",
     resamples: int = DEFAULT_BOOTSTRAP_RESAMPLES,
     seed: int = DEFAULT_BOOTSTRAP_SEED,
-    part: Part = "first",
 ) -> Metric:
-    """The ``tastybench`` figures: the first group of the run's schedule (``group``, the spec's)
-    or every figure (``part="all"``, ``core.metric_groups.log_figures``)."""
+    """The ``tastybench`` figures the spec names for the run's schedule (``group``)."""
     bundle = tastybench_metrics(group, resamples, seed)
-    return group_metric(TASTYBENCH.first_names(group), bundle, part)
+    return logged_figures(TASTYBENCH.first_names(group), bundle)
 
 
 def tastybench_task_metric(schedule: str, resamples: int, seed: int) -> Metric:
-    """The task's metric: the first group of its ``schedule``, with its bootstrap settings."""
+    """The task's metric: the figures of its ``schedule``, with its bootstrap settings."""
     import_scipy()  # before the run, not on its event loop
     group = first_group_key(schedule)
-    return tastybench_figures(group=group, resamples=resamples, seed=seed, part="first")
+    return tastybench_figures(group=group, resamples=resamples, seed=seed)
 
 
 EXTRACTOR_FAILURES = ("extractor_failed", "extractor_refused")
 
 
-@scorer(metrics=[tastybench_figures(part="first")])  # the task gives its settings
+@scorer(metrics=[tastybench_figures()])  # the task gives its settings
 def tastybench_scorer(choice_method: ChoiceMethod = "parser_then_extractor") -> Scorer:
     """Score the pick that ``read_choice`` stored (or read it now when the solver did not)."""
 
@@ -268,7 +266,7 @@ def tastybench_scorer(choice_method: ChoiceMethod = "parser_then_extractor") -> 
     return score
 
 
-# The metric's figures: the spec's first group, stated there once.
+# The metric's figures: the spec's list, stated there once.
 ROUND_KEYS = list(TASTYBENCH_ROUND.first_names())
 
 

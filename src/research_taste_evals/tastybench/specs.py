@@ -11,7 +11,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from research_taste_evals.core.roles import EVALUATED_MODEL
-from research_taste_evals.core.spec import Controlled, RoleSpec, RoundSupport, TaskSpec, Variant
+from research_taste_evals.core.spec import (
+    RECOGNITION_FIGURES,
+    Controlled,
+    RoleSpec,
+    RoundSupport,
+    TaskSpec,
+    Variant,
+)
 from research_taste_evals.tastybench.choice import EXTRACTOR_ROLE
 from research_taste_evals.tastybench.schedule import shown_papers
 
@@ -28,9 +35,20 @@ TASTYBENCH = TaskSpec(
             "papers_correlated",
             "bt_spearman_clean",
             "clean_items",
-            "recognized_rate",
-            "estimated_cutoff",
+            "bt_spearman_post_cutoff",
+            "post_cutoff_papers",
+            *RECOGNITION_FIGURES,
             "elo_upstream_rank_pearson",  # upstream's statistic, the paper's comparable figure
+            "elo_spearman",
+            "elo_spearman_ci_low",
+            "elo_spearman_ci_high",
+            "bt_partial_spearman",
+            "bt_split_half",
+            "bt_spearman_brown",
+            "order_consistency",
+            "position_bias",
+            "comparisons_used",
+            "comparisons_total",
             *_FAILURES,
         ),
         "matched": (  # schedule matched
@@ -38,10 +56,16 @@ TASTYBENCH = TaskSpec(
             "pairwise_accuracy_ci_low",
             "pairwise_accuracy_ci_high",
             "matched_pairs",
+            "pairwise_accuracy_consistent",
             "pairwise_accuracy_clean",
             "clean_pairs",
-            "recognized_rate",
-            "estimated_cutoff",
+            "pairwise_accuracy_post_cutoff",
+            "post_cutoff_pairs",
+            *RECOGNITION_FIGURES,
+            "order_consistency",
+            "position_bias",
+            "matched_unclear",
+            "matched_incomplete_pairs",
             *_FAILURES,
         ),
     },
@@ -114,7 +138,7 @@ SPECS = (TASTYBENCH, TASTYBENCH_EXTRACT, TASTYBENCH_ROUND)
 
 
 def first_group_key(schedule: str | None) -> str:
-    """The first group a ``schedule`` picks: ``matched``'s own, else ``ratings``."""
+    """The figure list a ``schedule`` picks: ``matched``'s own, else ``ratings``."""
     return "matched" if schedule == "matched" else "ratings"
 
 

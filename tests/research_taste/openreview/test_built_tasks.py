@@ -55,7 +55,7 @@ def test_citation_oracle_agrees_on_every_within_area_pair(built: Path, tmp_path:
     log = inspect_eval(
         task, model="baseline/citation-oracle", log_dir=str(tmp_path / "logs"), **FAST
     )[0]
-    metrics = log_metrics.metrics_of(log)
+    metrics = log_metrics.every_figure_of(log)
     assert metrics["pairwise_agreement"] == 1.0
     assert metrics["comparisons_used"] == 8.0
     samples = log.samples or []
@@ -78,7 +78,7 @@ def test_citation_oracle_ranks_all_pairs_perfectly(built: Path, tmp_path: Path) 
     log = inspect_eval(
         task, model="baseline/citation-oracle", log_dir=str(tmp_path / "logs"), **FAST
     )[0]
-    metrics = log_metrics.metrics_of(log)
+    metrics = log_metrics.every_figure_of(log)
     assert metrics["pairwise_agreement"] == 1.0 and metrics["bt_spearman"] == pytest.approx(1.0)
 
 
@@ -89,7 +89,7 @@ def test_paper_weakness_runs_on_the_built_records(built: Path, tmp_path: Path) -
     log = inspect_eval(
         task, model="baseline/generic-weaknesses", log_dir=str(tmp_path / "logs"), **FAST
     )[0]
-    metrics = log_metrics.metrics_of(log)
+    metrics = log_metrics.every_figure_of(log)
     assert 0.0 < metrics["s_f1"] <= 1.0
     assert metrics["itf_idf_score"] == pytest.approx(0.0, abs=1e-9)  # one list for every paper
     samples = {sample.id: sample for sample in log.samples or []}
@@ -119,7 +119,7 @@ def test_matched_pairs_stay_within_a_primary_area(built: Path, tmp_path: Path) -
     log = inspect_eval(
         task, model="baseline/citation-oracle", log_dir=str(tmp_path / "logs"), **FAST
     )[0]
-    metrics = log_metrics.metrics_of(log)
+    metrics = log_metrics.every_figure_of(log)
     assert metrics["pairwise_accuracy"] == 1.0
     # RL (09-12, 09-15, 09-20): one date-neighbour pair, one paper left over; generative: one
     assert metrics["matched_pairs"] == 2.0

@@ -38,7 +38,6 @@ from research_taste_evals.aaar.parsing import (
 )
 from research_taste_evals.aaar.specs import EQINFER
 from research_taste_evals.core.answers import ATTEMPTS_KEY, reasked
-from research_taste_evals.core.metric_groups import Part, group_metric
 from research_taste_evals.core.metrics import (
     decision_accuracy,
     decision_f1,
@@ -49,6 +48,7 @@ from research_taste_evals.core.metrics import (
     unparsed_rate,
 )
 from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
+from research_taste_evals.core.task_metric import logged_figures
 
 
 def first_read(attempts: list[str], read: Callable[[str], int | None]) -> int | None:
@@ -84,13 +84,13 @@ _CHOICE = (
 
 
 @metric
-def eqinfer_figures(variant: str = "binary", part: Part = "first") -> Metric:
-    """The ``variant``'s figures: its first group (all of them: at most eleven) or all."""
+def eqinfer_figures(variant: str = "binary") -> Metric:
+    """The ``variant``'s figures: those its spec names (at most eleven)."""
     bundle = _BINARY if variant == "binary" else _CHOICE
-    return group_metric(EQINFER.first_names(variant), bundle, part)
+    return logged_figures(EQINFER.first_names(variant), bundle)
 
 
-@scorer(metrics=[eqinfer_figures("binary", part="first")])
+@scorer(metrics=[eqinfer_figures("binary")])
 def eqinfer_binary_scorer(faithful_reader: FaithfulReader = "api") -> Scorer:
     """Score one (instance, option) decision against its 0/1 label, in both parse modes.
 
@@ -136,7 +136,7 @@ def eqinfer_binary_scorer(faithful_reader: FaithfulReader = "api") -> Scorer:
     return score
 
 
-@scorer(metrics=[eqinfer_figures("multiple_choice", part="first")])
+@scorer(metrics=[eqinfer_figures("multiple_choice")])
 def eqinfer_choice_scorer() -> Scorer:
     """Score a four-way answer: strict letter (unparsed excluded) and released exact match."""
 

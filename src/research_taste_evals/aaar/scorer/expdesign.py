@@ -29,7 +29,7 @@ from research_taste_evals.aaar.scorer.expdesign_judge import (
     judge_spec,
     strict_decision,
 )
-from research_taste_evals.aaar.scorer.groups import expdesign_figures
+from research_taste_evals.aaar.scorer.task_metrics import expdesign_figures
 from research_taste_evals.aaar.similarity import rouge_scorer_instance, rouge_scores, s_match
 from research_taste_evals.aaar.solvers import (
     EXPLANATION_ATTEMPTS_KEY,
@@ -42,7 +42,7 @@ from research_taste_evals.core.recall_control import recall_fields
 from research_taste_evals.core.roles import role_models
 
 
-@scorer(metrics=[expdesign_figures(part="first")])  # every figure: core.metric_groups
+@scorer(metrics=[expdesign_figures()])
 def expdesign_scorer(
     judge_model: str | None,
     embedding_model: str,

@@ -24,7 +24,7 @@ from research_taste_evals.aaar.itf_idf_metrics import (
     ITF_IDF_EMBEDDINGS_KEY,
     pack_embeddings,
 )
-from research_taste_evals.aaar.scorer.groups import weakness_figures
+from research_taste_evals.aaar.scorer.task_metrics import weakness_figures
 from research_taste_evals.aaar.similarity import soft_precision_recall, with_placeholder
 from research_taste_evals.aaar.solvers import PIECE_ANSWERS_KEY, PREDICTED_WEAKNESSES_KEY
 from research_taste_evals.aaar.specs import PAPER_WEAKNESS
@@ -32,7 +32,7 @@ from research_taste_evals.core.reasons import INVALID_RESPONSE_FORMAT
 from research_taste_evals.core.recall_control import recall_fields
 
 
-@scorer(metrics=[weakness_figures(part="first")])  # every figure: core.metric_groups
+@scorer(metrics=[weakness_figures()])
 def weakness_scorer(
     embedding_model: str,
     itf_idf_model: str,

@@ -94,9 +94,9 @@ def leaderboard_rows(board: Board, floor: str = FLOOR) -> list[dict[str, Any]]:
 def published_boards(log_dir: str, round_ids: set[str], min_pairs: int) -> dict[str, Board]:
     """The cross-round board of each pairwise round task over the published rounds' scored
     logs under ``log_dir`` (the report's: ``reporting/round_tables.round_boards``)."""
+    from research_taste.reporting.board_rows import round_key
     from research_taste.reporting.round_tables import round_boards
     from research_taste.reporting.rounds import round_rows
-    from research_taste.rounds.board_rows import round_key
 
     rows = [row for row in round_rows(log_dir) if round_key(row.info) in round_ids]
     return round_boards(rows, min_pairs)

@@ -1,10 +1,8 @@
-"""The figures of ExpDesign and PaperWeakness: one metric per task (``core/metric_groups.py``).
+"""The figures of ExpDesign and PaperWeakness: one metric per task (``core/task_metric.py``).
 
-Each task's scorer reports the first group its spec declares (``specs.py``: the headline, its
-clean twin with n, ``recognized_rate``, ``estimated_cutoff``, the paper's comparable figure, the
-failure rates); every other figure of the same metrics is derived from the log
-(``part="all"``, ``core.metric_groups.log_figures``). EqInfer reports at most eleven figures,
-all in its one group.
+Each task's scorer logs the figures its spec names (``specs.py``: the headline, its clean twin
+with n and the recall-control figures, the paper's Table 4/5 figures, the failure rates); the
+log holds them all. EqInfer's metric is in ``eqinfer.py``.
 """
 
 from __future__ import annotations
@@ -32,10 +30,10 @@ from research_taste_evals.aaar.metrics import (
 )
 from research_taste_evals.aaar.recall import recall_twins
 from research_taste_evals.aaar.specs import EXPDESIGN, PAPER_WEAKNESS
-from research_taste_evals.core.metric_groups import Part, group_metric
 from research_taste_evals.core.metrics import answer_shape, empty_prediction_rate
+from research_taste_evals.core.task_metric import logged_figures
 
-# Each task's metrics, in the order their figures are named (``core.metric_groups.figures``).
+# Each task's metrics, in the order their figures are named (``core.task_metric.figures``).
 _EXPDESIGN = (
     en_f1(),
     recall_twins(EXPDESIGN),
@@ -71,12 +69,12 @@ _WEAKNESS = (
 
 
 @metric
-def expdesign_figures(part: Part = "first") -> Metric:
-    """ExpDesign's figures: the first group (``part="first"``) or every figure (``all``)."""
-    return group_metric(EXPDESIGN.first_names(), _EXPDESIGN, part)
+def expdesign_figures() -> Metric:
+    """ExpDesign's figures: those its spec names."""
+    return logged_figures(EXPDESIGN.first_names(), _EXPDESIGN)
 
 
 @metric
-def weakness_figures(part: Part = "first") -> Metric:
-    """PaperWeakness's figures: the first group (``part="first"``) or every figure (``all``)."""
-    return group_metric(PAPER_WEAKNESS.first_names(), _WEAKNESS, part)
+def weakness_figures() -> Metric:
+    """PaperWeakness's figures: those its spec names."""
+    return logged_figures(PAPER_WEAKNESS.first_names(), _WEAKNESS)

@@ -31,14 +31,13 @@ from typing import Any
 
 from research_taste.reporting.paths import scrub_value
 from research_taste.reporting.round_board import DEFAULT_MIN_PAIRS
-from research_taste.rounds.manifest import csv_text, utc_iso, utc_now
-from research_taste.rounds.publish_board import (
+from research_taste.reporting.round_publish_board import (
     LEADERBOARD_COLUMNS,
     leaderboard_rows,
     published_boards,
 )
-from research_taste.rounds.publish_card import card
-from research_taste.rounds.publish_rows import (
+from research_taste.reporting.round_publish_card import card
+from research_taste.reporting.round_publish_rows import (
     all_texts_shareable,
     item_rows,
     pair_rows,
@@ -47,6 +46,7 @@ from research_taste.rounds.publish_rows import (
     text_shareable,
     when,
 )
+from research_taste.rounds.manifest import csv_text, utc_iso, utc_now
 from research_taste_evals.core.data import DataError
 from research_taste_evals.core.round_files import RECORDS_FILE
 from research_taste_evals.core.rounds import (

@@ -25,10 +25,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from research_taste.reporting.round_publish import publish_rounds
 from research_taste.rounds import cycle_steps as steps
 from research_taste.rounds.cycle_config import CycleConfig
 from research_taste.rounds.manifest import utc_now
-from research_taste.rounds.publish import publish_rounds
 from research_taste_evals.core.errors import UserError
 from research_taste_evals.core.rounds import is_round
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from research_taste.rounds.publish_rows import OPEN_LICENCES, SOURCE_TERMS
+from research_taste.reporting.round_publish_rows import OPEN_LICENCES, SOURCE_TERMS
 
 # config name -> (its files, what a row is)
 CONFIGS = {
