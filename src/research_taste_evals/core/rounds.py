@@ -1,14 +1,12 @@
 """A round: items frozen before their labels exist, judged now, scored when labels arrive.
 
-A round folder (written by ``research-taste round open``, docs/rounds.md) holds
-
-- ``round.json``: ``opened_at`` (UTC), ``source`` and ``query``, ``items``, the sha256 of the
-  item file and of the pairs file, the ``label_plan`` and the ``label_versions`` resolved so far;
-- ``items.csv``: ``item_id, title, pub_date, abstract, group`` (no label column);
-- ``pairs.csv``: ``pair_id, item_1, item_2, gap_days, same_month``: label-blind pairs fixed at
-  open (each judged in both orders);
-- ``labels/<YYYY-MM-DD>[.<n>].csv``: ``item_id, label, label_time, ...`` as each resolve found
-  them (an empty ``label``: not labelled yet).
+A round folder (``research-taste round open``, docs/rounds.md) holds ``round.json``
+(``opened_at``, ``source``, ``query``, ``items``, the sha256 of the item and pairs files, the
+``label_plan``, the ``label_versions`` resolved so far), ``items.csv`` (``item_id, title,
+pub_date, abstract, group``; no label), ``pairs.csv`` (``pair_id, item_1, item_2, gap_days,
+same_month``: label-blind pairs fixed at open, each judged in both orders) and
+``labels/<YYYY-MM-DD>[.<n>].csv`` (``item_id, label, label_time, ...`` as each resolve found
+them; an empty ``label``: not labelled yet).
 
 This module is what the tasks and the re-scoring scorers need of a round: recognise it, check it
 is unchanged since it was opened, read its items, pairs and a labels file, and the time a
@@ -32,6 +30,7 @@ from research_taste_evals.core.round_manifest import (
     check_round_manifest,
     parse_time,
 )
+from research_taste_evals.core.round_snapshot import round_folder
 
 ROUND_FILE = "round.json"
 ITEMS_FILE = "items.csv"
@@ -103,22 +102,18 @@ def refuse_a_round(data_path: str | Path | None, round_task: str) -> None:
 
 
 def open_round(value: str | None, task: str) -> Round:
-    """The round a round task's ``round`` argument names, checked against its manifest.
-
-    ``value`` is a round folder (one ``round publish`` wrote too), or a published round on the
-    Hub at a pinned commit (``core/round_snapshot.py``).
+    """The round a round task's ``round`` argument names (a round folder, one ``round publish``
+    wrote too, or a published round on the Hub at a pinned commit: ``core/round_snapshot.py``),
+    checked against its manifest.
 
     Raises:
-        ConfigError: no value, no ``round.json`` there, or an unpinned Hub round (one sentence
-            naming the argument).
+        ConfigError: no value, no ``round.json`` there, or an unpinned Hub round (naming it).
         DataError: the round's files changed since open or are malformed (naming the file).
     """
     if value is None:
         raise ConfigError(
             f"{task}: argument 'round' is required: a folder written by `research-taste round open`"
         )
-    from research_taste_evals.core.round_snapshot import round_folder
-
     folder = round_folder(value)
     manifest = folder / ROUND_FILE
     if not manifest.is_file():
@@ -277,9 +272,8 @@ def read_labels(path: str | Path) -> Labels:
     """A labels file (``labels/<version>.csv``) by item id.
 
     Raises:
-        DataError: the file is missing, not as ``round resolve`` wrote it
-            (``round_manifest.check_labels_version``), or a row's ``label``/``label_time`` is
-            unreadable.
+        DataError: the file is missing, not as ``round resolve`` wrote it (``round_manifest.
+            check_labels_version``), or a row's ``label``/``label_time`` is unreadable.
     """
     resolved = Path(path).expanduser().resolve()
     if not resolved.is_file():
