@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ChatMessage, Model
-from log_metrics import metrics_of
+from log_metrics import every_figure_of as metrics_of
 from reviewcritique_responders import Responder, gold_responder, is_select, listing, prompt_of
 
 from research_taste_evals.core.embeddings import OFFLINE_MODEL

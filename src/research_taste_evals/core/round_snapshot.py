@@ -73,7 +73,7 @@ def hub_round_folder(value: str) -> Path:
     return Path(root) / round_folder
 
 
-def round_folder(value: str) -> Path:
+def round_folder(value: str | Path) -> Path:
     """The local folder a round task's ``round`` names: the folder itself, or a pinned Hub
     round's download.
 
@@ -82,7 +82,8 @@ def round_folder(value: str) -> Path:
         DataError: a published round whose texts were withheld for their licence (no
             ``items.csv``): one sentence saying what to put there.
     """
-    folder = hub_round_folder(value) if is_hub_round(value) else Path(value).expanduser()
+    text = str(value)
+    folder = hub_round_folder(text) if is_hub_round(text) else Path(text).expanduser()
     if not (folder / "items.csv").is_file() and (folder / PUBLISHED_ITEMS).is_file():
         raise DataError(
             f"round={value!r}: a published round whose texts were withheld for their licence "
