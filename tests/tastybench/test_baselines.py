@@ -32,7 +32,6 @@ def test_baseline_answers_parse() -> None:
         assert parse_judge_answer(longer_description.respond(_ask(prompt))) == 2, variant
 
 
-
 def test_longer_breaks_a_length_tie_by_the_texts_sha256_in_both_orders() -> None:
     """Equal word counts: the text with the larger sha256 hex digest wins, whichever position
     it is shown in (no position bias), so the floor picks on every pair."""
