@@ -22,7 +22,8 @@ from inspect_ai.log import EvalLog, headline_metric
 
 from research_taste_evals.core.demo import DemoRun, family_demo_modules
 from research_taste_evals.core.errors import ConfigError
-from research_taste_evals.core.rounds import load_round, resolve_command
+from research_taste_evals.core.round_manifest import resolve_command
+from research_taste_evals.core.rounds import load_round
 
 DEFAULT_LOG_DIR = "logs"
 DEMO_DATA_FOLDER = "demo-data"  # under the log dir; Inspect lists only its own log files there
@@ -87,7 +88,7 @@ def closing(log_dir: str, logs: Sequence[EvalLog] = ()) -> str:
         {str(log.eval.task_args["round"]) for log in logs if log.eval.task_args.get("round")}
     )
     steps = "".join(
-        f"\nround {folder}: {resolve_command(load_round(folder), folder)} && "
+        f"\nround {folder}: {resolve_command(load_round(folder).manifest, folder)} && "
         f"research-taste round score {folder} --log-dir {log_dir}"
         for folder in rounds
     )

@@ -27,7 +27,11 @@ from typing import Any
 
 from research_taste_evals.core.data import DataError, read_csv, read_json, sha256_of
 from research_taste_evals.core.errors import ConfigError
-from research_taste_evals.core.round_manifest import check_round_manifest, parse_time
+from research_taste_evals.core.round_manifest import (
+    check_round_manifest,
+    parse_time,
+    resolve_command,
+)
 
 ROUND_FILE = "round.json"
 ITEMS_FILE = "items.csv"
@@ -350,21 +354,6 @@ def paired_counts(round_: Round, labels: Labels | None) -> ItemCounts:
     return item_counts(item_state(math.isfinite(x.value), bool(x.dropped)) for x in found)
 
 
-# The simulated venue's source name and how far a printed resolve moves its clock: by then every
-# review is posted (core/simulated_venue.py: REVIEW_DAYS).
-SIMULATED_SOURCE = "simulated"
-RESOLVE_HINT_DAYS = 28
-
-
-def resolve_command(round_: Round, data_path: str) -> str:
-    """The command that resolves the round: on the simulated venue it moves the venue's clock
-    until every review is out (``core/simulated_venue.py``), else the world's clock does."""
-    command = f"research-taste round resolve {data_path}"
-    if round_.manifest.get("source") == SIMULATED_SOURCE:
-        command += f" --advance-days {RESOLVE_HINT_DAYS}"
-    return command
-
-
 def judging_note(
     round_: Round, data_path: str, counted: tuple[str | None, ItemCounts] | None = None
 ) -> str:
@@ -379,7 +368,7 @@ def judging_note(
     if version is None:
         return (
             f"round {round_.name}: no labels yet, {counts.pending} of its {counts.paired} "
-            f"{counts.unit} pending; once `{resolve_command(round_, data_path)}` has run, "
+            f"{counts.unit} pending; once `{resolve_command(round_.manifest, data_path)}` has run, "
             f"score this log with `{score}`"
         )
     late = " a decision on a labelled item made now is not prospective;"

@@ -35,8 +35,8 @@ from typing import Any
 
 from research_taste_evals.core.data import DataError
 from research_taste_evals.core.round_files import utc_iso, write_atomic, write_round_files
-from research_taste_evals.core.round_manifest import parse_time
-from research_taste_evals.core.rounds import RESOLVE_HINT_DAYS, SIMULATED_SOURCE, RoundItem
+from research_taste_evals.core.round_manifest import RESOLVE_HINT_DAYS, SIMULATED_SOURCE, parse_time
+from research_taste_evals.core.rounds import RoundItem
 
 VENUE_FILE = "venue.json"
 REVIEWERS = 3
