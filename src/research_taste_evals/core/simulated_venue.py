@@ -66,7 +66,7 @@ _ASIDES = (
     "Prior work handles only a special case of it, under assumptions that rarely hold.",
 )
 # The evidence sentence by tier (high, middle, low): the one place the latent quality is shown.
-_EVIDENCE = (
+EVIDENCE = (
     (
         "On {k} public benchmarks it beats the strongest baselines, with ablations and code.",
         "We prove a bound for it and confirm it on {k} benchmarks over five seeds each.",
@@ -154,7 +154,7 @@ def generate(seed: int, count: int, opened_at: dt.datetime) -> list[Submission]:
         quality = rng.random()
         topic = rng.choice(_TOPICS[area])
         name = f"{rng.choice(_NAMES)}-{index + 1}"
-        evidence = rng.choice(_EVIDENCE[tier(quality)]).format(k=rng.randint(3, 12))
+        evidence = rng.choice(EVIDENCE[tier(quality)]).format(k=rng.randint(3, 12))
         aside = " ".join(rng.sample(_ASIDES, rng.randint(0, 2)))
         method = f"We introduce {name}, {rng.choice(_METHODS)} for {topic} in {area}."
         abstract = " ".join(filter(None, [f"We study {topic}.", aside, method, evidence]))
