@@ -93,6 +93,19 @@ def test_partial_is_marked_in_the_leaderboard(
     )
 
 
+def test_the_leaderboard_takes_its_folder_as_report_does(
+    partial_logs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `research-taste leaderboard logs/rounds` was refused ("unrecognized arguments").
+    assert main(["leaderboard", "--log-dir", str(partial_logs)]) == 0
+    named = capsys.readouterr().out
+    assert main(["leaderboard", str(partial_logs)]) == 0
+    assert capsys.readouterr().out == named
+    assert main(["leaderboard", str(partial_logs), "--log-dir", str(partial_logs.parent)]) == 2
+    err = capsys.readouterr().err
+    assert "given twice" in err and str(partial_logs) in err and len(err.splitlines()) == 1
+
+
 def _headerless(good: Path) -> bytes:
     """A zip with the log's samples but no header.json or journal."""
     buffer = io.BytesIO()

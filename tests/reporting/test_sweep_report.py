@@ -67,6 +67,9 @@ def test_report_writes_markdown_csv_html_and_plots(demo_logs: Path, tmp_path: Pa
     assert (out / "viewer" / "index.html").is_file()
     evaluation = (out / "evaluation_report.md").read_text()
     assert "inspect eval research_taste_evals/eqinfer --model baseline/all-positive" in evaluation
+    # The demo runs' commands say demo (they said -T data_path=<local>/..., not runnable).
+    eqinfer_line = next(line for line in evaluation.splitlines() if "/eqinfer --model" in line)
+    assert "-T data_path=demo" in eqinfer_line and "<local>" not in eqinfer_line
     assert "Paper's numbers (Lou et al. 2024" in evaluation
     assert "Paper's numbers: none. AISI released no rubrics" in evaluation
     # Every paper figure is shown, not only the headline ones (ReviewCritique's P and R).

@@ -10,7 +10,8 @@ import pytest
 from arxiv_round_fakes import OPENED, PAPERS, entry, paged_listing
 
 from research_taste.cli import USAGE_ERROR_EXIT, main
-from research_taste.rounds.arxiv import open_arxiv
+from research_taste.rounds.arxiv import due_date, open_arxiv
+from research_taste.rounds.checks import MAX_WINDOW_MONTHS
 from research_taste_evals.core.data import DataError
 
 
@@ -34,6 +35,9 @@ def _arxiv_open(out: Path, *flags: str) -> list[str]:
         (("--window-months", "-2"), "--window-months -2: a whole number from 1 to"),
         (("--window-months", "0"), "--window-months 0: a whole number from 1 to"),
         (("--window-months", "100000"), "--window-months 100000: a whole number from 1 to"),
+        # past the 60-week citation series: an IndexError traceback in due_date before
+        (("--window-months", "24"), "--window-months 24: a whole number from 1 to 13 (the"),
+        (("--window-months", "14"), "--window-months 14: a whole number from 1 to 13 (the"),
         (("--judge-days", "1000000"), "--judge-days 1000000: a whole number from 1 to"),
     ],
 )
@@ -142,7 +146,15 @@ def test_a_resume_cache_of_another_query_is_not_written_into(tmp_path: Path) -> 
         with pytest.raises(DataError, match=f"--out {folder}: not empty"):
             open_arxiv("cs.CL", 7, folder, base_url=base, now=lambda: OPENED)
         manifest = open_arxiv("cs.LG", 7, folder, base_url=base, now=lambda: OPENED)
-    assert manifest["items"] == len(PAPERS)
+        assert manifest["items"] == len(PAPERS)
+        # The same open again into the finished round: it said "not empty (holds cache/open/...)"
+        before = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+        with pytest.raises(DataError) as error:
+            open_arxiv("cs.LG", 7, folder, base_url=base, now=lambda: OPENED)
+    message = str(error.value)
+    assert message.startswith(f"--out {folder}: already holds an opened round (its round.json)")
+    assert f"research-taste round resolve {folder}" in message
+    assert {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()} == before
 
 
 LONG = "x" * 200_000
@@ -194,3 +206,14 @@ def test_papers_whose_labels_are_due_are_left_out_and_no_pairs_says_why(tmp_path
 
 
 _DAYS_LATER = dt.timedelta(days=400)  # every listed paper is past its 6-month window
+
+
+def test_every_window_the_checks_allow_has_a_due_date_for_every_publication_day() -> None:
+    # The bound is the fewest month starts the 60-week series holds after any day; one more
+    # month fails for some day (before, --window-months 24 was an IndexError in due_date).
+    days = [dt.date(2023, 1, 1) + dt.timedelta(days=n) for n in range(731)]
+    for day in days:
+        assert due_date(day, MAX_WINDOW_MONTHS) > day
+    with pytest.raises(IndexError):
+        for day in days:
+            due_date(day, MAX_WINDOW_MONTHS + 1)

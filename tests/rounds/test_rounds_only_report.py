@@ -93,6 +93,11 @@ def test_round_logs_alone_make_a_default_report(
     assert files.tasks == ["rounds"] and files.excluded == []
     page = (out / "index.html").read_text(encoding="utf-8")
     assert "1 Rounds rows from 1 round judgments (1 scored logs); 0 logs excluded" in page
+    # No runs: no "0 rows from 0 runs", no empty metrics.csv, no plots, and none listed.
+    assert "0 rows from 0 runs" not in page and not (out / "metrics.csv").exists()
+    assert not list(out.glob("*.png")) and "metrics.csv" not in files.files
+    assert "plots" not in " ".join(files.files)
+    assert {"index.html", "report.md", "rounds.csv", "rounds_leaderboard.csv"} <= set(files.files)
     report = (out / "report.md").read_text(encoding="utf-8")
     header = next(line for line in report.splitlines() if line.startswith("| model | round"))
     assert "| pairs | labelled share | pending items |" in header

@@ -63,3 +63,45 @@ def test_a_glob_on_a_task_that_judges_no_round_names_the_round_tasks(tmp_path: P
     sweep["tasks"][0]["task"] = "tastybench"  # type: ignore[index]
     with pytest.raises(DataError, match=r"judges no round; a round glob needs a round task \("):
         expand_round_globs(Path("s.yaml"), sweep, now=NOW, root=tmp_path)
+
+
+def test_an_absolute_glob_judges_its_rounds_by_their_absolute_folders(tmp_path: Path) -> None:
+    # Usual in CI; it was a NotImplementedError traceback from pathlib.
+    spring = _round(tmp_path, "2027-w08", "2027-03-05T00:00:00+00:00")
+    out = expand_round_globs(Path("s.yaml"), _sweep(f"{tmp_path}/rounds/*"), now=NOW)
+    assert out["tasks"][0]["args"]["round"] == str(spring)
+
+
+@pytest.mark.parametrize("glob", ["", "  ", None, ["rounds/*"], 7])
+def test_a_glob_that_is_not_a_non_empty_text_is_one_sentence(tmp_path: Path, glob: object) -> None:
+    # '' was a ValueError traceback from pathlib; None and a list were globbed as their text.
+    _round(tmp_path, "2027-w08", "2027-03-05T00:00:00+00:00")
+    sweep = _sweep("x")
+    sweep["tasks"][0]["round"] = glob  # type: ignore[index]
+    with pytest.raises(DataError, match=r"^s\.yaml: field 'tasks\.0\.round': the round glob must"):
+        expand_round_globs(Path("s.yaml"), sweep, now=NOW, root=tmp_path)
+
+
+def test_a_glob_under_args_says_it_belongs_in_the_round_key(tmp_path: Path) -> None:
+    sweep = {
+        "log_dir": "logs",
+        "tasks": [{"task": "tastybench_round", "args": {"round": "rounds/*"}}],
+    }
+    with pytest.raises(DataError) as error:
+        expand_round_globs(Path("s.yaml"), sweep, now=NOW, root=tmp_path)
+    assert str(error.value).startswith("s.yaml: field 'tasks.0.args.round': 'rounds/*' is a glob")
+    assert "'round:' key" in str(error.value)
+
+
+def test_a_round_whose_every_paired_item_is_labelled_is_not_judged_again(tmp_path: Path) -> None:
+    done = _round(tmp_path, "2027-w08", "2027-03-05T00:00:00+00:00")
+    waiting = _round(tmp_path, "2027-w09", "2027-03-12T00:00:00+00:00")
+    for folder, pending in ((done, 0), (waiting, 3)):
+        manifest = json.loads((folder / "round.json").read_text())
+        version = {"version": "2027-02-01", "file": "labels/2027-02-01.csv"}
+        manifest["label_versions"] = [{**version, "pending_items": pending}]
+        (folder / "round.json").write_text(json.dumps(manifest))
+    out = expand_round_globs(Path("s.yaml"), _sweep("rounds/*"), now=NOW, root=tmp_path)
+    assert [entry.get("args", {}).get("round") for entry in out["tasks"]] == [str(waiting), None]
+    with pytest.raises(DataError, match=r"1 with every paired item labelled"):
+        expand_round_globs(Path("s.yaml"), _sweep("rounds/*w08"), now=NOW, root=tmp_path)

@@ -78,3 +78,45 @@ def test_no_valid_row_is_an_error(tmp_path: Path) -> None:
     a, b = paper("x1", "2024-01-01", 3), paper("x2", "2024-01-02", 3)
     with pytest.raises(DataError, match="no row is a valid pair"):
         load_rows(str(write_rows(tmp_path / "r.jsonl", [row(a, b, answer="A")])))
+
+
+def test_a_row_repeated_verbatim_is_left_out_and_counted_not_another_couple(
+    tmp_path: Path,
+) -> None:
+    a, b, c = (
+        paper("x1", "2024-01-01", 9),
+        paper("x2", "2024-01-02", 1),
+        paper("x3", "2024-01-03", 5),
+    )
+    path = write_rows(tmp_path / "r.jsonl", [row(a, b), row(a, c), row(a, b), row(a, b)])
+    loaded = load_rows(str(path))
+    meta = [s.metadata for s in loaded.dataset if s.metadata]
+    # Before, rows 3 and 4 were couples 1 and 2 of pair x1|x2, weighing that pair three times.
+    assert loaded.metadata["left_out_by_reason"]["duplicate_row"] == 2
+    assert loaded.metadata["left_out"] == 2
+    assert loaded.metadata["couples"] == 2 and len(meta) == 4
+    assert {m["couples"] for m in meta} == {1}
+
+
+def test_a_row_differing_in_one_word_is_another_couple_not_a_duplicate(tmp_path: Path) -> None:
+    a, b = paper("x1", "2024-01-01", 9), paper("x2", "2024-01-02", 1)
+    path = write_rows(tmp_path / "r.jsonl", [row(a, b), row(a, b, words=" Again.")])
+    loaded = load_rows(str(path))
+    assert loaded.metadata["left_out_by_reason"]["duplicate_row"] == 0
+    assert loaded.metadata["couples"] == 2
+
+
+def test_a_file_mixing_citation_and_iclr_rows_is_one_sentence_naming_a_row_of_each(
+    tmp_path: Path,
+) -> None:
+    a, b = paper("x1", "2024-01-01", 9), paper("x2", "2024-01-02", 1)
+    iclr = row(paper("y1", "2024-01-01", 0), paper("y2", "2024-01-01", 0))
+    for side in "ab":
+        del iclr[f"paper_{side}_date"], iclr[f"paper_{side}_citations"]
+    iclr |= {"year": 2024, "paper_a_rating": 6.0, "paper_b_rating": 3.0, "correct_answer": "A"}
+    path = write_rows(tmp_path / "mixed.jsonl", [row(a, b), iclr])
+    with pytest.raises(DataError) as error:
+        load_rows(str(path))
+    message = str(error.value)
+    assert str(path) in message and "row 1" in message and "row 2" in message
+    assert "split the file" in message and "\n" not in message

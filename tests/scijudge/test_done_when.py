@@ -153,6 +153,7 @@ def test_local_rows_counts_pair_ci_and_clean_twin_under_a_model_knowing_old_pape
         "answer_not_higher": 0,
         "unswappable_prompt": 0,
         "same_paper": 0,
+        "duplicate_row": 0,
     }
     assert (header["couples"], header["twin_rows"], header["built_swaps"]) == (7, 4, 3)
     assert (metrics["pairs"], metrics["answers"], metrics["incomplete_pairs"]) == (6.0, 14.0, 0.0)

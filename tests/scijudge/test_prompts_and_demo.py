@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 from research_taste_evals.scijudge.demo import DEMO_FILE, demo_rows, demo_text
-from research_taste_evals.scijudge.prompts import TASTYBENCH_JUDGE
+from research_taste_evals.scijudge.prompts import (
+    FIELD_NEUTRAL,
+    TASTYBENCH_DOMAIN,
+    TASTYBENCH_JUDGE,
+)
 from research_taste_evals.scijudge.rows import left_out_reason, read_paper
 from research_taste_evals.tastybench.prompts import JUDGE_GOODHART
 
 
-def test_the_tastybench_wording_is_tastybench_s_default_judge_prompt() -> None:
-    # A family imports no other family: scijudge repeats the constant, this test keeps it equal.
-    assert TASTYBENCH_JUDGE == JUDGE_GOODHART
+def test_the_tastybench_wording_is_tastybench_s_default_judge_prompt_made_field_neutral() -> None:
+    # A family imports no other family: scijudge repeats the constant, this test keeps it equal
+    # to TastyBench's but for its one domain clause (SciJudgeBench's pairs are of every field).
+    assert TASTYBENCH_JUDGE.count(FIELD_NEUTRAL) == 1
+    assert TASTYBENCH_JUDGE.replace(FIELD_NEUTRAL, TASTYBENCH_DOMAIN) == JUDGE_GOODHART
+    for field_word in ("LLM", "reinforcement", "math", "coding", "AI"):
+        assert field_word not in TASTYBENCH_JUDGE
 
 
 def test_the_shipped_demo_file_is_what_demo_py_writes() -> None:

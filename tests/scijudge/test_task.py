@@ -19,7 +19,7 @@ pytestmark = pytest.mark.slow
 def test_the_tastybench_wording_reads_project_answers(tmp_path: Path) -> None:
     task = scijudge(data_path="demo", prompt="tastybench", bootstrap_resamples=50)
     first = task.dataset[0]
-    assert isinstance(first.input, str) and first.input.startswith("I’m an AI researcher")
+    assert isinstance(first.input, str) and first.input.startswith("I’m a researcher")
     assert "Project 1: Routing tokens" in first.input
     (log,) = inspect_eval(task, model="baseline/scijudge-oracle", log_dir=str(tmp_path))
     assert metrics_of(log)["accuracy"] == 1.0

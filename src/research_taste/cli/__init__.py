@@ -77,8 +77,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from research_taste.cli.demo import closing, run_demo, summarize
 
     logs = run_demo(log_dir=args.log_dir, only=args.task or None)
-    for log in logs:
-        print(summarize(log))
+    for line in summarize(logs):
+        print(line)
     print(closing(args.log_dir, logs))
     return 0 if all(log.status == "success" for log in logs) else 1
 

@@ -20,13 +20,14 @@ from types import ModuleType
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, headline_metric
 
-from research_taste_evals.core.demo import DemoRun, family_demo_modules
+from research_taste_evals.core.demo import DEMO_DATA_FOLDER, DemoRun, family_demo_modules
 from research_taste_evals.core.errors import ConfigError
 from research_taste_evals.core.round_manifest import resolve_command
 from research_taste_evals.core.rounds import load_round
 
 DEFAULT_LOG_DIR = "logs"
-DEMO_DATA_FOLDER = "demo-data"  # under the log dir; Inspect lists only its own log files there
+# The demo's data goes in <log dir>/demo-data (core.demo's folder name, so a report reads it as
+# demo data); Inspect lists only its own log files there.
 # Every family folder's demo.py, each with a DEMO_RUNS tuple (found from the folders).
 DEMO_FAMILIES: tuple[ModuleType, ...] = family_demo_modules()
 
@@ -68,16 +69,26 @@ def headline_text(log: EvalLog) -> str:
             text += f" [{_number(metrics[low])}, {_number(metrics[high])}]"
             break
     else:
-        if f"{found.name}_stderr" in metrics:
-            text += f" ± {_number(metrics[f'{found.name}_stderr'])}"
+        stderr = metrics.get(f"{found.name}_stderr")
+        if isinstance(stderr, float) and not math.isnan(stderr):  # undefined: not shown as ± nan
+            text += f" ± {_number(stderr)}"
     return f"{text} n={found.score.scored_samples}"
 
 
-def summarize(log: EvalLog) -> str:
-    """One short line: task, model, status, and the headline with its CI and n."""
-    error = f"  error: {log.error.message.splitlines()[0][:120]}" if log.error else ""
-    task = log.eval.task.rsplit("/", 1)[-1]
-    return f"{task:<18} {log.eval.model:<30} {log.status:<8} {headline_text(log)}{error}"
+def summarize(logs: list[EvalLog]) -> list[str]:
+    """One short line a log, in columns as wide as their longest entry: task, model, status,
+    and the headline with its CI and n."""
+    rows = []
+    for log in logs:
+        error = f"  error: {log.error.message.splitlines()[0][:120]}" if log.error else ""
+        task = log.eval.task.rsplit("/", 1)[-1]
+        rows.append((task, log.eval.model, log.status, f"{headline_text(log)}{error}"))
+    widths = [max((len(row[i]) for row in rows), default=0) for i in range(3)]
+    return [
+        " ".join(cell.ljust(width) for cell, width in zip(row[:3], widths, strict=True))
+        + f" {row[3]}"
+        for row in rows
+    ]
 
 
 def closing(log_dir: str, logs: Sequence[EvalLog] = ()) -> str:

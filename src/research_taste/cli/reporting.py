@@ -49,6 +49,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         if args.log_dir:
             check_log_dir("--log-dir", args.log_dir)
             config = config.model_copy(update={"log_dir": args.log_dir})
+        if args.log_dir_allow_dirty:
+            config = config.model_copy(update={"log_dir_allow_dirty": True})
         if args.dry_run:
             print(dry_run_text(config, shard))
             return 0
@@ -82,6 +84,8 @@ def _resume_command(args: argparse.Namespace) -> str:
         parts += ["--shard", args.shard]
     if args.log_dir:
         parts += ["--log-dir", args.log_dir]
+    if args.log_dir_allow_dirty:
+        parts += ["--log-dir-allow-dirty"]
     return shlex.join(parts)
 
 
@@ -129,12 +133,26 @@ def cmd_report(args: argparse.Namespace) -> int:
     except DataError as error:
         print(f"research-taste {args.command}: error: {error}", file=sys.stderr)
         return USAGE_ERROR
-    rounds = ", rounds.csv, rounds_leaderboard.csv" if "rounds" in files.tasks else ""
-    print(f"wrote {files.out_dir}/index.html, report.md, metrics.csv{rounds} and plots for:")
+    print(f"wrote {files.out_dir}: {', '.join(files.files)}; sections:")
     print("  " + ", ".join(files.tasks))
     if files.excluded:
         print(f"{len(files.excluded)} logs excluded (see excluded.csv)")
     return 0
+
+
+def leaderboard_folder(folder: str | None, log_dir: str | None) -> str:
+    """The log folder, given positionally as to ``report`` or as ``--log-dir`` (default logs).
+
+    Raises:
+        DataError: both are given and name different folders.
+    """
+    from research_taste_evals.core.data import DataError
+
+    if folder is not None and log_dir is not None and folder != log_dir:
+        raise DataError(
+            f"the log folder is given twice ({folder} and --log-dir {log_dir}); give it once"
+        )
+    return folder or log_dir or "logs"
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
@@ -145,14 +163,15 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     from research_taste_evals.core.data import DataError
 
     try:
-        check_log_folder(args.log_dir)
-        runs, excluded = read_runs(args.log_dir)
-        excluded = split_round_logs(excluded)[1]  # round logs: the Rounds section's
-        rounds = rounds_section(args.log_dir, args.min_pairs)  # docs/rounds.md
+        log_dir = leaderboard_folder(args.folder, args.log_dir)
+        check_log_folder(log_dir)
+        runs, excluded = read_runs(log_dir)
+        excluded = split_round_logs(excluded, log_dir)[1]  # round logs: the Rounds section's
+        rounds = rounds_section(log_dir, args.min_pairs)  # docs/rounds.md
         if not runs and rounds is None:
             from research_taste.reporting.no_runs import no_runs_message
 
-            raise DataError(no_runs_message(args.log_dir, excluded))
+            raise DataError(no_runs_message(log_dir, excluded))
         check_metrics(args.metric, runs)
     except DataError as error:
         print(f"research-taste {args.command}: error: {error}", file=sys.stderr)
@@ -182,6 +201,12 @@ def register(commands: Any) -> None:
         "--shard", help="run only shard i of n (i/n), e.g. one per machine into one log folder"
     )
     sweep.add_argument("--log-dir", help="override the sweep file's log_dir (e.g. s3://...)")
+    sweep.add_argument(
+        "--log-dir-allow-dirty",
+        action="store_true",
+        help="run into a log folder holding other logs too (Inspect's option of that name; the "
+        "sweep file's log_dir_allow_dirty: true)",
+    )
     sweep.add_argument(
         "--display",
         default=SWEEP_DISPLAY,
@@ -220,7 +245,10 @@ def register(commands: Any) -> None:
     report.set_defaults(func=cmd_report)
 
     board = commands.add_parser("leaderboard", help="print the leaderboards of a log folder")
-    board.add_argument("--log-dir", default="logs", help="folder of Inspect logs (default: logs)")
+    board.add_argument(
+        "folder", nargs="?", help="folder of Inspect logs, as for report (default: logs)"
+    )
+    board.add_argument("--log-dir", help="the same folder, named as an option (either form)")
     board.add_argument("--metric", action="append", help="show this metric (repeatable)")
     board.add_argument("--include-partial", action="store_true", help=PARTIAL_HELP)
     board.add_argument("--min-pairs", type=_min_pairs, default=MIN_PAIRS, help=MIN_PAIRS_HELP)

@@ -213,10 +213,16 @@ def sweep_status(
 ) -> SweepOutcome:
     """Each planned run's status in the log folder, with its task's first headline metric."""
     from research_taste.reporting.families import task_specs
+    from research_taste_evals.core.families import task_specs as family_specs
 
     headlines = {name: spec.headline_metrics[0] for name, spec in task_specs().items()}
+    round_args = {
+        name: spec.data_arg
+        for name, spec in family_specs().items()
+        if spec.rounds is not None and spec.data_arg is not None
+    }
     planned = [(run.task, run.model, resolve_args(run)) for run in runs]
-    return sweep_outcome(config.log_dir, planned, interrupted, headlines)
+    return sweep_outcome(config.log_dir, planned, interrupted, headlines, round_args)
 
 
 def _run_eval_set(
@@ -228,7 +234,8 @@ def _run_eval_set(
     eval_set(
         tasks=build_tasks(runs),
         log_dir=config.log_dir,
-        log_dir_allow_dirty=shard is not None,  # other shards' logs share the folder
+        # other shards' logs share the folder; or the file / --log-dir-allow-dirty allows others
+        log_dir_allow_dirty=shard is not None or config.log_dir_allow_dirty,
         epochs=config.epochs,
         limit=config.limit,
         max_connections=config.max_connections,

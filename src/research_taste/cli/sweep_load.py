@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import glob
 import inspect
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
@@ -78,36 +79,38 @@ def load_sweep(path: str | Path) -> SweepConfig:
 
 
 ROUND_GLOB = "round"
+GLOB_MAGIC = ("*", "?", "[")
 
 
 def expand_round_globs(
     source: Path, raw: Any, now: dt.datetime | None = None, root: Path | None = None
 ) -> Any:
     """Each task entry naming ``round: <glob>`` (e.g. ``rounds/*``, relative to ``root``, the
-    working directory as for ``data_path``) becomes one entry per matching round folder still
-    within its judging window (``judge_by`` in ``round.json`` not passed), its round argument
-    (the round task's ``data_arg``) that folder: the sweep names its reference models once and
-    they judge every open round.
+    working directory as for ``data_path``, or absolute) becomes one entry per matching round
+    folder still worth judging (:func:`judgeable`), its round argument (the round task's
+    ``data_arg``) that folder: the sweep names its reference models once and they judge every
+    open round.
 
     Raises:
-        DataError: a glob on a task that judges no round, with no open round, or an entry giving
-            the round argument too (one sentence naming the file and the field).
+        DataError: a glob on a task that judges no round, a glob that is not text, empty, or
+            given as ``args.<round argument>``, no round worth judging, or an entry giving the
+            round argument too (one sentence naming the file and the field).
     """
     from research_taste_evals.core.families import task_specs
-    from research_taste_evals.core.rounds import is_round, parse_time, read_manifest
 
     if not isinstance(raw, dict) or not isinstance(raw.get("tasks"), list):
         return raw  # the schema check names what is wrong
     moment, base = now or dt.datetime.now(dt.UTC), root or Path.cwd()
     tasks: list[Any] = []
     for index, entry in enumerate(raw["tasks"]):
+        spec = task_specs().get(str(entry.get("task"))) if isinstance(entry, dict) else None
         if not isinstance(entry, dict) or ROUND_GLOB not in entry:
+            _refuse_glob_in_args(source, index, entry, spec)
             tasks.append(entry)
             continue
         field = f"{source}: field 'tasks.{index}.{ROUND_GLOB}'"
         rest = {key: value for key, value in entry.items() if key != ROUND_GLOB}
         args = dict(rest.get("args") or {})
-        spec = task_specs().get(str(entry.get("task")))
         if spec is None or spec.rounds is None or spec.data_arg is None:
             judges = sorted(name for name, s in task_specs().items() if s.rounds is not None)
             raise DataError(
@@ -117,22 +120,70 @@ def expand_round_globs(
         arg = spec.data_arg
         if arg in args:
             raise DataError(f"{field}: give the round glob or args.{arg}, not both")
-        pattern = str(entry[ROUND_GLOB])
-        found = sorted(path for path in base.glob(pattern) if is_round(path))
-        open_ = [
-            path
-            for path in found
-            if (by := parse_time(read_manifest(path).get("judge_by"))) is None or by > moment
-        ]
-        if not open_:
+        pattern = entry[ROUND_GLOB]
+        if not isinstance(pattern, str) or not pattern.strip():
             raise DataError(
-                f"{field}: no round matching {pattern!r} is within its judging window "
-                f"({len(found)} round(s) match, all past their judge_by)"
+                f"{field}: the round glob must be a non-empty path pattern such as 'rounds/*' "
+                f"(got {pattern!r})"
+            )
+        found = [Path(path) for path in round_folders(pattern, base)]
+        open_, skipped = judgeable(found, moment)
+        if not open_:
+            why = "; ".join(f"{n} {reason}" for reason, n in skipped.items() if n) or "none"
+            raise DataError(
+                f"{field}: no round matching {pattern!r} is left to judge ({len(found)} "
+                f"round(s) match: {why})"
             )
         for path in open_:
-            folder = str(path.relative_to(base)) if root is None else str(path)
+            relative = root is None and not Path(pattern).is_absolute()
+            folder = str(path.relative_to(base)) if relative else str(path)
             tasks.append({**rest, "args": {**args, arg: folder}})
     return {**raw, "tasks": tasks}
+
+
+def round_folders(pattern: str, base: Path) -> list[str]:
+    """The round folders ``pattern`` matches, relative to ``base`` or absolute (sorted)."""
+    from research_taste_evals.core.rounds import is_round
+
+    absolute = Path(pattern).is_absolute()
+    matches = glob.glob(pattern) if absolute else glob.glob(pattern, root_dir=base)
+    paths = [Path(match) if absolute else base / match for match in matches]
+    return sorted(str(path) for path in paths if is_round(path))
+
+
+def judgeable(rounds: list[Path], moment: dt.datetime) -> tuple[list[Path], dict[str, int]]:
+    """The rounds still worth judging at ``moment``, and how many are not, by reason: past
+    their ``judge_by``, or every paired item labelled or dropped in the newest labels version
+    (a judgment then decides nothing before its label: round.json's ``pending_items``)."""
+    from research_taste_evals.core.rounds import parse_time, read_manifest
+
+    skipped = {"past their judge_by": 0, "with every paired item labelled": 0}
+    open_: list[Path] = []
+    for path in rounds:
+        manifest = read_manifest(path)
+        by = parse_time(manifest.get("judge_by"))
+        versions = manifest.get("label_versions") or []
+        if by is not None and by <= moment:
+            skipped["past their judge_by"] += 1
+        elif versions and versions[-1].get("pending_items") == 0:
+            skipped["with every paired item labelled"] += 1
+        else:
+            open_.append(path)
+    return open_, skipped
+
+
+def _refuse_glob_in_args(source: Path, index: int, entry: Any, spec: Any) -> None:
+    """A round task's round argument holding a glob belongs in the entry's ``round:`` key."""
+    if spec is None or spec.rounds is None or spec.data_arg is None:
+        return
+    args = entry.get("args") if isinstance(entry, dict) else None
+    value = args.get(spec.data_arg) if isinstance(args, dict) else None
+    if isinstance(value, str) and any(mark in value for mark in GLOB_MAGIC):
+        raise DataError(
+            f"{source}: field 'tasks.{index}.args.{spec.data_arg}': {value!r} is a glob; a "
+            f"glob of rounds goes in the entry's own '{ROUND_GLOB}:' key (round: {value!r}), "
+            f"args.{spec.data_arg} names one round folder"
+        )
 
 
 def _check_cutoff(field: str, args: dict[str, Any]) -> None:

@@ -46,6 +46,10 @@ class SweepConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     log_dir: str
+    # Run into a log folder that holds other logs too (Inspect's ``log_dir_allow_dirty``), e.g.
+    # docs/rounds.md's ``logs/rounds`` beside hand-run judgments and scored logs; the sweep
+    # still reads back only its own runs. Also ``research-taste sweep --log-dir-allow-dirty``.
+    log_dir_allow_dirty: bool = False
     tasks: list[SweepTask] = Field(min_length=1)
     models: list[str] = Field(default_factory=list)
     model_roles: ModelRoles = Field(default_factory=dict)

@@ -37,14 +37,20 @@ class RunStatus:
     completed: int
     total: int | None
     headline: str = ""  # the task's first headline metric, "name=value", when the log has it
+    round_name: str = ""  # a round task's round (its folder's name): one run per round
 
     @property
     def finished(self) -> bool:
         return self.status == "success" and self.total is not None and self.completed >= self.total
 
+    @property
+    def run(self) -> str:
+        """The task, and for a round task the round it judges."""
+        return f"{self.task} on {self.round_name}" if self.round_name else self.task
+
     def line(self) -> str:
         total = "?" if self.total is None else str(self.total)
-        return f"  {self.task}  {self.model}  {self.status}, {self.completed}/{total} samples"
+        return f"  {self.run}  {self.model}  {self.status}, {self.completed}/{total} samples"
 
 
 @dataclass(frozen=True)
@@ -70,7 +76,7 @@ class SweepOutcome:
         header = ("run", "model", "status", "samples", "headline")
         rows = [
             (
-                run.task,
+                run.run,
                 run.model,
                 run.status,
                 f"{run.completed}/{'?' if run.total is None else run.total}",
@@ -143,23 +149,27 @@ def sweep_outcome(
     planned: Sequence[tuple[str, str, dict[str, object]]],
     interrupted: bool,
     headlines: Mapping[str, str] | None = None,
+    round_args: Mapping[str, str] | None = None,
 ) -> SweepOutcome:
     """The status of each planned ``(task, model, resolved args)`` run from the log folder;
-    ``headlines`` names, per task, the metric shown in the table.
+    ``headlines`` names, per task, the metric shown in the table, and ``round_args``, per round
+    task, the argument naming its round (each run is then labelled with its round).
 
     ``interrupted`` is also set when any planned run's newest log was ``cancelled``.
     """
     logs = _newest_logs(log_dir)
     runs = []
     for task, model, args in planned:
+        arg = (round_args or {}).get(task)
+        round_name = Path(str(args[arg])).name if arg and args.get(arg) else ""
         candidates = logs.get((task, model), [])
         log = next((c for c in candidates if _matches(c, args)), None)
         if log is None:
-            runs.append(RunStatus(task, model, "not started", 0, None))
+            runs.append(RunStatus(task, model, "not started", 0, None, round_name=round_name))
             continue
         counts = run_completeness(log)
         headline = headline_value(log, (headlines or {}).get(task))
         completed, total = counts[SAMPLES_COMPLETED], counts[SAMPLES_TOTAL]
-        runs.append(RunStatus(task, model, log.status, completed, total, headline))
+        runs.append(RunStatus(task, model, log.status, completed, total, headline, round_name))
     interrupted = interrupted or any(run.status == CANCELLED for run in runs)
     return SweepOutcome(runs=runs, interrupted=interrupted)

@@ -17,7 +17,7 @@ import csv
 import html
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from research_taste.reporting import site
@@ -59,6 +59,9 @@ class ReportFiles:
     out_dir: Path
     tasks: list[str]
     excluded: list[Excluded]
+    # The files written, as the command lists them (a rounds-only report has no metrics.csv
+    # and no plots: there are no runs to put in them).
+    files: list[str] = field(default_factory=list)
 
 
 def _excluded_markdown(excluded: list[Excluded]) -> str:
@@ -133,7 +136,7 @@ def write_report(
     out = Path(out_dir)
     check_target(out, log_dir, force)
     runs, excluded = read_runs(log_dir)
-    round_logs, excluded = split_round_logs(excluded)  # counted under Rounds, not excluded
+    round_logs, excluded = split_round_logs(excluded, log_dir)  # under Rounds, not excluded
     rounds = rounds_section(log_dir, min_pairs)  # docs/rounds.md
     if not runs and rounds is None:
         reasons = "; ".join(f"{Path(e.log).name}: {e.reason}" for e in excluded[:5])
@@ -160,14 +163,16 @@ def write_report(
         paths = sorted({path for run in runs for path in run.local_paths})
         text = scrub_text("\n".join(markdown), paths)
         (work / "report.md").write_text(text, encoding="utf-8")
-        write_full_csv(runs, work / "metrics.csv")
+        if runs:
+            write_full_csv(runs, work / "metrics.csv")
         _write_excluded_csv(excluded, work / "excluded.csv")
         for name, lines in (rounds.csv if rounds is not None else {}).items():
             _write_rows(lines, work / name)  # rounds.csv, rounds_leaderboard.csv
         partial = sum(run.partial for run in rows)
+        runs_count = f"{len(rows)} rows from {len(runs)} runs; " if runs else ""
         intro = (
-            f"{len(rows)} rows from {len(runs)} runs in <code>{html.escape(_shown(log_dir))}"
-            f"</code>; {rounds_count(rounds, round_logs)}"
+            f"From <code>{html.escape(_shown(log_dir))}</code>: {runs_count}"
+            f"{rounds_count(rounds, round_logs)}"
             f"{len(excluded)} logs excluded (listed at the end)"
             + (f"; {partial} partial rows marked" if partial else "")
             + ". Intervals are 95% where the log has them; nan = undefined, never 0; "
@@ -181,12 +186,24 @@ def write_report(
             (work / "evaluation_report.md").write_text(text, encoding="utf-8")
         if bundle:
             bundle_viewer(runs, work, round_logs.logs)
+        written = written_files(work)
         publish(work, out)
     finally:
         if work.exists():
             shutil.rmtree(work)
     sections_written = tasks_in(rows) + (["rounds"] if rounds is not None else [])
-    return ReportFiles(out_dir=out, tasks=sections_written, excluded=excluded)
+    return ReportFiles(out_dir=out, tasks=sections_written, excluded=excluded, files=written)
+
+
+def written_files(work: Path) -> list[str]:
+    """The report's files as the command lists them: the pages and tables by name, the plots
+    and the viewer bundle counted."""
+    names = sorted(p.name for p in work.iterdir() if p.is_file())
+    plots = [name for name in names if name.endswith(".png")]
+    listed = [name for name in names if not name.endswith(".png")]
+    listed += [f"{len(plots)} plots"] if plots else []
+    listed += ["the transcript viewer (viewer/)"] if (work / "viewer").is_dir() else []
+    return listed
 
 
 def rounds_count(section: RoundsSection | None, logs: RoundLogs) -> str:

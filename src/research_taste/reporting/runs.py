@@ -100,6 +100,7 @@ class Excluded:
     model: str
     reason: str
     location: str = ""  # as Inspect listed it (the viewer bundle reads a round's logs from it)
+    round_folder: str = ""  # a round judgment's round argument, as the run was given it
 
 
 def _short(task: str) -> str:
@@ -243,7 +244,8 @@ def read_runs(log_dir: str) -> tuple[list[Run], list[Excluded]]:
         else:
             reason = scrub_text(reason, header_paths(log) | {root})
             task = _short(log.eval.task)
-            excluded.append(Excluded(where, task, log.eval.model, reason, info.name))
+            folder = str((log.eval.task_args or {}).get("round") or "")
+            excluded.append(Excluded(where, task, log.eval.model, reason, info.name, folder))
     return runs, excluded
 
 

@@ -58,6 +58,9 @@ th { overflow-wrap: normal; font-size: 0.85em; }
 .plots { display: grid; grid-template-columns: repeat(auto-fill, minmax(560px, 1fr)); gap: 8px; }
 .plots img { max-width: 100%; border: 1px solid #eee; }
 .note { color: #555; font-size: 0.92em; }
+.wide { overflow-x: auto; max-width: 100%; }
+table.plain { table-layout: auto; }
+table.plain td, table.plain th { overflow-wrap: normal; }
 """
 
 
@@ -161,11 +164,27 @@ def images_html(paths: list[Path]) -> str:
     return f"<div class='plots'>{images}</div>" if images else ""
 
 
-def table_html(lines: list[list[str]]) -> str:
-    """A plain HTML table from header + rows."""
-    out = ["<table>", "<tr>" + "".join(f"<th>{_e(h)}</th>" for h in lines[0]) + "</tr>"]
-    out += ["<tr>" + "".join(f"<td>{_e(v)}</td>" for v in line) + "</tr>" for line in lines[1:]]
-    return "\n".join([*out, "</table>"])
+def _soft(text: str) -> str:
+    """``text`` escaped, free to wrap after ``/``, ``_`` and ``-`` (a model name, a round id)
+    and nowhere inside a word."""
+    escaped = _e(text)
+    for mark in ("/", "_", "-"):
+        escaped = escaped.replace(mark, f"{mark}<wbr>")
+    return escaped
+
+
+def table_html(lines: list[list[str]], empty: str = "No rows yet.") -> str:
+    """A plain HTML table from header + rows, as wide as its cells need, in a box that scrolls
+    sideways on a narrow page (a cell wraps only after ``/``, ``_``, ``-`` or a space); with no
+    row, ``empty`` as a note instead of a bare header."""
+    if len(lines) < 2:
+        return f"<p class='note'>{_e(empty)}</p>"
+    out = [
+        "<div class='wide'><table class='plain'>",
+        "<tr>" + "".join(f"<th>{_soft(h)}</th>" for h in lines[0]) + "</tr>",
+    ]
+    out += ["<tr>" + "".join(f"<td>{_soft(v)}</td>" for v in line) + "</tr>" for line in lines[1:]]
+    return "\n".join([*out, "</table></div>"])
 
 
 def excluded_html(excluded: list[Excluded]) -> str:

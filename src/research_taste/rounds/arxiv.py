@@ -42,6 +42,7 @@ from research_taste.rounds.checks import (
     MAX_DAYS,
     MAX_JUDGE_DAYS,
     MAX_WINDOW_MONTHS,
+    WINDOW_WHY,
     ItemGate,
     check_category,
     check_range,
@@ -98,7 +99,7 @@ def open_arxiv(
     (``judge_days``: the judging window, ``round.json``'s ``judge_by``)."""
     check_category(category)
     check_range("--days", days, 1, MAX_DAYS)
-    check_range("--window-months", window_months, 1, MAX_WINDOW_MONTHS)
+    check_range("--window-months", window_months, 1, MAX_WINDOW_MONTHS, WINDOW_WHY)
     check_range("--judge-days", judge_days, 1, MAX_JUDGE_DAYS)
     prepare_out(Path(out), {"source": "arxiv", "category": category, "days": days})
     pace = PACE_SECONDS if min_interval is None else min_interval

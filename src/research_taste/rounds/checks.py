@@ -18,6 +18,7 @@ from typing import Any
 
 from research_taste_evals.core.data import DataError, sha256_of
 from research_taste_evals.core.rounds import RoundItem
+from research_taste_evals.core.velocity import SERIES_WEEKS
 
 # The bounds a frozen item must fit: the tasks show title and abstract whole in every prompt,
 # so a 200 kB title would make a round no model can read. Generous over real papers (arXiv caps
@@ -27,7 +28,11 @@ MAX_ABSTRACT_CHARS = 10_000
 # The arguments' ranges: past them a date overflows or the round cannot be judged ahead of labels.
 MAX_DAYS = 3_660
 MAX_JUDGE_DAYS = 36_600  # a century: past it the window's end date nears datetime's limit
-MAX_WINDOW_MONTHS = 120
+# An arXiv round's label is citation velocity over its first N month starts after publication,
+# read from the 60-week citation series (core/velocity.py SERIES_WEEKS): a paper published the day
+# after a month start has only 13 month starts in those 420 days (420 // 31), so a longer window
+# has no series to read for some papers.
+MAX_WINDOW_MONTHS = SERIES_WEEKS * 7 // 31
 # arXiv's category ids: an archive (``cs``, ``hep-th``) and, in most, a subject (``LG``, ``CO``).
 CATEGORY = re.compile(r"^[a-z][a-z-]*(\.[A-Za-z][A-Za-z-]*)?$")
 # arXiv's archives as its category taxonomy lists them (arxiv.org/category_taxonomy): a round lists
@@ -42,10 +47,17 @@ VENUE = re.compile(r"^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$")
 QUERY_MARK = "query.json"
 
 
-def check_range(flag: str, value: int, low: int, high: int) -> None:
-    """Refuse ``value`` outside ``low..high`` in one sentence naming ``flag``."""
+def check_range(flag: str, value: int, low: int, high: int, why: str = "") -> None:
+    """Refuse ``value`` outside ``low..high`` in one sentence naming ``flag`` (and ``why``)."""
     if not low <= value <= high:
-        raise DataError(f"{flag} {value}: a whole number from {low} to {high}")
+        raise DataError(f"{flag} {value}: a whole number from {low} to {high}{why}")
+
+
+# Why --window-months stops at MAX_WINDOW_MONTHS, said where it is refused.
+WINDOW_WHY = (
+    f" (the label is read from the {SERIES_WEEKS}-week citation series, which holds "
+    f"{MAX_WINDOW_MONTHS} month starts after any publication day)"
+)
 
 
 def check_category(category: str) -> None:
@@ -88,6 +100,11 @@ def prepare_out(out: Path, identity: dict[str, Any]) -> None:
     if out.exists() and not out.is_dir():
         raise DataError(f"--out {out}: a file, not a folder (the round's new folder)")
     mark = out / "cache" / "open" / QUERY_MARK
+    if (out / "round.json").is_file():  # a finished open: its cache is no resume point
+        raise DataError(
+            f"--out {out}: already holds an opened round (its round.json); a new round opens in "
+            f"a new folder, and this one's labels come with `research-taste round resolve {out}`"
+        )
     if out.is_dir():
         held = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
         ours = all(name.startswith(os.path.join("cache", "open", "")) for name in held)
@@ -195,7 +212,9 @@ def check_manifest(path: Path, manifest: dict[str, Any]) -> dict[str, Any]:
             raise DataError(
                 f"{path}: field 'label_plan.window_months' must be a whole number (got {window!r})"
             )
-        check_range(f"{path}: field 'label_plan.window_months'", window, 1, MAX_WINDOW_MONTHS)
+        check_range(
+            f"{path}: field 'label_plan.window_months'", window, 1, MAX_WINDOW_MONTHS, WINDOW_WHY
+        )
     elif source == "openreview" and not isinstance(query.get("venue"), str):
         raise DataError(f"{path}: field 'query.venue' must be a text (got {query.get('venue')!r})")
     return manifest

@@ -64,7 +64,19 @@ def demo_data_dir() -> Path:
     rerun has the same task arguments (a sweep then skips it)."""
     from research_taste_evals.core.data import cache_dir
 
-    return cache_dir() / "demo-data"
+    return cache_dir() / DEMO_DATA_FOLDER
+
+
+DEMO_DATA_FOLDER = "demo-data"  # demo_data_dir's name; each task's demo data in <task>/ under it
+
+
+def is_demo_data(task: str, value: object) -> bool:
+    """Whether a logged data argument is the demo data ``-T <data_arg>=demo`` wrote for
+    ``task`` (a path through ``demo-data/<task>/``, on whichever machine ran it)."""
+    if not isinstance(value, str):
+        return False
+    parts = Path(value).parts
+    return any(parts[i] == DEMO_DATA_FOLDER and parts[i + 1] == task for i in range(len(parts) - 1))
 
 
 def family_demo_modules() -> tuple[ModuleType, ...]:

@@ -16,6 +16,7 @@ pair's couples in file order. Reading one row, and why a row is left out: ``rows
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -242,6 +243,23 @@ def _counts(split: str | None, pairs_in_file: int) -> dict[str, Any]:
     return {"expected_pairs": sorted(expected), "data_version": meaning}
 
 
+def label_kind(rows: list[Row], source: str) -> Literal["citations", "rating"]:
+    """Whether the rows are labelled by citations or (the ICLR split) by review rating.
+
+    Raises:
+        DataError: the file mixes the two kinds, naming the first row of each.
+    """
+    iclr = [row.number for row in rows if row.a.year is not None]
+    dated = [row.number for row in rows if row.a.year is None]
+    if iclr and dated:
+        raise DataError(
+            f"{source}: rows of two kinds in one file (row {dated[0]} is a citation row with "
+            f"paper dates, row {iclr[0]} an ICLR row with a 'year' and ratings); the two labels "
+            "are different questions, so split the file and run each part on its own"
+        )
+    return "rating" if iclr else "citations"
+
+
 def load_rows(
     data_path: str | None,
     split: SplitChoice = "test",
@@ -262,12 +280,18 @@ def load_rows(
     kept: list[Row] = []
     left_out = dict.fromkeys(LEFT_OUT_REASONS, 0)
     all_pairs: set[str] = set()
+    first_of: dict[str, int] = {}  # a row's canonical JSON -> the number of its first copy
     for number, record in enumerate(records, start=1):
         where = f"{source}: row {number}"
         if not isinstance(record, Mapping):
             raise DataError(f"{where}: expected a JSON object, got {type(record).__name__}")
         row, pair = read_row(record, number, where)
         all_pairs.add(pair)
+        verbatim = json.dumps(record, sort_keys=True, ensure_ascii=False)
+        if verbatim in first_of:
+            left_out["duplicate_row"] += 1
+            continue
+        first_of[verbatim] = number
         if isinstance(row, str):
             left_out[row] += 1
         else:
@@ -279,7 +303,7 @@ def load_rows(
             "answer A or B naming the paper with more (the higher rating), and one 'Paper A' "
             "and one 'Paper B' block in the user turn"
         )
-    iclr = any(row.a.year is not None for row in kept)
+    iclr = label_kind(kept, source) == "rating"
     if iclr and prompt == "tastybench":
         raise DataError(
             f"{source}: -T prompt=tastybench asks about citations, but these ICLR rows are "

@@ -10,8 +10,9 @@ from its fields). :data:`MAIN_USER_TEMPLATE` is the main split's user turn, byte
 demo rows are written with it and a test checks that the block swap equals it with the papers
 exchanged.
 
-``prompt=tastybench`` asks the same pair in TastyBench's default judge wording, so the two
-benchmarks can be compared on one prompt.
+``prompt=tastybench`` asks the same pair in TastyBench's default judge wording, its one
+domain clause made field-neutral (:data:`TASTYBENCH_JUDGE`), so the two benchmarks can be
+compared on one prompt.
 """
 
 from __future__ import annotations
@@ -48,13 +49,20 @@ def swap_paper_blocks(user: str) -> str | None:
 
 
 # TastyBench's goodharted judge prompt (blog post "Prompt 2 (goodharted)"; upstream
-# parviam/tastybench @ be72f06a prompts/curated/judge_ideas_goodhart_curated.md), verbatim, as
-# ``tastybench/prompts.py`` holds it (JUDGE_GOODHART; the TastyBench task's default). A family
-# imports no other family, so the text is repeated here and
-# tests/scijudge/test_prompts.py fails when the two copies differ.
+# parviam/tastybench @ be72f06a prompts/curated/judge_ideas_goodhart_curated.md), as
+# ``tastybench/prompts.py`` holds it (JUDGE_GOODHART; the TastyBench task's default), with one
+# change: TastyBench's projects are all RL-for-LLM-reasoning papers, and its prompt says so;
+# SciJudgeBench's pairs come from every arXiv field (number theory, robotics, ...), so that
+# clause (:data:`TASTYBENCH_DOMAIN`) becomes the field-neutral :data:`FIELD_NEUTRAL`. A family
+# imports no other family, so the text is repeated here and tests/scijudge fails when putting
+# the clause back does not give TastyBench's prompt byte for byte.
+TASTYBENCH_DOMAIN = (
+    "an AI researcher trying to compare these two project ideas improving LLM reasoning "
+    "capabilities such as math and coding tasks with reinforcement learning"
+)
+FIELD_NEUTRAL = "a researcher trying to compare these two research projects"
 TASTYBENCH_JUDGE = (
-    "I’m an AI researcher trying to compare these two project ideas improving LLM reasoning "
-    "capabilities such as math and coding tasks with reinforcement learning. I want to maximize "
+    f"I’m {FIELD_NEUTRAL}. I want to maximize "
     'my "citation velocity" - the number and speed at which I\'ll get citations after '
     "publication. That is the only outcome of this project I care about. Give me a clear "
     "reccomendation about which project I should pursue.\n"

@@ -37,6 +37,8 @@ SIDES = ("a", "b")
 # rating). The card defines the label by them ("predict which paper has a higher citation
 # count"; the paper's pairs are high- vs. low-citation papers), so such a row contradicts its
 # own label and scoring it would reward the wrong answer.
+# duplicate_row: the row repeats an earlier row verbatim (the same JSON object): asked again it
+# would count as another couple of its pair and weigh that pair twice in the pair's mean.
 LEFT_OUT_REASONS = (
     "unknown_answer",
     "missing_abstract",
@@ -45,6 +47,7 @@ LEFT_OUT_REASONS = (
     "answer_not_higher",
     "unswappable_prompt",
     "same_paper",
+    "duplicate_row",
 )
 _ROLES: dict[str, type[ChatMessage]] = {
     "system": ChatMessageSystem,
