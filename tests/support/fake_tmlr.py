@@ -85,7 +85,8 @@ class TmlrReview:
     created: dt.datetime
     claims_and_evidence: str = "Yes"
     audience: str = "Yes"
-    weaknesses: str = "- The evaluation is small."
+    weaknesses: str = "- The evaluation is small."  # the strengths_and_weaknesses field
+    requested_changes: str = "None."
 
 
 @dataclass
@@ -131,7 +132,7 @@ class TmlrPaper:
                 content = {
                     "summary_of_contributions": "The paper proposes a method.",
                     "strengths_and_weaknesses": review.weaknesses,
-                    "requested_changes": "None.",
+                    "requested_changes": review.requested_changes,
                     "broader_impact_concerns": "None.",
                     "claims_and_evidence": review.claims_and_evidence,
                     "audience": review.audience,

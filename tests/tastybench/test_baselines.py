@@ -30,8 +30,19 @@ def test_baseline_answers_parse() -> None:
         prompt = fill_template(template, project_1="short one", project_2="a much longer one")
         assert parse_judge_answer(always_first.respond(_ask(prompt))) == 1, variant
         assert parse_judge_answer(longer_description.respond(_ask(prompt))) == 2, variant
-    tie = fill_template(JUDGE_PROMPTS["normal"], project_1="a b", project_2="c d")
-    assert parse_judge_answer(longer_description.respond(_ask(tie))) is None
+
+
+def test_longer_breaks_a_length_tie_by_the_texts_sha256_in_both_orders() -> None:
+    """Equal word counts: the text with the larger sha256 hex digest wins, whichever position
+    it is shown in (no position bias), so the floor picks on every pair."""
+    import hashlib
+
+    texts = ("a b", "c d")
+    winner = max(texts, key=lambda text: hashlib.sha256(text.encode()).hexdigest())
+    for first, second in (texts, texts[::-1]):
+        tie = fill_template(JUDGE_PROMPTS["normal"], project_1=first, project_2=second)
+        picked = parse_judge_answer(longer_description.respond(_ask(tie)))
+        assert picked == (1 if first == winner else 2)
 
 
 def test_baselines_never_invent_a_choice_when_reading_transcripts() -> None:

@@ -83,7 +83,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     logs = run_demo(log_dir=args.log_dir, only=args.task or None)
     for line in summarize(logs):
         print(line)
-    print(closing(args.log_dir))
+    print(closing(args.log_dir, logs))
     return 0 if all(log.status == "success" for log in logs) else 1
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
@@ -21,6 +22,8 @@ from inspect_ai.log import EvalLog, headline_metric
 
 from research_taste_evals.core.demo import DEMO_DATA_FOLDER, DemoRun, family_demo_modules
 from research_taste_evals.core.errors import ConfigError
+from research_taste_evals.core.round_manifest import resolve_command
+from research_taste_evals.core.rounds import load_round
 
 DEFAULT_LOG_DIR = "logs"
 # The demo's data goes in <log dir>/demo-data (core.demo's folder name, so a report reads it as
@@ -88,11 +91,21 @@ def summarize(logs: list[EvalLog]) -> list[str]:
     ]
 
 
-def closing(log_dir: str) -> str:
-    """The demo's last lines: where the logs are, and the commands that show every figure."""
+def closing(log_dir: str, logs: Sequence[EvalLog] = ()) -> str:
+    """The demo's last lines: where the logs are, the commands that show every figure, and, for
+    each round judged, the commands that resolve it on its simulated venue and score it (run
+    them before the report to see the round's figures)."""
+    rounds = sorted(
+        {str(log.eval.task_args["round"]) for log in logs if log.eval.task_args.get("round")}
+    )
+    steps = "".join(
+        f"\nround {folder}: {resolve_command(load_round(folder).manifest, folder)} && "
+        f"research-taste round score {folder} --log-dir {log_dir}"
+        for folder in rounds
+    )
     return (
         f"logs written to {log_dir}/ (every figure: {report_command(log_dir)}; "
-        f"the logs themselves: inspect view --log-dir {log_dir})"
+        f"the logs themselves: inspect view --log-dir {log_dir}){steps}"
     )
 
 

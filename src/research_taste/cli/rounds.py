@@ -61,18 +61,24 @@ def _add_budgets(parser: argparse.ArgumentParser) -> None:
     )
 
 
-# Each source's own ``round open`` options: given to the other source they would do nothing.
+# Each source's own ``round open`` options: given to another source they would do nothing.
 SOURCE_OPTIONS = {
     "arxiv": ("--category", "--days", "--window-months"),
     "openreview": ("--venue", "--no-pdfs", "--max-items", "--seed", "--budget", "--pdf-budget"),
+    "simulated": ("--max-items", "--seed"),
 }
 
 
 def _refuse_other_sources_options(args: argparse.Namespace) -> None:
     from research_taste_evals.core.errors import ConfigError
 
+    own = SOURCE_OPTIONS[args.source]
     for source, flags in SOURCE_OPTIONS.items():
-        given = [f for f in flags if getattr(args, f[2:].replace("-", "_")) not in (None, False)]
+        given = [
+            f
+            for f in flags
+            if f not in own and getattr(args, f[2:].replace("-", "_")) not in (None, False)
+        ]
         if source != args.source and given:
             raise ConfigError(
                 f"{given[0]}: a --source {source} option, and this round's source is "
@@ -84,6 +90,15 @@ def _open(args: argparse.Namespace) -> dict[str, Any]:
     from research_taste_evals.core.errors import ConfigError
 
     _refuse_other_sources_options(args)
+    if args.source == "simulated":
+        from research_taste.rounds.simulated import DEFAULT_ITEMS, open_simulated_round
+
+        return open_simulated_round(
+            args.out,
+            max_items=DEFAULT_ITEMS if args.max_items is None else args.max_items,
+            seed=SAMPLE_SEED if args.seed is None else args.seed,
+            judge_days=args.judge_days,
+        )
     if args.source == "arxiv":
         from research_taste.rounds.arxiv import DEFAULT_DAYS, DEFAULT_WINDOW_MONTHS, open_arxiv
 
@@ -144,6 +159,7 @@ def _cmd_open(args: argparse.Namespace) -> int:
 def _cmd_resolve(args: argparse.Namespace) -> int:
     from research_taste.rounds.arxiv import resolve_arxiv
     from research_taste.rounds.openreview import resolve_openreview
+    from research_taste.rounds.simulated import refuse_advance, resolve_simulated
     from research_taste_evals.core.data import DataError
     from research_taste_evals.core.rounds import (
         ROUND_FILE,
@@ -156,12 +172,13 @@ def _cmd_resolve(args: argparse.Namespace) -> int:
     resolvers: dict[str, Callable[..., dict[str, Any]]] = {
         "openreview": resolve_openreview,
         "arxiv": resolve_arxiv,
+        "simulated": resolve_simulated,
     }
     source = read_manifest(args.round).get("source")
-    if source not in resolvers:  # a demo round ('demo') has no labels to fetch
+    if source not in resolvers:  # a round of another source has no labels to fetch
         raise DataError(
             f"{Path(args.round) / ROUND_FILE}: field 'source' is {source!r}: `round resolve` "
-            f"fetches the labels of rounds `round open` opened from {' or '.join(resolvers)}"
+            f"fetches the labels of rounds `round open` opened from {', '.join(resolvers)}"
         )
     budgets = {"budget": args.budget, "pdf_budget": args.pdf_budget}
     if source != "openreview" and any(budgets.values()):
@@ -169,7 +186,10 @@ def _cmd_resolve(args: argparse.Namespace) -> int:
             f"--budget, --pdf-budget: OpenReview's budgets, and {args.round} is an {source} "
             "round (Semantic Scholar's is S2_BUDGET: docs/rounds.md, Limits)"
         )
-    if source == "openreview":
+    if args.advance_days is not None:
+        refuse_advance(source, args.round)
+        entry = resolve_simulated(args.round, advance_days=args.advance_days)
+    elif source == "openreview":
         from research_taste.rounds.progress import Fetching
 
         entry = resolve_openreview(args.round, progress=True, fetching=Fetching(**budgets))
@@ -254,7 +274,13 @@ def register(commands: Any) -> None:
         "budgets OPENREVIEW_BUDGET, OPENREVIEW_PDF_BUDGET, ARXIV_BUDGET, S2_BUDGET. "
         "See docs/rounds.md.",
     )
-    opener.add_argument("--source", choices=("openreview", "arxiv"), default="openreview")
+    opener.add_argument(
+        "--source",
+        choices=("openreview", "arxiv", "simulated"),
+        default="openreview",
+        help="simulated: a seeded offline venue, no network (its clock: round resolve "
+        "--advance-days)",
+    )
     opener.add_argument("--venue", help="OpenReview venue id, e.g. ICLR.cc/2027/Conference")
     opener.add_argument("--category", help="arXiv category, e.g. cs.LG (--source arxiv)")
     opener.add_argument(
@@ -272,10 +298,12 @@ def register(commands: Any) -> None:
         "--max-items",
         type=_at_least(2, "--max-items"),
         help="OpenReview: a seeded, label-blind sample of N submissions, stratified by primary "
-        "area (drawn before any PDF is fetched)",
+        "area (drawn before any PDF is fetched); simulated: the venue's size (default 120)",
     )
     opener.add_argument(
-        "--seed", type=int, help=f"the sample's seed (--max-items; default {SAMPLE_SEED})"
+        "--seed",
+        type=int,
+        help=f"the sample's seed (--max-items), or the simulated venue's (default {SAMPLE_SEED})",
     )
     opener.add_argument(
         "--judge-days",
@@ -291,6 +319,12 @@ def register(commands: Any) -> None:
     )
     resolver.add_argument("round", help="the round's folder")
     _add_budgets(resolver)
+    resolver.add_argument(
+        "--advance-days",
+        type=_at_least(0, "--advance-days"),
+        help="a simulated round: move its venue's clock N days forward first (kept in the "
+        "round's venue.json; without it a resolve sees the labels at the clock's time)",
+    )
     resolver.set_defaults(func=_cmd_resolve)
     scorer = actions.add_parser(
         "score", help="re-score every judgment log of the round (no model is called)"

@@ -28,6 +28,7 @@ out, or the decision's own time refused) keeps no label this version: it stays p
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 from research_taste.builders.openreview import forms, journal
@@ -45,6 +46,22 @@ LABEL_COLUMNS = (
     "status",
 )
 DECIDED_STATES = ("accepted", journal.REJECTED, journal.DECISION_PENDING)
+# TMLR's review form (openreview-py openreview/journal/invitation.py, set_review_invitation) has
+# no weaknesses field: a reviewer writes them in ``strengths_and_weaknesses`` (strengths too) and
+# asks for the fixes in ``requested_changes``.
+STRENGTHS_AND_WEAKNESSES, REQUESTED_CHANGES = "strengths_and_weaknesses", "requested_changes"
+# Where the weaknesses part of ``strengths_and_weaknesses`` begins: a line opening with a
+# weaknesses header ("Weaknesses", "## Cons", "Concerns:"), or one in bold or ending in a colon
+# within a line ("... **Weaknesses** ...", "... Weaknesses: ...").
+_WEAKNESSES_START = re.compile(
+    r"^[ \t]*(?:#+[ \t]*)?(?:\*\*|__)?[ \t]*(?:main[ \t]+)?(?:weakness(?:es)?|cons|concerns)\b"
+    r"[ \t]*(?:\*\*|__)?[ \t]*:?[ \t]*(?:\*\*|__)?"
+    r"|(?:\*\*|__)(?:main\s+)?weakness(?:es)?(?:\*\*|__)\s*:?"
+    r"|\bweakness(?:es)?\s*:",
+    re.IGNORECASE | re.MULTILINE,
+)
+# A requested_changes text that requests nothing ("None.", "N/A", "No changes requested").
+_NOTHING = re.compile(r"^\W*(?:none|n/?a|nothing|no(?:ne)?\s+(?:changes?|requests?)\b.*)\W*$", re.I)
 
 
 def replies(note: dict[str, Any], kind: str) -> list[dict[str, Any]]:
@@ -71,6 +88,24 @@ def _latest(note: dict[str, Any]) -> dt.datetime | None:
     them after the resolve is a clock error upstream, so the latest is the one checked."""
     stamps = [t for t in (_moment(note, ("odate",)), _moment(note, ("cdate", "tcdate"))) if t]
     return max(stamps) if stamps else None
+
+
+def review_weaknesses(content: dict[str, Any] | None) -> list[str]:
+    """A journal reviewer's weaknesses as items (``forms.weakness_items``). On TMLR's form: the
+    part of ``strengths_and_weaknesses`` from its first weaknesses header on (the whole field
+    when it has none: the strengths cannot be told apart, and are kept rather than guessed
+    away), then each change ``requested_changes`` asks for (a change requested is a weakness
+    named by its fix; "None." requests nothing). A form with a weaknesses field of its own is
+    read as the conference path reads it (``forms.read_review``)."""
+    if not any(name in (content or {}) for name in (STRENGTHS_AND_WEAKNESSES, REQUESTED_CHANGES)):
+        return forms.weakness_items(forms.read_review({"content": content}).weaknesses)
+    both = str(forms.value(content, STRENGTHS_AND_WEAKNESSES) or "")
+    start = _WEAKNESSES_START.search(both)
+    items = forms.weakness_items(both[start.end() :] if start else both)
+    requested = str(forms.value(content, REQUESTED_CHANGES) or "").strip()
+    if requested and not _NOTHING.match(requested):
+        items += forms.weakness_items(requested)
+    return items
 
 
 def open_reason(note: dict[str, Any], venue: str, plan: dict[str, Any]) -> str | None:
@@ -149,5 +184,5 @@ def label_row(
     )
     for name in journal.CRITERIA_FIELDS:
         row[name] = " ".join(str(forms.value(r.get("content"), name) or "-") for r in reviews)
-    weaknesses = [forms.weakness_items(forms.read_review(r).weaknesses) for r in reviews]
+    weaknesses = [review_weaknesses(r.get("content")) for r in reviews]
     return row, weaknesses

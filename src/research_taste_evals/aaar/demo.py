@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +28,8 @@ from research_taste_evals.aaar.paper_weakness import paper_weakness
 from research_taste_evals.aaar.paper_weakness_round import paper_weakness_round
 from research_taste_evals.core.demo import DemoRun
 from research_taste_evals.core.embeddings import OFFLINE_MODEL
-from research_taste_evals.core.round_files import write_round_files
 from research_taste_evals.core.rounds import RoundItem, is_round
+from research_taste_evals.core.simulated_venue import Submission, future_of, write_simulated_round
 
 DEMO_DATA = Path(__file__).with_name("demo_data")
 EQINFER_FILE = "equation.demo.json"
@@ -68,25 +69,29 @@ def write_demo_weakness(directory: Path) -> Path:
     return _write_records(directory, WEAKNESS_FOLDER, DEMO_WEAKNESS, "ID")
 
 
+# The seed of the demo weakness round's simulated reviews (the same ratings and times each time).
+DEMO_ROUND_SEED = 20260105
+
+
 def write_demo_weakness_round(directory: Path) -> Path:
-    """Write a round of the PaperWeakness demo papers (texts frozen, no reviews) into
-    ``directory`` unless one is there; returns ``directory``."""
+    """Write a round of the PaperWeakness demo papers (texts frozen, no reviews) on the
+    simulated venue (``core/simulated_venue.py``) into ``directory`` unless one is there;
+    returns ``directory``. It opens now (the demo's answers are prospective); each paper's
+    simulated reviewers post the weaknesses the demo file lists for it (its ``output``) as the
+    venue's clock moves (``research-taste round resolve <round> --advance-days 28``)."""
     if is_round(directory):
         return directory
-    opened = dt.datetime(2026, 1, 5, tzinfo=dt.UTC)
-    items, records = [], []
+    opened = dt.datetime.now(dt.UTC).replace(microsecond=0)
+    rng = random.Random(DEMO_ROUND_SEED)
+    submissions, records = [], []
     for index, record in enumerate(DEMO_WEAKNESS):
         day = (opened.date() - dt.timedelta(days=7 * (index + 1))).isoformat()
         paper = record["input"]
-        items.append(RoundItem(record["ID"], paper["title"], day, paper["abstractText"], ""))
+        item = RoundItem(record["ID"], paper["title"], day, paper["abstractText"], "")
+        future = future_of(rng.random(), rng, opened, weaknesses=record["output"])
+        submissions.append(Submission(item, [], future))
         records.append({**{k: record[k] for k in ("ID", "track", "input")}, "submission_date": day})
-    fields = {
-        "source": "demo",
-        "query": {},
-        "label_plan": {"kind": "rating", "prompt": "reviews"},
-        "counts": {},
-    }
-    write_round_files(directory, items, opened, 7, fields, records)
+    write_simulated_round(directory, submissions, opened, 7, {"demo": "paper_weakness"}, records)
     return directory
 
 

@@ -121,3 +121,18 @@ def _time(value: object) -> dt.datetime | None:
         return parse_time(value)
     except ValueError:
         return None
+
+
+# The simulated venue's source name and how far a printed resolve moves its clock: by then every
+# review is posted (core/simulated_venue.py: REVIEW_DAYS).
+SIMULATED_SOURCE = "simulated"
+RESOLVE_HINT_DAYS = 28
+
+
+def resolve_command(manifest: dict[str, Any], data_path: str) -> str:
+    """The command that resolves the round: on the simulated venue it moves the venue's clock
+    until every review is out (``core/simulated_venue.py``), else the world's clock does."""
+    command = f"research-taste round resolve {data_path}"
+    if manifest.get("source") == SIMULATED_SOURCE:
+        command += f" --advance-days {RESOLVE_HINT_DAYS}"
+    return command

@@ -8,9 +8,8 @@ same_month``: label-blind pairs fixed at open, each judged in both orders) and
 ``labels/<YYYY-MM-DD>[.<n>].csv`` (``item_id, label, label_time, ...`` as each resolve found
 them; an empty ``label``: not labelled yet).
 
-This module is what the tasks and the re-scoring scorers need of a round: recognise it, check it
-is unchanged since it was opened, read its items, pairs and a labels file, and the time a
-sample's decision was made (its last model event of the evaluated model).
+What the tasks and re-scoring scorers need of a round: recognise it, check it is unchanged since
+open, read its items, pairs and a labels file, and when a sample's decision was made.
 """
 
 from __future__ import annotations
@@ -29,6 +28,7 @@ from research_taste_evals.core.round_manifest import (
     check_labels_version,
     check_round_manifest,
     parse_time,
+    resolve_command,
 )
 from research_taste_evals.core.round_snapshot import round_folder
 
@@ -374,7 +374,7 @@ def judging_note(
     if version is None:
         return (
             f"round {round_.name}: no labels yet, {counts.pending} of its {counts.paired} "
-            f"{counts.unit} pending; once `research-taste round resolve {data_path}` has run, "
+            f"{counts.unit} pending; once `{resolve_command(round_.manifest, data_path)}` has run, "
             f"score this log with `{score}`"
         )
     late = " a decision on a labelled item made now is not prospective;"

@@ -10,7 +10,11 @@ is known:
   (docs/rounds.md): it reads the frozen abstracts alone, no label, date or venue signal, so a
   model that cannot beat it shows no taste beyond a shortcut any reader has; and it is a fairer
   floor than the coin, since abstract length is a known (weak) correlate of a paper's reception
-  that a judge could exploit without reading for quality.
+  that a judge could exploit without reading for quality. Two descriptions of the same length
+  (in words) are told apart by a stated, order-free tie-break: the one whose text has the
+  lexicographically larger sha256 hex digest wins, so the same project wins in both orders (no
+  position bias) and the floor picks on every pair (its coverage on a round is 1.0); only two
+  identical texts, which no tie-break can tell apart, get Project 1.
 - ``random`` flips a seeded coin per ordered pair (a hash of the seed and the two
   texts, so the same prompt always gets the same answer, under any concurrency): the scale's
   zero. Its answers repeat per pair, which is exactly the judge split-half reliability must not
@@ -80,10 +84,14 @@ def longer_description(messages: list[ChatMessage]) -> str:
     projects = project_texts(_prompt(messages))
     if projects is None:
         return UNCLEAR
-    first, second = (len(text.split()) for text in projects)
-    if first == second:
-        return NO_PICK
-    return f"I recommend Project {1 if first > second else 2}."
+    first, second = (longer_key(text) for text in projects)
+    return f"I recommend Project {1 if first >= second else 2}."
+
+
+def longer_key(text: str) -> tuple[int, str]:
+    """What ``tastybench-longer`` ranks a description by: its length in words, then (the tie-break,
+    module docstring) the sha256 hex digest of its text; the larger key wins."""
+    return len(text.split()), hashlib.sha256(text.encode()).hexdigest()
 
 
 @register_baseline(

@@ -18,11 +18,17 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import json
+import random
 from pathlib import Path
 
 from research_taste_evals.core.demo import DemoRun
-from research_taste_evals.core.round_files import write_round_files
 from research_taste_evals.core.rounds import RoundItem, is_round
+from research_taste_evals.core.simulated_venue import (
+    Submission,
+    future_of,
+    ranked_qualities,
+    write_simulated_round,
+)
 from research_taste_evals.core.velocity import ols_slope
 from research_taste_evals.tastybench.dataset import (
     IDEA_FILES,
@@ -93,26 +99,33 @@ def write_demo_tastybench(directory: Path) -> Path:
     return directory
 
 
-# The demo round's opening (fixed, so its files are the same every time; its id is new).
-DEMO_ROUND_OPENED = dt.datetime(2026, 1, 5, tzinfo=dt.UTC)
+# The seed of the demo round's simulated reviews (the same reviews every time).
+DEMO_ROUND_SEED = 20260105
 
 
 def write_demo_round(directory: Path) -> Path:
-    """Write a round of the ten demo papers (abstracts, label-blind pairs, no labels) into
-    ``directory`` unless one is there; returns ``directory``."""
+    """Write a round of the ten demo papers (abstracts, label-blind pairs, no labels) on the
+    simulated venue (``core/simulated_venue.py``) into ``directory`` unless one is there;
+    returns ``directory``. It opens now, so the demo's judgment is prospective; its reviews are
+    simulated from each paper's invented citation rate (its rank is the latent quality) and
+    appear as the venue's clock moves (``research-taste round resolve <round> --advance-days
+    28``)."""
     if is_round(directory):
         return directory
-    items = [
-        RoundItem(paper_id, title, pub_date, f"{title}. {idea}", "")
-        for paper_id, title, pub_date, _, idea in DEMO_PAPERS
+    opened = dt.datetime.now(dt.UTC).replace(microsecond=0)
+    rng = random.Random(DEMO_ROUND_SEED)
+    qualities = ranked_qualities([per_month for _, _, _, per_month, _ in DEMO_PAPERS])
+    submissions = [
+        Submission(
+            RoundItem(paper_id, title, pub_date, f"{title}. {idea}", ""),
+            [],
+            future_of(quality, rng, opened),
+        )
+        for (paper_id, title, pub_date, _, idea), quality in zip(
+            DEMO_PAPERS, qualities, strict=True
+        )
     ]
-    fields = {
-        "source": "demo",
-        "query": {},
-        "label_plan": {"kind": "citation_velocity", "prompt": "goodhart"},
-        "counts": {},
-    }
-    write_round_files(directory, items, DEMO_ROUND_OPENED, 7, fields)
+    write_simulated_round(directory, submissions, opened, 7, {"demo": "tastybench"}, records=())
     return directory
 
 
