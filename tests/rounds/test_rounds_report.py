@@ -62,12 +62,17 @@ def test_rounds_section_shows_one_judgment_per_model_and_round(tmp_path: Path) -
         _judged(weakness, "baseline/generic-weaknesses", logs)
         now[0] = T1 + dt.timedelta(days=1)
         resolve_openreview(folder, now=lambda: now[0])
-    assert len(score_round(folder, logs)) == 4
+    assert len(score_round(folder, logs)) == 3  # the partial judgment (errored) is not scored
 
     rows = round_rows(str(logs))
     assert [(r.task, r.model, r.partial, r.set_aside) for r in rows] == [
         ("paper_weakness_round", "baseline/generic-weaknesses", False, 0),
-        ("tastybench_round", "baseline/random", False, 2),  # the other and the partial set aside
+        (
+            "tastybench_round",
+            "baseline/random",
+            False,
+            1,
+        ),  # the other set aside (partial: no score)
     ]
     assert rows[1].judged_at == older.eval.created[:16]  # (both may share one second)
     assert math.isfinite(rows[0].metrics["s_f1"])
@@ -77,11 +82,11 @@ def test_rounds_section_shows_one_judgment_per_model_and_round(tmp_path: Path) -
     assert "TastyBench on rounds" in table and "PaperWeakness on rounds" in table
     assert "| baseline/random | r1 |" in table
     assert "| baseline/generic-weaknesses | r1 |" in table
-    assert "Set aside: 2 judgment log(s)" in table
+    assert "Set aside: 1 judgment log(s)" in table
     assert "| baseline/generic-weaknesses | 0 |" not in table  # not in the pooled ranking
 
     runs, excluded = read_runs(str(logs))
-    assert runs == [] and len(excluded) == 8  # 4 judgments and their 4 scored logs
+    assert runs == [] and len(excluded) == 7  # 4 judgments and 3 scored logs (not the partial)
     assert {entry.reason for entry in excluded} == {ROUND_REASON}
     files = write_report(str(logs), tmp_path / "site", bundle=False)
     assert files.tasks == ["rounds"]

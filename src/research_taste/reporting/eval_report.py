@@ -36,7 +36,6 @@ from research_taste.reporting.leaderboard import (
 )
 from research_taste.reporting.recognition import recognition_text
 from research_taste.reporting.runs import Run
-from research_taste_evals.core.demo import DEMO_VALUE, is_demo_data
 
 PACKAGE = "research_taste_evals"
 
@@ -86,8 +85,6 @@ def inspect_command(run: Run) -> str:
         parts += ["--model-role", f"{role}={value}"]
     lost = _unrecorded(run)
     for key, value in sorted(run.task_args.items()):
-        if is_demo_data(run.task, value):  # the log holds where `demo` was written: say demo
-            value = DEMO_VALUE
         if key not in lost:
             parts += ["-T", task_arg_token(key, value)]
     for key, value in sorted(run.options.items()):

@@ -26,6 +26,7 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from research_taste.completeness import PARTIAL, run_completeness
 from research_taste.reporting.families import TaskReportSpec, task_specs
 from research_taste.reporting.paths import header_paths, scrub_text, scrub_value
+from research_taste_evals.core.demo import is_demo_data
 from research_taste_evals.core.provenance import PROVENANCE_KEY
 from research_taste_evals.core.task_metric import log_results
 
@@ -162,13 +163,16 @@ def run_of(log: EvalLog, location: str, relpath: str = "") -> Run:
     """The run of a log that passed :func:`exclusion_reason` (its local paths as placeholders)."""
     assert log.results is not None
     paths = header_paths(log)
-    args = {key: value for key, value in (log.eval.task_args or {}).items() if value is not None}
-    args = scrub_value(args, paths)
+    raw = {key: value for key, value in (log.eval.task_args or {}).items() if value is not None}
+    args = scrub_value(raw, paths)
+    task = _short(log.eval.task)
+    # the command that reproduces the run says `demo` where `-T <arg>=demo` wrote the data
+    commanded = {k: DEMO_DATA if is_demo_data(task, raw[k]) else v for k, v in args.items()}
     usage = log.stats.model_usage.values()
     costs = [u.total_cost for u in usage if u.total_cost is not None]
     loaded = loaded_data_name(log)
     return Run(
-        task=_short(log.eval.task),
+        task=task,
         model=log.eval.model,
         roles=_role_models(log),
         config={k: _configured(k, v, loaded) for k, v in args.items()},
@@ -183,7 +187,7 @@ def run_of(log: EvalLog, location: str, relpath: str = "") -> Run:
         version=str(log.eval.task_version),
         log=location,
         tags=tuple(log.eval.tags or ()),
-        task_args=args,
+        task_args=commanded,
         options={
             key: value
             for key, value in (("epochs", log.eval.config.epochs), ("limit", log.eval.config.limit))

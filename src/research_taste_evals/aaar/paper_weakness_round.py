@@ -30,6 +30,7 @@ from research_taste_evals.aaar.itf_idf_metrics import warn_partial_itf_idf
 from research_taste_evals.aaar.scorer.weakness_round import round_weakness_scorer
 from research_taste_evals.aaar.solvers import weakness_solver
 from research_taste_evals.aaar.specs import PAPER_WEAKNESS_ROUND
+from research_taste_evals.core.demo import refuse_data_path
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.round_figures import window_warnings
 from research_taste_evals.core.rounds import judging_note, round_identity
@@ -51,6 +52,7 @@ def paper_weakness_round(
     embedding_device: str = "cpu",
     itf_idf_model: str = ITF_IDF_MODEL,
     itf_idf_revision: str | None = None,
+    data_path: str | None = None,
 ) -> Task:
     """AAAR-1.0 PaperWeakness on a round: a submission's weaknesses before its reviews exist.
 
@@ -68,7 +70,11 @@ def paper_weakness_round(
             ``'sentence-transformers/all-MiniLM-L6-v2'``.
         itf_idf_revision (str | None): Hub revision of ``itf_idf_model``; None: the pinned
             one. Defaults to ``None``.
+        data_path (str | None): ``demo`` runs the task on its demo data, as for every task
+            (``-T data_path=demo``); any other value is refused (the data argument is
+            ``round``). Defaults to ``None``.
     """
+    refuse_data_path("paper_weakness_round", data_path, "round")
     load_word_counting(WORD_COUNTING)
     round_, records = load_weakness_round(round)
     # Loaded now so a model that cannot be loaded fails before any model call.

@@ -163,3 +163,18 @@ def _demo_alias(task: str, run: DemoRun | None, arguments: dict[str, Any]) -> di
             f"({task} reads its data from {run.data_arg})"
         )
     return {**renamed, run.data_arg: DEMO_VALUE}
+
+
+def refuse_data_path(task: str, data_path: str | None, data_arg: str) -> None:
+    """A task whose data argument is not ``data_path`` takes ``-T data_path=demo`` (resolved to
+    its demo data before it runs: :func:`resolve_demo_arguments`) and nothing else there: the
+    parameter exists so Inspect's loader hands the alias on instead of dropping it.
+
+    Raises:
+        ConfigError: ``data_path`` given another value, naming the task's data argument.
+    """
+    if data_path is not None:
+        raise ConfigError(
+            f"{task}: -T data_path={data_path!r}: {task} reads its data from -T {data_arg}; "
+            f"-T data_path takes only demo (its demo data)"
+        )

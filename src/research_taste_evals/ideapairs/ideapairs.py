@@ -18,6 +18,7 @@ from inspect_ai.log import HeadlineMetric
 from inspect_ai.model import GenerateConfig
 
 from research_taste_evals.core.answers import DEFAULT_REASK
+from research_taste_evals.core.demo import refuse_data_path
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.stats import DEFAULT_BOOTSTRAP_SEED
 from research_taste_evals.core.task_args import task_entry
@@ -52,6 +53,7 @@ def idea_pairs(
     mode: ModeChoice = "pairs",
     knowledge_cutoff: str | None = None,
     recall_probe: bool = True,
+    data_path: str | None = None,
 ) -> Task:
     """Idea pairs: predict which of two ideas scores higher on a benchmark (both orders judged).
 
@@ -89,7 +91,11 @@ def idea_pairs(
             contamination". Defaults to ``None``.
         recall_probe (bool): Ask the model, once per idea per run, which paper the idea text
             describes (the recognition probe). Defaults to ``True``.
+        data_path (str | None): ``demo`` runs the task on its demo data, as for every task
+            (``-T data_path=demo``); any other value is refused (the data argument is
+            ``pairs_file``). Defaults to ``None``.
     """
+    refuse_data_path("idea_pairs", data_path, "pairs_file")
     settings = IdeaPairsSettings(
         prompt=prompt,
         logprobs=logprobs,

@@ -30,6 +30,7 @@ from inspect_ai import Task, task
 from inspect_ai.log import HeadlineMetric
 
 from research_taste_evals.core.data import DataError, sha256_of
+from research_taste_evals.core.demo import refuse_data_path
 from research_taste_evals.core.provenance import provenance, task_version
 from research_taste_evals.core.recall_control import recall_solvers
 from research_taste_evals.core.round_figures import window_warnings
@@ -147,6 +148,9 @@ def tastybench(
             ``better_paper_id,worse_paper_id``. Defaults to ``None``.
         choice_method (Literal['parser_then_extractor', 'extractor', 'parser']): How the
             pick is read. Defaults to ``'parser_then_extractor'``.
+        data_path (str | None): ``demo`` runs the task on its demo data, as for every task
+            (``-T data_path=demo``); any other value is refused (the data argument is
+            ``round``). Defaults to ``None``.
         web_search (bool): Give the judge web search with citation-count sites blocked.
             Defaults to ``False``.
         data_path (str | None): A folder in the upstream layout (the upstream checkout
@@ -306,6 +310,7 @@ def round_schedule(round_: Round) -> list[ScheduledPair]:
 def tastybench_round(
     round: str | None = None,
     choice_method: ChoiceMethod = "parser_then_extractor",
+    data_path: str | None = None,
 ) -> Task:
     """TastyBench on a round: judge its frozen pairs before their labels exist (docs/rounds.md).
 
@@ -316,6 +321,7 @@ def tastybench_round(
         choice_method (Literal['parser_then_extractor', 'extractor', 'parser']): How the
             pick is read. Defaults to ``'parser_then_extractor'``.
     """
+    refuse_data_path("tastybench_round", data_path, "round")
     round_ = open_round(round, "tastybench_round")
     round_prompt = round_.prompt
     if round_prompt not in ROUND_PROMPTS:
