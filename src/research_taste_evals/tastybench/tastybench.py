@@ -148,9 +148,6 @@ def tastybench(
             ``better_paper_id,worse_paper_id``. Defaults to ``None``.
         choice_method (Literal['parser_then_extractor', 'extractor', 'parser']): How the
             pick is read. Defaults to ``'parser_then_extractor'``.
-        data_path (str | None): ``demo`` runs the task on its demo data, as for every task
-            (``-T data_path=demo``); any other value is refused (the data argument is
-            ``round``). Defaults to ``None``.
         web_search (bool): Give the judge web search with citation-count sites blocked.
             Defaults to ``False``.
         data_path (str | None): A folder in the upstream layout (the upstream checkout
@@ -320,6 +317,9 @@ def tastybench_round(
             ``None``.
         choice_method (Literal['parser_then_extractor', 'extractor', 'parser']): How the
             pick is read. Defaults to ``'parser_then_extractor'``.
+        data_path (str | None): ``demo`` runs the task on its demo data, as for every task
+            (``-T data_path=demo``); any other value is refused (the data argument is
+            ``round``). Defaults to ``None``.
     """
     refuse_data_path("tastybench_round", data_path, "round")
     round_ = open_round(round, "tastybench_round")
